@@ -1,0 +1,59 @@
+/** A database row as the drivers return it. */
+export type Row = Record<string, unknown>;
+
+/**
+ * The one small interface feature code talks to, over PGlite or postgres.js alike.
+ * Queries are written as tagged templates: every `${value}` becomes a bound parameter.
+ */
+export interface Db {
+  readonly kind: "pglite" | "postgres";
+  /** Runs one parameterised statement and returns its rows. */
+  <T = Row>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T[]>;
+  /** Runs one statement written with `$1…$n` placeholders. */
+  query<T = Row>(text: string, params?: unknown[]): Promise<T[]>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(text: string): Promise<void>;
+  /** Runs `fn` in a transaction; inside one already, runs it in that same transaction. */
+  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  /** Closes the connection or the embedded database. */
+  close(): Promise<void>;
+}
+
+/** The parts a driver supplies; `makeDb` turns them into a `Db`. */
+export type Driver = {
+  kind: Db["kind"];
+  query(text: string, params: unknown[]): Promise<Row[]>;
+  exec(text: string): Promise<void>;
+  transaction<T>(fn: (tx: Driver) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+  inTransaction: boolean;
+};
+
+/** Joins a tagged template into `$n` placeholder text and its parameter list. */
+export function toQuery(strings: TemplateStringsArray, values: unknown[]): [string, unknown[]] {
+  let text = strings[0] ?? "";
+  for (let i = 0; i < values.length; i++) text += `$${i + 1}${strings[i + 1] ?? ""}`;
+  return [text, values.map(toParam)];
+}
+
+function toParam(value: unknown): unknown {
+  // pgvector takes its text form, '[1,2,3]'; cast with ::vector in the SQL.
+  if (value instanceof Float32Array) return `[${value.join(",")}]`;
+  return value;
+}
+
+/** Wraps a driver in the tagged-template `Db` interface. */
+export function makeDb(driver: Driver): Db {
+  const db = (<T>(strings: TemplateStringsArray, ...values: unknown[]) => {
+    const [text, params] = toQuery(strings, values);
+    return driver.query(text, params) as Promise<T[]>;
+  }) as Db;
+  Object.defineProperty(db, "kind", { value: driver.kind });
+  db.query = <T>(text: string, params: unknown[] = []) =>
+    driver.query(text, params.map(toParam)) as Promise<T[]>;
+  db.exec = (text) => driver.exec(text);
+  db.transaction = (fn) =>
+    driver.inTransaction ? fn(db) : driver.transaction((tx) => fn(makeDb(tx)));
+  db.close = () => driver.close();
+  return db;
+}

@@ -1,0 +1,10 @@
+import type { Config } from "../config/config.ts";
+import type { Db } from "./db.ts";
+import { openPglite } from "./pglite.ts";
+import { openPostgres } from "./postgres.ts";
+
+/** Opens PostgreSQL when `DATABASE_URL` is set, else the embedded PGlite store in `DATA_DIR`. */
+export function openDb(config: Pick<Config, "databaseUrl" | "dataDir">): Promise<Db> {
+  if (config.databaseUrl) return Promise.resolve(openPostgres(config.databaseUrl));
+  return openPglite(config.dataDir);
+}

@@ -1,0 +1,49 @@
+/**
+ * The one catalogue of application errors: a stable `code`, its HTTP status and title.
+ * REST renders them as problem+json (RFC 9457); MCP tools as `isError` results.
+ */
+export const errorCatalogue = {
+  bad_request: { status: 400, title: "Bad request" },
+  invalid_json: { status: 400, title: "Malformed JSON body" },
+  invalid_path: { status: 400, title: "Invalid page path" },
+  invalid_wiki_id: { status: 400, title: "Invalid wiki id" },
+  unauthorized: { status: 401, title: "Authentication required" },
+  forbidden: { status: 403, title: "Forbidden" },
+  not_found: { status: 404, title: "Not found" },
+  wiki_not_found: { status: 404, title: "Wiki not found" },
+  page_not_found: { status: 404, title: "Page not found" },
+  method_not_allowed: { status: 405, title: "Method not allowed" },
+  revision_conflict: { status: 409, title: "Revision conflict" },
+  page_exists: { status: 409, title: "Page already exists" },
+  wiki_exists: { status: 409, title: "Wiki already exists" },
+  payload_too_large: { status: 413, title: "Payload too large" },
+  unsupported_media_type: { status: 415, title: "Unsupported media type" },
+  invalid_markdown: { status: 422, title: "Page cannot be parsed" },
+  rate_limited: { status: 429, title: "Too many requests" },
+  internal: { status: 500, title: "Internal error" },
+  database_unavailable: { status: 503, title: "Database unavailable" },
+} as const;
+
+/** A stable error code of the catalogue. */
+export type ErrorCode = keyof typeof errorCatalogue;
+
+/** An expected failure that stops a request; `detail` is safe to show to the caller. */
+export class AppError extends Error {
+  override name = "AppError";
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail: string,
+    /** Extra members for the problem document, e.g. `current_revision` or `suggestions`. */
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(detail);
+  }
+
+  get status(): number {
+    return errorCatalogue[this.code].status;
+  }
+
+  get title(): string {
+    return errorCatalogue[this.code].title;
+  }
+}

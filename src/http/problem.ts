@@ -1,0 +1,26 @@
+import type { Context } from "hono";
+import { AppError, errorCatalogue } from "../errors.ts";
+
+/**
+ * Renders an error as `application/problem+json` (RFC 9457) with its stable `code` and the
+ * request id. Unexpected errors become a bare 500 that reveals nothing of the cause.
+ */
+export function problemResponse(c: Context, error: AppError): Response {
+  const body = {
+    type: "about:blank",
+    title: error.title,
+    status: error.status,
+    detail: error.detail,
+    code: error.code,
+    request_id: c.get("requestId"),
+    ...error.extra,
+  };
+  return c.newResponse(JSON.stringify(body), error.status as 400, {
+    "Content-Type": "application/problem+json",
+  });
+}
+
+/** The `internal` error shown for anything unexpected. */
+export function internalError(): AppError {
+  return new AppError("internal", errorCatalogue.internal.title);
+}

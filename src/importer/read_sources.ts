@@ -1,0 +1,115 @@
+import { unzipSync } from "fflate";
+import { cleanPath } from "../markdown/paths.ts";
+
+/** One page to import, or the reason a file could not be read. */
+export type SourcePage =
+  | { name: string; path: string; markdown: string; title?: string }
+  | { name: string; error: string };
+
+/** Largest archive or JSONL file read, in bytes. */
+export const MAX_SOURCE_BYTES = 512 * 1024 * 1024;
+
+const MARKDOWN_FILE = /\.(md|markdown)$/i;
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Reads the pages of a folder of markdown files, a `.zip` of one, or a `pages.jsonl`
+ * (`{"path", "title"?, "markdown"}` a line). A page's path is its file path without `.md`.
+ * Unreadable entries come back with an `error`; an unreadable source as a whole throws.
+ */
+export async function readSources(source: string): Promise<SourcePage[]> {
+  const info = await Deno.stat(source);
+  if (info.isDirectory) return await readFolder(source);
+  if (info.size > MAX_SOURCE_BYTES) {
+    throw new Error(`"${source}" is larger than ${MAX_SOURCE_BYTES} bytes`);
+  }
+  if (/\.zip$/i.test(source)) return readZip(await Deno.readFile(source));
+  if (/\.jsonl$/i.test(source)) return readJsonl(await Deno.readTextFile(source));
+  if (MARKDOWN_FILE.test(source)) {
+    const name = source.split("/").pop()!;
+    return [toPage(name, name, await Deno.readFile(source))];
+  }
+  throw new Error(`"${source}" is not a folder, a .zip, a .jsonl or a markdown file`);
+}
+
+async function readFolder(root: string): Promise<SourcePage[]> {
+  const pages: SourcePage[] = [];
+  const walk = async (dir: string, rel: string) => {
+    const entries = [];
+    for await (const entry of Deno.readDir(dir)) entries.push(entry);
+    entries.sort((a, b) => a.name.localeCompare(b.name));
+    for (const entry of entries) {
+      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
+      const relPath = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory) await walk(`${dir}/${entry.name}`, relPath);
+      else if (entry.isFile && MARKDOWN_FILE.test(entry.name)) {
+        try {
+          pages.push(toPage(relPath, relPath, await Deno.readFile(`${dir}/${entry.name}`)));
+        } catch (error) {
+          pages.push({ name: relPath, error: `cannot be read: ${(error as Error).message}` });
+        }
+      }
+    }
+  };
+  await walk(root, "");
+  return pages;
+}
+
+/** Reads the markdown entries of a zip; a single top folder holding everything is dropped. */
+export function readZip(bytes: Uint8Array): SourcePage[] {
+  let files: Record<string, Uint8Array>;
+  try {
+    files = unzipSync(bytes, {
+      filter: (f) => MARKDOWN_FILE.test(f.name) && !f.name.startsWith("__MACOSX/"),
+    });
+  } catch (error) {
+    throw new Error(`The archive cannot be read as a zip: ${(error as Error).message}`);
+  }
+  const names = Object.keys(files).sort();
+  const tops = new Set(names.map((n) => n.includes("/") ? n.slice(0, n.indexOf("/")) : ""));
+  const strip = tops.size === 1 && !tops.has("") ? [...tops][0]!.length + 1 : 0;
+  return names.map((name) => toPage(name, name.slice(strip), files[name]!));
+}
+
+function readJsonl(text: string): SourcePage[] {
+  const pages: SourcePage[] = [];
+  text.split("\n").forEach((line, index) => {
+    if (!line.trim()) return;
+    const name = `line ${index + 1}`;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      pages.push({ name, error: "is not valid JSON" });
+      return;
+    }
+    const { path, title, markdown } = (value ?? {}) as Record<string, unknown>;
+    if (
+      typeof path !== "string" || typeof markdown !== "string" ||
+      (title !== undefined && typeof title !== "string")
+    ) {
+      pages.push({
+        name,
+        error: `needs "path" and "markdown" strings (and "title", if any, a string)`,
+      });
+      return;
+    }
+    const clean = cleanPath(path);
+    if (!clean) pages.push({ name: `${name} ("${path}")`, error: "has an invalid page path" });
+    else pages.push({ name: `${name} ("${path}")`, path: clean, markdown, title });
+  });
+  return pages;
+}
+
+function toPage(name: string, relPath: string, bytes: Uint8Array): SourcePage {
+  const path = cleanPath(relPath.replace(MARKDOWN_FILE, ""));
+  if (!path) return { name, error: "has a name that is not a valid page path" };
+  let markdown: string;
+  try {
+    markdown = utf8.decode(bytes);
+  } catch {
+    return { name, error: "is not UTF-8 text" };
+  }
+  if (markdown.includes("\u0000")) return { name, error: "is binary, not markdown" };
+  return { name, path, markdown: markdown.replace(/^\uFEFF/, "") };
+}

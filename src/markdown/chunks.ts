@@ -1,0 +1,104 @@
+import { maskCode } from "./links.ts";
+
+/** A passage of a page: the text under one heading, or a window of a long section. */
+export type Chunk = {
+  ord: number;
+  /** Headings from the top of the page down to this passage. */
+  headingPath: string[];
+  /** The heading's anchor (`#getting-started`), or `` for text before any heading. */
+  anchor: string;
+  text: string;
+};
+
+/** Passages longer than this many words are split, with `OVERLAP_WORDS` carried over. */
+export const MAX_WORDS = 300;
+export const OVERLAP_WORDS = 40;
+
+const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+
+/** The ATX headings of a markdown body, in order, ignoring those inside code. */
+export function headingsOf(body: string): { level: number; text: string; line: number }[] {
+  const headings: { level: number; text: string; line: number }[] = [];
+  maskCode(body).split("\n").forEach((line, index) => {
+    const m = HEADING.exec(line);
+    if (m) headings.push({ level: m[1]!.length, text: (m[2] ?? "").trim(), line: index });
+  });
+  return headings;
+}
+
+/** Splits a markdown body at its headings into passages of at most `MAX_WORDS` words. */
+export function chunkMarkdown(body: string): Chunk[] {
+  const lines = body.split("\n");
+  const headings = headingsOf(body);
+  const sections: { headingPath: string[]; anchor: string; text: string }[] = [];
+  const stack: { level: number; text: string }[] = [];
+  const seen = new Map<string, number>();
+  let start = 0;
+  let current = { headingPath: [] as string[], anchor: "" };
+  for (const heading of [...headings, null]) {
+    const end = heading ? heading.line : lines.length;
+    const text = lines.slice(start, end).join("\n").trim();
+    if (text) sections.push({ ...current, text });
+    if (!heading) break;
+    while (stack.length > 0 && stack[stack.length - 1]!.level >= heading.level) stack.pop();
+    stack.push(heading);
+    current = { headingPath: stack.map((h) => h.text), anchor: uniqueSlug(heading.text, seen) };
+    start = heading.line + 1;
+  }
+  const chunks: Chunk[] = [];
+  for (const section of sections) {
+    for (const text of splitLongText(section.text)) {
+      chunks.push({
+        ord: chunks.length,
+        headingPath: section.headingPath,
+        anchor: section.anchor,
+        text,
+      });
+    }
+  }
+  if (chunks.length === 0) chunks.push({ ord: 0, headingPath: [], anchor: "", text: "" });
+  return chunks;
+}
+
+/** GitHub-style heading anchors: lower case, punctuation dropped, spaces as `-`, deduplicated. */
+export function uniqueSlug(heading: string, seen: Map<string, number>): string {
+  const base = heading.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").trim().replace(/\s/g, "-");
+  const count = seen.get(base) ?? 0;
+  seen.set(base, count + 1);
+  return count === 0 ? base : `${base}-${count}`;
+}
+
+const words = (text: string) => text.match(/\S+/g) ?? [];
+
+/** Splits at paragraphs, then sentences, then words, carrying `OVERLAP_WORDS` between windows. */
+function splitLongText(text: string): string[] {
+  if (words(text).length <= MAX_WORDS) return [text];
+  const units: string[] = [];
+  for (const paragraph of text.split(/\n\s*\n/)) {
+    if (words(paragraph).length <= MAX_WORDS) {
+      units.push(paragraph.trim());
+      continue;
+    }
+    for (const sentence of paragraph.split(/(?<=[.!?])\s+/)) {
+      const w = words(sentence);
+      for (let i = 0; i < w.length; i += MAX_WORDS) units.push(w.slice(i, i + MAX_WORDS).join(" "));
+    }
+  }
+  const pieces: string[] = [];
+  let current: string[] = [];
+  let count = 0;
+  for (const unit of units.filter(Boolean)) {
+    const n = words(unit).length;
+    if (count + n > MAX_WORDS && current.length > 0) {
+      const piece = current.join("\n\n");
+      pieces.push(piece);
+      const tail = words(piece).slice(-OVERLAP_WORDS).join(" ");
+      current = [tail];
+      count = words(tail).length;
+    }
+    current.push(unit);
+    count += n;
+  }
+  if (current.length > 0) pieces.push(current.join("\n\n"));
+  return pieces;
+}

@@ -1,0 +1,119 @@
+import { cleanPath, pathKey, relativeHref, resolveRelative } from "./paths.ts";
+
+/** A link from one page to another, as written in its markdown. */
+export type ParsedLink = {
+  kind: "wikilink" | "markdown";
+  /** The page path the link points at (relative links already resolved). */
+  target: string;
+  targetKey: string;
+  /** The `#Section` part, without the `#`. */
+  section: string | null;
+  label: string | null;
+  /** Offsets of the target text inside the markdown, for rewriting it on rename. */
+  targetStart: number;
+  targetEnd: number;
+};
+
+const WIKILINK = /\[\[([^[\]\n|]+?)(?:\|([^[\]\n]*?))?\]\]/g;
+const MD_LINK =
+  /(!?)\[((?:[^[\]\n]|\[[^[\]\n]*\])*)\]\(\s*(<[^>\n]*>|[^\s()]+)(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/dg;
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+/** Finds the page links of a markdown text in order of appearance, ignoring code. */
+export function extractLinks(markdown: string, fromPath: string): ParsedLink[] {
+  const text = maskCode(markdown);
+  const links: ParsedLink[] = [];
+  for (const m of text.matchAll(WIKILINK)) {
+    const raw = m[1] ?? "";
+    const hash = raw.indexOf("#");
+    const page = cleanPath(hash < 0 ? raw : raw.slice(0, hash));
+    if (!page) continue;
+    const section = hash < 0 ? null : raw.slice(hash + 1).trim() || null;
+    const start = m.index + 2;
+    links.push({
+      kind: "wikilink",
+      target: page,
+      targetKey: pathKey(page),
+      section,
+      label: m[2]?.trim() || null,
+      targetStart: start,
+      targetEnd: start + raw.length,
+    });
+  }
+  for (const m of text.matchAll(MD_LINK)) {
+    if (m[1] === "!") continue;
+    const hrefText = m[3] ?? "";
+    const href = hrefText.startsWith("<") ? hrefText.slice(1, -1) : hrefText;
+    if (SCHEME.test(href) || href.startsWith("#") || href.startsWith("//")) continue;
+    const hash = href.indexOf("#");
+    const file = hash < 0 ? href : href.slice(0, hash);
+    if (!/\.md$/i.test(file)) continue;
+    const page = resolveRelative(fromPath, safeDecode(file));
+    if (!page) continue;
+    const start = m.indices![3]![0];
+    links.push({
+      kind: "markdown",
+      target: page,
+      targetKey: pathKey(page),
+      section: hash < 0 ? null : safeDecode(href.slice(hash + 1)) || null,
+      label: m[2]?.trim() || null,
+      targetStart: start,
+      targetEnd: start + hrefText.length,
+    });
+  }
+  return links.sort((a, b) => a.targetStart - b.targetStart);
+}
+
+/**
+ * Rewrites the targets of some links: `newTarget(link, index)` returns the new page path
+ * for the link at `index` of `extractLinks`, or null to leave it. Labels and sections stay.
+ */
+export function rewriteLinks(
+  markdown: string,
+  fromPath: string,
+  newTarget: (link: ParsedLink, index: number) => string | null,
+): string {
+  const links = extractLinks(markdown, fromPath);
+  let out = markdown;
+  for (let i = links.length - 1; i >= 0; i--) {
+    const link = links[i]!;
+    const target = newTarget(link, i);
+    if (target === null) continue;
+    const section = link.section ? `#${link.section}` : "";
+    const replacement = link.kind === "wikilink"
+      ? target + section
+      : relativeHref(fromPath, target) + (link.section ? `#${encodeURI(link.section)}` : "");
+    out = out.slice(0, link.targetStart) + replacement + out.slice(link.targetEnd);
+  }
+  return out;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Blanks out fenced code blocks and inline code spans, keeping every offset and newline,
+ * so that links inside code are not taken for links.
+ */
+export function maskCode(markdown: string): string {
+  const lines = markdown.split("\n");
+  let fence: string | null = null;
+  const out = lines.map((line) => {
+    const open = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (fence !== null) {
+      if (open && open[1]![0] === fence[0] && open[1]!.length >= fence.length) fence = null;
+      return " ".repeat(line.length);
+    }
+    if (open) {
+      fence = open[1]!;
+      return " ".repeat(line.length);
+    }
+    return line;
+  }).join("\n");
+  return out.replace(/(`+)([\s\S]*?[^`])\1(?!`)/g, (span) => " ".repeat(span.length));
+}

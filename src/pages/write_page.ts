@@ -1,0 +1,149 @@
+import type { Db } from "../db/db.ts";
+import { AppError } from "../errors.ts";
+import { type ParsedPage, parsePage } from "../markdown/parse_page.ts";
+import { cleanPath, nameKey, pathKey } from "../markdown/paths.ts";
+import { touchWiki } from "../wikis/store.ts";
+import {
+  insertPage,
+  insertRevision,
+  lockPage,
+  type PageRow,
+  replaceChunks,
+  replaceLinks,
+  resolveLinks,
+  updatePage,
+} from "./store.ts";
+
+/** Largest page body accepted, in characters. */
+export const MAX_MARKDOWN_CHARS = 2_000_000;
+
+/** Who wrote a change and through what (`api`, `web`, `import`, `rename`…). */
+export type WriteBy = { author?: string | null; source: string };
+
+/** A page write: new content at a path. */
+export type PageWrite = {
+  wikiId: string;
+  path: string;
+  markdown: string;
+  /** An explicit title (an import's own field); otherwise taken from the markdown. */
+  title?: string;
+  /**
+   * The revision the writer started from: the write fails with `revision_conflict` when the
+   * page has moved on (0 means "the page must not exist yet"). Without it, the write goes
+   * through as a new revision and the previous one stays in the history.
+   */
+  baseRevision?: number;
+};
+
+/** What a write did. */
+export type WriteOutcome = { status: "created" | "updated" | "unchanged"; page: PageRow };
+
+/** Checks and cleans a page path, throwing `invalid_path`. */
+export function requirePath(raw: string): string {
+  const path = cleanPath(raw);
+  if (!path) {
+    throw new AppError(
+      "invalid_path",
+      `Page path "${raw}" is not valid: use non-empty segments separated by "/", without [ ] | # ^ ?`,
+    );
+  }
+  return path;
+}
+
+/** Parses a page, turning a parse failure into `invalid_markdown`. */
+export async function parseOrThrow(
+  path: string,
+  markdown: string,
+  title?: string,
+): Promise<ParsedPage> {
+  if (markdown.length > MAX_MARKDOWN_CHARS) {
+    throw new AppError(
+      "payload_too_large",
+      `Page "${path}" is over ${MAX_MARKDOWN_CHARS} characters`,
+    );
+  }
+  try {
+    return await parsePage(path, markdown, title);
+  } catch (error) {
+    throw new AppError("invalid_markdown", `Page "${path}": ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Creates or updates a page. Links, their resolution across the wiki, chunks and the history
+ * change in the same transaction as the page, so a reader never sees one without the other.
+ */
+export async function writePage(db: Db, write: PageWrite, by: WriteBy): Promise<WriteOutcome> {
+  const path = requirePath(write.path);
+  const parsed = await parseOrThrow(path, write.markdown, write.title);
+  return await db.transaction(async (tx) => {
+    const key = pathKey(path);
+    let existing = await lockPage(tx, write.wikiId, key);
+    if (!existing) {
+      if (write.baseRevision !== undefined && write.baseRevision !== 0) {
+        throw conflict(path, write.baseRevision, 0);
+      }
+      const created = await insertPage(tx, {
+        wiki_id: write.wikiId,
+        path,
+        path_key: key,
+        name_key: nameKey(path),
+        title: parsed.title,
+        markdown: write.markdown,
+        content_hash: parsed.contentHash,
+      });
+      if (created) {
+        await indexPage(tx, created, parsed, [created.path_key, created.name_key]);
+        await insertRevision(tx, created, "create", byOf(by));
+        return { status: "created" as const, page: created };
+      }
+      // A concurrent writer created it between our lookup and insert: update it instead.
+      existing = (await lockPage(tx, write.wikiId, key))!;
+    }
+    if (write.baseRevision !== undefined && write.baseRevision !== existing.revision) {
+      throw conflict(path, write.baseRevision, existing.revision);
+    }
+    // The page keeps the path it has (a write to "page" updates "Page"); renames move it.
+    const current = existing.path === path
+      ? parsed
+      : await parseOrThrow(existing.path, write.markdown, write.title);
+    if (existing.content_hash === current.contentHash) {
+      return { status: "unchanged" as const, page: existing };
+    }
+    const updated = await updatePage(tx, existing.id, {
+      path: existing.path,
+      path_key: existing.path_key,
+      name_key: existing.name_key,
+      title: current.title,
+      markdown: write.markdown,
+      content_hash: current.contentHash,
+    });
+    await indexPage(tx, updated, current, []);
+    await insertRevision(tx, updated, "update", byOf(by));
+    return { status: "updated" as const, page: updated };
+  });
+}
+
+/** Stores what a parse yields for a page and re-resolves links to the given keys. */
+export async function indexPage(tx: Db, page: PageRow, parsed: ParsedPage, keys: string[]) {
+  await replaceLinks(tx, page.wiki_id, page.id, parsed.links);
+  await resolveLinks(tx, page.wiki_id, page.id, keys);
+  await replaceChunks(tx, page.wiki_id, page.id, parsed.chunks);
+  await touchWiki(tx, page.wiki_id);
+}
+
+/** The `revision_conflict` error, with the revision the page is at. */
+export function conflict(path: string, base: number, current: number): AppError {
+  return new AppError(
+    "revision_conflict",
+    current === 0
+      ? `Page "${path}" does not exist (expected revision ${base})`
+      : `Page "${path}" is at revision ${current}, not ${base}: reload it and apply your change again`,
+    { current_revision: current },
+  );
+}
+
+/** Normalises `WriteBy` for the history. */
+export function byOf(by: WriteBy): { author: string | null; source: string } {
+  return { author: by.author ?? null, source: by.source };
+}

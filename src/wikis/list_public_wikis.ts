@@ -1,0 +1,59 @@
+import { z } from "zod";
+import type { Deps } from "../deps.ts";
+import { decodeCursor, encodeCursor } from "../lib/cursor.ts";
+import { selectPublicWikis } from "./store.ts";
+import { wikiUrl } from "./urls.ts";
+
+/** Input of the public wiki listing (REST `GET /public/wikis`, MCP `list_wikis`). */
+export const listPublicWikisInput = z.object({
+  query: z.string().trim().max(200).optional().describe(
+    "Words to match in wiki ids, titles and descriptions",
+  ),
+  cursor: z.string().max(500).optional().describe(
+    "The next_cursor of a previous call, for the next page",
+  ),
+  limit: z.coerce.number().int().min(1).max(200).default(50).describe(
+    "How many wikis to return (1-200)",
+  ),
+});
+
+/** One public wiki as listed. */
+export const publicWikiSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  pages: z.number().int(),
+  updated_at: z.string(),
+  url: z.string(),
+});
+
+/** A page of the listing. */
+export const publicWikiListSchema = z.object({
+  wikis: z.array(publicWikiSchema),
+  next_cursor: z.string().nullable(),
+});
+
+/** Lists the public wikis, by id, in pages of `limit`. */
+export async function listPublicWikis(
+  deps: Pick<Deps, "db" | "config">,
+  input: z.input<typeof listPublicWikisInput>,
+): Promise<z.infer<typeof publicWikiListSchema>> {
+  const { query, cursor, limit } = listPublicWikisInput.parse(input);
+  const rows = await selectPublicWikis(deps.db, {
+    afterId: cursor ? decodeCursor(cursor) : null,
+    limit: limit + 1,
+    query: query || null,
+  });
+  const page = rows.slice(0, limit);
+  return {
+    wikis: page.map((w) => ({
+      id: w.id,
+      title: w.title,
+      description: w.description,
+      pages: w.page_count,
+      updated_at: w.updated_at.toISOString(),
+      url: wikiUrl(deps.config.baseUrl, w.id),
+    })),
+    next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.id) : null,
+  };
+}

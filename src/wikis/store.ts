@@ -1,0 +1,75 @@
+import type { Db } from "../db/db.ts";
+
+/** A wiki as stored. */
+export type WikiRow = {
+  id: string;
+  title: string;
+  description: string;
+  visibility: "public" | "private";
+  owner_account_id: string | null;
+  owner_team_id: string | null;
+  instructions: string | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+/** A wiki with the figures a listing shows. */
+export type WikiSummaryRow = WikiRow & { page_count: number };
+
+/** Inserts a wiki; returns null when the id is taken. */
+export async function insertWiki(
+  db: Db,
+  wiki: Pick<WikiRow, "id" | "title" | "description" | "visibility"> & Partial<WikiRow>,
+): Promise<WikiRow | null> {
+  const rows = await db<WikiRow>`
+    INSERT INTO wikis (id, title, description, visibility, owner_account_id, owner_team_id, instructions)
+    VALUES (${wiki.id}, ${wiki.title}, ${wiki.description}, ${wiki.visibility},
+            ${wiki.owner_account_id ?? null}, ${wiki.owner_team_id ?? null}, ${
+    wiki.instructions ?? null
+  })
+    ON CONFLICT (id) DO NOTHING
+    RETURNING *`;
+  return rows[0] ?? null;
+}
+
+/** The wiki with this id, or null. */
+export async function selectWiki(db: Db, id: string): Promise<WikiRow | null> {
+  const rows = await db<WikiRow>`SELECT * FROM wikis WHERE id = ${id}`;
+  return rows[0] ?? null;
+}
+
+/** Changes a wiki's descriptive fields. */
+export async function updateWiki(
+  db: Db,
+  id: string,
+  fields: Pick<WikiRow, "title" | "description" | "visibility" | "instructions">,
+): Promise<WikiRow | null> {
+  const rows = await db<WikiRow>`
+    UPDATE wikis SET title = ${fields.title}, description = ${fields.description},
+      visibility = ${fields.visibility}, instructions = ${fields.instructions}, updated_at = now()
+    WHERE id = ${id}
+    RETURNING *`;
+  return rows[0] ?? null;
+}
+
+/** Marks the wiki changed now (called in every page write's transaction). */
+export async function touchWiki(db: Db, id: string): Promise<void> {
+  await db`UPDATE wikis SET updated_at = now() WHERE id = ${id}`;
+}
+
+/** Public wikis with their page counts, ordered by id, after `afterId` (keyset paging). */
+export function selectPublicWikis(
+  db: Db,
+  options: { afterId: string | null; limit: number; query: string | null },
+): Promise<WikiSummaryRow[]> {
+  const pattern = options.query ? `%${options.query.replace(/[\\%_]/g, "\\$&")}%` : null;
+  return db<WikiSummaryRow>`
+    SELECT w.*, (SELECT count(*)::int FROM pages p WHERE p.wiki_id = w.id) AS page_count
+    FROM wikis w
+    WHERE w.visibility = 'public'
+      AND (${options.afterId}::text IS NULL OR w.id > ${options.afterId})
+      AND (${pattern}::text IS NULL OR w.id ILIKE ${pattern} OR w.title ILIKE ${pattern}
+           OR w.description ILIKE ${pattern})
+    ORDER BY w.id
+    LIMIT ${options.limit}`;
+}

@@ -1,0 +1,81 @@
+import type { Hono } from "hono";
+import { createApp } from "../src/app.ts";
+import { type Config, loadConfig } from "../src/config/config.ts";
+import type { Db } from "../src/db/db.ts";
+import { migrate } from "../src/db/migrate.ts";
+import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
+import { wrapPglite } from "../src/db/pglite.ts";
+import { openPostgres } from "../src/db/postgres.ts";
+import type { Deps } from "../src/deps.ts";
+import { createLog } from "../src/lib/log.ts";
+
+/** The PostgreSQL server the suite runs against, when `DATABASE_URL` is set. */
+export const DATABASE_URL = Deno.env.get("DATABASE_URL") || undefined;
+
+/** A fresh, migrated database of its own: a new PostgreSQL database, or in-memory PGlite. */
+export type TestDb = Db & { [Symbol.asyncDispose](): Promise<void>; url?: string };
+
+/** One migrated in-memory PGlite per test process; each test gets a clone of it. */
+let template: Promise<PGlite> | undefined;
+
+/** Opens a fresh database for one test; `await using db = await freshDb()` drops it after. */
+export async function freshDb(): Promise<TestDb> {
+  let db: Db;
+  let drop = async () => {};
+  let url: string | undefined;
+  if (DATABASE_URL) {
+    const name = `wiki_t_${crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`;
+    const admin = openPostgres(DATABASE_URL, { max: 1 });
+    await admin.exec(`CREATE DATABASE ${name}`);
+    const u = new URL(DATABASE_URL);
+    u.pathname = `/${name}`;
+    url = u.toString();
+    db = openPostgres(url, { max: 4 });
+    drop = async () => {
+      await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.close();
+    };
+    await migrate(db);
+  } else {
+    template ??= (async () => {
+      const pg = await PGlite.create({ extensions: { vector } });
+      await migrate(wrapPglite(pg));
+      return pg;
+    })();
+    db = wrapPglite(await (await template).clone() as PGlite);
+  }
+  const close = db.close;
+  return Object.assign(db, {
+    url,
+    async [Symbol.asyncDispose]() {
+      await close();
+      await drop();
+    },
+  });
+}
+
+/** A configuration for tests: the given overrides over the defaults. */
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({ BASE_URL: "http://wiki.test", ...env });
+}
+
+/** Dependencies over a fresh database, with a log that keeps its lines for assertions. */
+export function testDeps(db: Db, env: Record<string, string> = {}): Deps & { logLines: string[] } {
+  const logLines: string[] = [];
+  return {
+    config: testConfig(env),
+    db,
+    log: createLog("debug", (l) => logLines.push(l)),
+    logLines,
+  };
+}
+
+/** The whole app over a fresh database. */
+export function testApp(
+  db: Db,
+  env: Record<string, string> = {},
+): { app: Hono; deps: Deps & { logLines: string[] } } {
+  const deps = testDeps(db, env);
+  return { app: createApp(deps), deps };
+}
