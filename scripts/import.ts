@@ -4,8 +4,7 @@
  * if needed. Uses the same store as the server (DATABASE_URL, or PGlite in DATA_DIR).
  */
 import { parseArgs } from "node:util";
-import { ConfigError, loadConfig } from "../src/config/config.ts";
-import { AppError } from "../src/errors.ts";
+import { loadConfig } from "../src/config/config.ts";
 import { importPages } from "../src/importer/import_pages.ts";
 import { progressBar } from "../src/importer/progress_bar.ts";
 import { readSources } from "../src/importer/read_sources.ts";
@@ -79,9 +78,6 @@ async function main(): Promise<number> {
 try {
   Deno.exit(await main());
 } catch (error) {
-  const known = error instanceof ConfigError || error instanceof AppError ||
-    error instanceof Deno.errors.NotFound ||
-    (error instanceof Error && error.message.startsWith('"'));
-  console.error(known ? `import failed: ${(error as Error).message}` : error);
+  console.error(`import failed: ${error instanceof Error ? error.message : String(error)}`);
   Deno.exit(1);
 }

@@ -60,6 +60,6 @@ fi
 if [ "$(as_pg "SELECT 1 FROM pg_database WHERE datname = '$DB_NAME'")" != 1 ]; then
   as_pg "CREATE DATABASE $DB_NAME OWNER $DB_USER" >&2
 fi
-su postgres -c "psql -v ON_ERROR_STOP=1 -qd $DB_NAME -c 'CREATE EXTENSION IF NOT EXISTS vector'" >&2
+su postgres -c "PGOPTIONS='-c client_min_messages=warning' psql -v ON_ERROR_STOP=1 -qd $DB_NAME -c 'CREATE EXTENSION IF NOT EXISTS vector'" >&2
 
 echo "postgres://$DB_USER:$DB_PASS@127.0.0.1:5432/$DB_NAME"

@@ -20,7 +20,8 @@ export type TestDb = Db & { [Symbol.asyncDispose](): Promise<void>; url?: string
 let template: Promise<PGlite> | undefined;
 
 /** Opens a fresh database for one test; `await using db = await freshDb()` drops it after. */
-export async function freshDb(): Promise<TestDb> {
+export async function freshDb(options: { migrate?: boolean } = {}): Promise<TestDb> {
+  const migrated = options.migrate ?? true;
   let db: Db;
   let drop = async () => {};
   let url: string | undefined;
@@ -36,7 +37,9 @@ export async function freshDb(): Promise<TestDb> {
       await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.close();
     };
-    await migrate(db);
+    if (migrated) await migrate(db);
+  } else if (!migrated) {
+    db = wrapPglite(await PGlite.create({ extensions: { vector } }));
   } else {
     template ??= (async () => {
       const pg = await PGlite.create({ extensions: { vector } });

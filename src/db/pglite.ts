@@ -3,10 +3,22 @@ import { vector } from "@electric-sql/pglite-pgvector";
 import { type Driver, makeDb, type Row } from "./db.ts";
 import type { Db } from "./db.ts";
 
-/** Opens the embedded PGlite store in `dataDir`, or in memory when `dataDir` is undefined. */
+/**
+ * Opens the embedded PGlite store in `dataDir/pglite`, or in memory when `dataDir` is
+ * undefined. PGlite is one process's database: a lock file keeps a second process (a
+ * server and an import at once) from opening, and corrupting, the same directory.
+ */
 export async function openPglite(dataDir: string | undefined): Promise<Db> {
-  if (dataDir) await Deno.mkdir(dataDir, { recursive: true });
-  return wrapPglite(await PGlite.create({ dataDir, extensions: { vector } }));
+  if (!dataDir) return wrapPglite(await PGlite.create({ extensions: { vector } }));
+  await Deno.mkdir(dataDir, { recursive: true });
+  const lock = await lockDataDir(dataDir);
+  try {
+    const pg = await PGlite.create({ dataDir: `${dataDir}/pglite`, extensions: { vector } });
+    return makeDb(pgliteDriver(pg, false, lock));
+  } catch (error) {
+    lock.close();
+    throw error;
+  }
 }
 
 /** A `Db` over an open PGlite instance (tests clone a migrated template this way). */
@@ -14,7 +26,32 @@ export function wrapPglite(pg: PGlite): Db {
   return makeDb(pgliteDriver(pg, false));
 }
 
-function pgliteDriver(pg: PGlite | Transaction, inTransaction: boolean): Driver {
+async function lockDataDir(dataDir: string): Promise<Deno.FsFile> {
+  const file = await Deno.open(`${dataDir}/pglite.lock`, { create: true, write: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const busy = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(
+        new Error(
+          `DATA_DIR "${dataDir}" is in use by another process of this service: stop it first, ` +
+            "or point both at one PostgreSQL with DATABASE_URL",
+        ),
+      );
+    }, 3000);
+  });
+  try {
+    await Promise.race([file.lock(true), busy]);
+  } finally {
+    clearTimeout(timer);
+  }
+  return file;
+}
+
+function pgliteDriver(
+  pg: PGlite | Transaction,
+  inTransaction: boolean,
+  lock?: Deno.FsFile,
+): Driver {
   return {
     kind: "pglite",
     inTransaction,
@@ -32,6 +69,7 @@ function pgliteDriver(pg: PGlite | Transaction, inTransaction: boolean): Driver 
     },
     async close() {
       if ("close" in pg) await pg.close();
+      lock?.close();
     },
   };
 }

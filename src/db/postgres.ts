@@ -29,7 +29,8 @@ function postgresDriver(sql: Sql, inTransaction: boolean): Driver {
     async query(text, params) {
       // deno-lint-ignore no-explicit-any
       const rows = await sql.unsafe(text, params as any[]);
-      return rows as unknown as Row[];
+      // A plain array, as PGlite gives, not postgres.js's Result subclass.
+      return Array.from(rows) as Row[];
     },
     async exec(text) {
       await sql.unsafe(text);

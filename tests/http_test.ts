@@ -1,0 +1,77 @@
+import assert from "node:assert/strict";
+import { ConfigError, loadConfig } from "../src/config/config.ts";
+import { writePage } from "../src/pages/write_page.ts";
+import { createWiki } from "../src/wikis/wikis.ts";
+import { freshDb, testApp } from "./helpers.ts";
+
+Deno.test("GET /healthz and /readyz answer when the store does", async () => {
+  await using db = await freshDb();
+  const { app } = testApp(db);
+  assert.equal((await app.request("/healthz")).status, 200);
+  const ready = await app.request("/readyz");
+  assert.equal(ready.status, 200);
+  assert.equal((await ready.json()).store, db.kind);
+});
+
+Deno.test("GET /api/v1/public/wikis lists public wikis with page counts, never private ones", async () => {
+  await using db = await freshDb();
+  await createWiki(db, { id: "alpha", title: "Alpha", visibility: "public", description: "First" });
+  await createWiki(db, { id: "secret", visibility: "private" });
+  for (const path of ["One", "Two"]) {
+    await writePage(db, { wikiId: "alpha", path, markdown: "x" }, { source: "t" });
+  }
+  const { app } = testApp(db);
+  const res = await app.request("/api/v1/public/wikis");
+  assert.equal(res.status, 200);
+  const body = await res.json();
+  assert.deepEqual(body.wikis.map((w: { id: string; pages: number }) => [w.id, w.pages]), [[
+    "alpha",
+    2,
+  ]]);
+  assert.equal(body.wikis[0].url, "http://wiki.test/w/alpha");
+  assert.ok(!Number.isNaN(Date.parse(body.wikis[0].updated_at)));
+  assert.equal(body.next_cursor, null);
+});
+
+Deno.test("the public wiki list pages with a cursor and filters by query", async () => {
+  await using db = await freshDb();
+  for (const id of ["a1", "a2", "a3", "b1"]) await createWiki(db, { id, visibility: "public" });
+  const { app } = testApp(db);
+  const first = await (await app.request("/api/v1/public/wikis?limit=2")).json();
+  assert.deepEqual(first.wikis.map((w: { id: string }) => w.id), ["a1", "a2"]);
+  const second =
+    await (await app.request(`/api/v1/public/wikis?limit=2&cursor=${first.next_cursor}`)).json();
+  assert.deepEqual(second.wikis.map((w: { id: string }) => w.id), ["a3", "b1"]);
+  assert.equal(second.next_cursor, null);
+  const filtered = await (await app.request("/api/v1/public/wikis?query=b")).json();
+  assert.deepEqual(filtered.wikis.map((w: { id: string }) => w.id), ["b1"]);
+});
+
+Deno.test("bad input and unknown routes get problem+json with a code and the request id", async () => {
+  await using db = await freshDb();
+  const { app } = testApp(db);
+  const bad = await app.request("/api/v1/public/wikis?limit=0", {
+    headers: { "X-Request-Id": "req-123" },
+  });
+  assert.equal(bad.status, 400);
+  assert.equal(bad.headers.get("content-type"), "application/problem+json");
+  assert.equal(bad.headers.get("x-request-id"), "req-123");
+  const problem = await bad.json();
+  assert.equal(problem.code, "bad_request");
+  assert.equal(problem.request_id, "req-123");
+  assert.match(problem.detail, /limit/);
+  const cursor = await app.request("/api/v1/public/wikis?cursor=garbage");
+  assert.equal((await cursor.json()).code, "bad_request");
+  const missing = await app.request("/api/v1/nothing-here");
+  assert.equal(missing.status, 404);
+  assert.equal((await missing.json()).code, "not_found");
+});
+
+Deno.test("a wrong configuration value stops start-up with a message naming the variable", () => {
+  assert.throws(() => loadConfig({ PORT: "eighty" }), (e: ConfigError) => /PORT/.test(e.message));
+  assert.throws(() => loadConfig({ DATABASE_URL: "mysql://x/y" }), /DATABASE_URL/);
+  assert.throws(() => loadConfig({ LOG_LEVEL: "loud" }), /LOG_LEVEL/);
+  const config = loadConfig({ PORT: "9000", BASE_URL: "https://wiki.example.com/" });
+  assert.equal(config.baseUrl, "https://wiki.example.com");
+  assert.equal(loadConfig({ PORT: "9000" }).baseUrl, "http://localhost:9000");
+});
