@@ -16,6 +16,8 @@ export const errorCatalogue = {
   revision_conflict: { status: 409, title: "Revision conflict" },
   page_exists: { status: 409, title: "Page already exists" },
   wiki_exists: { status: 409, title: "Wiki already exists" },
+  account_exists: { status: 409, title: "Account already exists" },
+  team_exists: { status: 409, title: "Team already exists" },
   payload_too_large: { status: 413, title: "Payload too large" },
   unsupported_media_type: { status: 415, title: "Unsupported media type" },
   invalid_markdown: { status: 422, title: "Page cannot be parsed" },

@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { migrate, readMigrations } from "../src/db/migrate.ts";
+import { openPglite } from "../src/db/pglite.ts";
 import { openPostgres } from "../src/db/postgres.ts";
+import { resolvePageRef } from "../src/pages/read_page.ts";
+import { writePage } from "../src/pages/write_page.ts";
+import { createWiki } from "../src/wikis/wikis.ts";
 import { seedDocs } from "../src/wikis/seed_docs.ts";
 import { selectMissingTargets } from "../src/pages/store.ts";
 import { freshDb } from "./helpers.ts";
@@ -31,4 +35,35 @@ Deno.test("the user guide seeds the public docs wiki, every link resolving, idem
   assert.deepEqual(await selectMissingTargets(db, "docs", 10), []);
   const again = await seedDocs(db);
   assert.deepEqual(again, { added: 0, updated: 0, unchanged: first.added, deleted: 0, failed: [] });
+});
+
+Deno.test("the embedded store keeps its data across a restart, and refuses a second process", async () => {
+  const dataDir = await Deno.makeTempDir();
+  const first = await openPglite(dataDir);
+  await migrate(first);
+  await createWiki(first, { id: "kept", visibility: "public" });
+  await writePage(first, { wikiId: "kept", path: "Page", markdown: "# Still here" }, {
+    source: "t",
+  });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      `import { openPglite } from "${new URL("../src/db/pglite.ts", import.meta.url)}";
+      try { await openPglite(${JSON.stringify(dataDir)}); Deno.exit(0); }
+      catch (e) { console.error(e.message); Deno.exit(3); }`,
+    ],
+    stderr: "piped",
+  });
+  const out = await child.output();
+  assert.equal(out.code, 3);
+  assert.match(new TextDecoder().decode(out.stderr), /in use by another process/);
+  await first.close();
+  const second = await openPglite(dataDir);
+  try {
+    assert.deepEqual(await migrate(second), []);
+    assert.equal((await resolvePageRef(second, "kept", "page")).title, "Still here");
+  } finally {
+    await second.close();
+    await Deno.remove(dataDir, { recursive: true });
+  }
 });

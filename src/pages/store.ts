@@ -268,3 +268,30 @@ export async function selectPageHashes(db: Db, wikiId: string): Promise<Map<stri
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, "\\$&");
 }
+
+/** One recorded use of a page by an assistant. */
+export type PageUse = {
+  wiki_id: string;
+  page_id: number;
+  page_path: string;
+  revision: number;
+  account_id: string | null;
+  credential_kind: string | null;
+  credential_id: string | null;
+  client_name: string | null;
+  query: string | null;
+  note: string | null;
+};
+
+/** Records a use; returns how many uses the page has now. */
+export async function insertPageUse(tx: Db, use: PageUse): Promise<number> {
+  await tx`
+    INSERT INTO page_uses (wiki_id, page_id, page_path, revision, account_id, credential_kind,
+      credential_id, client_name, query, note)
+    VALUES (${use.wiki_id}, ${use.page_id}, ${use.page_path}, ${use.revision}, ${use.account_id},
+      ${use.credential_kind}, ${use.credential_id}, ${use.client_name}, ${use.query}, ${use.note})`;
+  const rows = await tx<
+    { n: number }
+  >`SELECT count(*)::int AS n FROM page_uses WHERE page_id = ${use.page_id}`;
+  return rows[0]!.n;
+}

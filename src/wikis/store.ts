@@ -73,3 +73,19 @@ export function selectPublicWikis(
     ORDER BY w.id
     LIMIT ${options.limit}`;
 }
+
+/** The wikis an account can reach: its own (as owner) and its teams' (with its team role). */
+export function selectSpacesOf(
+  db: Db,
+  accountId: string,
+): Promise<(WikiSummaryRow & { role: "owner" | "admin" | "member" })[]> {
+  return db`
+    SELECT w.*, s.role, (SELECT count(*)::int FROM pages p WHERE p.wiki_id = w.id) AS page_count
+    FROM (
+      SELECT id AS wiki_id, 'owner' AS role FROM wikis WHERE owner_account_id = ${accountId}
+      UNION ALL
+      SELECT w.id, m.role FROM wikis w JOIN memberships m ON m.team_id = w.owner_team_id
+      WHERE m.account_id = ${accountId}
+    ) s JOIN wikis w ON w.id = s.wiki_id
+    ORDER BY w.id`;
+}

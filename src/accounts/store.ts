@@ -1,0 +1,32 @@
+import type { Db } from "../db/db.ts";
+
+/** An account as stored (without its password hash). */
+export type AccountRow = { id: string; email: string; name: string; created_at: Date };
+
+/** Inserts an account; null when the email is taken. */
+export async function insertAccount(
+  db: Db,
+  account: { id: string; email: string; name: string; passwordHash: string | null },
+): Promise<AccountRow | null> {
+  const rows = await db<AccountRow>`
+    INSERT INTO accounts (id, email, name, password_hash)
+    VALUES (${account.id}, ${account.email}, ${account.name}, ${account.passwordHash})
+    ON CONFLICT DO NOTHING
+    RETURNING id, email, name, created_at`;
+  return rows[0] ?? null;
+}
+
+/** The account with this id, or null. */
+export async function selectAccount(db: Db, id: string): Promise<AccountRow | null> {
+  const rows = await db<
+    AccountRow
+  >`SELECT id, email, name, created_at FROM accounts WHERE id = ${id}`;
+  return rows[0] ?? null;
+}
+
+/** The account with this email (any case), or null. */
+export async function selectAccountByEmail(db: Db, email: string): Promise<AccountRow | null> {
+  const rows = await db<AccountRow>`
+    SELECT id, email, name, created_at FROM accounts WHERE lower(email) = lower(${email})`;
+  return rows[0] ?? null;
+}
