@@ -8,6 +8,14 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default("./data"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   SEED_DOCS: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
+  EMBEDDER: z.enum(["offline", "openai"]).default("offline"),
+  EMBEDDING_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://api.openai.com/v1"),
+  EMBEDDING_API_KEY: z.string().optional(),
+  EMBEDDING_MODEL: z.string().min(1).default("text-embedding-3-small"),
+  EMBEDDING_DIMENSIONS: z.coerce.number().int().min(1).max(2000).optional(),
+  EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),
+  EMBEDDING_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  EMBEDDING_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
 });
 
 /** The service's configuration, parsed once at start-up and passed down. */
@@ -19,6 +27,20 @@ export type Config = {
   dataDir: string;
   logLevel: "debug" | "info" | "warn" | "error";
   seedDocs: boolean;
+  embedding: EmbeddingConfig;
+};
+
+/** Which embedder computes the vector leg of search, and how to reach it. */
+export type EmbeddingConfig = {
+  provider: "offline" | "openai";
+  baseUrl: string;
+  apiKey: string | undefined;
+  model: string;
+  /** Requested vector size; the model's own size when unset (openai), 256 for offline. */
+  dimensions: number | undefined;
+  batchSize: number;
+  timeoutMs: number;
+  maxRetries: number;
 };
 
 /** Thrown when the environment holds a value the service cannot run with. */
@@ -48,5 +70,15 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dataDir: e.DATA_DIR,
     logLevel: e.LOG_LEVEL,
     seedDocs: e.SEED_DOCS,
+    embedding: {
+      provider: e.EMBEDDER,
+      baseUrl: e.EMBEDDING_BASE_URL.replace(/\/+$/, ""),
+      apiKey: e.EMBEDDING_API_KEY,
+      model: e.EMBEDDING_MODEL,
+      dimensions: e.EMBEDDING_DIMENSIONS,
+      batchSize: e.EMBEDDING_BATCH_SIZE,
+      timeoutMs: e.EMBEDDING_TIMEOUT_MS,
+      maxRetries: e.EMBEDDING_MAX_RETRIES,
+    },
   };
 }
