@@ -9,7 +9,7 @@ import { importPages } from "../src/importer/import_pages.ts";
 import { progressBar } from "../src/importer/progress_bar.ts";
 import { readSources } from "../src/importer/read_sources.ts";
 import { createLog } from "../src/lib/log.ts";
-import { openStore } from "../src/server.ts";
+import { openDeps } from "../src/server.ts";
 import { ensureWiki } from "../src/wikis/wikis.ts";
 
 const usage = "usage: deno task import <wiki-id> <folder|file.zip|pages.jsonl> " +
@@ -38,7 +38,8 @@ async function main(): Promise<number> {
   const config = loadConfig(Deno.env.toObject());
   const log = createLog("warn");
   const pages = await readSources(source);
-  const db = await openStore(config, log);
+  const deps = await openDeps(config, log);
+  const db = deps.db;
   try {
     const { created } = await ensureWiki(db, {
       id: wikiId,
@@ -49,7 +50,7 @@ async function main(): Promise<number> {
     if (created) console.error(`Created wiki "${wikiId}"`);
     const bar = progressBar(`Importing into "${wikiId}"`);
     const started = performance.now();
-    const summary = await importPages(db, wikiId, pages, {
+    const summary = await importPages(deps, wikiId, pages, {
       prune: values.prune,
       onProgress: (done, total, s) =>
         bar(

@@ -1,18 +1,36 @@
 import { createApp } from "./app.ts";
 import { type Config, loadConfig } from "./config/config.ts";
-import type { Db } from "./db/db.ts";
 import { migrate } from "./db/migrate.ts";
 import { openDb } from "./db/open_db.ts";
 import type { Deps } from "./deps.ts";
 import { createLog, type Log } from "./lib/log.ts";
+import { createEmbedder } from "./search/create_embedder.ts";
+import { countStaleChunks, ensureVectorIndex } from "./search/vector_index.ts";
 import { seedDocs } from "./wikis/seed_docs.ts";
 
-/** Opens the store and brings its schema up to date. */
-export async function openStore(config: Config, log: Log): Promise<Db> {
+/**
+ * Opens the store, brings its schema up to date, and sets up the configured embedder and its
+ * vector index. Used by the server and by every command (import, reindex, eval).
+ */
+export async function openDeps(config: Config, log: Log): Promise<Deps> {
   const db = await openDb(config);
-  const applied = await migrate(db);
-  if (applied.length > 0) log.info("migrations applied", { migrations: applied });
-  return db;
+  try {
+    const applied = await migrate(db);
+    if (applied.length > 0) log.info("migrations applied", { migrations: applied });
+    const embedder = await createEmbedder(config.embedding);
+    await ensureVectorIndex(db, embedder);
+    const stale = await countStaleChunks(db, embedder);
+    if (stale > 0) {
+      log.warn("chunks lack vectors of the configured embedder: run `deno task reindex`", {
+        chunks: stale,
+        embedder: embedder.id,
+      });
+    }
+    return { config, db, log, embedder };
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
 }
 
 /** Everything `deno task start` does: configure, open, migrate, seed, serve. */
@@ -21,14 +39,13 @@ export async function startServer(
 ): Promise<Deno.HttpServer> {
   const config = loadConfig(env);
   const log = createLog(config.logLevel);
-  const db = await openStore(config, log);
+  const deps = await openDeps(config, log);
   if (config.seedDocs) {
-    const seeded = await seedDocs(db);
+    const seeded = await seedDocs(deps);
     if (seeded.added + seeded.updated + seeded.deleted > 0 || seeded.failed.length > 0) {
       log.info("docs wiki refreshed", { ...seeded });
     }
   }
-  const deps: Deps = { config, db, log };
   const app = createApp(deps);
   const server = Deno.serve({
     port: config.port,
@@ -36,13 +53,14 @@ export async function startServer(
       log.info("listening", {
         address: `http://${hostname}:${port}`,
         base_url: config.baseUrl,
-        store: db.kind,
+        store: deps.db.kind,
+        embedder: deps.embedder.id,
       }),
   }, app.fetch);
   const stop = async () => {
     log.info("shutting down: draining requests");
     await server.shutdown();
-    await db.close();
+    await deps.db.close();
   };
   Deno.addSignalListener("SIGTERM", stop);
   Deno.addSignalListener("SIGINT", stop);

@@ -7,7 +7,7 @@ import { selectTeamsOf } from "../src/teams/store.ts";
 import { createTeam, setMemberRole } from "../src/teams/teams.ts";
 import { selectSpacesOf } from "../src/wikis/store.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
-import { freshDb } from "./helpers.ts";
+import { freshDb, testDeps } from "./helpers.ts";
 
 Deno.test("an account's spaces are its own wikis and its teams' wikis, with its role", async () => {
   await using db = await freshDb();
@@ -65,8 +65,8 @@ Deno.test("a team never loses its last owner", async () => {
 Deno.test("a page use is recorded at the revision read, and a revision never written is refused", async () => {
   await using db = await freshDb();
   await createWiki(db, { id: "w" });
-  await writePage(db, { wikiId: "w", path: "Page", markdown: "one" }, { source: "t" });
-  await writePage(db, { wikiId: "w", path: "Page", markdown: "two" }, { source: "t" });
+  await writePage(testDeps(db), { wikiId: "w", path: "Page", markdown: "one" }, { source: "t" });
+  await writePage(testDeps(db), { wikiId: "w", path: "Page", markdown: "two" }, { source: "t" });
   const first = await recordPageUse(db, { wikiId: "w", page: "page", revision: 1, query: "q" }, {
     clientName: "test",
   });

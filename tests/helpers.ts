@@ -9,6 +9,7 @@ import { wrapPglite } from "../src/db/pglite.ts";
 import { openPostgres } from "../src/db/postgres.ts";
 import type { Deps } from "../src/deps.ts";
 import { createLog } from "../src/lib/log.ts";
+import { createOfflineEmbedder } from "../src/search/offline_embedder.ts";
 
 /** The PostgreSQL server the suite runs against, when `DATABASE_URL` is set. */
 export const DATABASE_URL = Deno.env.get("DATABASE_URL") || undefined;
@@ -66,11 +67,14 @@ export function testConfig(env: Record<string, string> = {}): Config {
 /** Dependencies over a fresh database, with a log that keeps its lines for assertions. */
 export function testDeps(db: Db, env: Record<string, string> = {}): Deps & { logLines: string[] } {
   const logLines: string[] = [];
+  const config = testConfig(env);
+  const log = createLog("debug", (l) => logLines.push(l));
   return {
-    config: testConfig(env),
+    config,
     db,
-    log: createLog("debug", (l) => logLines.push(l)),
+    log,
     logLines,
+    embedder: createOfflineEmbedder(config.embedding.dimensions),
   };
 }
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { ConfigError, loadConfig } from "../src/config/config.ts";
 import { writePage } from "../src/pages/write_page.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
-import { freshDb, testApp } from "./helpers.ts";
+import { freshDb, testApp, testDeps } from "./helpers.ts";
 
 Deno.test("GET /healthz and /readyz answer when the store does", async () => {
   await using db = await freshDb();
@@ -18,7 +18,7 @@ Deno.test("GET /api/v1/public/wikis lists public wikis with page counts, never p
   await createWiki(db, { id: "alpha", title: "Alpha", visibility: "public", description: "First" });
   await createWiki(db, { id: "secret", visibility: "private" });
   for (const path of ["One", "Two"]) {
-    await writePage(db, { wikiId: "alpha", path, markdown: "x" }, { source: "t" });
+    await writePage(testDeps(db), { wikiId: "alpha", path, markdown: "x" }, { source: "t" });
   }
   const { app } = testApp(db);
   const res = await app.request("/api/v1/public/wikis");

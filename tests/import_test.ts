@@ -6,7 +6,7 @@ import { readSources, readZip } from "../src/importer/read_sources.ts";
 import { resolvePageRef } from "../src/pages/read_page.ts";
 import { selectLinksFrom, selectRevisions } from "../src/pages/store.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
-import { freshDb } from "./helpers.ts";
+import { freshDb, testDeps } from "./helpers.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -21,7 +21,7 @@ async function folderOf(files: Record<string, string | Uint8Array>): Promise<str
 }
 
 async function importInto(db: Db, source: string) {
-  return await importPages(db, "w", await readSources(source));
+  return await importPages(testDeps(db), "w", await readSources(source));
 }
 
 Deno.test("importing the same folder twice changes nothing the second time", async () => {

@@ -11,14 +11,14 @@ import {
 } from "../src/pages/store.ts";
 import { writePage } from "../src/pages/write_page.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
-import { freshDb } from "./helpers.ts";
+import { freshDb, testDeps } from "./helpers.ts";
 
 const by = { source: "test" };
 
 async function wikiWith(db: Db, pages: Record<string, string>, id = "w") {
   await createWiki(db, { id, visibility: "public" });
   for (const [path, markdown] of Object.entries(pages)) {
-    await writePage(db, { wikiId: id, path, markdown }, by);
+    await writePage(testDeps(db), { wikiId: id, path, markdown }, by);
   }
 }
 
@@ -51,7 +51,7 @@ Deno.test("a page created after the pages that link to it resolves their links",
   await using db = await freshDb();
   await wikiWith(db, { "A": "[[Later page]]", "B": "see [[later_page#Part]]" });
   assert.deepEqual(await outgoing(db, "A"), [["Later page", null]]);
-  await writePage(db, { wikiId: "w", path: "Later page", markdown: "# Later" }, by);
+  await writePage(testDeps(db), { wikiId: "w", path: "Later page", markdown: "# Later" }, by);
   assert.deepEqual(await outgoing(db, "A"), [["Later page", "Later page"]]);
   assert.deepEqual(await outgoing(db, "B"), [["later_page", "Later page"]]);
   assert.deepEqual((await backlinks(db, "Later page")).sort(), ["A", "B"]);
@@ -64,7 +64,11 @@ Deno.test("rename rewrites the pages that link to it, so backlinks stay right", 
     "Home": "Read [[Setup|the setup]] and [[Setup#Install]].",
     "Guides/Other": "[back](../Setup.md)",
   });
-  await renamePage(db, { wikiId: "w", path: "Setup", newPath: "Guides/Installation" }, by);
+  await renamePage(
+    testDeps(db),
+    { wikiId: "w", path: "Setup", newPath: "Guides/Installation" },
+    by,
+  );
   const home = await resolvePageRef(db, "w", "Home");
   assert.equal(
     home.markdown,
@@ -88,10 +92,15 @@ Deno.test("rename rewrites the pages that link to it, so backlinks stay right", 
 Deno.test("rename without link updates leaves the old links pointing at a missing page", async () => {
   await using db = await freshDb();
   await wikiWith(db, { "Setup": "# Setup", "Home": "[[Setup]]" });
-  await renamePage(db, { wikiId: "w", path: "Setup", newPath: "Install", updateLinks: false }, by);
+  await renamePage(testDeps(db), {
+    wikiId: "w",
+    path: "Setup",
+    newPath: "Install",
+    updateLinks: false,
+  }, by);
   assert.deepEqual(await outgoing(db, "Home"), [["Setup", null]]);
   await assert.rejects(
-    renamePage(db, { wikiId: "w", path: "Install", newPath: "Home" }, by),
+    renamePage(testDeps(db), { wikiId: "w", path: "Install", newPath: "Home" }, by),
     (e: AppError) => e.code === "page_exists",
   );
 });
@@ -99,12 +108,16 @@ Deno.test("rename without link updates leaves the old links pointing at a missin
 Deno.test("every revision is kept, through updates, rename and delete", async () => {
   await using db = await freshDb();
   await wikiWith(db, { "Page": "one" });
-  const unchanged = await writePage(db, { wikiId: "w", path: "page", markdown: "one" }, by);
+  const unchanged = await writePage(
+    testDeps(db),
+    { wikiId: "w", path: "page", markdown: "one" },
+    by,
+  );
   assert.equal(unchanged.status, "unchanged");
-  await writePage(db, { wikiId: "w", path: "Page", markdown: "two" }, by);
-  await renamePage(db, { wikiId: "w", path: "Page", newPath: "Renamed" }, by);
+  await writePage(testDeps(db), { wikiId: "w", path: "Page", markdown: "two" }, by);
+  await renamePage(testDeps(db), { wikiId: "w", path: "Page", newPath: "Renamed" }, by);
   const page = await resolvePageRef(db, "w", "Renamed");
-  await deletePage(db, { wikiId: "w", path: "Renamed" }, by);
+  await deletePage(testDeps(db), { wikiId: "w", path: "Renamed" }, by);
   const history = await selectRevisions(db, page.id);
   assert.deepEqual(history.map((r) => [r.revision, r.action, r.path]), [
     [4, "delete", "Renamed"],
@@ -122,13 +135,13 @@ Deno.test("deleting a page turns links to it into links to a missing page", asyn
     "Guides/Target": "y",
     "Home": "[[Target]] [[Guides/Target]]",
   });
-  await deletePage(db, { wikiId: "w", path: "Target" }, by);
+  await deletePage(testDeps(db), { wikiId: "w", path: "Target" }, by);
   // [[Target]] now finds Guides/Target by its last segment.
   assert.deepEqual(await outgoing(db, "Home"), [["Target", "Guides/Target"], [
     "Guides/Target",
     "Guides/Target",
   ]]);
-  await deletePage(db, { wikiId: "w", path: "Guides/Target" }, by);
+  await deletePage(testDeps(db), { wikiId: "w", path: "Guides/Target" }, by);
   assert.deepEqual(await outgoing(db, "Home"), [["Target", null], ["Guides/Target", null]]);
 });
 
@@ -136,8 +149,8 @@ Deno.test("two concurrent writers from one revision: one wins, the other gets a 
   await using db = await freshDb();
   await wikiWith(db, { "Page": "base" });
   const results = await Promise.allSettled([
-    writePage(db, { wikiId: "w", path: "Page", markdown: "from A", baseRevision: 1 }, by),
-    writePage(db, { wikiId: "w", path: "Page", markdown: "from B", baseRevision: 1 }, by),
+    writePage(testDeps(db), { wikiId: "w", path: "Page", markdown: "from A", baseRevision: 1 }, by),
+    writePage(testDeps(db), { wikiId: "w", path: "Page", markdown: "from B", baseRevision: 1 }, by),
   ]);
   const ok = results.filter((r) => r.status === "fulfilled");
   const failed = results.filter((r) => r.status === "rejected") as PromiseRejectedResult[];
@@ -157,8 +170,8 @@ Deno.test("two concurrent writers without a base revision: both revisions are ke
   await using db = await freshDb();
   await createWiki(db, { id: "w" });
   await Promise.all([
-    writePage(db, { wikiId: "w", path: "New", markdown: "from A" }, by),
-    writePage(db, { wikiId: "w", path: "new", markdown: "from B" }, by),
+    writePage(testDeps(db), { wikiId: "w", path: "New", markdown: "from A" }, by),
+    writePage(testDeps(db), { wikiId: "w", path: "new", markdown: "from B" }, by),
   ]);
   const page = await resolvePageRef(db, "w", "New");
   assert.equal(page.revision, 2);

@@ -7,7 +7,7 @@ import { writePage } from "../src/pages/write_page.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { seedDocs } from "../src/wikis/seed_docs.ts";
 import { selectMissingTargets } from "../src/pages/store.ts";
-import { freshDb } from "./helpers.ts";
+import { freshDb, testDeps } from "./helpers.ts";
 
 Deno.test("migrations apply once, even when two processes start together", async () => {
   await using db = await freshDb({ migrate: false });
@@ -27,13 +27,13 @@ Deno.test("migrations apply once, even when two processes start together", async
 
 Deno.test("the user guide seeds the public docs wiki, every link resolving, idempotently", async () => {
   await using db = await freshDb();
-  const first = await seedDocs(db);
+  const first = await seedDocs(testDeps(db));
   assert.ok(first.added >= 5, `expected the guide's pages, got ${first.added}`);
   assert.deepEqual(first.failed, []);
   const wiki = await db<{ visibility: string }>`SELECT visibility FROM wikis WHERE id = 'docs'`;
   assert.equal(wiki[0]!.visibility, "public");
   assert.deepEqual(await selectMissingTargets(db, "docs", 10), []);
-  const again = await seedDocs(db);
+  const again = await seedDocs(testDeps(db));
   assert.deepEqual(again, { added: 0, updated: 0, unchanged: first.added, deleted: 0, failed: [] });
 });
 
@@ -42,7 +42,7 @@ Deno.test("the embedded store keeps its data across a restart, and refuses a sec
   const first = await openPglite(dataDir);
   await migrate(first);
   await createWiki(first, { id: "kept", visibility: "public" });
-  await writePage(first, { wikiId: "kept", path: "Page", markdown: "# Still here" }, {
+  await writePage(testDeps(first), { wikiId: "kept", path: "Page", markdown: "# Still here" }, {
     source: "t",
   });
   const child = new Deno.Command(Deno.execPath(), {

@@ -1,4 +1,4 @@
-import type { Db } from "../db/db.ts";
+import type { WriteDeps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { parsePage } from "../markdown/parse_page.ts";
 import { pathKey } from "../markdown/paths.ts";
@@ -30,13 +30,13 @@ export type ImportOptions = {
  * that cannot be read or parsed is reported by name and skipped.
  */
 export async function importPages(
-  db: Db,
+  deps: WriteDeps,
   wikiId: string,
   pages: SourcePage[],
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
   const summary: ImportSummary = { added: 0, updated: 0, unchanged: 0, deleted: 0, failed: [] };
-  const stored = await selectPageHashes(db, wikiId);
+  const stored = await selectPageHashes(deps.db, wikiId);
   const seen = new Map<string, string>();
   const by = { author: options.author ?? null, source: options.source ?? "import" };
   let done = 0;
@@ -51,7 +51,7 @@ export async function importPages(
       if (stored.get(key) === hash) {
         summary.unchanged++;
       } else {
-        const outcome = await writePage(db, { wikiId, ...page }, by);
+        const outcome = await writePage(deps, { wikiId, ...page }, by);
         if (outcome.status === "created") summary.added++;
         else if (outcome.status === "updated") summary.updated++;
         else summary.unchanged++;
@@ -66,7 +66,7 @@ export async function importPages(
   if (options.prune) {
     for (const [key] of stored) {
       if (seen.has(key)) continue;
-      await deletePage(db, { wikiId, path: key }, by);
+      await deletePage(deps, { wikiId, path: key }, by);
       summary.deleted++;
     }
   }

@@ -1,7 +1,10 @@
 import type { Db } from "../db/db.ts";
+import type { WriteDeps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { rewriteLinks } from "../markdown/links.ts";
 import { nameKey, pathKey } from "../markdown/paths.ts";
+import { prepareChunks } from "../search/prepare_chunks.ts";
+import { removeChunks } from "../search/store.ts";
 import { touchWiki } from "../wikis/store.ts";
 import {
   deletePageRow,
@@ -17,6 +20,7 @@ import {
   byOf,
   conflict,
   indexPage,
+  lockWiki,
   parseOrThrow,
   requirePath,
   type WriteBy,
@@ -36,10 +40,15 @@ export type PageRename = {
  * Renames a page. By default every page linking to it is rewritten to the new path, each as
  * a new revision, so backlinks stay whole; all of it in one transaction.
  */
-export async function renamePage(db: Db, rename: PageRename, by: WriteBy): Promise<PageRow> {
+export async function renamePage(
+  deps: WriteDeps,
+  rename: PageRename,
+  by: WriteBy,
+): Promise<PageRow> {
   const from = requirePath(rename.path);
   const to = requirePath(rename.newPath);
-  return await db.transaction(async (tx) => {
+  return await deps.db.transaction(async (tx) => {
+    await lockWiki(tx, rename.wikiId);
     const page = await requirePage(tx, rename.wikiId, from);
     if (rename.baseRevision !== undefined && rename.baseRevision !== page.revision) {
       throw conflict(page.path, rename.baseRevision, page.revision);
@@ -57,12 +66,8 @@ export async function renamePage(db: Db, rename: PageRename, by: WriteBy): Promi
       markdown: page.markdown,
       content_hash: parsed.contentHash,
     });
-    await indexPage(tx, renamed, parsed, [
-      page.path_key,
-      page.name_key,
-      renamed.path_key,
-      renamed.name_key,
-    ]);
+    const keys = [page.path_key, page.name_key, renamed.path_key, renamed.name_key];
+    await indexPage(tx, renamed, parsed, await prepareChunks(deps, parsed), keys);
     await insertRevision(tx, renamed, "rename", byOf(by));
 
     const positions = new Map<number, Set<number>>();
@@ -87,7 +92,7 @@ export async function renamePage(db: Db, rename: PageRename, by: WriteBy): Promi
         markdown,
         content_hash: reparsed.contentHash,
       });
-      await indexPage(tx, updated, reparsed, []);
+      await indexPage(tx, updated, reparsed, await prepareChunks(deps, reparsed), []);
       await insertRevision(tx, updated, "update", { author: byOf(by).author, source: "rename" });
     }
     return renamed;
@@ -99,18 +104,20 @@ export type PageDelete = { wikiId: string; path: string; baseRevision?: number }
 
 /** Deletes a page, keeping its history; links to it become links to a missing page. */
 export async function deletePage(
-  db: Db,
+  deps: WriteDeps,
   del: PageDelete,
   by: WriteBy,
 ): Promise<{ revision: number }> {
   const path = requirePath(del.path);
-  return await db.transaction(async (tx) => {
+  return await deps.db.transaction(async (tx) => {
+    await lockWiki(tx, del.wikiId);
     const page = await requirePage(tx, del.wikiId, path);
     if (del.baseRevision !== undefined && del.baseRevision !== page.revision) {
       throw conflict(page.path, del.baseRevision, page.revision);
     }
     const revision = page.revision + 1;
     await insertRevision(tx, { ...page, revision }, "delete", byOf(by));
+    await removeChunks(tx, del.wikiId, page.id);
     await deletePageRow(tx, page.id);
     await resolveLinks(tx, del.wikiId, null, [page.path_key, page.name_key]);
     await touchWiki(tx, del.wikiId);

@@ -1,5 +1,4 @@
 import type { Db } from "../db/db.ts";
-import type { Chunk } from "../markdown/chunks.ts";
 import type { ParsedLink } from "../markdown/links.ts";
 
 /** A page as stored. */
@@ -172,23 +171,6 @@ export async function resolveLinks(
       LIMIT 1)
     WHERE l.wiki_id = ${wikiId}
       AND (l.from_page_id = ${pageId ?? -1} OR l.target_key = ANY(${keys}::text[]))`;
-}
-
-/** Replaces a page's chunks. */
-export async function replaceChunks(tx: Db, wikiId: string, pageId: number, chunks: Chunk[]) {
-  await tx`DELETE FROM chunks WHERE page_id = ${pageId}`;
-  const rows = chunks.map((c) => ({
-    ord: c.ord,
-    heading_path: c.headingPath,
-    anchor: c.anchor,
-    text: c.text,
-  }));
-  await tx`
-    INSERT INTO chunks (page_id, wiki_id, ord, heading_path, anchor, text)
-    SELECT ${pageId}, ${wikiId}, r.ord,
-      ARRAY(SELECT jsonb_array_elements_text(r.heading_path)), r.anchor, r.text
-    FROM jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb)
-      AS r(ord int, heading_path jsonb, anchor text, text text)`;
 }
 
 /** Outgoing links of a page, in order, with the pages they reach. */

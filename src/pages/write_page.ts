@@ -1,14 +1,16 @@
 import type { Db } from "../db/db.ts";
+import type { WriteDeps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { type ParsedPage, parsePage } from "../markdown/parse_page.ts";
 import { cleanPath, nameKey, pathKey } from "../markdown/paths.ts";
-import { touchWiki } from "../wikis/store.ts";
+import { prepareChunks } from "../search/prepare_chunks.ts";
+import { replaceChunks } from "../search/store.ts";
+import { lockWikiForWrite, touchWiki } from "../wikis/store.ts";
 import {
   insertPage,
   insertRevision,
   lockPage,
   type PageRow,
-  replaceChunks,
   replaceLinks,
   resolveLinks,
   updatePage,
@@ -73,10 +75,16 @@ export async function parseOrThrow(
  * Creates or updates a page. Links, their resolution across the wiki, chunks and the history
  * change in the same transaction as the page, so a reader never sees one without the other.
  */
-export async function writePage(db: Db, write: PageWrite, by: WriteBy): Promise<WriteOutcome> {
+export async function writePage(
+  deps: WriteDeps,
+  write: PageWrite,
+  by: WriteBy,
+): Promise<WriteOutcome> {
   const path = requirePath(write.path);
   const parsed = await parseOrThrow(path, write.markdown, write.title);
-  return await db.transaction(async (tx) => {
+  const prepared = await prepareChunks(deps, parsed);
+  return await deps.db.transaction(async (tx) => {
+    await lockWiki(tx, write.wikiId);
     const key = pathKey(path);
     let existing = await lockPage(tx, write.wikiId, key);
     if (!existing) {
@@ -93,7 +101,7 @@ export async function writePage(db: Db, write: PageWrite, by: WriteBy): Promise<
         content_hash: parsed.contentHash,
       });
       if (created) {
-        await indexPage(tx, created, parsed, [created.path_key, created.name_key]);
+        await indexPage(tx, created, parsed, prepared, [created.path_key, created.name_key]);
         await insertRevision(tx, created, "create", byOf(by));
         return { status: "created" as const, page: created };
       }
@@ -107,6 +115,7 @@ export async function writePage(db: Db, write: PageWrite, by: WriteBy): Promise<
     const current = existing.path === path
       ? parsed
       : await parseOrThrow(existing.path, write.markdown, write.title);
+    const chunks = current === parsed ? prepared : await prepareChunks(deps, current);
     if (existing.content_hash === current.contentHash) {
       return { status: "unchanged" as const, page: existing };
     }
@@ -118,18 +127,31 @@ export async function writePage(db: Db, write: PageWrite, by: WriteBy): Promise<
       markdown: write.markdown,
       content_hash: current.contentHash,
     });
-    await indexPage(tx, updated, current, []);
+    await indexPage(tx, updated, current, chunks, []);
     await insertRevision(tx, updated, "update", byOf(by));
     return { status: "updated" as const, page: updated };
   });
 }
 
 /** Stores what a parse yields for a page and re-resolves links to the given keys. */
-export async function indexPage(tx: Db, page: PageRow, parsed: ParsedPage, keys: string[]) {
+export async function indexPage(
+  tx: Db,
+  page: PageRow,
+  parsed: ParsedPage,
+  prepared: Awaited<ReturnType<typeof prepareChunks>>,
+  keys: string[],
+) {
   await replaceLinks(tx, page.wiki_id, page.id, parsed.links);
   await resolveLinks(tx, page.wiki_id, page.id, keys);
-  await replaceChunks(tx, page.wiki_id, page.id, parsed.chunks);
+  await replaceChunks(tx, page.wiki_id, page.id, prepared.chunks, prepared.embedder);
   await touchWiki(tx, page.wiki_id);
+}
+
+/** Takes the wiki's write lock (first thing in every page write); `wiki_not_found` if absent. */
+export async function lockWiki(tx: Db, wikiId: string): Promise<void> {
+  if (!await lockWikiForWrite(tx, wikiId)) {
+    throw new AppError("wiki_not_found", `Wiki "${wikiId}" not found`);
+  }
 }
 
 /** The `revision_conflict` error, with the revision the page is at. */

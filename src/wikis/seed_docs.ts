@@ -1,4 +1,4 @@
-import type { Db } from "../db/db.ts";
+import type { WriteDeps } from "../deps.ts";
 import { importPages, type ImportSummary } from "../importer/import_pages.ts";
 import { readSources } from "../importer/read_sources.ts";
 import { ensureWiki } from "./wikis.ts";
@@ -10,8 +10,8 @@ export const GUIDE_DIR = new URL("../../docs/guide/", import.meta.url);
  * Creates or refreshes the public wiki `docs` from the user guide. Unchanged pages are
  * skipped by content hash, so this is cheap on every start; pages the guide dropped go.
  */
-export async function seedDocs(db: Db, dir: URL = GUIDE_DIR): Promise<ImportSummary> {
-  await ensureWiki(db, {
+export async function seedDocs(deps: WriteDeps, dir: URL = GUIDE_DIR): Promise<ImportSummary> {
+  await ensureWiki(deps.db, {
     id: "docs",
     title: "Service documentation",
     description:
@@ -19,5 +19,5 @@ export async function seedDocs(db: Db, dir: URL = GUIDE_DIR): Promise<ImportSumm
     visibility: "public",
   });
   const pages = await readSources(dir.pathname);
-  return await importPages(db, "docs", pages, { prune: true, source: "seed" });
+  return await importPages(deps, "docs", pages, { prune: true, source: "seed" });
 }

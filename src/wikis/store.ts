@@ -89,3 +89,13 @@ export function selectSpacesOf(
     ) s JOIN wikis w ON w.id = s.wiki_id
     ORDER BY w.id`;
 }
+
+/**
+ * Locks a wiki's row for a page write; false when the wiki does not exist. Every write to a
+ * wiki takes this lock first, so the wiki's search statistics are updated one write at a
+ * time and in one order (no deadlocks between writers).
+ */
+export async function lockWikiForWrite(tx: Db, id: string): Promise<boolean> {
+  const rows = await tx`SELECT 1 FROM wikis WHERE id = ${id} FOR NO KEY UPDATE`;
+  return rows.length > 0;
+}

@@ -1,0 +1,39 @@
+import type { WriteDeps } from "../deps.ts";
+import type { ParsedPage } from "../markdown/parse_page.ts";
+import { EmbedderError } from "./embedder.ts";
+import type { ChunkInput } from "./store.ts";
+
+/**
+ * Gives a parsed page's chunks their heading text (title and headings, which BM25 weighs
+ * above the body) and their vectors. If the embedder fails, the chunks are stored without
+ * vectors and the write goes through: nothing the user wrote waits on an embedding service.
+ * `deno task reindex` fills them in later.
+ */
+export async function prepareChunks(
+  deps: WriteDeps,
+  parsed: ParsedPage,
+): Promise<{ chunks: ChunkInput[]; embedder: string | null }> {
+  const chunks = parsed.chunks.map((c) => ({
+    ord: c.ord,
+    headingPath: c.headingPath,
+    anchor: c.anchor,
+    headingText: headingTextOf(parsed.title, c.headingPath),
+    text: c.text,
+    embedding: null as Float32Array | null,
+  }));
+  try {
+    const vectors = await deps.embedder.embed(chunks.map((c) => `${c.headingText}\n\n${c.text}`));
+    vectors.forEach((v, i) => chunks[i]!.embedding = v);
+    return { chunks, embedder: deps.embedder.id };
+  } catch (error) {
+    if (!(error instanceof EmbedderError)) throw error;
+    deps.log.warn("page stored without vectors: the embedder failed", { error: error.message });
+    return { chunks, embedder: null };
+  }
+}
+
+/** The title followed by the headings that are not just the title again. */
+export function headingTextOf(title: string, headingPath: string[]): string {
+  const headings = headingPath.filter((h, i) => !(i === 0 && h.trim() === title.trim()));
+  return [title, ...headings].join(" ");
+}

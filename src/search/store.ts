@@ -1,0 +1,264 @@
+import type { Db } from "../db/db.ts";
+
+/** A chunk ready to store: its text, what BM25 weighs above it, and its vector if any. */
+export type ChunkInput = {
+  ord: number;
+  headingPath: string[];
+  anchor: string;
+  headingText: string;
+  text: string;
+  embedding: Float32Array | null;
+};
+
+/**
+ * Replaces a page's chunks and keeps the lexical index right: the old chunks' terms leave
+ * the wiki's document frequencies and totals, the new ones' enter them. Runs inside the
+ * page write's transaction, after the wiki row is locked (so df updates never interleave).
+ */
+export async function replaceChunks(
+  tx: Db,
+  wikiId: string,
+  pageId: number,
+  chunks: ChunkInput[],
+  embedder: string | null,
+): Promise<void> {
+  await removeChunks(tx, wikiId, pageId);
+  const rows = chunks.map((c) => ({
+    ord: c.ord,
+    heading_path: c.headingPath,
+    anchor: c.anchor,
+    heading_text: c.headingText,
+    text: c.text,
+    embedding: c.embedding ? `[${c.embedding.join(",")}]` : null,
+  }));
+  await tx`
+    INSERT INTO chunks (page_id, wiki_id, ord, heading_path, anchor, heading_text, text, embedder, embedding)
+    SELECT ${pageId}, ${wikiId}, r.ord, ARRAY(SELECT jsonb_array_elements_text(r.heading_path)),
+      r.anchor, r.heading_text, r.text,
+      CASE WHEN r.embedding IS NULL THEN NULL ELSE ${embedder}::text END, r.embedding::vector
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb)
+      AS r(ord int, heading_path jsonb, anchor text, heading_text text, text text, embedding text)`;
+  await indexChunkTerms(tx, pageId);
+  await tx`
+    INSERT INTO term_stats (wiki_id, term, df)
+    SELECT ${wikiId}, t.term, count(*)::int
+    FROM chunk_terms t JOIN chunks c ON c.id = t.chunk_id
+    WHERE c.page_id = ${pageId}
+    GROUP BY t.term
+    ORDER BY t.term
+    ON CONFLICT (wiki_id, term) DO UPDATE SET df = term_stats.df + excluded.df`;
+  await tx`
+    INSERT INTO search_stats (wiki_id, chunks, length_sum)
+    SELECT ${wikiId}, count(*), coalesce(sum(length), 0) FROM chunks WHERE page_id = ${pageId}
+    ON CONFLICT (wiki_id) DO UPDATE SET chunks = search_stats.chunks + excluded.chunks,
+      length_sum = search_stats.length_sum + excluded.length_sum`;
+}
+
+/** Takes a page's chunks out of the index and deletes them (before a re-chunk or a delete). */
+export async function removeChunks(tx: Db, wikiId: string, pageId: number): Promise<void> {
+  await tx`
+    UPDATE term_stats s SET df = s.df - o.n
+    FROM (
+      SELECT t.term, count(*)::int AS n
+      FROM chunk_terms t JOIN chunks c ON c.id = t.chunk_id
+      WHERE c.page_id = ${pageId}
+      GROUP BY t.term
+    ) o
+    WHERE s.wiki_id = ${wikiId} AND s.term = o.term`;
+  await tx`
+    UPDATE search_stats s SET chunks = s.chunks - o.n, length_sum = s.length_sum - o.len
+    FROM (SELECT count(*) AS n, coalesce(sum(length), 0) AS len FROM chunks WHERE page_id = ${pageId}) o
+    WHERE s.wiki_id = ${wikiId}`;
+  await tx`DELETE FROM chunks WHERE page_id = ${pageId}`;
+}
+
+/**
+ * Fills `chunk_terms` and `chunks.length` for a page's chunks from PostgreSQL's English
+ * stemming: term frequency is the number of positions of a lexeme in the tsvector.
+ */
+async function indexChunkTerms(tx: Db, pageId: number): Promise<void> {
+  await tx`
+    WITH t AS (
+      SELECT c.id AS chunk_id, c.wiki_id, x.term, x.h, x.b
+      FROM chunks c
+      CROSS JOIN LATERAL (
+        SELECT u.lexeme AS term, sum(u.h)::int AS h, sum(u.b)::int AS b
+        FROM (
+          SELECT lexeme, cardinality(positions) AS h, 0 AS b
+          FROM unnest(to_tsvector('english', c.heading_text))
+          UNION ALL
+          SELECT lexeme, 0, cardinality(positions) FROM unnest(to_tsvector('english', c.text))
+        ) u
+        GROUP BY u.lexeme
+      ) x
+      WHERE c.page_id = ${pageId}
+    ), len AS (
+      UPDATE chunks c SET length = s.len
+      FROM (SELECT chunk_id, sum(h + b)::int AS len FROM t GROUP BY chunk_id) s
+      WHERE c.id = s.chunk_id
+      RETURNING c.id, c.length
+    )
+    INSERT INTO chunk_terms (wiki_id, term, chunk_id, tf_heading, tf_body, length)
+    SELECT t.wiki_id, t.term, t.chunk_id, least(t.h, 32767), least(t.b, 32767), len.length
+    FROM t JOIN len ON len.id = t.chunk_id`;
+}
+
+/** A scored chunk from one leg of search. */
+export type ChunkHit = { chunk_id: number; score: number };
+
+/** BM25 parameters: term-frequency saturation, length normalisation, heading weight. */
+export type Bm25Params = { k1: number; b: number; headingWeight: number };
+
+/**
+ * The lexical leg: Okapi BM25 over the chunks of the given wikis, scored in SQL from the
+ * postings, per-wiki document frequencies and average chunk length. A term in the heading
+ * text counts `headingWeight` times (BM25F-style), before saturation.
+ */
+export function selectBm25(
+  db: Db,
+  wikiIds: string[],
+  query: string,
+  params: Bm25Params,
+  limit: number,
+): Promise<ChunkHit[]> {
+  return db<ChunkHit>`
+    WITH q AS (
+      SELECT lexeme AS term FROM unnest(to_tsvector('english', ${query}::text))
+    ), s AS (
+      SELECT wiki_id, chunks::float8 AS n, length_sum::float8 / greatest(chunks, 1) AS avgdl
+      FROM search_stats WHERE wiki_id = ANY(${wikiIds}::text[])
+    ), w AS (
+      SELECT d.wiki_id, d.term, ln(1 + (s.n - d.df + 0.5) / (d.df + 0.5)) AS idf, s.avgdl
+      FROM q JOIN term_stats d ON d.term = q.term JOIN s ON s.wiki_id = d.wiki_id
+      WHERE d.df > 0
+    )
+    SELECT p.chunk_id, sum(
+      w.idf * x.tf * (${params.k1}::float8 + 1)
+        / (x.tf + ${params.k1}::float8 * (1 - ${params.b}::float8 + ${params.b}::float8 * p.length / w.avgdl))
+    )::float8 AS score
+    FROM w
+    JOIN chunk_terms p ON p.wiki_id = w.wiki_id AND p.term = w.term
+    CROSS JOIN LATERAL (SELECT p.tf_body + ${params.headingWeight}::float8 * p.tf_heading AS tf) x
+    GROUP BY p.chunk_id
+    ORDER BY score DESC, p.chunk_id
+    LIMIT ${limit}`;
+}
+
+/** Chunks of the given wikis embedded by `embedder`: how many (chooses exact or HNSW scan). */
+export async function countEmbedded(db: Db, wikiIds: string[], embedder: string): Promise<number> {
+  const rows = await db<{ n: number }>`
+    SELECT count(*)::int AS n FROM chunks WHERE embedder = ${embedder} AND wiki_id = ANY(${wikiIds}::text[])`;
+  return rows[0]!.n;
+}
+
+/** The vector leg by exact scan: complete and fast for wikis of a few thousand chunks. */
+export function selectNearestExact(
+  db: Db,
+  wikiIds: string[],
+  embedder: string,
+  vector: Float32Array,
+  limit: number,
+): Promise<ChunkHit[]> {
+  return db<ChunkHit>`
+    SELECT id AS chunk_id, (1 - (embedding <=> ${vector}::vector))::float8 AS score
+    FROM chunks
+    WHERE embedder = ${embedder} AND wiki_id = ANY(${wikiIds}::text[])
+    ORDER BY embedding <=> ${vector}::vector, id
+    LIMIT ${limit}`;
+}
+
+/**
+ * The vector leg through the embedder's HNSW index. pgvector filters after the index scan,
+ * so a wiki filter could starve the result: iterative scans (pgvector 0.8) keep scanning
+ * until `limit` rows pass the filter.
+ */
+export async function selectNearestIndexed(
+  db: Db,
+  index: { dimensions: number },
+  wikiIds: string[],
+  embedder: string,
+  vector: Float32Array,
+  limit: number,
+): Promise<ChunkHit[]> {
+  const d = index.dimensions;
+  return await db.transaction(async (tx) => {
+    await tx`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),
+      set_config('hnsw.ef_search', ${String(Math.max(100, limit))}, true),
+      set_config('hnsw.max_scan_tuples', '50000', true)`;
+    return await tx.query<ChunkHit>(
+      `SELECT id AS chunk_id, (1 - (embedding::vector(${d}) <=> $1::vector(${d})))::float8 AS score
+       FROM chunks
+       WHERE embedder = $2 AND wiki_id = ANY($3::text[])
+       ORDER BY embedding::vector(${d}) <=> $1::vector(${d})
+       LIMIT $4`,
+      [vector, embedder, wikiIds, limit],
+    );
+  });
+}
+
+/** Pages whose title, path or last path segment equals the query, for "exact match first". */
+export function selectExactTitleMatches(db: Db, wikiIds: string[], query: string, key: string) {
+  return db<{ page_id: number }>`
+    SELECT id AS page_id FROM pages
+    WHERE wiki_id = ANY(${wikiIds}::text[])
+      AND (lower(title) = lower(${query}) OR path_key = ${key} OR name_key = ${key})
+    ORDER BY (lower(title) = lower(${query})) DESC, length(path)
+    LIMIT 5`;
+}
+
+/** What a result shows of a chunk and its page. */
+export type ChunkDetail = {
+  chunk_id: number;
+  page_id: number;
+  wiki_id: string;
+  path: string;
+  title: string;
+  revision: number;
+  updated_at: Date;
+  heading_path: string[];
+  anchor: string;
+  snippet: string;
+};
+
+/**
+ * Pages and snippets for chunks: `ts_headline` marks the query's terms with `**` in the
+ * best fragments of each chunk.
+ */
+export function selectChunkDetails(
+  db: Db,
+  chunkIds: number[],
+  query: string,
+): Promise<ChunkDetail[]> {
+  return db<ChunkDetail>`
+    WITH q AS (
+      SELECT (string_agg(DISTINCT quote_literal(lexeme), ' | '))::tsquery AS tsq
+      FROM unnest(to_tsvector('english', ${query}::text))
+    )
+    SELECT c.id AS chunk_id, p.id AS page_id, p.wiki_id, p.path, p.title, p.revision, p.updated_at,
+      c.heading_path, c.anchor,
+      CASE WHEN q.tsq IS NULL THEN left(c.text, 240)
+        ELSE ts_headline('english', c.text, q.tsq,
+          'StartSel=**, StopSel=**, MaxWords=40, MinWords=15, ShortWord=2, MaxFragments=2, FragmentDelimiter=" … "')
+      END AS snippet
+    FROM chunks c JOIN pages p ON p.id = c.page_id CROSS JOIN q
+    WHERE c.id = ANY(${chunkIds}::bigint[])`;
+}
+
+/** The best chunk of each given page (the first one), for pages found by title alone. */
+export function selectFirstChunks(
+  db: Db,
+  pageIds: number[],
+): Promise<{ page_id: number; chunk_id: number }[]> {
+  return db`
+    SELECT DISTINCT ON (page_id) page_id, id AS chunk_id FROM chunks
+    WHERE page_id = ANY(${pageIds}::bigint[])
+    ORDER BY page_id, ord`;
+}
+
+/** The chunk → page map for a set of chunks. */
+export function selectChunkPages(
+  db: Db,
+  chunkIds: number[],
+): Promise<{ chunk_id: number; page_id: number }[]> {
+  return db`SELECT id AS chunk_id, page_id FROM chunks WHERE id = ANY(${chunkIds}::bigint[])`;
+}
