@@ -38,48 +38,43 @@ export async function replaceChunks(
       CASE WHEN r.embedding IS NULL THEN NULL ELSE ${embedder}::text END, r.embedding::vector
     FROM jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb)
       AS r(ord int, heading_path jsonb, anchor text, heading_text text, text text, embedding text)`;
-  await indexChunkTerms(tx, pageId);
-  await tx`
-    INSERT INTO term_stats (wiki_id, term, df)
-    SELECT ${wikiId}, t.term, count(*)::int
-    FROM chunk_terms t JOIN chunks c ON c.id = t.chunk_id
-    WHERE c.page_id = ${pageId}
-    GROUP BY t.term
-    ORDER BY t.term
-    ON CONFLICT (wiki_id, term) DO UPDATE SET df = term_stats.df + excluded.df`;
-  await tx`
-    INSERT INTO search_stats (wiki_id, chunks, length_sum)
-    SELECT ${wikiId}, count(*), coalesce(sum(length), 0) FROM chunks WHERE page_id = ${pageId}
-    ON CONFLICT (wiki_id) DO UPDATE SET chunks = search_stats.chunks + excluded.chunks,
-      length_sum = search_stats.length_sum + excluded.length_sum`;
-}
-
-/** Takes a page's chunks out of the index and deletes them (before a re-chunk or a delete). */
-export async function removeChunks(tx: Db, wikiId: string, pageId: number): Promise<void> {
-  await tx`
-    UPDATE term_stats s SET df = s.df - o.n
-    FROM (
-      SELECT t.term, count(*)::int AS n
-      FROM chunk_terms t JOIN chunks c ON c.id = t.chunk_id
-      WHERE c.page_id = ${pageId}
-      GROUP BY t.term
-    ) o
-    WHERE s.wiki_id = ${wikiId} AND s.term = o.term`;
-  await tx`
-    UPDATE search_stats s SET chunks = s.chunks - o.n, length_sum = s.length_sum - o.len
-    FROM (SELECT count(*) AS n, coalesce(sum(length), 0) AS len FROM chunks WHERE page_id = ${pageId}) o
-    WHERE s.wiki_id = ${wikiId}`;
-  await tx`DELETE FROM chunks WHERE page_id = ${pageId}`;
+  await indexChunkTerms(tx, wikiId, pageId);
 }
 
 /**
- * Fills `chunk_terms` and `chunks.length` for a page's chunks from PostgreSQL's English
- * stemming: term frequency is the number of positions of a lexeme in the tsvector.
+ * Takes a page's chunks out of the wiki's document frequencies and totals, and deletes them
+ * (their postings go with them), in one statement: every part reads the same snapshot.
  */
-async function indexChunkTerms(tx: Db, pageId: number): Promise<void> {
+export async function removeChunks(tx: Db, wikiId: string, pageId: number): Promise<void> {
+  await tx`
+    WITH old AS (
+      SELECT id, length FROM chunks WHERE page_id = ${pageId}
+    ), df AS (
+      UPDATE term_stats s SET df = s.df - o.n
+      FROM (
+        SELECT term, count(*)::int AS n FROM chunk_terms
+        WHERE chunk_id IN (SELECT id FROM old)
+        GROUP BY term
+      ) o
+      WHERE s.wiki_id = ${wikiId} AND s.term = o.term
+    ), totals AS (
+      UPDATE search_stats s SET chunks = s.chunks - o.n, length_sum = s.length_sum - o.len
+      FROM (SELECT count(*) AS n, coalesce(sum(length), 0) AS len FROM old) o
+      WHERE s.wiki_id = ${wikiId} AND o.n > 0
+    )
+    DELETE FROM chunks WHERE id IN (SELECT id FROM old)`;
+}
+
+/**
+ * Indexes a page's new chunks in one statement: term frequencies from PostgreSQL's English
+ * stemming (the number of positions of a lexeme in the tsvector) into `chunk_terms`, each
+ * chunk's length, the wiki's document frequencies (upserted in term order, so concurrent
+ * writers of different wikis never deadlock) and its chunk count and total length.
+ */
+async function indexChunkTerms(tx: Db, wikiId: string, pageId: number): Promise<void> {
   await tx`
     WITH t AS (
-      SELECT c.id AS chunk_id, c.wiki_id, x.term, x.h, x.b
+      SELECT c.id AS chunk_id, x.term, x.h, x.b
       FROM chunks c
       CROSS JOIN LATERAL (
         SELECT u.lexeme AS term, sum(u.h)::int AS h, sum(u.b)::int AS b
@@ -97,10 +92,21 @@ async function indexChunkTerms(tx: Db, pageId: number): Promise<void> {
       FROM (SELECT chunk_id, sum(h + b)::int AS len FROM t GROUP BY chunk_id) s
       WHERE c.id = s.chunk_id
       RETURNING c.id, c.length
+    ), postings AS (
+      INSERT INTO chunk_terms (wiki_id, term, chunk_id, tf_heading, tf_body, length)
+      SELECT ${wikiId}, t.term, t.chunk_id, least(t.h, 32767), least(t.b, 32767), len.length
+      FROM t JOIN len ON len.id = t.chunk_id
+      RETURNING term
+    ), df AS (
+      INSERT INTO term_stats (wiki_id, term, df)
+      SELECT ${wikiId}, term, count(*)::int FROM postings GROUP BY term ORDER BY term
+      ON CONFLICT (wiki_id, term) DO UPDATE SET df = term_stats.df + excluded.df
     )
-    INSERT INTO chunk_terms (wiki_id, term, chunk_id, tf_heading, tf_body, length)
-    SELECT t.wiki_id, t.term, t.chunk_id, least(t.h, 32767), least(t.b, 32767), len.length
-    FROM t JOIN len ON len.id = t.chunk_id`;
+    INSERT INTO search_stats (wiki_id, chunks, length_sum)
+    SELECT ${wikiId}, (SELECT count(*) FROM chunks WHERE page_id = ${pageId}),
+      (SELECT coalesce(sum(length), 0) FROM len)
+    ON CONFLICT (wiki_id) DO UPDATE SET chunks = search_stats.chunks + excluded.chunks,
+      length_sum = search_stats.length_sum + excluded.length_sum`;
 }
 
 /** A scored chunk from one leg of search. */
@@ -170,7 +176,8 @@ export function selectNearestExact(
 /**
  * The vector leg through the embedder's HNSW index. pgvector filters after the index scan,
  * so a wiki filter could starve the result: iterative scans (pgvector 0.8) keep scanning
- * until `limit` rows pass the filter.
+ * until `limit` rows pass the filter. The filter is written `wiki_id || ''` so the planner
+ * cannot trade the HNSW scan for a btree on wiki_id: the caller chose this path by size.
  */
 export async function selectNearestIndexed(
   db: Db,
@@ -188,7 +195,7 @@ export async function selectNearestIndexed(
     return await tx.query<ChunkHit>(
       `SELECT id AS chunk_id, (1 - (embedding::vector(${d}) <=> $1::vector(${d})))::float8 AS score
        FROM chunks
-       WHERE embedder = $2 AND wiki_id = ANY($3::text[])
+       WHERE embedder = $2 AND (wiki_id || '') = ANY($3::text[])
        ORDER BY embedding::vector(${d}) <=> $1::vector(${d})
        LIMIT $4`,
       [vector, embedder, wikiIds, limit],
@@ -198,8 +205,8 @@ export async function selectNearestIndexed(
 
 /** Pages whose title, path or last path segment equals the query, for "exact match first". */
 export function selectExactTitleMatches(db: Db, wikiIds: string[], query: string, key: string) {
-  return db<{ page_id: number }>`
-    SELECT id AS page_id FROM pages
+  return db<{ page_id: number; path: string }>`
+    SELECT id AS page_id, path FROM pages
     WHERE wiki_id = ANY(${wikiIds}::text[])
       AND (lower(title) = lower(${query}) OR path_key = ${key} OR name_key = ${key})
     ORDER BY (lower(title) = lower(${query})) DESC, length(path)
@@ -259,6 +266,36 @@ export function selectFirstChunks(
 export function selectChunkPages(
   db: Db,
   chunkIds: number[],
-): Promise<{ chunk_id: number; page_id: number }[]> {
-  return db`SELECT id AS chunk_id, page_id FROM chunks WHERE id = ANY(${chunkIds}::bigint[])`;
+): Promise<{ chunk_id: number; page_id: number; path: string }[]> {
+  return db`
+    SELECT c.id AS chunk_id, c.page_id, p.path
+    FROM chunks c JOIN pages p ON p.id = c.page_id
+    WHERE c.id = ANY(${chunkIds}::bigint[])`;
+}
+
+/** Up to `limit` chunks the embedder has not embedded, for re-indexing. */
+export function selectStaleChunks(
+  db: Db,
+  embedder: string,
+  wikiId: string | null,
+  limit: number,
+): Promise<{ id: number; heading_text: string; text: string }[]> {
+  return db`
+    SELECT id, heading_text, text FROM chunks
+    WHERE embedder IS DISTINCT FROM ${embedder} AND (${wikiId}::text IS NULL OR wiki_id = ${wikiId})
+    ORDER BY id
+    LIMIT ${limit}`;
+}
+
+/** Stores vectors for chunks, tagged with their embedder. */
+export async function updateEmbeddings(
+  db: Db,
+  embedder: string,
+  rows: { id: number; embedding: Float32Array }[],
+): Promise<void> {
+  const json = rows.map((r) => ({ id: r.id, embedding: `[${r.embedding.join(",")}]` }));
+  await db`
+    UPDATE chunks c SET embedding = r.embedding::vector, embedder = ${embedder}
+    FROM jsonb_to_recordset(${JSON.stringify(json)}::text::jsonb) AS r(id bigint, embedding text)
+    WHERE c.id = r.id`;
 }

@@ -99,3 +99,8 @@ export async function lockWikiForWrite(tx: Db, id: string): Promise<boolean> {
   const rows = await tx`SELECT 1 FROM wikis WHERE id = ${id} FOR NO KEY UPDATE`;
   return rows.length > 0;
 }
+
+/** The wikis with these ids (those that exist). */
+export function selectWikis(db: Db, ids: string[]): Promise<WikiRow[]> {
+  return db<WikiRow>`SELECT * FROM wikis WHERE id = ANY(${ids}::text[]) ORDER BY id`;
+}

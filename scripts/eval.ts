@@ -1,0 +1,121 @@
+/**
+ * `deno task eval <dir> [--pages pages.jsonl] [--queries N] [--gate]`: imports a set's pages
+ * into a throwaway store (in-memory PGlite, or a new database on DATABASE_URL's server), runs
+ * every query through the production ranking, and prints Recall@1/5/10/100, MRR@10, nDCG@10
+ * and latency for the lexical leg, the vector leg and hybrid; the last line is JSON.
+ * `--gate` exits 1 when hybrid falls below the better single leg on nDCG@10 or Recall@5.
+ */
+import { parseArgs } from "node:util";
+import { loadConfig } from "../src/config/config.ts";
+import type { Db } from "../src/db/db.ts";
+import { migrate } from "../src/db/migrate.ts";
+import { openPglite } from "../src/db/pglite.ts";
+import { openPostgres } from "../src/db/postgres.ts";
+import type { Deps } from "../src/deps.ts";
+import { importPages } from "../src/importer/import_pages.ts";
+import { progressBar } from "../src/importer/progress_bar.ts";
+import { readSources } from "../src/importer/read_sources.ts";
+import { createLog } from "../src/lib/log.ts";
+import { createEmbedder } from "../src/search/create_embedder.ts";
+import { meanScores, quantile, round, scoreQuery } from "../src/search/metrics.ts";
+import { rankPages, type SearchMode } from "../src/search/search_wikis.ts";
+import { ensureVectorIndex } from "../src/search/vector_index.ts";
+import { createWiki } from "../src/wikis/wikis.ts";
+
+type Query = { id: string; query: string; gold: string[] };
+
+const { values, positionals } = parseArgs({
+  args: Deno.args,
+  allowPositionals: true,
+  options: {
+    pages: { type: "string" },
+    queries: { type: "string" },
+    gate: { type: "boolean", default: false },
+  },
+});
+const dir = positionals[0];
+if (!dir) {
+  console.error("usage: deno task eval <dir> [--pages pages.jsonl] [--queries N] [--gate]");
+  Deno.exit(2);
+}
+
+const config = loadConfig(Deno.env.toObject());
+const log = createLog("error");
+const queries: Query[] = (await Deno.readTextFile(`${dir}/queries.jsonl`)).split("\n")
+  .filter((l) => l.trim()).map((l) => JSON.parse(l))
+  .slice(0, values.queries ? Number(values.queries) : undefined);
+const pages = await readSources(values.pages ?? `${dir}/pages.jsonl`);
+
+const { db, drop } = await throwawayStore();
+try {
+  const embedder = await createEmbedder(config.embedding);
+  await ensureVectorIndex(db, embedder);
+  const deps: Deps = { config, db, log, embedder };
+  await createWiki(db, { id: "eval", visibility: "private" });
+  const bar = progressBar("Importing");
+  const started = performance.now();
+  const summary = await importPages(deps, "eval", pages, {
+    onProgress: (done, total) => bar(done, total, ""),
+  });
+  const importSeconds = (performance.now() - started) / 1000;
+  console.log(
+    `${summary.added} pages imported in ${importSeconds.toFixed(1)} s ` +
+      `(${(summary.added / importSeconds).toFixed(0)} pages/s), ${summary.failed.length} failed; ` +
+      `store ${db.kind}, embedder ${embedder.id}, ${queries.length} queries`,
+  );
+  const figures: Record<string, Record<string, number>> = {};
+  for (const mode of ["lexical", "vector", "hybrid"] as SearchMode[]) {
+    const scores = [];
+    const latencies = [];
+    for (const q of queries.slice(0, 10)) await rankPages(deps, ["eval"], q.query, mode); // warm up
+    for (const q of queries) {
+      const t = performance.now();
+      const ranked = await rankPages(deps, ["eval"], q.query, mode);
+      latencies.push(performance.now() - t);
+      scores.push(scoreQuery(ranked.map((r) => r.path), q.gold));
+    }
+    figures[mode] = {
+      ...meanScores(scores),
+      p50_ms: round(quantile(latencies, 0.5)),
+      p95_ms: round(quantile(latencies, 0.95)),
+    };
+  }
+  console.table(figures);
+  console.log(JSON.stringify(figures));
+  if (values.gate) {
+    const { lexical, vector, hybrid } = figures as Record<string, Record<string, number>>;
+    const failures = ["ndcg@10", "recall@5"].filter((k) =>
+      hybrid![k]! < Math.max(lexical![k]!, vector![k]!)
+    );
+    if (failures.length > 0) {
+      console.error(`gate: hybrid is below the better single leg on ${failures.join(", ")}`);
+      Deno.exitCode = 1;
+    }
+  }
+} finally {
+  await db.close();
+  await drop();
+}
+
+/** A fresh migrated store that is dropped afterwards. */
+async function throwawayStore(): Promise<{ db: Db; drop: () => Promise<void> }> {
+  if (!config.databaseUrl) {
+    const db = await openPglite(undefined);
+    await migrate(db);
+    return { db, drop: async () => {} };
+  }
+  const name = `wiki_eval_${crypto.randomUUID().replace(/-/g, "").slice(0, 12)}`;
+  const admin = openPostgres(config.databaseUrl, { max: 1 });
+  await admin.exec(`CREATE DATABASE ${name}`);
+  const url = new URL(config.databaseUrl);
+  url.pathname = `/${name}`;
+  const db = openPostgres(url.toString());
+  await migrate(db);
+  return {
+    db,
+    drop: async () => {
+      await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.close();
+    },
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * `deno task reindex [wiki-id]`: embeds every chunk that lacks a vector of the configured
+ * embedder (after changing EMBEDDER or EMBEDDING_MODEL, or after an embedding outage).
+ */
+import { loadConfig } from "../src/config/config.ts";
+import { progressBar } from "../src/importer/progress_bar.ts";
+import { createLog } from "../src/lib/log.ts";
+import { reindexVectors } from "../src/search/reindex.ts";
+import { openDeps } from "../src/server.ts";
+import { getWiki } from "../src/wikis/wikis.ts";
+
+try {
+  const wikiId = Deno.args[0] ?? null;
+  const config = loadConfig(Deno.env.toObject());
+  const deps = await openDeps(config, createLog("error"));
+  try {
+    if (wikiId) await getWiki(deps.db, wikiId);
+    const bar = progressBar(`Embedding with ${deps.embedder.id}`);
+    const started = performance.now();
+    const n = await reindexVectors(deps, wikiId, (done, total) => bar(done, total, "chunks"));
+    const seconds = (performance.now() - started) / 1000;
+    console.log(
+      `${n} chunks embedded in ${seconds.toFixed(1)} s${wikiId ? ` (wiki "${wikiId}")` : ""}`,
+    );
+  } finally {
+    await deps.db.close();
+  }
+} catch (error) {
+  console.error(`reindex failed: ${error instanceof Error ? error.message : String(error)}`);
+  Deno.exit(1);
+}

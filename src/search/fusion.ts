@@ -1,0 +1,34 @@
+import type { Embedder } from "./embedder.ts";
+import type { Bm25Params, ChunkHit } from "./store.ts";
+
+/** BM25 parameters, tuned on the development sets (docs/retrieval.md). */
+export const BM25: Bm25Params = { k1: 1.2, b: 0.75, headingWeight: 2 };
+
+/** How many chunks each leg contributes before fusion. */
+export const CANDIDATES = 100;
+
+/**
+ * The share of the lexical leg in the fused score. It depends on the embedder: the offline
+ * embedder is lexical at heart and weaker than BM25 alone, so it only breaks near-ties;
+ * a real embedding model gets an even share. Measured in docs/retrieval.md.
+ */
+export function lexicalWeight(embedder: Pick<Embedder, "weak">): number {
+  return embedder.weak ? 0.94 : 0.5;
+}
+
+/**
+ * Weighted sum of each leg's scores divided by that leg's best score (max normalisation),
+ * so the best lexical and the best vector hit are each worth their leg's whole weight.
+ */
+export function fuse(lexical: ChunkHit[], vector: ChunkHit[], weight: number): ChunkHit[] {
+  const fused = new Map<number, number>();
+  const add = (hits: ChunkHit[], w: number) => {
+    const top = hits.reduce((m, h) => Math.max(m, h.score), 0);
+    if (top <= 0 || w === 0) return;
+    for (const h of hits) fused.set(h.chunk_id, (fused.get(h.chunk_id) ?? 0) + w * h.score / top);
+  };
+  add(lexical, weight);
+  add(vector, 1 - weight);
+  return [...fused].map(([chunk_id, score]) => ({ chunk_id, score }))
+    .sort((a, b) => b.score - a.score || a.chunk_id - b.chunk_id);
+}

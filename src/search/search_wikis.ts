@@ -1,0 +1,205 @@
+import { z } from "zod";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { decodeCursor, encodeCursor } from "../lib/cursor.ts";
+import { pathKey } from "../markdown/paths.ts";
+import { selectWikis } from "../wikis/store.ts";
+import { pageUrl } from "../wikis/urls.ts";
+import { EmbedderError } from "./embedder.ts";
+import { BM25, CANDIDATES, fuse, lexicalWeight } from "./fusion.ts";
+import {
+  type ChunkHit,
+  countEmbedded,
+  selectBm25,
+  selectChunkDetails,
+  selectChunkPages,
+  selectExactTitleMatches,
+  selectFirstChunks,
+  selectNearestExact,
+  selectNearestIndexed,
+} from "./store.ts";
+
+/** Longest query accepted, in characters. */
+export const MAX_QUERY_CHARS = 1000;
+
+/** Wikis up to this many embedded chunks are searched by exact scan; larger ones by HNSW. */
+export const EXACT_SCAN_LIMIT = 20_000;
+
+/** Input of a search (MCP `search`, REST search routes); the wiki comes from the caller. */
+export const searchInput = z.object({
+  query: z.string().describe(
+    "What to look for, in words: a question, a name or a few keywords. Exact page titles rank first.",
+  ),
+  limit: z.number().int().min(1).max(50).default(10).describe("How many pages to return (1-50)"),
+  cursor: z.string().max(200).optional().describe(
+    "The next_cursor of a previous search, for more results",
+  ),
+});
+
+/** One page found by a search. */
+export const searchResultSchema = z.object({
+  wiki: z.string(),
+  page: z.string().describe("The page path, accepted by get_page and neighbors"),
+  title: z.string(),
+  section: z.string().nullable().describe("The heading path of the best matching passage"),
+  snippet: z.string().describe("The best matching passage, query terms marked with **"),
+  score: z.number(),
+  url: z.string(),
+  revision: z.number().int(),
+  updated_at: z.string(),
+});
+
+/** A page of search results. */
+export const searchOutputSchema = z.object({
+  results: z.array(searchResultSchema),
+  next_cursor: z.string().nullable(),
+});
+export type SearchOutput = z.infer<typeof searchOutputSchema>;
+
+/** Which legs run: both (production), or one alone (evaluation, comparisons). */
+export type SearchMode = "hybrid" | "lexical" | "vector";
+
+/** A ranked page with its best chunk. */
+export type RankedPage = { page_id: number; path: string; chunk_id: number; score: number };
+
+type SearchDeps = Pick<Deps, "db" | "embedder" | "log" | "config">;
+
+/**
+ * Searches one or more wikis: BM25 and vector legs over chunks, fused, grouped to pages
+ * (a page's best chunk gives its section and snippet), exact title or path matches first.
+ */
+export async function searchWikis(
+  deps: SearchDeps,
+  wikiIds: string[],
+  input: z.input<typeof searchInput>,
+): Promise<SearchOutput> {
+  const { query, limit, cursor } = parseSearchInput(input);
+  await requireWikis(deps, wikiIds);
+  const ranked = await rankPages(deps, wikiIds, query, "hybrid");
+  const offset = cursor ? offsetOf(cursor) : 0;
+  const page = ranked.slice(offset, offset + limit);
+  const details = new Map(
+    (await selectChunkDetails(deps.db, page.map((r) => r.chunk_id), query)).map((
+      d,
+    ) => [d.chunk_id, d]),
+  );
+  return {
+    results: page.map((r) => {
+      const d = details.get(r.chunk_id)!;
+      const url = pageUrl(deps.config.baseUrl, d.wiki_id, d.path);
+      return {
+        wiki: d.wiki_id,
+        page: d.path,
+        title: d.title,
+        section: d.heading_path.length > 0 ? d.heading_path.join(" > ") : null,
+        snippet: d.snippet,
+        score: Math.round(r.score * 10_000) / 10_000,
+        url: d.anchor ? `${url}#${d.anchor}` : url,
+        revision: d.revision,
+        updated_at: d.updated_at.toISOString(),
+      };
+    }),
+    next_cursor: offset + limit < ranked.length ? encodeCursor(`o:${offset + limit}`) : null,
+  };
+}
+
+/** Validates a search's input: a query of 1 to `MAX_QUERY_CHARS` characters. */
+export function parseSearchInput(input: z.input<typeof searchInput>) {
+  const parsed = searchInput.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new AppError("bad_request", `Search "${issue.path.join(".")}": ${issue.message}`);
+  }
+  const query = parsed.data.query.trim();
+  if (!query) throw new AppError("bad_request", "The search query is empty: say what to look for");
+  if (query.length > MAX_QUERY_CHARS) {
+    throw new AppError(
+      "bad_request",
+      `The search query is over ${MAX_QUERY_CHARS} characters: shorten it`,
+    );
+  }
+  return { ...parsed.data, query };
+}
+
+/** The ranking behind every search, up to `CANDIDATES` pages, best first. */
+export async function rankPages(
+  deps: SearchDeps,
+  wikiIds: string[],
+  query: string,
+  mode: SearchMode,
+): Promise<RankedPage[]> {
+  const [lexical, vector] = await Promise.all([
+    mode === "vector" ? [] : selectBm25(deps.db, wikiIds, query, BM25, CANDIDATES),
+    mode === "lexical" ? [] : nearestChunks(deps, wikiIds, query),
+  ]);
+  const weight = mode === "lexical" ? 1 : mode === "vector" ? 0 : lexicalWeight(deps.embedder);
+  const fused = fuse(lexical, vector, weight);
+  const pagesOf = new Map(
+    (await selectChunkPages(deps.db, fused.map((h) => h.chunk_id))).map((r) => [r.chunk_id, r]),
+  );
+  const best = new Map<number, RankedPage>();
+  for (const hit of fused) {
+    const page = pagesOf.get(hit.chunk_id);
+    if (page && !best.has(page.page_id)) best.set(page.page_id, { ...page, score: hit.score });
+  }
+  const exact = await selectExactTitleMatches(deps.db, wikiIds, query, pathKey(query));
+  if (exact.length === 0) return [...best.values()].slice(0, CANDIDATES);
+  const missing = exact.filter((e) => !best.has(e.page_id)).map((e) => e.page_id);
+  const firstChunks = missing.length > 0 ? await selectFirstChunks(deps.db, missing) : [];
+  const first = exact.map((e) =>
+    best.get(e.page_id) ??
+      {
+        page_id: e.page_id,
+        path: e.path,
+        chunk_id: firstChunks.find((c) => c.page_id === e.page_id)!.chunk_id,
+        score: 0,
+      }
+  ).map((r) => ({ ...r, score: Math.max(r.score, 1) }));
+  const rest = [...best.values()].filter((r) => !exact.some((e) => e.page_id === r.page_id));
+  return [...first, ...rest].slice(0, CANDIDATES);
+}
+
+/** The vector leg: exact scan for small wikis, the HNSW index with iterative scans for large. */
+async function nearestChunks(
+  deps: SearchDeps,
+  wikiIds: string[],
+  query: string,
+): Promise<ChunkHit[]> {
+  let vector: Float32Array;
+  try {
+    [vector] = await deps.embedder.embed([query]) as [Float32Array];
+  } catch (error) {
+    if (!(error instanceof EmbedderError)) throw error;
+    deps.log.warn("search fell back to the lexical leg: the embedder failed", {
+      error: error.message,
+    });
+    return [];
+  }
+  const embedded = await countEmbedded(deps.db, wikiIds, deps.embedder.id);
+  if (embedded === 0) return [];
+  if (embedded <= EXACT_SCAN_LIMIT) {
+    return await selectNearestExact(deps.db, wikiIds, deps.embedder.id, vector, CANDIDATES);
+  }
+  return await selectNearestIndexed(
+    deps.db,
+    deps.embedder,
+    wikiIds,
+    deps.embedder.id,
+    vector,
+    CANDIDATES,
+  );
+}
+
+async function requireWikis(deps: SearchDeps, wikiIds: string[]) {
+  if (wikiIds.length === 0) throw new AppError("bad_request", "Name a wiki to search");
+  const found = new Set((await selectWikis(deps.db, wikiIds)).map((w) => w.id));
+  const unknown = wikiIds.find((id) => !found.has(id));
+  if (unknown !== undefined) throw new AppError("wiki_not_found", `Wiki "${unknown}" not found`);
+}
+
+function offsetOf(cursor: string): number {
+  const position = decodeCursor(cursor);
+  const m = /^o:(\d{1,4})$/.exec(position);
+  if (!m) throw new AppError("bad_request", "This cursor belongs to another listing");
+  return Number(m[1]);
+}

@@ -1,0 +1,236 @@
+import assert from "node:assert/strict";
+import type { Db } from "../src/db/db.ts";
+import type { AppError } from "../src/errors.ts";
+import { deletePage, renamePage } from "../src/pages/rename_page.ts";
+import { writePage } from "../src/pages/write_page.ts";
+import { EmbedderError } from "../src/search/embedder.ts";
+import { createOfflineEmbedder } from "../src/search/offline_embedder.ts";
+import { reindexVectors } from "../src/search/reindex.ts";
+import { rankPages, searchWikis } from "../src/search/search_wikis.ts";
+import { selectNearestIndexed } from "../src/search/store.ts";
+import { countStaleChunks, ensureVectorIndex } from "../src/search/vector_index.ts";
+import { createWiki } from "../src/wikis/wikis.ts";
+import { freshDb, testDeps } from "./helpers.ts";
+
+const by = { source: "test" };
+
+/** The statistics BM25 reads, as stored and as recomputed from the chunks themselves. */
+async function bm25Statistics(db: Db, wikiId: string) {
+  const stored = await db<{ term: string; df: number }>`
+    SELECT term, df FROM term_stats WHERE wiki_id = ${wikiId} AND df > 0 ORDER BY term`;
+  const recomputed = await db<{ term: string; df: number }>`
+    SELECT t.lexeme AS term, count(DISTINCT c.id)::int AS df
+    FROM chunks c, unnest(to_tsvector('english', c.heading_text || ' ' || c.text)) t
+    WHERE c.wiki_id = ${wikiId}
+    GROUP BY t.lexeme ORDER BY t.lexeme`;
+  const totals = await db<{ chunks: number; length_sum: number }>`
+    SELECT chunks::int, length_sum::int FROM search_stats WHERE wiki_id = ${wikiId}`;
+  const actual = await db<{ chunks: number; length_sum: number }>`
+    SELECT count(*)::int AS chunks, coalesce(sum(length), 0)::int AS length_sum FROM chunks WHERE wiki_id = ${wikiId}`;
+  const lengths = await db<{ bad: number }>`
+    SELECT count(*)::int AS bad FROM chunks c
+    WHERE c.wiki_id = ${wikiId}
+      AND c.length <> (SELECT coalesce(sum(cardinality(positions)), 0)
+                       FROM unnest(to_tsvector('english', c.heading_text || ' ' || c.text)))`;
+  return { stored, recomputed, totals: totals[0], actual: actual[0], badLengths: lengths[0]!.bad };
+}
+
+async function assertStatisticsRight(db: Db, wikiId: string) {
+  const s = await bm25Statistics(db, wikiId);
+  assert.deepEqual(s.stored, s.recomputed);
+  assert.deepEqual(s.totals, s.actual);
+  assert.equal(s.badLengths, 0);
+}
+
+Deno.test("BM25 statistics stay right through page create, update, rename and delete", async () => {
+  await using db = await freshDb();
+  const deps = testDeps(db);
+  await createWiki(db, { id: "w" });
+  await createWiki(db, { id: "other" });
+  await writePage(deps, {
+    wikiId: "w",
+    path: "Cats",
+    markdown: "# Cats\nCats purr and cats sleep.\n## Food\nFish.",
+  }, by);
+  await writePage(
+    deps,
+    { wikiId: "w", path: "Dogs", markdown: "# Dogs\nDogs bark. Running dogs." },
+    by,
+  );
+  await writePage(deps, {
+    wikiId: "other",
+    path: "Cats",
+    markdown: "# Cats elsewhere\nNot counted in w.",
+  }, by);
+  await assertStatisticsRight(db, "w");
+  await writePage(deps, {
+    wikiId: "w",
+    path: "Cats",
+    markdown: "# Cats\nCats now hunt mice.\n## Food\nMice.",
+  }, by);
+  await assertStatisticsRight(db, "w");
+  await renamePage(deps, { wikiId: "w", path: "Dogs", newPath: "Animals/Dogs" }, by);
+  await assertStatisticsRight(db, "w");
+  await deletePage(deps, { wikiId: "w", path: "Cats" }, by);
+  await assertStatisticsRight(db, "w");
+  await assertStatisticsRight(db, "other");
+  const { stored } = await bm25Statistics(db, "w");
+  assert.ok(
+    !stored.some((t) => t.term === "mice"),
+    "a deleted page's terms leave the document frequencies",
+  );
+});
+
+Deno.test("search ranks an exact title match first", async () => {
+  await using db = await freshDb();
+  const deps = testDeps(db);
+  await createWiki(db, { id: "w" });
+  await writePage(deps, {
+    wikiId: "w",
+    path: "Guides/Tokens",
+    markdown: "# Tokens\nHow to make one.",
+  }, by);
+  for (let i = 0; i < 5; i++) {
+    await writePage(deps, {
+      wikiId: "w",
+      path: `Other ${i}`,
+      markdown: `# Other ${i}\nTokens tokens tokens: account tokens, space tokens, token rotation.`,
+    }, by);
+  }
+  const { results } = await searchWikis(deps, ["w"], { query: "tokens" });
+  assert.equal(results[0]!.page, "Guides/Tokens");
+  assert.equal(results.length, 6);
+});
+
+Deno.test("search results carry section, marked snippet, url, revision; a cursor pages them", async () => {
+  await using db = await freshDb();
+  const deps = testDeps(db);
+  await createWiki(db, { id: "w" });
+  await writePage(deps, {
+    wikiId: "w",
+    path: "Setup",
+    markdown: "# Setup\nIntro.\n## Install the server\nRun the installer and restart the service.",
+  }, by);
+  for (let i = 0; i < 4; i++) {
+    await writePage(deps, {
+      wikiId: "w",
+      path: `Note ${i}`,
+      markdown: `Restart the service ${i} times.`,
+    }, by);
+  }
+  const first = await searchWikis(deps, ["w"], { query: "installer restart", limit: 2 });
+  const top = first.results[0]!;
+  assert.equal(top.page, "Setup");
+  assert.equal(top.section, "Setup > Install the server");
+  assert.match(top.snippet, /\*\*installer\*\*/);
+  assert.equal(top.url, "http://wiki.test/w/w/Setup#install-the-server");
+  assert.equal(top.revision, 1);
+  assert.ok(first.next_cursor);
+  const second = await searchWikis(deps, ["w"], {
+    query: "installer restart",
+    limit: 2,
+    cursor: first.next_cursor!,
+  });
+  const seen = new Set([...first.results, ...second.results].map((r) => r.page));
+  assert.equal(seen.size, 4);
+});
+
+Deno.test("empty and over-long queries and unknown wikis get clear errors", async () => {
+  await using db = await freshDb();
+  const deps = testDeps(db);
+  await createWiki(db, { id: "w" });
+  await assert.rejects(searchWikis(deps, ["w"], { query: "   " }), /query is empty/);
+  await assert.rejects(
+    searchWikis(deps, ["w"], { query: "x".repeat(1001) }),
+    /over 1000 characters/,
+  );
+  await assert.rejects(
+    searchWikis(deps, ["nope"], { query: "x" }),
+    (e: AppError) => e.code === "wiki_not_found",
+  );
+  await assert.rejects(
+    searchWikis(deps, ["w"], { query: "x", limit: 0 }),
+    (e: AppError) => e.code === "bad_request",
+  );
+});
+
+Deno.test("a small wiki's results are complete inside a large store, by exact scan and by HNSW", async () => {
+  await using db = await freshDb();
+  const deps = testDeps(db, { EMBEDDING_DIMENSIONS: "32" });
+  await ensureVectorIndex(db, deps.embedder);
+  await createWiki(db, { id: "big" });
+  await createWiki(db, { id: "small" });
+  // 4,000 chunks of a large wiki, on vectors close to the query's, in bulk.
+  const [query] = await deps.embedder.embed(["solar panels on the roof"]);
+  await db`INSERT INTO pages (wiki_id, path, path_key, name_key, title, markdown, revision, content_hash)
+    VALUES ('big', 'Bulk', 'bulk', 'bulk', 'Bulk', '', 1, 'x')`;
+  await db`
+    INSERT INTO chunks (page_id, wiki_id, ord, heading_path, anchor, text, embedder, embedding)
+    SELECT (SELECT id FROM pages WHERE path = 'Bulk'), 'big', g, '{}', '', 'bulk', ${deps.embedder.id},
+      (SELECT array_agg(q + (random() - 0.5) * 0.3 + g * 0)::vector
+       FROM unnest(${`{${query!.join(",")}}`}::float4[]) q)
+    FROM generate_series(1, 4000) g`;
+  const topics = ["Compost heaps", "Bee keeping", "Rain barrels", "Chicken coops", "Herb spirals"];
+  for (const t of topics) {
+    await writePage(deps, {
+      wikiId: "small",
+      path: t,
+      markdown: `# ${t}\nSolar panels on the roof of the ${t}.`,
+    }, by);
+  }
+  const ranked = await rankPages(deps, ["small"], "solar panels on the roof", "vector");
+  assert.deepEqual(ranked.map((r) => r.path).sort(), [...topics].sort());
+  // The same through the HNSW index, which filters after scanning: iterative scans go on
+  // until enough rows of the small wiki pass the filter. (Without the btree on
+  // (embedder, wiki_id) and seq scans, the planner has only the HNSW index to use.)
+  await db.exec("DROP INDEX chunks_embedder");
+  const { plan, hits } = await db.transaction(async (tx) => {
+    await tx`SELECT set_config('enable_seqscan', 'off', true)`;
+    const explain = await tx.query<Record<string, string>>(
+      `EXPLAIN SELECT id FROM chunks WHERE embedder = $1 AND (wiki_id || '') = ANY($2::text[])
+       ORDER BY embedding::vector(32) <=> $3::vector(32) LIMIT 10`,
+      [deps.embedder.id, ["small"], query],
+    );
+    const hits = await selectNearestIndexed(
+      tx,
+      deps.embedder,
+      ["small"],
+      deps.embedder.id,
+      query!,
+      10,
+    );
+    return { plan: explain.map((r) => Object.values(r)[0]).join("\n"), hits };
+  });
+  assert.match(plan, /chunks_hnsw_32/);
+  assert.equal(hits.length, 5);
+});
+
+Deno.test("when the embedder fails, pages are stored without vectors, search goes on, reindex fills them", async () => {
+  await using db = await freshDb();
+  const deps = testDeps(db);
+  let down = true;
+  const working = createOfflineEmbedder(deps.embedder.dimensions);
+  deps.embedder = {
+    ...working,
+    embed: (texts) =>
+      down ? Promise.reject(new EmbedderError("endpoint down")) : working.embed(texts),
+  };
+  await createWiki(db, { id: "w" });
+  const outcome = await writePage(deps, {
+    wikiId: "w",
+    path: "Kept",
+    markdown: "# Kept\nWritten during an outage.",
+  }, by);
+  assert.equal(outcome.status, "created");
+  assert.ok(deps.logLines.some((l) => l.includes("stored without vectors")));
+  assert.equal(await countStaleChunks(db, deps.embedder), 1);
+  const during = await searchWikis(deps, ["w"], { query: "outage" });
+  assert.equal(during.results[0]!.page, "Kept");
+  down = false;
+  const progress: number[] = [];
+  assert.equal(await reindexVectors(deps, null, (done) => progress.push(done)), 1);
+  assert.deepEqual(progress, [0, 1]);
+  assert.equal(await countStaleChunks(db, deps.embedder), 0);
+  const vector = await rankPages(deps, ["w"], "outage", "vector");
+  assert.equal(vector[0]!.path, "Kept");
+});
