@@ -4,6 +4,7 @@ import { AppError } from "./errors.ts";
 import { healthRoutes } from "./http/health_routes.ts";
 import { internalError, problemResponse } from "./http/problem.ts";
 import { requestId } from "./http/request_id.ts";
+import { mcpRoutes } from "./mcp/mcp_routes.ts";
 import { publicWikiRoutes } from "./wikis/public_routes.ts";
 
 /** Builds the whole HTTP application from its dependencies; nothing here listens. */
@@ -12,6 +13,7 @@ export function createApp(deps: Deps): Hono {
   app.use(requestId());
   app.route("/", healthRoutes(deps));
   app.route("/api/v1/public", publicWikiRoutes(deps));
+  app.route("/", mcpRoutes(deps));
   app.notFound((c) =>
     problemResponse(c, new AppError("not_found", `No route for ${c.req.method} ${c.req.path}`))
   );

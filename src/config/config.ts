@@ -8,6 +8,8 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default("./data"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   SEED_DOCS: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
+  ALLOWED_HOSTS: z.string().optional(),
+  ALLOWED_ORIGINS: z.string().optional(),
   EMBEDDER: z.enum(["offline", "openai"]).default("offline"),
   EMBEDDING_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://api.openai.com/v1"),
   EMBEDDING_API_KEY: z.string().optional(),
@@ -27,6 +29,10 @@ export type Config = {
   dataDir: string;
   logLevel: "debug" | "info" | "warn" | "error";
   seedDocs: boolean;
+  /** Host names requests may carry (DNS-rebinding guard); null accepts any. */
+  allowedHosts: string[] | null;
+  /** Browser origins the private endpoint accepts besides its own and loopback ones. */
+  allowedOrigins: string[];
   embedding: EmbeddingConfig;
 };
 
@@ -70,6 +76,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dataDir: e.DATA_DIR,
     logLevel: e.LOG_LEVEL,
     seedDocs: e.SEED_DOCS,
+    allowedHosts: e.ALLOWED_HOSTS?.trim() === "*" ? null : [
+      new URL(baseUrl).hostname,
+      "localhost",
+      "127.0.0.1",
+      "[::1]",
+      ...list(e.ALLOWED_HOSTS),
+    ],
+    allowedOrigins: [new URL(baseUrl).origin, ...list(e.ALLOWED_ORIGINS)],
     embedding: {
       provider: e.EMBEDDER,
       baseUrl: e.EMBEDDING_BASE_URL.replace(/\/+$/, ""),
@@ -81,4 +95,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       maxRetries: e.EMBEDDING_MAX_RETRIES,
     },
   };
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? "").split(",").map((s) => s.trim().replace(/\/+$/, "")).filter(Boolean);
 }

@@ -1,21 +1,15 @@
 import { AppError } from "../errors.ts";
+import { decodeBase64url, encodeBase64url } from "./base64url.ts";
 
 /** An opaque paging cursor for a keyset position. */
 export function encodeCursor(position: string): string {
-  const bytes = new TextEncoder().encode(JSON.stringify([position]));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(
-    /=+$/,
-    "",
-  );
+  return encodeBase64url(new TextEncoder().encode(JSON.stringify([position])));
 }
 
 /** The position inside a cursor; `bad_request` when it was not made by `encodeCursor`. */
 export function decodeCursor(cursor: string): string {
   try {
-    const binary = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"));
-    const value = JSON.parse(
-      new TextDecoder().decode(Uint8Array.from(binary, (ch) => ch.charCodeAt(0))),
-    );
+    const value = JSON.parse(new TextDecoder().decode(decodeBase64url(cursor)));
     if (Array.isArray(value) && typeof value[0] === "string") return value[0];
   } catch {
     // fall through to the error below

@@ -1,0 +1,95 @@
+import type { Db } from "../db/db.ts";
+import { AppError } from "../errors.ts";
+import { encodeBase64url } from "../lib/base64url.ts";
+import { sha256Hex } from "../lib/sha256.ts";
+import { selectSpacesOf } from "../wikis/store.ts";
+import {
+  insertToken,
+  revokeTokenRow,
+  selectTokenByHash,
+  type TokenRow,
+  touchToken,
+} from "./store.ts";
+
+/** Readable prefixes: they tell the kind at a glance and let secret scanners find leaks. */
+export const TOKEN_PREFIX = { account: "wk_acct_", space: "wk_space_" } as const;
+
+/** A token as created: the secret is in `token`, shown this once and never again. */
+export type NewToken = { token: string; record: TokenRow };
+
+/**
+ * Creates an account token (every space of the account; MCP and REST) or a space token
+ * (one space; MCP only). 256 random bits, base64url, behind the kind's prefix; only the
+ * SHA-256 of the whole string is stored.
+ */
+export async function createToken(
+  db: Db,
+  input: {
+    accountId: string;
+    kind: "account" | "space";
+    spaceId?: string;
+    name: string;
+    expiresAt?: Date | null;
+  },
+): Promise<NewToken> {
+  const name = input.name.trim();
+  if (!name || name.length > 100) {
+    throw new AppError("bad_request", "A token needs a name of 1-100 characters");
+  }
+  if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) {
+    throw new AppError("bad_request", "A token's expiry must be in the future");
+  }
+  let wikiId: string | null = null;
+  if (input.kind === "space") {
+    const spaces = await selectSpacesOf(db, input.accountId);
+    const space = spaces.find((s) => s.id === input.spaceId);
+    if (!space) {
+      throw new AppError(
+        "wiki_not_found",
+        `Space "${input.spaceId}" is not one of this account's spaces`,
+      );
+    }
+    wikiId = space.id;
+  }
+  const secret = TOKEN_PREFIX[input.kind] +
+    encodeBase64url(crypto.getRandomValues(new Uint8Array(32)));
+  const record = await insertToken(db, {
+    id: `tok_${crypto.randomUUID().replace(/-/g, "").slice(0, 20)}`,
+    kind: input.kind,
+    account_id: input.accountId,
+    wiki_id: wikiId,
+    name,
+    hint: secret.slice(0, TOKEN_PREFIX[input.kind].length + 4),
+    secret_hash: await sha256Hex(secret),
+    expires_at: input.expiresAt ?? null,
+  });
+  return { token: secret, record };
+}
+
+/** Why a presented token was refused. */
+export type TokenRefusal = "unknown" | "revoked" | "expired";
+
+/** Resolves a presented secret to its live token, or says why it is refused. */
+export async function resolveToken(
+  db: Db,
+  secret: string,
+): Promise<{ ok: true; token: TokenRow } | { ok: false; reason: TokenRefusal }> {
+  if (!Object.values(TOKEN_PREFIX).some((p) => secret.startsWith(p)) || secret.length > 200) {
+    return { ok: false, reason: "unknown" };
+  }
+  const token = await selectTokenByHash(db, await sha256Hex(secret));
+  if (!token) return { ok: false, reason: "unknown" };
+  if (token.revoked_at) return { ok: false, reason: "revoked" };
+  if (token.expires_at && token.expires_at.getTime() <= Date.now()) {
+    return { ok: false, reason: "expired" };
+  }
+  await touchToken(db, token.id);
+  return { ok: true, token };
+}
+
+/** Revokes a token of the account, effective at once; `not_found` if it has none such. */
+export async function revokeToken(db: Db, accountId: string, tokenId: string): Promise<void> {
+  if (!await revokeTokenRow(db, accountId, tokenId)) {
+    throw new AppError("not_found", `Token "${tokenId}" not found or already revoked`);
+  }
+}

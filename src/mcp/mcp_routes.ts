@@ -1,0 +1,158 @@
+import {
+  type McpServer,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
+import { type Context, Hono } from "hono";
+import { cors } from "hono/cors";
+import { type Credential, resolveCredential } from "../auth/credentials.ts";
+import type { Deps } from "../deps.ts";
+import { selectWiki } from "../wikis/store.ts";
+import { buildHubServer, buildPrivateServer, buildWikiServer } from "./servers.ts";
+
+/**
+ * The three MCP endpoints, stateless: a fresh server and transport per POST, no session ids,
+ * so any process answers any request. Each path answers with and without its trailing slash
+ * (an MCP URL is never redirected: a redirect turns POST into GET). GET and DELETE get 405.
+ */
+export function mcpRoutes(deps: Deps): Hono {
+  const app = new Hono();
+  app.use(
+    "/mcp/*",
+    cors({
+      origin: (origin) => origin || "*",
+      allowMethods: ["POST", "GET", "DELETE", "OPTIONS"],
+      allowHeaders: [
+        "Authorization",
+        "Content-Type",
+        "Accept",
+        "MCP-Protocol-Version",
+        "Mcp-Session-Id",
+        "Last-Event-ID",
+        "Mcp-Method",
+        "Mcp-Name",
+      ],
+      exposeHeaders: [
+        "WWW-Authenticate",
+        "Mcp-Session-Id",
+        "MCP-Protocol-Version",
+        "Retry-After",
+        "RateLimit",
+        "RateLimit-Policy",
+        "X-Request-Id",
+      ],
+      maxAge: 86400,
+    }),
+  );
+  app.use("/mcp/*", async (c, next) => {
+    // DNS rebinding: a page on another site must not reach a local server by a name it owns.
+    const host = new URL(c.req.url).hostname;
+    if (deps.config.allowedHosts && !deps.config.allowedHosts.includes(host)) {
+      return jsonRpcError(c, 403, `Host "${host}" is not served here`);
+    }
+    await next();
+  });
+  const notAllowed = (c: Context) => c.body(null, 405, { Allow: "POST, OPTIONS" });
+
+  for (const path of ["/mcp/hub", "/mcp/hub/"]) {
+    app.post(path, (c) => serve(c, buildHubServer(deps)));
+    app.on(["GET", "DELETE"], path, notAllowed);
+  }
+  for (const path of ["/mcp/w/:id", "/mcp/w/:id/"]) {
+    app.post(path, async (c) => {
+      const id = c.req.param("id") ?? "";
+      const wiki = /^[a-z0-9-]{1,64}$/.test(id) ? await selectWiki(deps.db, id) : null;
+      if (!wiki || wiki.visibility !== "public") {
+        return jsonRpcError(c, 404, `Public wiki "${id}" not found`);
+      }
+      return serve(c, buildWikiServer(deps, wiki));
+    });
+    app.on(["GET", "DELETE"], path, notAllowed);
+  }
+  for (const path of ["/mcp", "/mcp/"]) {
+    app.post(path, async (c) => {
+      const origin = c.req.header("origin");
+      if (origin && !originAllowed(deps, origin)) {
+        return jsonRpcError(c, 403, `Origin "${origin}" may not call this endpoint`);
+      }
+      const resolved = await resolveCredential(deps.db, c.req.header("authorization"));
+      if (!resolved.ok) return challenge(c, deps, resolved.reason);
+      return serve(
+        c,
+        buildPrivateServer(deps, resolved.credential, clientNameOf(c, resolved.credential)),
+      );
+    });
+    app.on(["GET", "DELETE"], path, notAllowed);
+  }
+  return app;
+}
+
+/** Hands the request to a fresh stateless transport and returns its JSON response. */
+async function serve(c: Context, server: McpServer): Promise<Response> {
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(withLenientAccept(c.req.raw));
+  } finally {
+    await transport.close();
+    await server.close();
+  }
+}
+
+/**
+ * The transport insists on both JSON and SSE in `Accept` (406 otherwise), but clients that
+ * send only one are common; we always answer JSON, which both kinds of client read.
+ */
+function withLenientAccept(request: Request): Request {
+  const accept = request.headers.get("accept") ?? "";
+  if (accept.includes("application/json") && accept.includes("text/event-stream")) return request;
+  const headers = new Headers(request.headers);
+  headers.set("accept", "application/json, text/event-stream");
+  return new Request(request, { headers });
+}
+
+function originAllowed(deps: Deps, origin: string): boolean {
+  if (deps.config.allowedOrigins.includes(origin)) return true;
+  try {
+    const { hostname, protocol } = new URL(origin);
+    return (protocol === "http:" || protocol === "https:") &&
+      ["localhost", "127.0.0.1", "[::1]"].includes(hostname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * 401 with a Bearer challenge (RFC 6750 §3): bare when no credential came, with
+ * `error="invalid_token"` when one came and was refused.
+ */
+function challenge(c: Context, deps: Deps, reason: string): Response {
+  const realm = `realm="${deps.config.baseUrl}/mcp"`;
+  const detail = {
+    missing: "This endpoint needs a token: Authorization: Bearer <account or space token>",
+    malformed: "The Authorization header must be: Bearer <token>",
+    unknown: "The token is not valid",
+    revoked: "The token has been revoked",
+    expired: "The token has expired",
+  }[reason] ?? "The token is not valid";
+  const header = reason === "missing"
+    ? `Bearer ${realm}`
+    : `Bearer ${realm}, error="invalid_token", error_description="${detail}"`;
+  return c.json({ jsonrpc: "2.0", error: { code: -32001, message: detail }, id: null }, 401, {
+    "WWW-Authenticate": header,
+  });
+}
+
+function jsonRpcError(c: Context, status: 403 | 404, message: string): Response {
+  return c.json({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }, status);
+}
+
+/**
+ * The client's name for usage records. Stateless servers never see the `initialize` that
+ * carried `clientInfo`, so the User-Agent stands in (e.g. `claude-code/2.1`).
+ */
+function clientNameOf(c: Context, _credential: Credential): string | null {
+  return c.req.header("user-agent")?.slice(0, 200) ?? null;
+}

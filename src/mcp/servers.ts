@@ -1,0 +1,222 @@
+import { McpServer } from "@modelcontextprotocol/server";
+import { z } from "zod";
+import { type Credential, type Space, spacesOf } from "../auth/credentials.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { recordPageUse } from "../pages/record_page_use.ts";
+import {
+  listPublicWikis,
+  listPublicWikisInput,
+  publicWikiListSchema,
+} from "../wikis/list_public_wikis.ts";
+import { listSpaces, spaceListSchema } from "../wikis/list_spaces.ts";
+import { selectWiki, type WikiRow } from "../wikis/store.ts";
+import { HUB_INSTRUCTIONS, PRIVATE_INSTRUCTIONS, wikiInstructions } from "./instructions.ts";
+import { registerReadTools } from "./read_tools.ts";
+import { runTool, toolResult } from "./tool_result.ts";
+
+/** The service's name and version as MCP servers announce them. */
+export const SERVER_INFO = { name: "knowledge-wiki", version: "0.1.0" };
+
+/** The hub: every public wiki, chosen per call by the `wiki` parameter. */
+export function buildHubServer(deps: Deps): McpServer {
+  const server = new McpServer({ ...SERVER_INFO, title: "Public wikis" }, {
+    instructions: HUB_INSTRUCTIONS,
+  });
+  server.registerTool("list_wikis", {
+    title: "List public wikis",
+    description:
+      "List the public wikis of this server, with their ids (pass one as `wiki` to search, get_page " +
+      "and neighbors), titles, descriptions and page counts. Filter with `query`; page with `cursor`.",
+    inputSchema: z.object({
+      query: listPublicWikisInput.shape.query,
+      cursor: listPublicWikisInput.shape.cursor,
+      limit: z.number().int().min(1).max(200).default(50).describe(
+        "How many wikis to return (1-200)",
+      ),
+    }),
+    outputSchema: publicWikiListSchema,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  }, (args) =>
+    runTool(deps.log, async () => {
+      const out = await listPublicWikis(deps, args);
+      const lines = out.wikis.map((w) =>
+        `- ${w.id}: ${w.title} (${w.pages} pages)${w.description ? ` — ${w.description}` : ""}`
+      );
+      const more = out.next_cursor ? `\nMore wikis: pass cursor "${out.next_cursor}".` : "";
+      return toolResult(out, (lines.join("\n") || "No public wiki matches.") + more);
+    }));
+  registerReadTools(server, deps, {
+    param: {
+      name: "wiki",
+      schema: z.string().min(1).max(64).describe("The id of a public wiki, from list_wikis"),
+    },
+    resolve: (id) => requirePublicWiki(deps, id ?? ""),
+  });
+  return server;
+}
+
+/** One public wiki, fixed by the endpoint's path; its own instructions are appended. */
+export function buildWikiServer(deps: Deps, wiki: WikiRow): McpServer {
+  const server = new McpServer({ ...SERVER_INFO, title: wiki.title }, {
+    instructions: wikiInstructions(wiki),
+  });
+  registerReadTools(server, deps, { param: null, resolve: () => Promise.resolve(wiki.id) });
+  return server;
+}
+
+/** The caller's private spaces, reached with an account token, a space token or OAuth. */
+export function buildPrivateServer(
+  deps: Deps,
+  credential: Credential,
+  clientName: string | null,
+): McpServer {
+  const server = new McpServer({ ...SERVER_INFO, title: "My spaces" }, {
+    instructions: PRIVATE_INSTRUCTIONS,
+  });
+  const spaceParam = z.string().min(1).max(64).optional().describe(
+    "The id of one of your spaces, from my_spaces (needed when you can reach more than one)",
+  );
+  const resolve = (id: string | undefined) => requireSpace(deps, credential, id);
+
+  server.registerTool("my_spaces", {
+    title: "List my spaces",
+    description:
+      "List the private spaces this credential can read, with ids (pass one as `space` to the " +
+      "other tools), titles, your role and page counts.",
+    inputSchema: z.object({}),
+    outputSchema: spaceListSchema,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  }, () =>
+    runTool(deps.log, async () => {
+      const out = await listSpaces(deps, credential);
+      const lines = out.spaces.map((s) =>
+        `- ${s.id}: ${s.title} (${s.pages} pages, you are ${s.role})`
+      );
+      return toolResult(out, lines.join("\n") || "This credential reaches no space.");
+    }));
+  registerReadTools(server, deps, { param: { name: "space", schema: spaceParam }, resolve });
+
+  server.registerTool("confirm_use", {
+    title: "Confirm use of a page",
+    description:
+      "Record that you used a page in your answer, at the revision you read (from get_page), " +
+      "with the question it helped with. Owners see which pages help. Returns the page's use count.",
+    inputSchema: z.object({
+      space: spaceParam,
+      page: z.string().min(1).max(400).describe("The page path you used"),
+      revision: z.number().int().min(1).optional().describe(
+        "The revision you read (default: the current one)",
+      ),
+      query: z.string().max(2000).optional().describe("The question or task the page helped with"),
+      note: z.string().max(2000).optional().describe(
+        "Anything the page's owners should know, e.g. what was missing",
+      ),
+    }),
+    outputSchema: z.object({
+      recorded: z.boolean(),
+      page: z.string(),
+      revision: z.number().int(),
+      uses: z.number().int(),
+    }),
+    annotations: {
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
+    },
+  }, (args) =>
+    runTool(deps.log, async () => {
+      const wikiId = await resolve(args.space);
+      const out = await recordPageUse(deps.db, { wikiId, ...args }, {
+        accountId: credential.accountId,
+        credentialKind: credential.kind,
+        credentialId: credential.id,
+        clientName,
+      });
+      return toolResult(
+        out,
+        `Recorded: page "${out.page}" revision ${out.revision} (${out.uses} uses so far).`,
+      );
+    }));
+  return server;
+}
+
+/** The public wiki with this id, or `wiki_not_found` with close ids suggested. */
+export async function requirePublicWiki(
+  deps: Pick<Deps, "db" | "config">,
+  id: string,
+): Promise<string> {
+  const wiki = /^[a-z0-9-]{1,64}$/.test(id) ? await selectWiki(deps.db, id) : null;
+  if (wiki?.visibility === "public") return wiki.id;
+  const all = (await listPublicWikis(deps, { limit: 200 })).wikis.map((w) => w.id);
+  throw notFound(`Public wiki "${id}" not found`, id, all, "Call list_wikis for the ids");
+}
+
+/**
+ * The space a call means: the named one if this credential reaches it, the token's own space
+ * for a space token, the only space of an account that has one; otherwise an error that
+ * lists the choices. Never a silent fallback to another space.
+ */
+export async function requireSpace(
+  deps: Pick<Deps, "db">,
+  credential: Credential,
+  id: string | undefined,
+) {
+  const spaces = await spacesOf(deps.db, credential);
+  if (credential.kind === "space_token") {
+    if (id !== undefined && id !== credential.spaceId) {
+      throw new AppError(
+        "forbidden",
+        `This token opens space "${credential.spaceId}" only, not "${id}"`,
+      );
+    }
+    if (spaces.length === 0) {
+      throw new AppError("forbidden", "This token's space is no longer reachable");
+    }
+    return credential.spaceId;
+  }
+  if (id === undefined) {
+    if (spaces.length === 1) return spaces[0]!.id;
+    throw new AppError(
+      "bad_request",
+      spaces.length === 0
+        ? "This account has no space yet"
+        : `Name a space with "space": one of ${spaces.map((s) => `"${s.id}"`).join(", ")}`,
+    );
+  }
+  if (spaces.some((s: Space) => s.id === id)) return id;
+  throw notFound(
+    `Space "${id}" is not one of your spaces`,
+    id,
+    spaces.map((s) => s.id),
+    "Call my_spaces for the ids",
+  );
+}
+
+function notFound(message: string, id: string, candidates: string[], hint: string): AppError {
+  const close = candidates.filter((c) =>
+    c.includes(id) || id.includes(c) || editDistance(c, id) <= 2
+  ).slice(0, 5);
+  const suggestion = close.length > 0
+    ? `; did you mean ${close.map((c) => `"${c}"`).join(", ")}?`
+    : `. ${hint}`;
+  return new AppError("wiki_not_found", message + suggestion, { suggestions: close });
+}
+
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}

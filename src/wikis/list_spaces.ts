@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { type Credential, spacesOf } from "../auth/credentials.ts";
+import type { Deps } from "../deps.ts";
+import { wikiUrl } from "./urls.ts";
+
+/** The spaces a credential reaches (MCP `my_spaces`, REST `GET /spaces`). */
+export const spaceListSchema = z.object({
+  spaces: z.array(z.object({
+    id: z.string(),
+    title: z.string(),
+    description: z.string(),
+    visibility: z.enum(["public", "private"]),
+    role: z.enum(["owner", "admin", "member"]),
+    pages: z.number().int(),
+    updated_at: z.string(),
+    url: z.string(),
+  })),
+});
+export type SpaceList = z.infer<typeof spaceListSchema>;
+
+/** Lists the credential's spaces with the account's role in each. */
+export async function listSpaces(
+  deps: Pick<Deps, "db" | "config">,
+  credential: Credential,
+): Promise<SpaceList> {
+  const spaces = await spacesOf(deps.db, credential);
+  return {
+    spaces: spaces.map((s) => ({
+      id: s.id,
+      title: s.title,
+      description: s.description,
+      visibility: s.visibility,
+      role: s.role,
+      pages: s.page_count,
+      updated_at: s.updated_at.toISOString(),
+      url: wikiUrl(deps.config.baseUrl, s.id),
+    })),
+  };
+}

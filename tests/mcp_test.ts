@@ -1,0 +1,375 @@
+import assert from "node:assert/strict";
+import { createAccount } from "../src/accounts/accounts.ts";
+import { createToken, revokeToken } from "../src/auth/tokens.ts";
+import type { Db } from "../src/db/db.ts";
+import { writePage } from "../src/pages/write_page.ts";
+import { createTeam } from "../src/teams/teams.ts";
+import { createWiki } from "../src/wikis/wikis.ts";
+import { freshDb, testApp, testDeps } from "./helpers.ts";
+import { callError, callOk, mcpClient } from "./mcp_helpers.ts";
+
+const by = { source: "test" };
+
+/** Two public wikis, one private one owned by ana (plus a team space), and tokens. */
+async function world(db: Db) {
+  const deps = testDeps(db);
+  await createWiki(db, {
+    id: "garden",
+    title: "Garden",
+    visibility: "public",
+    instructions: "Answer like a gardener.",
+  });
+  await createWiki(db, { id: "kitchen", title: "Kitchen", visibility: "public" });
+  const ana = await createAccount(db, { email: "ana@example.com" });
+  const bo = await createAccount(db, { email: "bo@example.com" });
+  await createWiki(db, { id: "ana-notes", visibility: "private", ownerAccountId: ana.id });
+  await createTeam(db, { id: "lab", ownerAccountId: ana.id });
+  await createWiki(db, { id: "lab-wiki", visibility: "private", ownerTeamId: "lab" });
+  await createWiki(db, { id: "bo-notes", visibility: "private", ownerAccountId: bo.id });
+  const write = (wikiId: string, path: string, markdown: string) =>
+    writePage(deps, { wikiId, path, markdown }, by);
+  await write(
+    "garden",
+    "Compost",
+    "# Compost\nCompost turns kitchen scraps into soil. See [[Worms]] and [[Mulch]].",
+  );
+  await write("garden", "Worms", "# Worms\nWorms speed up [[Compost]].");
+  await write("kitchen", "Bread", "# Bread\nBread needs flour, water, salt and yeast.");
+  await write("ana-notes", "Secret plan", "# Secret plan\nThe launch date is the ninth of March.");
+  await write("lab-wiki", "Protocol", "# Protocol\nCentrifuge samples at four degrees.");
+  await write("bo-notes", "Diary", "# Diary\nBo's private diary about centrifuge samples.");
+  const account =
+    (await createToken(db, { accountId: ana.id, kind: "account", name: "laptop" })).token;
+  const space =
+    (await createToken(db, { accountId: ana.id, kind: "space", spaceId: "ana-notes", name: "bot" }))
+      .token;
+  const boToken = (await createToken(db, { accountId: bo.id, kind: "account", name: "bo" })).token;
+  return { ana, bo, account, space, boToken };
+}
+
+Deno.test("the hub lists public wikis and switches wiki by parameter on every call", async () => {
+  await using db = await freshDb();
+  await world(db);
+  const { app } = testApp(db);
+  const client = await mcpClient(app, "/mcp/hub/");
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((t) => t.name).sort(), [
+    "get_page",
+    "list_wikis",
+    "neighbors",
+    "search",
+  ]);
+  const search = tools.find((t) => t.name === "search")!;
+  assert.ok(search.annotations?.readOnlyHint);
+  assert.ok(search.outputSchema);
+  assert.deepEqual((search.inputSchema.required ?? []).sort(), ["query", "wiki"]);
+  assert.match(client.getInstructions() ?? "", /list_wikis/);
+
+  const wikis = await callOk<{ wikis: { id: string; pages: number }[] }>(client, "list_wikis");
+  assert.deepEqual(wikis.wikis.map((w) => [w.id, w.pages]), [["garden", 2], ["kitchen", 1]]);
+  const inGarden = await callOk<{ results: { page: string }[] }>(client, "search", {
+    wiki: "garden",
+    query: "compost soil",
+  });
+  assert.equal(inGarden.results[0]!.page, "Compost");
+  const inKitchen = await callOk<{ results: { page: string }[] }>(client, "search", {
+    wiki: "kitchen",
+    query: "yeast",
+  });
+  assert.deepEqual(inKitchen.results.map((r) => r.page), ["Bread"]);
+  const page = await callOk<
+    { title: string; revision: number; links: { page: string; exists: boolean }[] }
+  >(
+    client,
+    "get_page",
+    { wiki: "garden", page: "compost" },
+  );
+  assert.equal(page.title, "Compost");
+  assert.equal(page.revision, 1);
+  assert.deepEqual(page.links, [{ page: "Worms", title: "Worms", exists: true }, {
+    page: "Mulch",
+    title: null,
+    exists: false,
+  }]);
+  const near = await callOk<{ neighbors: { page: string; relation: string; exists: boolean }[] }>(
+    client,
+    "neighbors",
+    { wiki: "garden", page: "Compost" },
+  );
+  assert.deepEqual(near.neighbors.map((n) => [n.relation, n.page, n.exists]), [
+    ["links_to", "Worms", true],
+    ["links_to", "Mulch", false],
+    ["linked_from", "Worms", true],
+  ]);
+});
+
+Deno.test("the hub refuses unknown and private wikis with close matches, never searching elsewhere", async () => {
+  await using db = await freshDb();
+  await world(db);
+  const { app } = testApp(db);
+  const client = await mcpClient(app, "/mcp/hub");
+  assert.match(
+    await callError(client, "search", { wiki: "gardn", query: "compost" }),
+    /not found; did you mean "garden"/,
+  );
+  const secret = await callError(client, "search", { wiki: "ana-notes", query: "launch" });
+  assert.doesNotMatch(secret, /ninth of March/);
+  assert.match(
+    await callError(client, "get_page", { wiki: "ana-notes", page: "Secret plan" }),
+    /not found/,
+  );
+  assert.match(
+    await callError(client, "get_page", { wiki: "garden", page: "Compots" }),
+    /not found/,
+  );
+  assert.match(await callError(client, "search", { wiki: "garden", query: "  " }), /empty/);
+});
+
+Deno.test("/mcp/w/<id>/ fixes the wiki by path, with its own instructions; private or unknown ids are 404", async () => {
+  await using db = await freshDb();
+  await world(db);
+  const { app } = testApp(db);
+  const client = await mcpClient(app, "/mcp/w/garden/");
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((t) => t.name).sort(), ["get_page", "neighbors", "search"]);
+  assert.ok(!("wiki" in (tools[0]!.inputSchema.properties ?? {})));
+  assert.match(client.getInstructions() ?? "", /Answer like a gardener/);
+  const found = await callOk<{ results: { page: string; wiki: string }[] }>(client, "search", {
+    query: "worms",
+  });
+  assert.ok(found.results.every((r) => r.wiki === "garden"));
+  for (const id of ["ana-notes", "nothing"]) {
+    const res = await app.request(`/mcp/w/${id}/`, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    assert.equal(res.status, 404);
+    assert.doesNotMatch(await res.text(), /launch/);
+  }
+});
+
+Deno.test("the private endpoint wants a token: 401 with a challenge, invalid_token for a bad or revoked one", async () => {
+  await using db = await freshDb();
+  const { ana } = await world(db);
+  const { app } = testApp(db);
+  const post = (headers: Record<string, string>) =>
+    app.request("/mcp/", {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        ...headers,
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+  const none = await post({});
+  assert.equal(none.status, 401);
+  assert.match(none.headers.get("www-authenticate")!, /^Bearer realm=/);
+  assert.doesNotMatch(none.headers.get("www-authenticate")!, /error=/);
+  for (const auth of ["Bearer wk_acct_nope", "Basic abc", "Bearer"]) {
+    const bad = await post({ Authorization: auth });
+    assert.equal(bad.status, 401, auth);
+    assert.match(bad.headers.get("www-authenticate")!, /error="invalid_token"/);
+  }
+  const made = await createToken(db, { accountId: ana.id, kind: "account", name: "old" });
+  assert.equal((await post({ Authorization: `Bearer ${made.token}` })).status, 200);
+  await revokeToken(db, ana.id, made.record.id);
+  assert.equal((await post({ Authorization: `Bearer ${made.token}` })).status, 401);
+  const expired = await createToken(db, {
+    accountId: ana.id,
+    kind: "account",
+    name: "x",
+    expiresAt: new Date(Date.now() + 50),
+  });
+  await new Promise((r) => setTimeout(r, 80));
+  assert.equal((await post({ Authorization: `Bearer ${expired.token}` })).status, 401);
+  // The public endpoints never challenge, whatever Authorization says.
+  const hub = await app.request("/mcp/hub/", {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      Accept: "application/json",
+      Authorization: "Bearer junk",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  });
+  assert.equal(hub.status, 200);
+  assert.equal(hub.headers.get("www-authenticate"), null);
+});
+
+Deno.test("an account token lists its spaces and must name one when it has several", async () => {
+  await using db = await freshDb();
+  const { account } = await world(db);
+  const { app } = testApp(db);
+  const client = await mcpClient(app, "/mcp", account);
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((t) => t.name).sort(), [
+    "confirm_use",
+    "get_page",
+    "my_spaces",
+    "neighbors",
+    "search",
+  ]);
+  const spaces = await callOk<{ spaces: { id: string; role: string }[] }>(client, "my_spaces");
+  assert.deepEqual(spaces.spaces.map((s) => [s.id, s.role]), [["ana-notes", "owner"], [
+    "lab-wiki",
+    "owner",
+  ]]);
+  assert.match(
+    await callError(client, "search", { query: "launch" }),
+    /Name a space.*"ana-notes", "lab-wiki"/,
+  );
+  const found = await callOk<{ results: { page: string }[] }>(client, "search", {
+    space: "lab-wiki",
+    query: "centrifuge",
+  });
+  assert.deepEqual(found.results.map((r) => r.page), ["Protocol"]);
+  assert.match(
+    await callError(client, "search", { space: "bo-notes", query: "centrifuge" }),
+    /not one of your spaces/,
+  );
+  const used = await callOk<{ uses: number; revision: number }>(client, "confirm_use", {
+    space: "ana-notes",
+    page: "secret plan",
+    revision: 1,
+    query: "when is the launch?",
+  });
+  assert.deepEqual(used, { recorded: true, page: "Secret plan", revision: 1, uses: 1 });
+  const rows = await db<
+    { credential_kind: string; client_name: string | null }
+  >`SELECT * FROM page_uses`;
+  assert.equal(rows[0]!.credential_kind, "account_token");
+});
+
+Deno.test("a space token reaches its own space only", async () => {
+  await using db = await freshDb();
+  const { space } = await world(db);
+  const { app } = testApp(db);
+  const client = await mcpClient(app, "/mcp/", space);
+  const found = await callOk<{ results: { page: string }[] }>(client, "search", {
+    query: "launch date",
+  });
+  assert.deepEqual(found.results.map((r) => r.page), ["Secret plan"]);
+  assert.match(
+    await callError(client, "search", { space: "lab-wiki", query: "centrifuge" }),
+    /opens space "ana-notes" only/,
+  );
+  assert.match(await callError(client, "get_page", { space: "bo-notes", page: "Diary" }), /only/);
+  const spaces = await callOk<{ spaces: { id: string }[] }>(client, "my_spaces");
+  assert.deepEqual(spaces.spaces.map((s) => s.id), ["ana-notes"]);
+});
+
+Deno.test("get_page pages a long page in slices that add up to the whole", async () => {
+  await using db = await freshDb();
+  const deps = testDeps(db);
+  await createWiki(db, { id: "big", visibility: "public" });
+  const markdown = "# Long\n" +
+    Array.from({ length: 400 }, (_, i) => `Line ${i} of a long page about soil.`).join("\n");
+  await writePage(deps, { wikiId: "big", path: "Long", markdown }, by);
+  const { app } = testApp(db);
+  const client = await mcpClient(app, "/mcp/w/big/");
+  let offset = 0;
+  let text = "";
+  let calls = 0;
+  for (;;) {
+    const slice = await callOk<
+      { markdown: string; truncated: boolean; next_offset: number | null }
+    >(
+      client,
+      "get_page",
+      { page: "Long", offset, max_chars: 2000 },
+    );
+    calls++;
+    assert.ok(slice.markdown.length <= 2000);
+    text += slice.markdown;
+    if (!slice.truncated) break;
+    offset = slice.next_offset!;
+  }
+  assert.equal(text, markdown);
+  assert.ok(calls >= 7, `expected several slices, got ${calls}`);
+  assert.match(
+    await callError(client, "get_page", { page: "Long", offset: markdown.length + 1 }),
+    /past the end/,
+  );
+});
+
+Deno.test("MCP over HTTP: 405 for GET and DELETE, one Accept type is enough, CORS, Host and Origin checks", async () => {
+  await using db = await freshDb();
+  const { account } = await world(db);
+  const { app } = testApp(db);
+  const list = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+  for (
+    const path of ["/mcp", "/mcp/", "/mcp/hub", "/mcp/hub/", "/mcp/w/garden", "/mcp/w/garden/"]
+  ) {
+    for (const method of ["GET", "DELETE"]) {
+      const res = await app.request(path, {
+        method,
+        headers: { Authorization: `Bearer ${account}` },
+      });
+      assert.equal(res.status, 405, `${method} ${path}`);
+      assert.match(res.headers.get("allow")!, /POST/);
+    }
+  }
+  for (const accept of ["application/json", "text/event-stream", "*/*"]) {
+    const res = await app.request("/mcp/hub", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: accept },
+      body: list,
+    });
+    assert.equal(res.status, 200, accept);
+    assert.equal((await res.json()).result.tools.length, 4);
+  }
+  const preflight = await app.request("/mcp/", {
+    method: "OPTIONS",
+    headers: {
+      Origin: "https://claude.ai",
+      "Access-Control-Request-Method": "POST",
+      "Access-Control-Request-Headers": "authorization, content-type, mcp-protocol-version",
+    },
+  });
+  assert.equal(preflight.status, 204);
+  assert.match(preflight.headers.get("access-control-allow-headers")!, /MCP-Protocol-Version/i);
+  const hub = await app.request("/mcp/hub/", {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      Accept: "application/json",
+      Origin: "https://example.org",
+    },
+    body: list,
+  });
+  assert.equal(hub.status, 200);
+  assert.match(hub.headers.get("access-control-expose-headers")!, /WWW-Authenticate/);
+  const foreign = await app.request("/mcp/", {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      Accept: "application/json",
+      Origin: "https://evil.example",
+      Authorization: `Bearer ${account}`,
+    },
+    body: list,
+  });
+  assert.equal(foreign.status, 403);
+  const local = await app.request("/mcp/", {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      Accept: "application/json",
+      Origin: "http://localhost:6274",
+      Authorization: `Bearer ${account}`,
+    },
+    body: list,
+  });
+  assert.equal(local.status, 200);
+  const rebound = await app.request("http://evil.example/mcp/hub/", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: list,
+  });
+  assert.equal(rebound.status, 403);
+});
