@@ -3,7 +3,8 @@
  * into a throwaway store (in-memory PGlite, or a new database on DATABASE_URL's server), runs
  * every query through the production ranking, and prints Recall@1/5/10/100, MRR@10, nDCG@10
  * and latency for the lexical leg, the vector leg and hybrid; the last line is JSON.
- * `--gate` exits 1 when hybrid falls below the better single leg on nDCG@10 or Recall@5.
+ * `--gate` exits 1 when hybrid falls below the better single leg on nDCG@10 or Recall@5;
+ * `--min metric=value` (repeatable) exits 1 when hybrid falls below the value.
  */
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config/config.ts";
@@ -31,11 +32,14 @@ const { values, positionals } = parseArgs({
     pages: { type: "string" },
     queries: { type: "string" },
     gate: { type: "boolean", default: false },
+    min: { type: "string", multiple: true },
   },
 });
 const dir = positionals[0];
 if (!dir) {
-  console.error("usage: deno task eval <dir> [--pages pages.jsonl] [--queries N] [--gate]");
+  console.error(
+    "usage: deno task eval <dir> [--pages pages.jsonl] [--queries N] [--gate] [--min metric=value]",
+  );
   Deno.exit(2);
 }
 
@@ -82,6 +86,14 @@ try {
   }
   console.table(figures);
   console.log(JSON.stringify(figures));
+  for (const rule of values.min ?? []) {
+    const [metric, value] = rule.split("=");
+    const actual = figures.hybrid![metric ?? ""];
+    if (actual === undefined || !(actual >= Number(value))) {
+      console.error(`gate: hybrid ${metric} is ${actual}, below ${value}`);
+      Deno.exitCode = 1;
+    }
+  }
   if (values.gate) {
     const { lexical, vector, hybrid } = figures as Record<string, Record<string, number>>;
     const failures = ["ndcg@10", "recall@5"].filter((k) =>

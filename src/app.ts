@@ -5,6 +5,7 @@ import { healthRoutes } from "./http/health_routes.ts";
 import { internalError, problemResponse } from "./http/problem.ts";
 import { requestId } from "./http/request_id.ts";
 import { mcpRoutes } from "./mcp/mcp_routes.ts";
+import { serverCardRoutes } from "./mcp/server_card.ts";
 import { publicWikiRoutes } from "./wikis/public_routes.ts";
 
 /** Builds the whole HTTP application from its dependencies; nothing here listens. */
@@ -14,6 +15,7 @@ export function createApp(deps: Deps): Hono {
   app.route("/", healthRoutes(deps));
   app.route("/api/v1/public", publicWikiRoutes(deps));
   app.route("/", mcpRoutes(deps));
+  app.route("/", serverCardRoutes(deps));
   app.notFound((c) =>
     problemResponse(c, new AppError("not_found", `No route for ${c.req.method} ${c.req.path}`))
   );

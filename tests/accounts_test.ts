@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { createAccount } from "../src/accounts/accounts.ts";
+import { createToken } from "../src/auth/tokens.ts";
 import type { AppError } from "../src/errors.ts";
 import { recordPageUse } from "../src/pages/record_page_use.ts";
 import { writePage } from "../src/pages/write_page.ts";
@@ -76,4 +77,26 @@ Deno.test("a page use is recorded at the revision read, and a revision never wri
     recordPageUse(db, { wikiId: "w", page: "Page", revision: 3 }, {}),
     /revisions 1 to 2/,
   );
+});
+
+Deno.test("tokens are shown once, stored as hashes, and name their kind", async () => {
+  await using db = await freshDb();
+  const ana = await createAccount(db, { email: "ana@example.com" });
+  await createWiki(db, { id: "mine", ownerAccountId: ana.id });
+  const account = await createToken(db, { accountId: ana.id, kind: "account", name: "laptop" });
+  const space = await createToken(db, {
+    accountId: ana.id,
+    kind: "space",
+    spaceId: "mine",
+    name: "bot",
+  });
+  assert.match(account.token, /^wk_acct_[A-Za-z0-9_-]{43}$/);
+  assert.match(space.token, /^wk_space_[A-Za-z0-9_-]{43}$/);
+  const stored = await db<Record<string, unknown>>`SELECT * FROM tokens`;
+  assert.ok(!JSON.stringify(stored).includes(account.token.slice(8)), "no secret stored in clear");
+  await assert.rejects(
+    createToken(db, { accountId: ana.id, kind: "space", spaceId: "not-mine", name: "x" }),
+    (e: AppError) => e.code === "wiki_not_found",
+  );
+  await assert.rejects(createToken(db, { accountId: ana.id, kind: "account", name: " " }), /name/);
 });

@@ -373,3 +373,15 @@ Deno.test("MCP over HTTP: 405 for GET and DELETE, one Accept type is enough, COR
   });
   assert.equal(rebound.status, 403);
 });
+
+Deno.test("GET /.well-known/mcp lists the three endpoints and their tools", async () => {
+  await using db = await freshDb();
+  const { app } = testApp(db);
+  const card = await (await app.request("/.well-known/mcp")).json();
+  assert.deepEqual(card.endpoints.map((e: { url: string }) => e.url), [
+    "http://wiki.test/mcp/hub/",
+    "http://wiki.test/mcp/w/{id}/",
+    "http://wiki.test/mcp/",
+  ]);
+  assert.ok(card.endpoints[2].tools.includes("confirm_use"));
+});

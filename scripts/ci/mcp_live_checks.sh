@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Live MCP checks against a real server on loopback: the MCP Inspector CLI lists and calls the
+# tools of each endpoint, and the official conformance suite runs the scenarios that apply to a
+# server without the suite's own fixtures. Prints "check: ok NAME" or "check: FAILED NAME" lines.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+
+port=${MCP_CHECK_PORT:-8765}
+base="http://localhost:$port"
+data=$(mktemp -d)
+export DATA_DIR=$data PORT=$port BASE_URL=$base NO_COLOR=1 LOG_LEVEL=warn
+inspector="npm:@modelcontextprotocol/inspector@2.12.0"
+conformance="npm:@modelcontextprotocol/conformance@0.1.16"
+
+# Set up an account, a space with a page and a token while the store is free, then serve.
+deno task admin create-account --email ci@example.com >/dev/null 2>&1
+deno task admin create-space --id ci-space --owner ci@example.com --title "CI space" >/dev/null 2>&1
+mkdir -p "$data/pages" && printf '# Runbook\nRestart the service with care.\n' >"$data/pages/Runbook.md"
+deno task import ci-space "$data/pages" >/dev/null 2>&1
+token=$(deno task admin create-token --email ci@example.com --name ci 2>/dev/null | tail -n 1)
+
+deno task start >"$data/server.log" 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT
+for _ in $(seq 1 120); do
+  curl -sf "$base/healthz" >/dev/null 2>&1 && break
+  sleep 0.5
+done
+
+check() { # name, expected text, command...
+  local name=$1 expect=$2
+  shift 2
+  local out
+  out=$(timeout 120 "$@" 2>&1)
+  if grep -q -- "$expect" <<<"$out"; then
+    echo "check: ok $name"
+  else
+    echo "check: FAILED $name"
+    tail -n 15 <<<"$out" | sed 's/^/    /'
+  fi
+}
+
+cli=(deno run -A "$inspector" --cli --transport http)
+check "inspector lists the hub's tools" '"list_wikis"' "${cli[@]}" "$base/mcp/hub/" --method tools/list
+check "inspector calls list_wikis on the hub" '"id": "docs"' "${cli[@]}" "$base/mcp/hub" --method tools/call --tool-name list_wikis
+check "inspector searches /mcp/w/docs/" '"page":' "${cli[@]}" "$base/mcp/w/docs/" --method tools/call --tool-name search --tool-arg query=tokens
+check "inspector lists the private endpoint's tools" '"my_spaces"' "${cli[@]}" "$base/mcp/" --method tools/list --header "Authorization: Bearer $token"
+check "inspector searches a space on /mcp/" '"page": "Runbook"' "${cli[@]}" "$base/mcp" --method tools/call --tool-name search --tool-arg query=restart --header "Authorization: Bearer $token"
+
+for endpoint in mcp/hub/ mcp/w/docs/; do
+  for scenario in server-initialize ping tools-list dns-rebinding-protection; do
+    check "conformance $scenario on /$endpoint" ", 0 failed" deno run -A "$conformance" server --url "$base/$endpoint" --scenario "$scenario"
+  done
+done

@@ -1,0 +1,39 @@
+import { Hono } from "hono";
+import type { Deps } from "../deps.ts";
+import { SERVER_INFO } from "./servers.ts";
+
+/** `/.well-known/mcp`: a server card listing the MCP endpoints, their auth and their tools. */
+export function serverCardRoutes(deps: Deps): Hono {
+  const app = new Hono();
+  app.get("/.well-known/mcp", (c) => {
+    const base = deps.config.baseUrl;
+    const read = ["search", "get_page", "neighbors"];
+    return c.json(
+      {
+        name: SERVER_INFO.name,
+        version: SERVER_INFO.version,
+        description: "Public wikis and private spaces for AI assistants",
+        documentation: `${base}/w/docs`,
+        transport: "streamable-http",
+        endpoints: [
+          {
+            url: `${base}/mcp/hub/`,
+            scope: "all public wikis",
+            auth: "none",
+            tools: ["list_wikis", ...read],
+          },
+          { url: `${base}/mcp/w/{id}/`, scope: "one public wiki", auth: "none", tools: read },
+          {
+            url: `${base}/mcp/`,
+            scope: "the caller's private spaces",
+            auth: "bearer (account or space token)",
+            tools: ["my_spaces", ...read, "confirm_use"],
+          },
+        ],
+      },
+      200,
+      { "Cache-Control": "public, max-age=300" },
+    );
+  });
+  return app;
+}
