@@ -8,10 +8,7 @@
  */
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config/config.ts";
-import type { Db } from "../src/db/db.ts";
-import { migrate } from "../src/db/migrate.ts";
-import { openPglite } from "../src/db/pglite.ts";
-import { openPostgres } from "../src/db/postgres.ts";
+import { openThrowawayStore } from "../src/db/throwaway.ts";
 import type { Deps } from "../src/deps.ts";
 import { importPages } from "../src/importer/import_pages.ts";
 import { progressBar } from "../src/importer/progress_bar.ts";
@@ -50,7 +47,7 @@ const queries: Query[] = (await Deno.readTextFile(`${dir}/queries.jsonl`)).split
   .slice(0, values.queries ? Number(values.queries) : undefined);
 const pages = await readSources(values.pages ?? `${dir}/pages.jsonl`);
 
-const { db, drop } = await throwawayStore();
+const { db, drop } = await openThrowawayStore(config);
 try {
   const embedder = await createEmbedder(config.embedding);
   await ensureVectorIndex(db, embedder);
@@ -105,29 +102,5 @@ try {
     }
   }
 } finally {
-  await db.close();
   await drop();
-}
-
-/** A fresh migrated store that is dropped afterwards. */
-async function throwawayStore(): Promise<{ db: Db; drop: () => Promise<void> }> {
-  if (!config.databaseUrl) {
-    const db = await openPglite(undefined);
-    await migrate(db);
-    return { db, drop: async () => {} };
-  }
-  const name = `wiki_eval_${crypto.randomUUID().replace(/-/g, "").slice(0, 12)}`;
-  const admin = openPostgres(config.databaseUrl, { max: 1 });
-  await admin.exec(`CREATE DATABASE ${name}`);
-  const url = new URL(config.databaseUrl);
-  url.pathname = `/${name}`;
-  const db = openPostgres(url.toString());
-  await migrate(db);
-  return {
-    db,
-    drop: async () => {
-      await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.close();
-    },
-  };
 }
