@@ -14,13 +14,14 @@ import { importPages } from "../src/importer/import_pages.ts";
 import { progressBar } from "../src/importer/progress_bar.ts";
 import { readSources } from "../src/importer/read_sources.ts";
 import { createLog } from "../src/lib/log.ts";
+import { askWikis } from "../src/ask/ask.ts";
 import { createEmbedder } from "../src/search/create_embedder.ts";
 import { meanScores, quantile, round, scoreQuery } from "../src/search/metrics.ts";
 import { rankPages, type SearchMode } from "../src/search/search_wikis.ts";
 import { ensureVectorIndex } from "../src/search/vector_index.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 
-type Query = { id: string; query: string; gold: string[] };
+type Query = { id: string; query: string; gold: string[]; answers?: string[] };
 
 const { values, positionals } = parseArgs({
   args: Deno.args,
@@ -29,6 +30,7 @@ const { values, positionals } = parseArgs({
     pages: { type: "string" },
     queries: { type: "string" },
     gate: { type: "boolean", default: false },
+    ask: { type: "boolean", default: false },
     min: { type: "string", multiple: true },
   },
 });
@@ -64,6 +66,19 @@ try {
       `(${(summary.added / importSeconds).toFixed(0)} pages/s), ${summary.failed.length} failed; ` +
       `store ${db.kind}, embedder ${embedder.id}, ${queries.length} queries`,
   );
+  if (values.ask) {
+    const figures = await evaluateAnswers(deps);
+    console.table({ ask: figures });
+    console.log(JSON.stringify(figures));
+    for (const rule of values.min ?? []) {
+      const [metric, value] = rule.split("=");
+      if (!((figures as Record<string, number>)[metric ?? ""]! >= Number(value))) {
+        console.error(`gate: ${metric} is below ${value}`);
+        Deno.exitCode = 1;
+      }
+    }
+    Deno.exit();
+  }
   const figures: Record<string, Record<string, number>> = {};
   for (const mode of ["lexical", "vector", "hybrid"] as SearchMode[]) {
     const scores = [];
@@ -103,4 +118,45 @@ try {
   }
 } finally {
   await drop();
+}
+
+/**
+ * Runs every question through `askWikis` and measures how often a gold answer string is in
+ * the answer, how often a gold page is cited, and the share of quotes found verbatim in their
+ * page's markdown.
+ */
+async function evaluateAnswers(deps: Deps) {
+  const markdown = new Map(
+    (await deps.db<
+      { path: string; markdown: string }
+    >`SELECT path, markdown FROM pages WHERE wiki_id = 'eval'`)
+      .map((r) => [r.path, r.markdown]),
+  );
+  let containsGold = 0;
+  let goldCited = 0;
+  let quotes = 0;
+  let verbatim = 0;
+  const latencies: number[] = [];
+  const asked = queries.filter((q) => q.answers && q.answers.length > 0);
+  for (const q of asked) {
+    const t = performance.now();
+    const answer = await askWikis(deps, ["eval"], { question: q.query });
+    latencies.push(performance.now() - t);
+    const text = answer.answer.toLowerCase();
+    if (q.answers!.some((a) => text.includes(a.toLowerCase()))) containsGold++;
+    if (answer.citations.some((c) => q.gold.includes(c.page))) goldCited++;
+    for (const c of answer.citations) {
+      quotes++;
+      if (markdown.get(c.page)?.includes(c.quote)) verbatim++;
+    }
+  }
+  return {
+    questions: asked.length,
+    answer_contains_gold: round(containsGold / Math.max(asked.length, 1)),
+    gold_page_cited: round(goldCited / Math.max(asked.length, 1)),
+    verbatim_quotes: round(quotes === 0 ? 1 : verbatim / quotes),
+    citations_per_answer: round(quotes / Math.max(asked.length, 1)),
+    p50_ms: round(quantile(latencies, 0.5)),
+    p95_ms: round(quantile(latencies, 0.95)),
+  };
 }

@@ -12,6 +12,10 @@ export type FakeOpenAi = {
   forceDimensions(n: number | null): void;
   /** Wait this long before answering. */
   delay(ms: number): void;
+  /** What `/chat/completions` answers: the assistant message's content, from the request. */
+  chat(reply: (request: { messages: { role: string; content: string }[] }) => string): void;
+  /** Every chat request received. */
+  chats: { model: string; messages: { role: string; content: string }[] }[];
   close(): Promise<void>;
 };
 
@@ -22,8 +26,30 @@ export function startFakeOpenAi(defaultDimensions = 8): FakeOpenAi {
   let failStatus = 500;
   let forced: number | null = null;
   let wait = 0;
+  let chatReply: Parameters<FakeOpenAi["chat"]>[0] = () => "{}";
+  const chats: FakeOpenAi["chats"] = [];
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
     const url = new URL(req.url);
+    if (req.method === "POST" && url.pathname === "/v1/chat/completions") {
+      const body = await req.json();
+      chats.push({ model: body.model, messages: body.messages });
+      if (wait) await new Promise((r) => setTimeout(r, wait));
+      if (failures > 0) {
+        failures--;
+        return Response.json({ error: { message: "simulated failure" } }, { status: failStatus });
+      }
+      return Response.json({
+        id: "chatcmpl-1",
+        object: "chat.completion",
+        created: 0,
+        model: body.model,
+        choices: [{
+          index: 0,
+          finish_reason: "stop",
+          message: { role: "assistant", content: chatReply(body) },
+        }],
+      });
+    }
     if (req.method !== "POST" || url.pathname !== "/v1/embeddings") {
       return new Response("no", { status: 404 });
     }
@@ -63,6 +89,10 @@ export function startFakeOpenAi(defaultDimensions = 8): FakeOpenAi {
     delay(ms) {
       wait = ms;
     },
+    chat(reply) {
+      chatReply = reply;
+    },
+    chats,
     close: () => server.shutdown(),
   };
 }

@@ -10,6 +10,11 @@ const envSchema = z.object({
   SEED_DOCS: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
   ALLOWED_HOSTS: z.string().optional(),
   ALLOWED_ORIGINS: z.string().optional(),
+  LLM_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://api.openai.com/v1"),
+  LLM_API_KEY: z.string().optional(),
+  LLM_MODEL: z.string().min(1).optional(),
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+  LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(1),
   EMBEDDER: z.enum(["offline", "openai"]).default("offline"),
   EMBEDDING_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://api.openai.com/v1"),
   EMBEDDING_API_KEY: z.string().optional(),
@@ -34,6 +39,17 @@ export type Config = {
   /** Browser origins the private endpoint accepts besides its own and loopback ones. */
   allowedOrigins: string[];
   embedding: EmbeddingConfig;
+  /** The language model that writes answers; null: answers are extractive. */
+  llm: LlmConfig | null;
+};
+
+/** An OpenAI-compatible chat completions endpoint. */
+export type LlmConfig = {
+  baseUrl: string;
+  apiKey: string | undefined;
+  model: string;
+  timeoutMs: number;
+  maxRetries: number;
 };
 
 /** Which embedder computes the vector leg of search, and how to reach it. */
@@ -84,6 +100,15 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       ...list(e.ALLOWED_HOSTS),
     ],
     allowedOrigins: [new URL(baseUrl).origin, ...list(e.ALLOWED_ORIGINS)],
+    llm: e.LLM_MODEL
+      ? {
+        baseUrl: e.LLM_BASE_URL.replace(/\/+$/, ""),
+        apiKey: e.LLM_API_KEY,
+        model: e.LLM_MODEL,
+        timeoutMs: e.LLM_TIMEOUT_MS,
+        maxRetries: e.LLM_MAX_RETRIES,
+      }
+      : null,
     embedding: {
       provider: e.EMBEDDER,
       baseUrl: e.EMBEDDING_BASE_URL.replace(/\/+$/, ""),

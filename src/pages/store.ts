@@ -277,3 +277,16 @@ export async function insertPageUse(tx: Db, use: PageUse): Promise<number> {
   >`SELECT count(*)::int AS n FROM page_uses WHERE page_id = ${use.page_id}`;
   return rows[0]!.n;
 }
+
+/** Links from these pages to pages that do not exist yet. */
+export function selectMissingLinksFrom(
+  db: Db,
+  pageIds: number[],
+): Promise<{ target: string; from_path: string }[]> {
+  return db`
+    SELECT DISTINCT ON (l.target_key) l.target, p.path AS from_path
+    FROM links l JOIN pages p ON p.id = l.from_page_id
+    WHERE l.from_page_id = ANY(${pageIds}::bigint[]) AND l.to_page_id IS NULL
+    ORDER BY l.target_key, p.path
+    LIMIT 20`;
+}

@@ -121,6 +121,21 @@ export function parseSearchInput(input: z.input<typeof searchInput>) {
   return { ...parsed.data, query };
 }
 
+/** The fused chunk ranking behind search and ask, best first. */
+export async function rankChunks(
+  deps: SearchDeps,
+  wikiIds: string[],
+  query: string,
+  mode: SearchMode,
+): Promise<ChunkHit[]> {
+  const [lexical, vector] = await Promise.all([
+    mode === "vector" ? [] : selectBm25(deps.db, wikiIds, query, BM25, CANDIDATES),
+    mode === "lexical" ? [] : nearestChunks(deps, wikiIds, query),
+  ]);
+  const weight = mode === "lexical" ? 1 : mode === "vector" ? 0 : lexicalWeight(deps.embedder);
+  return fuse(lexical, vector, weight);
+}
+
 /** The ranking behind every search, up to `CANDIDATES` pages, best first. */
 export async function rankPages(
   deps: SearchDeps,
@@ -128,12 +143,7 @@ export async function rankPages(
   query: string,
   mode: SearchMode,
 ): Promise<RankedPage[]> {
-  const [lexical, vector] = await Promise.all([
-    mode === "vector" ? [] : selectBm25(deps.db, wikiIds, query, BM25, CANDIDATES),
-    mode === "lexical" ? [] : nearestChunks(deps, wikiIds, query),
-  ]);
-  const weight = mode === "lexical" ? 1 : mode === "vector" ? 0 : lexicalWeight(deps.embedder);
-  const fused = fuse(lexical, vector, weight);
+  const fused = await rankChunks(deps, wikiIds, query, mode);
   const pagesOf = new Map(
     (await selectChunkPages(deps.db, fused.map((h) => h.chunk_id))).map((r) => [r.chunk_id, r]),
   );

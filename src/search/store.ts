@@ -299,3 +299,23 @@ export async function updateEmbeddings(
     FROM jsonb_to_recordset(${JSON.stringify(json)}::text::jsonb) AS r(id bigint, embedding text)
     WHERE c.id = r.id`;
 }
+
+/** The text of chunks with their pages, for answering. */
+export function selectPassages(db: Db, chunkIds: number[]) {
+  return db<{
+    chunk_id: number;
+    page_id: number;
+    wiki_id: string;
+    path: string;
+    title: string;
+    revision: number;
+    updated_at: Date;
+    heading_path: string[];
+    anchor: string;
+    text: string;
+  }>`
+    SELECT c.id AS chunk_id, p.id AS page_id, p.wiki_id, p.path, p.title, p.revision, p.updated_at,
+      c.heading_path, c.anchor, c.text
+    FROM chunks c JOIN pages p ON p.id = c.page_id
+    WHERE c.id = ANY(${chunkIds}::bigint[])`;
+}

@@ -1,0 +1,50 @@
+import { z } from "zod";
+
+/** A question to a wiki (REST `ask`, MCP `ask`). */
+export const askInput = z.object({
+  question: z.string().trim().min(1, "The question is empty").max(
+    2000,
+    "The question is over 2000 characters",
+  )
+    .describe("The question, in words"),
+});
+
+/** Where a wiki's coverage is thin, for the caller to act on. */
+export const frontierNoteSchema = z.object({
+  kind: z.enum([
+    "uncovered",
+    "weak_match",
+    "single_source",
+    "stale_source",
+    "missing_page",
+    "citation_dropped",
+    "llm_fallback",
+  ]),
+  note: z.string(),
+  pages: z.array(z.string()).optional(),
+});
+export type FrontierNote = z.infer<typeof frontierNoteSchema>;
+
+/** A cited passage: `n` is the marker `[n]` in the answer; `quote` is verbatim from the page. */
+export const citationSchema = z.object({
+  n: z.number().int(),
+  wiki: z.string(),
+  page: z.string(),
+  title: z.string(),
+  url: z.string(),
+  revision: z.number().int(),
+  section: z.string().nullable(),
+  quote: z.string(),
+});
+export type Citation = z.infer<typeof citationSchema>;
+
+/** An answer with its citations, frontier notes and a one-word coverage summary. */
+export const answerSchema = z.object({
+  question: z.string(),
+  answer: z.string(),
+  citations: z.array(citationSchema),
+  frontier: z.array(frontierNoteSchema),
+  coverage: z.enum(["supported", "partial", "unsupported"]),
+  mode: z.enum(["llm", "extractive"]),
+});
+export type Answer = z.infer<typeof answerSchema>;

@@ -1,0 +1,80 @@
+import type { Db } from "../db/db.ts";
+import { selectMissingLinksFrom } from "../pages/store.ts";
+import { contentTerms } from "../search/terms.ts";
+import type { Answer, Citation, FrontierNote } from "./ask_schema.ts";
+import type { Passage } from "./passages.ts";
+
+/** A source older than this is noted as possibly stale. */
+const STALE_AFTER_DAYS = 365;
+
+/** Below this share of the question's weighted words, the wiki is taken not to cover it. */
+export const WEAK_COVERAGE = 0.35;
+/** At or above this share, the answer counts as supported. */
+export const FULL_COVERAGE = 0.75;
+
+/**
+ * Where the wiki's coverage is thin: question words no passage holds, an answer resting on one
+ * page, sources not updated for a year, and pages the cited pages link to that nobody wrote.
+ */
+export async function frontierNotes(
+  db: Db,
+  question: string,
+  passages: Passage[],
+  citations: Citation[],
+  coverage: number,
+): Promise<{ notes: FrontierNote[]; coverage: Answer["coverage"] }> {
+  const notes: FrontierNote[] = [];
+  const qTerms = contentTerms(question);
+  const inPassages = new Set(
+    passages.flatMap((p) => [...contentTerms(`${p.title} ${p.text}`).keys()]),
+  );
+  const absent = [...qTerms].filter(([t]) => !inPassages.has(t)).map(([, word]) => word);
+  if (absent.length > 0) {
+    notes.push({
+      kind: "uncovered",
+      note: `No retrieved passage mentions ${absent.map((w) => `"${w}"`).join(", ")}`,
+    });
+  }
+  const level: Answer["coverage"] = citations.length === 0 || coverage < WEAK_COVERAGE
+    ? "unsupported"
+    : coverage >= FULL_COVERAGE && absent.length === 0
+    ? "supported"
+    : "partial";
+  if (level === "unsupported") {
+    notes.push({
+      kind: "weak_match",
+      note: "The wiki does not cover this question: only weak matches were found",
+      pages: [...new Set(passages.slice(0, 3).map((p) => p.page))],
+    });
+  }
+  const cited = [...new Set(citations.map((c) => c.page))];
+  if (level !== "unsupported" && cited.length === 1) {
+    notes.push({
+      kind: "single_source",
+      note: `The answer rests on one page: "${cited[0]}"`,
+      pages: cited,
+    });
+  }
+  const old = passages.filter((p) =>
+    cited.includes(p.page) && Date.now() - p.updatedAt.getTime() > STALE_AFTER_DAYS * 86_400_000
+  );
+  for (const p of old) {
+    notes.push({
+      kind: "stale_source",
+      note: `"${p.page}" was last changed on ${p.updatedAt.toISOString().slice(0, 10)}`,
+      pages: [p.page],
+    });
+  }
+  const sources = [...new Set(passages.slice(0, 4).map((p) => p.pageId))];
+  const missing = await selectMissingLinksFrom(db, sources);
+  for (const m of missing) {
+    const words = contentTerms(m.target);
+    if (![...words.keys()].some((t) => qTerms.has(t))) continue;
+    notes.push({
+      kind: "missing_page",
+      note: `"${m.target}" is linked from "${m.from_path}" but not written yet`,
+      pages: [m.from_path],
+    });
+  }
+  return { notes, coverage: level };
+}

@@ -1,0 +1,64 @@
+import type { Deps } from "../deps.ts";
+import { rankChunks } from "../search/search_wikis.ts";
+import { selectPassages } from "../search/store.ts";
+import { pageUrl } from "../wikis/urls.ts";
+
+/** A retrieved passage, numbered for synthesis. */
+export type Passage = {
+  n: number;
+  chunkId: number;
+  pageId: number;
+  wiki: string;
+  page: string;
+  title: string;
+  section: string | null;
+  url: string;
+  revision: number;
+  updatedAt: Date;
+  text: string;
+  score: number;
+};
+
+/** Passages handed to synthesis, and at most this many from one page. */
+export const MAX_PASSAGES = 8;
+const PER_PAGE = 2;
+
+/** The best passages for a question: hybrid ranking at chunk level, a few per page. */
+export async function retrievePassages(
+  deps: Pick<Deps, "db" | "embedder" | "log" | "config">,
+  wikiIds: string[],
+  question: string,
+): Promise<Passage[]> {
+  const ranked = await rankChunks(deps, wikiIds, question, "hybrid");
+  const rows = new Map(
+    (await selectPassages(deps.db, ranked.slice(0, 40).map((h) => h.chunk_id))).map((
+      r,
+    ) => [r.chunk_id, r]),
+  );
+  const perPage = new Map<number, number>();
+  const passages: Passage[] = [];
+  for (const hit of ranked.slice(0, 40)) {
+    const row = rows.get(hit.chunk_id);
+    if (!row || !row.text.trim()) continue;
+    const count = perPage.get(row.page_id) ?? 0;
+    if (count >= PER_PAGE) continue;
+    perPage.set(row.page_id, count + 1);
+    const url = pageUrl(deps.config.baseUrl, row.wiki_id, row.path);
+    passages.push({
+      n: passages.length + 1,
+      chunkId: row.chunk_id,
+      pageId: row.page_id,
+      wiki: row.wiki_id,
+      page: row.path,
+      title: row.title,
+      section: row.heading_path.length > 0 ? row.heading_path.join(" > ") : null,
+      url: row.anchor ? `${url}#${row.anchor}` : url,
+      revision: row.revision,
+      updatedAt: row.updated_at,
+      text: row.text,
+      score: hit.score,
+    });
+    if (passages.length >= MAX_PASSAGES) break;
+  }
+  return passages;
+}
