@@ -1,26 +1,39 @@
 import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
 import type { Deps } from "./deps.ts";
 import { AppError } from "./errors.ts";
+import { apiRoutes } from "./api/api_routes.ts";
 import { healthRoutes } from "./http/health_routes.ts";
 import { internalError, problemResponse } from "./http/problem.ts";
 import { requestId } from "./http/request_id.ts";
 import { mcpRoutes } from "./mcp/mcp_routes.ts";
 import { serverCardRoutes } from "./mcp/server_card.ts";
-import { publicWikiRoutes } from "./wikis/public_routes.ts";
+import { sessionRoutes } from "./sessions/session_routes.tsx";
 
 /** Builds the whole HTTP application from its dependencies; nothing here listens. */
 export function createApp(deps: Deps): Hono {
   const app = new Hono();
   app.use(requestId());
   app.route("/", healthRoutes(deps));
-  app.route("/api/v1/public", publicWikiRoutes(deps));
+  app.route("/api/v1", apiRoutes(deps));
   app.route("/", mcpRoutes(deps));
   app.route("/", serverCardRoutes(deps));
+  app.route("/", sessionRoutes(deps));
   app.notFound((c) =>
     problemResponse(c, new AppError("not_found", `No route for ${c.req.method} ${c.req.path}`))
   );
   app.onError((error, c) => {
     if (error instanceof AppError) return problemResponse(c, error);
+    if (error instanceof HTTPException && error.status < 500) {
+      const code = error.status === 415
+        ? "unsupported_media_type"
+        : error.status === 413
+        ? "payload_too_large"
+        : /json/i.test(error.message)
+        ? "invalid_json"
+        : "bad_request";
+      return problemResponse(c, new AppError(code, error.message));
+    }
     deps.log.error("unhandled error", {
       request_id: c.get("requestId"),
       method: c.req.method,

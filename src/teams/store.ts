@@ -61,3 +61,18 @@ export function selectTeamsOf(db: Db, accountId: string): Promise<(TeamRow & { r
     WHERE m.account_id = ${accountId}
     ORDER BY t.id`;
 }
+
+/** The team with this id, or null. */
+export async function selectTeam(db: Db, id: string): Promise<TeamRow | null> {
+  const rows = await db<TeamRow>`SELECT id, name, created_at FROM teams WHERE id = ${id}`;
+  return rows[0] ?? null;
+}
+
+/** The team's members with their roles, by email. */
+export function selectMembers(db: Db, teamId: string): Promise<MemberRow[]> {
+  return db<MemberRow>`
+    SELECT m.account_id, a.email, a.name, m.role
+    FROM memberships m JOIN accounts a ON a.id = m.account_id
+    WHERE m.team_id = ${teamId}
+    ORDER BY a.email`;
+}

@@ -1,3 +1,4 @@
+import { selectAccountByEmail } from "../accounts/store.ts";
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
 import { WIKI_ID } from "../wikis/wikis.ts";
@@ -5,7 +6,10 @@ import {
   deleteMembership,
   insertTeam,
   lockMembers,
+  type MemberRow,
   type Role,
+  selectMembers,
+  selectTeam,
   type TeamRow,
   upsertMembership,
 } from "./store.ts";
@@ -52,4 +56,97 @@ export async function setMemberRole(
     if (role === null) await deleteMembership(tx, teamId, accountId);
     else await upsertMembership(tx, teamId, accountId, role);
   });
+}
+
+/** A team as one of its members sees it; `not_found` for anyone else (no hint it exists). */
+export async function getTeamForMember(
+  db: Db,
+  teamId: string,
+  accountId: string,
+): Promise<{ team: TeamRow; members: MemberRow[]; role: Role }> {
+  const team = await selectTeam(db, teamId);
+  const members = team ? await selectMembers(db, teamId) : [];
+  const me = members.find((m) => m.account_id === accountId);
+  if (!team || !me) throw new AppError("not_found", `Team "${teamId}" not found`);
+  return { team, members, role: me.role };
+}
+
+/**
+ * Adds an existing account, found by email, to a team. Owners and admins may add members;
+ * only an owner may add another owner.
+ */
+export async function addTeamMember(
+  db: Db,
+  input: { actorId: string; teamId: string; email: string; role: Role },
+): Promise<MemberRow> {
+  return await db.transaction(async (tx) => {
+    const members = await lockMembers(tx, input.teamId);
+    const actor = requireManager(members, input.actorId, input.teamId);
+    if (input.role === "owner" && actor.role !== "owner") {
+      throw new AppError("forbidden", `Only an owner of team "${input.teamId}" can add an owner`);
+    }
+    const email = input.email.trim();
+    const account = email ? await selectAccountByEmail(tx, email) : null;
+    if (!account) throw new AppError("not_found", `No account has the email "${email}"`);
+    if (members.some((m) => m.account_id === account.id)) {
+      throw new AppError(
+        "bad_request",
+        `"${account.email}" is already a member of team "${input.teamId}"`,
+      );
+    }
+    await upsertMembership(tx, input.teamId, account.id, input.role);
+    return { account_id: account.id, email: account.email, name: account.name, role: input.role };
+  });
+}
+
+/**
+ * Changes a member's role. Owners may change anyone's; admins may change members' and
+ * admins', never to or from owner. The last owner cannot step down (`setMemberRole`).
+ */
+export async function changeMemberRole(
+  db: Db,
+  input: { actorId: string; teamId: string; accountId: string; role: Role },
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const members = await lockMembers(tx, input.teamId);
+    const actor = requireManager(members, input.actorId, input.teamId);
+    const target = members.find((m) => m.account_id === input.accountId);
+    if (!target) {
+      throw new AppError(
+        "not_found",
+        `Account "${input.accountId}" is not a member of team "${input.teamId}"`,
+      );
+    }
+    if (actor.role !== "owner" && (target.role === "owner" || input.role === "owner")) {
+      throw new AppError(
+        "forbidden",
+        `Only an owner of team "${input.teamId}" can make or unmake owners`,
+      );
+    }
+    await setMemberRole(tx, input.teamId, input.accountId, input.role);
+  });
+}
+
+/** Leaves a team; its last owner cannot (`forbidden`) until another member is made owner. */
+export async function leaveTeam(db: Db, accountId: string, teamId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const members = await lockMembers(tx, teamId);
+    if (!members.some((m) => m.account_id === accountId)) {
+      throw new AppError("not_found", `Team "${teamId}" not found`);
+    }
+    await setMemberRole(tx, teamId, accountId, null);
+  });
+}
+
+/** The acting member when they may manage the team (owner or admin); else an error. */
+function requireManager(members: MemberRow[], actorId: string, teamId: string): MemberRow {
+  const actor = members.find((m) => m.account_id === actorId);
+  if (!actor) throw new AppError("not_found", `Team "${teamId}" not found`);
+  if (actor.role === "member") {
+    throw new AppError(
+      "forbidden",
+      `Only owners and admins of team "${teamId}" can manage members`,
+    );
+  }
+  return actor;
 }

@@ -1,0 +1,196 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { answerSchema, askInput } from "../ask/ask_schema.ts";
+import { askWikis } from "../ask/ask.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { getPageContent, pageContentSchema } from "../pages/get_page_content.ts";
+import { listNeighbors, neighborsSchema } from "../pages/list_neighbors.ts";
+import { listPages, pageListSchema } from "../pages/list_pages.ts";
+import { resolvePageRef } from "../pages/read_page.ts";
+import { searchOutputSchema, searchWikis } from "../search/search_wikis.ts";
+import { json, pageParams, problems, wikiIdParam } from "./schemas.ts";
+import { streamAnswer } from "./stream_answer.ts";
+
+/** How a family of routes finds its wiki from the `{id}` in the path (and who may read it). */
+export type WikiResolver = (c: Context, id: string) => Promise<string>;
+
+/**
+ * Registers the read routes under `base` (`/public/wikis/{id}` or `/spaces/{id}`): page list,
+ * page (JSON or markdown, with ETag), neighbours, search and ask. One definition serves both
+ * public wikis and private spaces; only `resolve` differs.
+ */
+export function registerReadRoutes(
+  app: OpenAPIHono,
+  deps: Deps,
+  options: { base: string; tag: string; resolve: WikiResolver; secured: boolean },
+): void {
+  const { base, tag, resolve } = options;
+  const security = options.secured ? [{ bearer: [] }] : undefined;
+  const auth = options.secured ? [401, 403] : [];
+
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: `${base}/pages`,
+      tags: [tag],
+      summary: "List pages, by path",
+      security,
+      request: {
+        params: wikiIdParam,
+        query: z.object({
+          cursor: z.string().max(500).optional(),
+          limit: z.coerce.number().int().min(1).max(500).default(100),
+        }),
+      },
+      responses: {
+        200: json(pageListSchema, "A page of the wiki's pages"),
+        ...problems(400, ...auth, 404),
+      },
+    }),
+    async (c) => {
+      const wiki = await resolve(c, c.req.valid("param").id);
+      return c.json(await listPages(deps, wiki, c.req.valid("query")), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: `${base}/pages/{path}`,
+      tags: [tag],
+      summary: "Read a page (JSON, or raw markdown with Accept: text/markdown)",
+      security,
+      request: {
+        params: pageParams,
+        query: z.object({
+          offset: z.coerce.number().int().min(0).default(0),
+          max_chars: z.coerce.number().int().min(200).max(50_000).default(50_000),
+        }),
+      },
+      responses: {
+        200: {
+          description: "The page; `ETag` is its revision",
+          content: {
+            "application/json": { schema: pageContentSchema },
+            "text/markdown": { schema: z.string() },
+          },
+        },
+        304: { description: "Not modified since the ETag in If-None-Match" },
+        ...problems(400, ...auth, 404),
+      },
+    }),
+    async (c) => {
+      const { id, path } = c.req.valid("param");
+      const wiki = await resolve(c, id);
+      const page = await resolvePageRef(deps.db, wiki, path);
+      const etag = `"${page.id}-${page.revision}"`;
+      if (c.req.header("if-none-match")?.split(",").map((t) => t.trim()).includes(etag)) {
+        return c.body(null, 304, { ETag: etag });
+      }
+      if ((c.req.header("accept") ?? "").includes("text/markdown")) {
+        return c.body(page.markdown, 200, {
+          "Content-Type": "text/markdown; charset=utf-8",
+          ETag: etag,
+        });
+      }
+      const content = await getPageContent(deps, wiki, {
+        page: String(page.id),
+        ...c.req.valid("query"),
+      });
+      return c.json(content, 200, { ETag: etag });
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: `${base}/pages/{path}/neighbors`,
+      tags: [tag],
+      summary: "Pages this page links to (including missing ones) and pages linking to it",
+      security,
+      request: {
+        params: pageParams,
+        query: z.object({
+          direction: z.enum(["out", "in", "both"]).default("both"),
+          limit: z.coerce.number().int().min(1).max(200).default(50),
+        }),
+      },
+      responses: { 200: json(neighborsSchema, "Typed edges"), ...problems(400, ...auth, 404) },
+    }),
+    async (c) => {
+      const { id, path } = c.req.valid("param");
+      const wiki = await resolve(c, id);
+      return c.json(await listNeighbors(deps, wiki, { page: path, ...c.req.valid("query") }), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: `${base}/search`,
+      tags: [tag],
+      summary: "Hybrid search: pages with their best passage",
+      security,
+      request: {
+        params: wikiIdParam,
+        query: z.object({
+          q: z.string().max(1000).openapi({ description: "The query", example: "connect cursor" }),
+          limit: z.coerce.number().int().min(1).max(50).default(10),
+          cursor: z.string().max(200).optional(),
+        }),
+      },
+      responses: { 200: json(searchOutputSchema, "Ranked pages"), ...problems(400, ...auth, 404) },
+    }),
+    async (c) => {
+      const wiki = await resolve(c, c.req.valid("param").id);
+      const { q, limit, cursor } = c.req.valid("query");
+      return c.json(await searchWikis(deps, [wiki], { query: q, limit, cursor }), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: "post",
+      path: `${base}/ask`,
+      tags: [tag],
+      summary: "Ask a question: an answer with citations and frontier notes",
+      description:
+        "Send `Accept: text/event-stream` to receive progress and the answer as server-sent events.",
+      security,
+      request: {
+        params: wikiIdParam,
+        body: { required: true, content: { "application/json": { schema: askInput } } },
+      },
+      responses: {
+        200: {
+          description: "The answer (or an event stream with `Accept: text/event-stream`)",
+          content: {
+            "application/json": { schema: answerSchema },
+            "text/event-stream": { schema: z.string() },
+          },
+        },
+        ...problems(400, ...auth, 404, 415),
+      },
+    }),
+    async (c) => {
+      const wiki = await resolve(c, c.req.valid("param").id);
+      const input = c.req.valid("json");
+      if ((c.req.header("accept") ?? "").includes("text/event-stream")) {
+        return streamAnswer(c, () => askWikis(deps, [wiki], input));
+      }
+      return c.json(await askWikis(deps, [wiki], input), 200);
+    },
+  );
+}
+
+/** The `415` every JSON route gives for another Content-Type (before the body is read). */
+export function requireJson(c: Context): void {
+  const type = c.req.header("content-type") ?? "";
+  if (!/^application\/(.+\+)?json\b/i.test(type)) {
+    throw new AppError(
+      "unsupported_media_type",
+      `Send the body as application/json, not "${type || "nothing"}"`,
+    );
+  }
+}

@@ -1,0 +1,96 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { decodeBase64url, encodeBase64url } from "../lib/base64url.ts";
+import { constantTimeEqual } from "./password.ts";
+import { webCookie } from "./sessions.ts";
+
+/** The hidden form field that carries the token. */
+export const CSRF_FIELD = "_csrf";
+
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * CSRF protection for the web routes (after `sessionMiddleware`); sets `csrfToken` for forms.
+ *
+ * - Signed in, the token is an HMAC of the session secret: one per session, nothing stored,
+ *   useless without the HttpOnly cookie it came from, and dead when the session ends.
+ * - Signed out (the sign-in and sign-up forms), a double-submit cookie: a random value in a
+ *   cookie and the same in the form. `__Host-` over https keeps sibling hosts from planting
+ *   one; a signature would add nothing here, since before sign-in there is nothing to bind it
+ *   to that an attacker could not also obtain.
+ * - Every POST must come from our own origin when the browser says where it came from
+ *   (`Sec-Fetch-Site`, `Origin`): a second, independent check.
+ */
+export function csrfProtection(deps: Pick<Deps, "config">): MiddlewareHandler {
+  return async (c, next) => {
+    const sessionToken = c.get("sessionToken");
+    const cookie = webCookie(deps.config, "wiki_csrf");
+    let expected: string;
+    if (sessionToken) {
+      expected = await csrfTokenOfSession(sessionToken);
+    } else {
+      const existing = getCookie(c, cookie.name);
+      if (existing && TOKEN_SHAPE.test(existing)) expected = existing;
+      else {
+        expected = encodeBase64url(crypto.getRandomValues(new Uint8Array(32)));
+        setCookie(c, cookie.name, expected, cookie.options);
+      }
+    }
+    c.set("csrfToken", expected);
+    if (c.req.method !== "GET" && c.req.method !== "HEAD") {
+      if (isCrossSite(c, deps.config.baseUrl)) {
+        throw new AppError("forbidden", "Cross-site form posts are not accepted");
+      }
+      const body = await c.req.parseBody();
+      const given = body[CSRF_FIELD];
+      if (typeof given !== "string" || !sameText(given, expected)) {
+        throw new AppError(
+          "forbidden",
+          "This form has expired or did not come from this site: reload the page and try again",
+        );
+      }
+    }
+    await next();
+  };
+}
+
+/** The CSRF token of a session: HMAC-SHA256 keyed by the session secret. */
+export async function csrfTokenOfSession(sessionToken: string): Promise<string> {
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new Uint8Array(decodeBase64url(sessionToken)),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode("wiki csrf v1"));
+  return encodeBase64url(new Uint8Array(mac));
+}
+
+/**
+ * True when the browser tells us the request came from another site: `Sec-Fetch-Site` (Fetch
+ * Metadata) other than `same-origin` or `none` (`same-site` too: a sibling subdomain may be
+ * someone else's), or an `Origin` other than ours (`null` included). Neither header: an old
+ * browser or a non-browser client, which the token check still covers.
+ */
+function isCrossSite(c: Context, baseUrl: string): boolean {
+  const site = c.req.header("sec-fetch-site");
+  if (site && site !== "same-origin" && site !== "none") return true;
+  const origin = c.req.header("origin");
+  return origin !== undefined && origin !== new URL(baseUrl).origin &&
+    origin !== new URL(c.req.url).origin;
+}
+
+function sameText(a: string, b: string): boolean {
+  const encoder = new TextEncoder();
+  return constantTimeEqual(encoder.encode(a), encoder.encode(b));
+}
+
+declare module "hono" {
+  interface ContextVariableMap {
+    /** The CSRF token forms of this request must carry (web routes only). */
+    csrfToken: string;
+  }
+}

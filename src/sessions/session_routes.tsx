@@ -1,0 +1,189 @@
+import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { internalError } from "../http/problem.ts";
+import type {} from "../http/request_id.ts";
+import { selectTeamsOf } from "../teams/store.ts";
+import { teamRoutes } from "../teams/team_routes.tsx";
+import { selectSpacesOf } from "../wikis/store.ts";
+import { csrfProtection } from "./csrf.ts";
+import {
+  clearSessionCookie,
+  createSession,
+  invalidateSession,
+  requireAccount,
+  sessionMiddleware,
+  setSessionCookie,
+} from "./sessions.ts";
+import { AccountPage, ErrorPage, SignInPage, SignUpPage } from "./session_pages.tsx";
+import { signIn, signUp } from "./sign_in.ts";
+
+/**
+ * The paths of the web app that see sessions. Middleware is registered per path, not with
+ * `use("*")`: mounted at "/", a wildcard would also run on `/mcp` and `/api`, which must
+ * never honour a cookie. (`/teams/*` matches `/teams` too.)
+ */
+const WEB_PATHS = ["/signup", "/signin", "/signout", "/account", "/teams/*"];
+
+/** Sign-up, sign-in, sign-out, the account page and the team pages, as server-rendered HTML. */
+export function sessionRoutes(deps: Deps): Hono {
+  const app = new Hono();
+  for (const path of WEB_PATHS) {
+    app.use(
+      path,
+      pageHeaders(),
+      bodyLimit({ maxSize: 64 * 1024 }),
+      sessionMiddleware(deps),
+      csrfProtection(deps),
+    );
+  }
+
+  app.get("/signup", (c) => {
+    if (c.get("account")) return c.redirect("/account", 303);
+    return c.html(<SignUpPage {...pageContext(c)} />);
+  });
+
+  app.post("/signup", async (c) => {
+    const form = await c.req.parseBody();
+    const result = await signUp(deps.db, form);
+    if (!result.ok) {
+      const values = { email: text(form.email), name: text(form.name) };
+      return c.html(
+        <SignUpPage {...pageContext(c)} values={values} errors={result.errors} />,
+        result.status,
+      );
+    }
+    await startSession(c, deps, result.account.id);
+    deps.log.info("account created", {
+      request_id: c.get("requestId"),
+      account_id: result.account.id,
+    });
+    return c.redirect("/account", 303);
+  });
+
+  app.get("/signin", (c) => {
+    if (c.get("account")) return c.redirect("/account", 303);
+    return c.html(<SignInPage {...pageContext(c)} />);
+  });
+
+  app.post("/signin", async (c) => {
+    const form = await c.req.parseBody();
+    const email = text(form.email);
+    const result = await signIn(deps.db, { email, password: form.password, ip: clientAddress(c) });
+    if (!result.ok) {
+      const fields = { request_id: c.get("requestId"), reason: result.reason };
+      if (result.reason === "rate_limited") {
+        deps.log.warn("sign-in refused", fields);
+        c.header("Retry-After", String(result.retryAfter));
+        const minutes = Math.ceil(result.retryAfter / 60);
+        return c.html(
+          <ErrorPage
+            {...pageContext(c)}
+            title="Too many sign-in attempts"
+            message={`Too many failed sign-ins for this email or from this network. Try again in ${minutes} ${
+              minutes === 1 ? "minute" : "minutes"
+            }.`}
+          />,
+          429,
+        );
+      }
+      deps.log.info("sign-in refused", fields);
+      const error = result.reason === "incomplete"
+        ? "Enter your email address and your password"
+        : "The email or the password is not right";
+      return c.html(<SignInPage {...pageContext(c)} email={email} error={error} />, 400);
+    }
+    await startSession(c, deps, result.accountId);
+    return c.redirect("/account", 303);
+  });
+
+  app.post("/signout", async (c) => {
+    const token = c.get("sessionToken");
+    if (token) await invalidateSession(deps.db, token);
+    clearSessionCookie(c, deps.config);
+    return c.redirect("/signin", 303);
+  });
+
+  app.get("/account", async (c) => {
+    const account = requireAccount(c);
+    const [spaces, teams] = await Promise.all([
+      selectSpacesOf(deps.db, account.id),
+      selectTeamsOf(deps.db, account.id),
+    ]);
+    return c.html(<AccountPage {...pageContext(c)} spaces={spaces} teams={teams} />);
+  });
+
+  app.route("/", teamRoutes(deps));
+
+  app.onError((error, c) => {
+    if (error instanceof AppError && error.code === "unauthorized") {
+      return c.redirect("/signin", 303);
+    }
+    if (!(error instanceof AppError)) {
+      deps.log.error("unhandled error", {
+        request_id: c.get("requestId"),
+        method: c.req.method,
+        path: c.req.path,
+        error: error instanceof Error ? error.stack ?? error.message : String(error),
+      });
+    }
+    const shown = error instanceof AppError ? error : internalError();
+    return c.html(
+      <ErrorPage
+        account={c.get("account") ?? null}
+        csrfToken={c.get("csrfToken") ?? ""}
+        title={shown.title}
+        message={shown.detail}
+      />,
+      shown.status as ContentfulStatusCode,
+    );
+  });
+
+  return app;
+}
+
+/** Signs the browser in as the account: a new session (never a reused one) and its cookie. */
+async function startSession(c: Context, deps: Deps, accountId: string): Promise<void> {
+  const previous = c.get("sessionToken");
+  if (previous) await invalidateSession(deps.db, previous);
+  const session = await createSession(deps.db, accountId, c.req.header("user-agent") ?? "");
+  setSessionCookie(c, deps.config, session.token, session.expiresAt);
+}
+
+/**
+ * Headers of every page: never cached (they carry CSRF tokens and personal data), never
+ * framed (clickjacking), and a CSP that allows only our inline style and our own forms.
+ */
+function pageHeaders(): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    c.res.headers.set("Cache-Control", "no-store");
+    c.res.headers.set(
+      "Content-Security-Policy",
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    );
+    c.res.headers.set("X-Frame-Options", "DENY");
+    c.res.headers.set("X-Content-Type-Options", "nosniff");
+    c.res.headers.set("Referrer-Policy", "same-origin");
+  };
+}
+
+/**
+ * The client's address as the connection reports it (`Deno.serve` passes it as the env).
+ * Behind a reverse proxy this is the proxy's; trusting `X-Forwarded-For` needs a setting
+ * that names the proxy, which the configuration does not have yet.
+ */
+function clientAddress(c: Context): string {
+  const env = c.env as { remoteAddr?: { hostname?: string } } | undefined;
+  return env?.remoteAddr?.hostname ?? "unknown";
+}
+
+function pageContext(c: Context) {
+  return { account: c.get("account"), csrfToken: c.get("csrfToken") };
+}
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}

@@ -1,0 +1,134 @@
+import { Alert, CsrfField, Field, Layout, type PageContext } from "../web/layout.tsx";
+import type { MemberRow, Role, TeamRow } from "./store.ts";
+
+const ROLES: Role[] = ["owner", "admin", "member"];
+
+/** A team's page for one of its members: members and roles, and what the viewer may change. */
+export function TeamPage(
+  props: PageContext & {
+    team: TeamRow;
+    members: MemberRow[];
+    role: Role;
+    error?: string | undefined;
+    inviteEmail?: string;
+  },
+) {
+  const me = props.account!;
+  const manager = props.role !== "member";
+  // Admins manage members and admins; only owners make, unmake or add owners.
+  const grantable = props.role === "owner" ? ROLES : ROLES.filter((r) => r !== "owner");
+  const base = `/teams/${props.team.id}`;
+  return (
+    <Layout title={props.team.name} account={me} csrfToken={props.csrfToken}>
+      <p>
+        Team id <code>{props.team.id}</code>; your role: {props.role}.
+      </p>
+      <Alert message={props.error} />
+      <h2>Members</h2>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Email</th>
+            <th scope="col">Role</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.members.map((m) => (
+            <tr key={m.account_id}>
+              <td>{m.name}</td>
+              <td>{m.email}</td>
+              <td>
+                {manager && (props.role === "owner" || m.role !== "owner")
+                  ? (
+                    <form method="post" action={`${base}/members/${m.account_id}/role`}>
+                      <CsrfField token={props.csrfToken} />
+                      <label class="sr-only" for={`role-${m.account_id}`}>
+                        Role of {m.name || m.email}
+                      </label>
+                      <select id={`role-${m.account_id}`} name="role">
+                        {grantable.map((r) => (
+                          <option key={r} value={r} selected={r === m.role}>{r}</option>
+                        ))}
+                      </select>
+                      <button type="submit">Change role</button>
+                    </form>
+                  )
+                  : m.role}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {manager && (
+        <>
+          <h2>Add a member</h2>
+          <form method="post" action={`${base}/members`}>
+            <CsrfField token={props.csrfToken} />
+            <Field
+              name="email"
+              label="Email of their account"
+              type="email"
+              required
+              hint="They need an account on this site first"
+              value={props.inviteEmail}
+            />
+            <label for="field-invite-role">Role</label>
+            <select id="field-invite-role" name="role">
+              {grantable.map((r) => (
+                <option key={r} value={r} selected={r === "member"}>{r}</option>
+              ))}
+            </select>
+            <button type="submit">Add member</button>
+          </form>
+        </>
+      )}
+      <h2>Leave</h2>
+      <form method="post" action={`${base}/leave`}>
+        <CsrfField token={props.csrfToken} />
+        <p class="hint">
+          You lose access to the team's spaces. A team's last owner must make someone else owner
+          first.
+        </p>
+        <button type="submit">Leave team</button>
+      </form>
+    </Layout>
+  );
+}
+
+/** The form that creates a team (on the account page, and alone when it needs correcting). */
+export function CreateTeamForm(
+  props: { csrfToken: string; values?: { id?: string; name?: string } },
+) {
+  return (
+    <form method="post" action="/teams">
+      <CsrfField token={props.csrfToken} />
+      <Field
+        name="id"
+        label="Team id"
+        required
+        hint="1-64 characters of a-z, 0-9 and inner hyphens, e.g. research-lab"
+        value={props.values?.id}
+      />
+      <Field
+        name="name"
+        label="Team name"
+        hint="Optional; the id if empty"
+        value={props.values?.name}
+      />
+      <button type="submit">Create team</button>
+    </form>
+  );
+}
+
+/** The team form alone, with the reason it was not accepted. */
+export function CreateTeamPage(
+  props: PageContext & { error: string; values: { id?: string; name?: string } },
+) {
+  return (
+    <Layout title="Create a team" account={props.account} csrfToken={props.csrfToken}>
+      <Alert message={props.error} />
+      <CreateTeamForm csrfToken={props.csrfToken} values={props.values} />
+    </Layout>
+  );
+}
