@@ -9,6 +9,7 @@ import { requestId } from "./http/request_id.ts";
 import { mcpRoutes } from "./mcp/mcp_routes.ts";
 import { serverCardRoutes } from "./mcp/server_card.ts";
 import { sessionRoutes } from "./sessions/session_routes.tsx";
+import { llmsRoutes } from "./wikis/llms_routes.ts";
 
 /** Builds the whole HTTP application from its dependencies; nothing here listens. */
 export function createApp(deps: Deps): Hono {
@@ -19,6 +20,7 @@ export function createApp(deps: Deps): Hono {
   app.route("/", mcpRoutes(deps));
   app.route("/", serverCardRoutes(deps));
   app.route("/", sessionRoutes(deps));
+  app.route("/", llmsRoutes(deps));
   app.notFound((c) =>
     problemResponse(c, new AppError("not_found", `No route for ${c.req.method} ${c.req.path}`))
   );

@@ -284,3 +284,19 @@ Deno.test("the OpenAPI document describes every /api/v1 route the app serves", a
   const docs = await app.request("/api/v1/docs");
   assert.match(await docs.text(), /\/spaces\/\{id\}\/ask/);
 });
+
+Deno.test("llms.txt lists public wikis and their pages; /w/<id>/<path>.md is the markdown", async () => {
+  await using db = await freshDb();
+  await world(db);
+  const { app } = testApp(db);
+  const root = await (await app.request("/llms.txt")).text();
+  assert.match(root, /\[Garden\]\(http:\/\/wiki\.test\/w\/garden\/llms\.txt\)/);
+  assert.doesNotMatch(root, /notes/);
+  const wiki = await (await app.request("/w/garden/llms.txt")).text();
+  assert.match(wiki, /- \[Compost\]\(http:\/\/wiki\.test\/w\/garden\/Guides\/Compost\.md\)/);
+  const md = await app.request("/w/garden/Guides/Compost.md");
+  assert.equal(md.status, 200);
+  assert.equal(await md.text(), "# Compost\nTurn the heap weekly. [[Worms]]");
+  assert.equal((await app.request("/w/notes/llms.txt")).status, 404);
+  assert.equal((await app.request("/w/notes/Plan.md")).status, 404);
+});

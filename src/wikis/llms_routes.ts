@@ -1,0 +1,76 @@
+import { Hono } from "hono";
+import type { Deps } from "../deps.ts";
+import { requirePublicWiki } from "../mcp/servers.ts";
+import { listPages } from "../pages/list_pages.ts";
+import { resolvePageRef } from "../pages/read_page.ts";
+import { listPublicWikis } from "./list_public_wikis.ts";
+import { getWiki } from "./wikis.ts";
+import { wikiUrl } from "./urls.ts";
+
+/** Pages listed in one wiki's llms.txt at most. */
+const LLMS_PAGES = 2_000;
+
+/**
+ * Plain-text entry points for agents without MCP (the llms.txt convention): `/llms.txt` lists
+ * the public wikis, `/w/<id>/llms.txt` a wiki's pages, and `/w/<id>/<path>.md` is a page's
+ * markdown as written.
+ */
+export function llmsRoutes(deps: Deps): Hono {
+  const app = new Hono();
+  const text = (body: string) =>
+    new Response(body, {
+      headers: {
+        "Content-Type": "text/plain; charset=utf-8",
+        "Cache-Control": "public, max-age=300",
+      },
+    });
+  const base = deps.config.baseUrl;
+
+  app.get("/llms.txt", async () => {
+    const { wikis } = await listPublicWikis(deps, { limit: 200 });
+    return text([
+      "# Knowledge wiki",
+      "",
+      "> Public wikis, readable as markdown. Assistants can also connect over MCP at " +
+      `${base}/mcp/hub/ (all public wikis) or ${base}/mcp/w/<id>/ (one wiki); programs can use ${base}/api/v1/.`,
+      "",
+      "## Wikis",
+      "",
+      ...wikis.map((w) =>
+        `- [${w.title}](${wikiUrl(base, w.id)}/llms.txt): ${w.description || `${w.pages} pages`}`
+      ),
+      "",
+    ].join("\n"));
+  });
+
+  app.get("/w/:id/llms.txt", async (c) => {
+    const id = await requirePublicWiki(deps, c.req.param("id"));
+    const wiki = await getWiki(deps.db, id);
+    const { pages } = await listPages(deps, id, { limit: LLMS_PAGES });
+    return text([
+      `# ${wiki.title}`,
+      "",
+      ...(wiki.description ? [`> ${wiki.description}`, ""] : []),
+      ...(wiki.instructions ? [wiki.instructions, ""] : []),
+      `MCP: ${base}/mcp/w/${id}/`,
+      "",
+      "## Pages",
+      "",
+      ...pages.map((p) => `- [${p.title}](${p.url}.md)`),
+      "",
+    ].join("\n"));
+  });
+
+  app.get("/w/:id/:path{.+\\.md}", async (c) => {
+    const id = await requirePublicWiki(deps, c.req.param("id"));
+    const path = decodeURIComponent(c.req.param("path")).replace(/\.md$/, "");
+    const page = await resolvePageRef(deps.db, id, path);
+    return new Response(page.markdown, {
+      headers: {
+        "Content-Type": "text/markdown; charset=utf-8",
+        ETag: `"${page.id}-${page.revision}"`,
+      },
+    });
+  });
+  return app;
+}
