@@ -25,57 +25,73 @@ export async function askWikis(
   const question = parsed.data.question;
   const passages = await retrievePassages(deps, wikiIds, question);
   const extractive = pickSentences(question, passages);
-  const fallback: FrontierNote[] = [];
-  if (deps.config.llm && passages.length > 0 && extractive.coverage >= WEAK_COVERAGE) {
-    try {
-      const llm = await answerWithLlm(deps.config.llm, question, passages);
-      const citations = llm.cited.map((c, i) => citationOf(c.passage, c.quote, i + 1));
-      const renumbered = renumber(llm.answer, llm.cited.map((c) => c.passage.n));
-      const { notes, coverage } = await frontierNotes(
-        deps.db,
-        question,
-        passages,
-        citations,
-        extractive.coverage,
-      );
-      return {
-        question,
-        answer: renumbered,
-        citations,
-        frontier: dedupe([...llm.modelNotes, ...notes, ...llm.dropped]),
-        coverage,
-        mode: "llm",
-      };
-    } catch (error) {
-      if (!(error instanceof LlmUnavailable)) throw error;
-      deps.log.warn("ask fell back to an extractive answer", { reason: error.message });
-      fallback.push({
+  const draft = (deps.config.llm && passages.length > 0 && extractive.coverage >= WEAK_COVERAGE)
+    ? await llmDraft(deps, deps.config.llm, question, passages)
+    : null;
+  const { answer, citations, notes, mode } = draft && "answer" in draft
+    ? draft
+    : extractiveDraft(extractive, passages, draft?.notes ?? []);
+  const frontier = await frontierNotes(deps.db, question, passages, citations, extractive.coverage);
+  return {
+    question,
+    answer,
+    citations,
+    frontier: dedupe([...notes.before, ...frontier.notes, ...notes.after]),
+    coverage: frontier.coverage,
+    mode,
+  };
+}
+
+type Draft = {
+  answer: string;
+  citations: Citation[];
+  notes: { before: FrontierNote[]; after: FrontierNote[] };
+  mode: Answer["mode"];
+};
+
+/** The model's verified answer, or the note that explains why there is none. */
+async function llmDraft(
+  deps: AskDeps,
+  llm: NonNullable<AskDeps["config"]["llm"]>,
+  question: string,
+  passages: Passage[],
+): Promise<Draft | { notes: FrontierNote[] }> {
+  try {
+    const out = await answerWithLlm(llm, question, passages);
+    return {
+      answer: renumber(out.answer, out.cited.map((c) => c.passage.n)),
+      citations: out.cited.map((c, i) => citationOf(c.passage, c.quote, i + 1)),
+      notes: { before: out.modelNotes, after: out.dropped },
+      mode: "llm",
+    };
+  } catch (error) {
+    if (!(error instanceof LlmUnavailable)) throw error;
+    deps.log.warn("ask fell back to an extractive answer", { reason: error.message });
+    return {
+      notes: [{
         kind: "llm_fallback",
         note: `The language model could not answer (${error.message}): this answer is extractive`,
-      });
-    }
+      }],
+    };
   }
-  const weak = extractive.coverage < WEAK_COVERAGE;
-  const picks = weak ? [] : extractive.picks;
-  const citations = picks.map((p, i) => citationOf(p.passage, p.sentence, i + 1));
+}
+
+/** The best sentences with their markers, or a plain statement that the wiki lacks the answer. */
+function extractiveDraft(
+  extractive: ReturnType<typeof pickSentences>,
+  passages: Passage[],
+  before: FrontierNote[],
+): Draft {
+  const picks = extractive.coverage < WEAK_COVERAGE ? [] : extractive.picks;
   const answer = picks.length > 0
     ? picks.map((p, i) => `${p.sentence} [${i + 1}]`).join(" ")
     : passages.length > 0
     ? `The wiki does not answer this. The closest pages are ${closest(passages)}.`
     : "The wiki has nothing on this.";
-  const { notes, coverage } = await frontierNotes(
-    deps.db,
-    question,
-    passages,
-    citations,
-    extractive.coverage,
-  );
   return {
-    question,
     answer,
-    citations,
-    frontier: dedupe([...fallback, ...notes]),
-    coverage,
+    citations: picks.map((p, i) => citationOf(p.passage, p.sentence, i + 1)),
+    notes: { before, after: [] },
     mode: "extractive",
   };
 }

@@ -92,7 +92,7 @@ export async function searchWikis(
         page: d.path,
         title: d.title,
         section: d.heading_path.length > 0 ? d.heading_path.join(" > ") : null,
-        snippet: d.snippet,
+        snippet: d.snippet ?? "",
         score: Math.round(r.score * 10_000) / 10_000,
         url: d.anchor ? `${url}#${d.anchor}` : url,
         revision: d.revision,

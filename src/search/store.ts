@@ -213,7 +213,7 @@ export function selectExactTitleMatches(db: Db, wikiIds: string[], query: string
     LIMIT 5`;
 }
 
-/** What a result shows of a chunk and its page. */
+/** A chunk with its page: what results and answers show. */
 export type ChunkDetail = {
   chunk_id: number;
   page_id: number;
@@ -224,26 +224,29 @@ export type ChunkDetail = {
   updated_at: Date;
   heading_path: string[];
   anchor: string;
-  snippet: string;
+  text: string;
+  /** The best fragments with the query's terms marked `**`; null without a query. */
+  snippet: string | null;
 };
 
 /**
- * Pages and snippets for chunks: `ts_headline` marks the query's terms with `**` in the
- * best fragments of each chunk.
+ * Chunks with their pages. With a query, `ts_headline` marks its terms with `**` in the best
+ * fragments of each chunk (the search snippet).
  */
 export function selectChunkDetails(
   db: Db,
   chunkIds: number[],
-  query: string,
+  query: string | null,
 ): Promise<ChunkDetail[]> {
   return db<ChunkDetail>`
     WITH q AS (
       SELECT (string_agg(DISTINCT quote_literal(lexeme), ' | '))::tsquery AS tsq
-      FROM unnest(to_tsvector('english', ${query}::text))
+      FROM unnest(to_tsvector('english', coalesce(${query}::text, '')))
     )
     SELECT c.id AS chunk_id, p.id AS page_id, p.wiki_id, p.path, p.title, p.revision, p.updated_at,
-      c.heading_path, c.anchor,
-      CASE WHEN q.tsq IS NULL THEN left(c.text, 240)
+      c.heading_path, c.anchor, c.text,
+      CASE WHEN ${query}::text IS NULL THEN NULL
+        WHEN q.tsq IS NULL THEN left(c.text, 240)
         ELSE ts_headline('english', c.text, q.tsq,
           'StartSel=**, StopSel=**, MaxWords=40, MinWords=15, ShortWord=2, MaxFragments=2, FragmentDelimiter=" … "')
       END AS snippet
@@ -298,24 +301,4 @@ export async function updateEmbeddings(
     UPDATE chunks c SET embedding = r.embedding::vector, embedder = ${embedder}
     FROM jsonb_to_recordset(${JSON.stringify(json)}::text::jsonb) AS r(id bigint, embedding text)
     WHERE c.id = r.id`;
-}
-
-/** The text of chunks with their pages, for answering. */
-export function selectPassages(db: Db, chunkIds: number[]) {
-  return db<{
-    chunk_id: number;
-    page_id: number;
-    wiki_id: string;
-    path: string;
-    title: string;
-    revision: number;
-    updated_at: Date;
-    heading_path: string[];
-    anchor: string;
-    text: string;
-  }>`
-    SELECT c.id AS chunk_id, p.id AS page_id, p.wiki_id, p.path, p.title, p.revision, p.updated_at,
-      c.heading_path, c.anchor, c.text
-    FROM chunks c JOIN pages p ON p.id = c.page_id
-    WHERE c.id = ANY(${chunkIds}::bigint[])`;
 }
