@@ -5,6 +5,7 @@ import { createToken } from "../src/auth/tokens.ts";
 import type { Db } from "../src/db/db.ts";
 import { writePage } from "../src/pages/write_page.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
+import { startFakeOpenAi } from "./fake_openai.ts";
 import { freshDb, testApp, testDeps } from "./helpers.ts";
 
 async function world(db: Db) {
@@ -299,4 +300,40 @@ Deno.test("llms.txt lists public wikis and their pages; /w/<id>/<path>.md is the
   assert.equal(await md.text(), "# Compost\nTurn the heap weekly. [[Worms]]");
   assert.equal((await app.request("/w/notes/llms.txt")).status, 404);
   assert.equal((await app.request("/w/notes/Plan.md")).status, 404);
+});
+
+Deno.test("ask streams an LLM answer once its citations are verified", async () => {
+  const fake = startFakeOpenAi();
+  try {
+    await using db = await freshDb();
+    await world(db);
+    const { app } = testApp(db, { LLM_MODEL: "fake-chat", LLM_BASE_URL: fake.url });
+    fake.chat(() =>
+      JSON.stringify({
+        answer: "Turn it weekly [1]. Water it daily [1].",
+        citations: [{ passage: 1, quote: "Turn the heap weekly." }, {
+          passage: 1,
+          quote: "Water the heap daily.",
+        }],
+      })
+    );
+    const res = await app.request("/api/v1/public/wikis/garden/ask", {
+      method: "POST",
+      body: JSON.stringify({ question: "How often should I turn the compost heap?" }),
+      headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+    });
+    const text = await res.text();
+    const deltas = [...text.matchAll(/event: delta\ndata: (.*)/g)].map((m) =>
+      JSON.parse(m[1]!).text
+    ).join("");
+    assert.equal(deltas, "Turn it weekly [1]. Water it daily [1].");
+    const final = JSON.parse(/event: answer\ndata: (.*)/.exec(text)![1]!);
+    assert.equal(final.mode, "llm");
+    assert.deepEqual(final.citations.map((c: { quote: string }) => c.quote), [
+      "Turn the heap weekly.",
+    ]);
+    assert.ok(final.frontier.some((f: { kind: string }) => f.kind === "citation_dropped"));
+  } finally {
+    await fake.close();
+  }
 });

@@ -54,6 +54,7 @@ Deno.test("the hub lists public wikis and switches wiki by parameter on every ca
   const client = await mcpClient(app, "/mcp/hub/");
   const { tools } = await client.listTools();
   assert.deepEqual(tools.map((t) => t.name).sort(), [
+    "ask",
     "get_page",
     "list_wikis",
     "neighbors",
@@ -131,7 +132,7 @@ Deno.test("/mcp/w/<id>/ fixes the wiki by path, with its own instructions; priva
   const { app } = testApp(db);
   const client = await mcpClient(app, "/mcp/w/garden/");
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((t) => t.name).sort(), ["get_page", "neighbors", "search"]);
+  assert.deepEqual(tools.map((t) => t.name).sort(), ["ask", "get_page", "neighbors", "search"]);
   assert.ok(!("wiki" in (tools[0]!.inputSchema.properties ?? {})));
   assert.match(client.getInstructions() ?? "", /Answer like a gardener/);
   const found = await callOk<{ results: { page: string; wiki: string }[] }>(client, "search", {
@@ -168,7 +169,10 @@ Deno.test("the private endpoint wants a token: 401 with a challenge, invalid_tok
     });
   const none = await post({});
   assert.equal(none.status, 401);
-  assert.match(none.headers.get("www-authenticate")!, /^Bearer realm=/);
+  assert.equal(
+    none.headers.get("www-authenticate"),
+    'Bearer resource_metadata="http://wiki.test/.well-known/oauth-protected-resource/mcp", scope="wiki:read"',
+  );
   assert.doesNotMatch(none.headers.get("www-authenticate")!, /error=/);
   for (const auth of ["Bearer wk_acct_nope", "Basic abc", "Bearer"]) {
     const bad = await post({ Authorization: auth });
@@ -208,6 +212,7 @@ Deno.test("an account token lists its spaces and must name one when it has sever
   const client = await mcpClient(app, "/mcp", account);
   const { tools } = await client.listTools();
   assert.deepEqual(tools.map((t) => t.name).sort(), [
+    "ask",
     "confirm_use",
     "get_page",
     "my_spaces",
@@ -321,7 +326,7 @@ Deno.test("MCP over HTTP: 405 for GET and DELETE, one Accept type is enough, COR
       body: list,
     });
     assert.equal(res.status, 200, accept);
-    assert.equal((await res.json()).result.tools.length, 4);
+    assert.equal((await res.json()).result.tools.length, 5);
   }
   const preflight = await app.request("/mcp/", {
     method: "OPTIONS",
@@ -384,4 +389,28 @@ Deno.test("GET /.well-known/mcp lists the three endpoints and their tools", asyn
     "http://wiki.test/mcp/",
   ]);
   assert.ok(card.endpoints[2].tools.includes("confirm_use"));
+});
+
+Deno.test("ask over MCP answers with citations from the chosen wiki only", async () => {
+  await using db = await freshDb();
+  const { account } = await world(db);
+  const { app } = testApp(db);
+  const hub = await mcpClient(app, "/mcp/hub/");
+  const answer = await callOk<{ answer: string; citations: { wiki: string; page: string }[] }>(
+    hub,
+    "ask",
+    { wiki: "garden", question: "What do worms speed up?" },
+  );
+  assert.match(answer.answer, /Worms speed up/);
+  assert.ok(answer.citations.every((c) => c.wiki === "garden"));
+  const mine = await mcpClient(app, "/mcp/", account);
+  const secret = await callOk<{ answer: string }>(mine, "ask", {
+    space: "ana-notes",
+    question: "When is the launch?",
+  });
+  assert.match(secret.answer, /ninth of March/);
+  assert.match(
+    await callError(hub, "ask", { wiki: "ana-notes", question: "When is the launch?" }),
+    /not found/,
+  );
 });

@@ -1,5 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { askWikis } from "../ask/ask.ts";
+import { answerSchema, askInput } from "../ask/ask_schema.ts";
 import type { Deps } from "../deps.ts";
 import { getPageContent, getPageInput, pageContentSchema } from "../pages/get_page_content.ts";
 import { listNeighbors, neighborsInput, neighborsSchema } from "../pages/list_neighbors.ts";
@@ -17,7 +19,7 @@ export type WikiScope = {
 
 const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
 
-/** Registers `search`, `get_page` and `neighbors` on a server, scoped as given. */
+/** Registers `search`, `get_page`, `neighbors` and `ask` on a server, scoped as given. */
 export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScope): void {
   const withScope = <S extends z.ZodObject>(schema: S) =>
     scope.param ? schema.extend({ [scope.param.name]: scope.param.schema }) : schema;
@@ -95,6 +97,36 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
       return toolResult(
         out,
         lines.length > 0 ? lines.join("\n") : `Page "${out.page}" has no links in or out.`,
+      );
+    }));
+
+  server.registerTool("ask", {
+    title: "Ask the wiki",
+    description:
+      "Get a short answer to a question, written from the wiki's pages, with numbered citations " +
+      "(page, url, revision and the exact quote) and frontier notes saying where the wiki's coverage is thin " +
+      "(parts it does not cover, a single source, stale pages, linked pages nobody wrote). If coverage is " +
+      "`unsupported`, the wiki does not answer the question: do not guess from it.",
+    inputSchema: withScope(askInput),
+    outputSchema: answerSchema,
+    annotations: readOnly,
+  }, (args: Record<string, unknown>) =>
+    runTool(deps.log, async () => {
+      const wiki = await scope.resolve(scopeValue(args));
+      const out = await askWikis(deps, [wiki], args as z.input<typeof askInput>);
+      const sources = out.citations.map((c) =>
+        `[${c.n}] ${c.title} (page "${c.page}", rev ${c.revision}) ${c.url}`
+      );
+      const notes = out.frontier.map((f) => `- ${f.kind}: ${f.note}`);
+      return toolResult(
+        out,
+        [
+          out.answer,
+          ...(sources.length > 0 ? ["", "Sources:", ...sources] : []),
+          ...(notes.length > 0
+            ? ["", `Coverage: ${out.coverage}. Notes:`, ...notes]
+            : [`\nCoverage: ${out.coverage}.`]),
+        ].join("\n"),
       );
     }));
 }
