@@ -6,11 +6,7 @@ import type { FieldErrors } from "./sign_in.ts";
 
 /** The sign-up form, with what was typed (never the password) and its errors. */
 export function SignUpPage(
-  props: PageContext & {
-    values?: { email?: string; name?: string };
-    errors?: FieldErrors;
-    next?: string | undefined;
-  },
+  props: PageContext & { values?: { email?: string; name?: string }; errors?: FieldErrors },
 ) {
   const errors = props.errors ?? {};
   return (
@@ -20,7 +16,6 @@ export function SignUpPage(
       />
       <form method="post" action="/signup">
         <CsrfField token={props.csrfToken} />
-        <NextField next={props.next} />
         <Field
           name="email"
           label="Email"
@@ -57,15 +52,12 @@ export function SignUpPage(
 }
 
 /** The sign-in form; `error` is shown above it. */
-export function SignInPage(
-  props: PageContext & { email?: string; error?: string; next?: string | undefined },
-) {
+export function SignInPage(props: PageContext & { email?: string; error?: string }) {
   return (
     <Layout title="Sign in" account={props.account} csrfToken={props.csrfToken}>
       <Alert message={props.error} />
       <form method="post" action="/signin">
         <CsrfField token={props.csrfToken} />
-        <NextField next={props.next} />
         <Field
           name="email"
           label="Email"
@@ -84,10 +76,7 @@ export function SignInPage(
         <button type="submit">Sign in</button>
       </form>
       <p>
-        No account yet?{" "}
-        <a href={props.next ? `/signup?next=${encodeURIComponent(props.next)}` : "/signup"}>
-          Create one
-        </a>
+        No account yet? <a href="/signup">Create one</a>
       </p>
     </Layout>
   );
@@ -134,11 +123,6 @@ export function AccountPage(
       <CreateTeamForm csrfToken={props.csrfToken} />
     </Layout>
   );
-}
-
-/** Where the form goes after success (e.g. back to an app's authorization request). */
-function NextField(props: { next?: string | undefined }) {
-  return props.next ? <input type="hidden" name="next" value={props.next} /> : null;
 }
 
 /** A page for a request that failed: its status as title and a safe message. */
