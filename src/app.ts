@@ -8,11 +8,15 @@ import { internalError, problemResponse } from "./http/problem.ts";
 import { requestId } from "./http/request_id.ts";
 import { mcpRoutes } from "./mcp/mcp_routes.ts";
 import { serverCardRoutes } from "./mcp/server_card.ts";
+import { type OAuthOptions, oauthRoutes } from "./oauth/oauth_routes.ts";
 import { sessionRoutes } from "./sessions/session_routes.tsx";
 import { llmsRoutes } from "./wikis/llms_routes.ts";
 
-/** Builds the whole HTTP application from its dependencies; nothing here listens. */
-export function createApp(deps: Deps): Hono {
+/**
+ * Builds the whole HTTP application from its dependencies; nothing here listens. Tests may
+ * give the OAuth server a fetcher that never reaches the network.
+ */
+export function createApp(deps: Deps, options: { oauth?: OAuthOptions } = {}): Hono {
   const app = new Hono();
   app.use(requestId());
   app.route("/", healthRoutes(deps));
@@ -20,6 +24,7 @@ export function createApp(deps: Deps): Hono {
   app.route("/", mcpRoutes(deps));
   app.route("/", serverCardRoutes(deps));
   app.route("/", sessionRoutes(deps));
+  app.route("/", oauthRoutes(deps, options.oauth));
   app.route("/", llmsRoutes(deps));
   app.notFound((c) =>
     problemResponse(c, new AppError("not_found", `No route for ${c.req.method} ${c.req.path}`))

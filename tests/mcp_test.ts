@@ -169,7 +169,10 @@ Deno.test("the private endpoint wants a token: 401 with a challenge, invalid_tok
     });
   const none = await post({});
   assert.equal(none.status, 401);
-  assert.match(none.headers.get("www-authenticate")!, /^Bearer realm=/);
+  assert.equal(
+    none.headers.get("www-authenticate"),
+    'Bearer resource_metadata="http://wiki.test/.well-known/oauth-protected-resource/mcp", scope="wiki:read"',
+  );
   assert.doesNotMatch(none.headers.get("www-authenticate")!, /error=/);
   for (const auth of ["Bearer wk_acct_nope", "Basic abc", "Bearer"]) {
     const bad = await post({ Authorization: auth });

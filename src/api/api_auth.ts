@@ -16,12 +16,20 @@ declare module "hono" {
  */
 export function requireAccountToken(deps: Deps): MiddlewareHandler {
   return async (c, next) => {
-    const resolved = await resolveCredential(deps.db, c.req.header("authorization"));
+    const resolved = await resolveCredential(deps, c.req.header("authorization"));
     if (!resolved.ok) return unauthorized(c, deps, resolved.reason);
     if (resolved.credential.kind === "space_token") {
       throw new AppError(
         "space_token_not_allowed",
         "Space tokens work on MCP only: use an account token for the REST API",
+      );
+    }
+    if (resolved.credential.kind === "oauth") {
+      // Tokens minted for /mcp are not passed through to another resource (RFC 8707; MCP
+      // authorization spec, "Token Passthrough").
+      throw new AppError(
+        "forbidden",
+        "OAuth tokens are issued for the MCP endpoint only: use an account token for the REST API",
       );
     }
     c.set("credential", resolved.credential);

@@ -1,24 +1,46 @@
 import type { Db } from "../db/db.ts";
+import type { Deps } from "../deps.ts";
+import { OAUTH_TOKEN_PREFIX, resolveAccessToken } from "../oauth/oauth_tokens.ts";
+import { mcpResource } from "../oauth/resource.ts";
 import { selectSpacesOf, type WikiSummaryRow } from "../wikis/store.ts";
 import { resolveToken, type TokenRefusal } from "./tokens.ts";
 
 /** Who is calling, as resolved from `Authorization: Bearer …` (one model for MCP and REST). */
 export type Credential =
   | { kind: "account_token"; id: string; accountId: string }
-  | { kind: "space_token"; id: string; accountId: string; spaceId: string };
+  | { kind: "space_token"; id: string; accountId: string; spaceId: string }
+  | {
+    /** An OAuth access token for `/mcp`: its grant (`id`), client and the spaces granted. */
+    kind: "oauth";
+    id: string;
+    accountId: string;
+    clientId: string;
+    clientName: string;
+    spaceIds: string[];
+  };
 
 /** Why no credential could be resolved: `missing` gets a bare challenge, the rest `invalid_token`. */
 export type CredentialFailure = "missing" | "malformed" | TokenRefusal;
 
-/** Resolves the `Authorization` header of a request. */
+/**
+ * Resolves the `Authorization` header of a request; the token's prefix picks the validator.
+ * OAuth access tokens must have been issued for this server's `/mcp` (RFC 8707 audience).
+ */
 export async function resolveCredential(
-  db: Db,
+  deps: Pick<Deps, "db" | "config">,
   authorization: string | undefined,
 ): Promise<{ ok: true; credential: Credential } | { ok: false; reason: CredentialFailure }> {
   if (!authorization) return { ok: false, reason: "missing" };
   const match = /^Bearer +([\x21-\x7e]+)$/i.exec(authorization.trim());
   if (!match) return { ok: false, reason: "malformed" };
-  const resolved = await resolveToken(db, match[1]!);
+  const secret = match[1]!;
+  if (secret.startsWith(OAUTH_TOKEN_PREFIX.access)) {
+    const oauth = await resolveAccessToken(deps.db, secret, mcpResource(deps.config.baseUrl));
+    if (!oauth.ok) return oauth;
+    const { grantId, ...access } = oauth.access;
+    return { ok: true, credential: { kind: "oauth", id: grantId, ...access } };
+  }
+  const resolved = await resolveToken(deps.db, secret);
   if (!resolved.ok) return resolved;
   const t = resolved.token;
   return {
@@ -35,11 +57,12 @@ export type Space = WikiSummaryRow & { role: "owner" | "admin" | "member" };
 /**
  * The spaces a credential reaches now: an account token, all of its account's spaces; a
  * space token, its one space while its account can still reach it (a member who leaves a
- * team loses the space's tokens with it).
+ * team loses the space's tokens with it); an OAuth token, the spaces granted at consent that
+ * its account still reaches.
  */
 export async function spacesOf(db: Db, credential: Credential): Promise<Space[]> {
   const spaces = await selectSpacesOf(db, credential.accountId);
-  return credential.kind === "space_token"
-    ? spaces.filter((s) => s.id === credential.spaceId)
-    : spaces;
+  if (credential.kind === "space_token") return spaces.filter((s) => s.id === credential.spaceId);
+  if (credential.kind === "oauth") return spaces.filter((s) => credential.spaceIds.includes(s.id));
+  return spaces;
 }

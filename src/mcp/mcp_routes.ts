@@ -6,6 +6,7 @@ import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
 import { type Credential, resolveCredential } from "../auth/credentials.ts";
 import type { Deps } from "../deps.ts";
+import { SUPPORTED_SCOPES } from "../oauth/scopes.ts";
 import { selectWiki } from "../wikis/store.ts";
 import { buildHubServer, buildPrivateServer, buildWikiServer } from "./servers.ts";
 
@@ -74,7 +75,18 @@ export function mcpRoutes(deps: Deps): Hono {
       if (origin && !originAllowed(deps, origin)) {
         return jsonRpcError(c, 403, `Origin "${origin}" may not call this endpoint`);
       }
-      const resolved = await resolveCredential(deps.db, c.req.header("authorization"));
+      // Bearer tokens travel in the Authorization header only (RFC 6750 §2.3, OAuth 2.1 §5.2.1).
+      if (new URL(c.req.url).searchParams.has("access_token")) {
+        return c.json({
+          jsonrpc: "2.0",
+          error: {
+            code: -32600,
+            message: "Send the token as Authorization: Bearer, not in the URL",
+          },
+          id: null,
+        }, 400);
+      }
+      const resolved = await resolveCredential(deps, c.req.header("authorization"));
       if (!resolved.ok) return challenge(c, deps, resolved.reason);
       return serve(
         c,
@@ -125,21 +137,23 @@ function originAllowed(deps: Deps, origin: string): boolean {
 }
 
 /**
- * 401 with a Bearer challenge (RFC 6750 §3): bare when no credential came, with
- * `error="invalid_token"` when one came and was refused.
+ * 401 with a Bearer challenge (RFC 6750 §3) that points at the protected-resource metadata
+ * (RFC 9728 §5.1) and names the scope to ask for, so OAuth clients can start sign-in: bare
+ * when no credential came, with `error="invalid_token"` when one came and was refused.
  */
 function challenge(c: Context, deps: Deps, reason: string): Response {
-  const realm = `realm="${deps.config.baseUrl}/mcp"`;
+  const metadata = `${deps.config.baseUrl}/.well-known/oauth-protected-resource/mcp`;
+  const base = `Bearer resource_metadata="${metadata}", scope="${SUPPORTED_SCOPES.join(" ")}"`;
   const detail = {
-    missing: "This endpoint needs a token: Authorization: Bearer <account or space token>",
+    missing: "This endpoint needs a token: Authorization: Bearer <token>, or sign in with OAuth",
     malformed: "The Authorization header must be: Bearer <token>",
     unknown: "The token is not valid",
     revoked: "The token has been revoked",
     expired: "The token has expired",
   }[reason] ?? "The token is not valid";
   const header = reason === "missing"
-    ? `Bearer ${realm}`
-    : `Bearer ${realm}, error="invalid_token", error_description="${detail}"`;
+    ? base
+    : `${base}, error="invalid_token", error_description="${detail}"`;
   return c.json({ jsonrpc: "2.0", error: { code: -32001, message: detail }, id: null }, 401, {
     "WWW-Authenticate": header,
   });
@@ -150,9 +164,10 @@ function jsonRpcError(c: Context, status: 403 | 404, message: string): Response 
 }
 
 /**
- * The client's name for usage records. Stateless servers never see the `initialize` that
- * carried `clientInfo`, so the User-Agent stands in (e.g. `claude-code/2.1`).
+ * The client's name for usage records: an OAuth client's registered name; otherwise the
+ * User-Agent, since stateless servers never see the `initialize` that carried `clientInfo`.
  */
-function clientNameOf(c: Context, _credential: Credential): string | null {
+function clientNameOf(c: Context, credential: Credential): string | null {
+  if (credential.kind === "oauth") return credential.clientName;
   return c.req.header("user-agent")?.slice(0, 200) ?? null;
 }

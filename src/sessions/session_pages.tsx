@@ -6,7 +6,11 @@ import type { FieldErrors } from "./sign_in.ts";
 
 /** The sign-up form, with what was typed (never the password) and its errors. */
 export function SignUpPage(
-  props: PageContext & { values?: { email?: string; name?: string }; errors?: FieldErrors },
+  props: PageContext & {
+    values?: { email?: string; name?: string };
+    errors?: FieldErrors;
+    next?: string | undefined;
+  },
 ) {
   const errors = props.errors ?? {};
   return (
@@ -16,6 +20,7 @@ export function SignUpPage(
       />
       <form method="post" action="/signup">
         <CsrfField token={props.csrfToken} />
+        <NextField next={props.next} />
         <Field
           name="email"
           label="Email"
@@ -52,12 +57,15 @@ export function SignUpPage(
 }
 
 /** The sign-in form; `error` is shown above it. */
-export function SignInPage(props: PageContext & { email?: string; error?: string }) {
+export function SignInPage(
+  props: PageContext & { email?: string; error?: string; next?: string | undefined },
+) {
   return (
     <Layout title="Sign in" account={props.account} csrfToken={props.csrfToken}>
       <Alert message={props.error} />
       <form method="post" action="/signin">
         <CsrfField token={props.csrfToken} />
+        <NextField next={props.next} />
         <Field
           name="email"
           label="Email"
@@ -76,7 +84,10 @@ export function SignInPage(props: PageContext & { email?: string; error?: string
         <button type="submit">Sign in</button>
       </form>
       <p>
-        No account yet? <a href="/signup">Create one</a>
+        No account yet?{" "}
+        <a href={props.next ? `/signup?next=${encodeURIComponent(props.next)}` : "/signup"}>
+          Create one
+        </a>
       </p>
     </Layout>
   );
@@ -121,8 +132,17 @@ export function AccountPage(
       )}
       <h2>Create a team</h2>
       <CreateTeamForm csrfToken={props.csrfToken} />
+      <h2>Apps</h2>
+      <p>
+        <a href="/account/apps">Connected apps</a>: the assistants you signed in with OAuth.
+      </p>
     </Layout>
   );
+}
+
+/** Where the form goes after success (e.g. back to an app's authorization request). */
+function NextField(props: { next?: string | undefined }) {
+  return props.next ? <input type="hidden" name="next" value={props.next} /> : null;
 }
 
 /** A page for a request that failed: its status as title and a safe message. */

@@ -41,17 +41,19 @@ export function sessionRoutes(deps: Deps): Hono {
   }
 
   app.get("/signup", (c) => {
-    if (c.get("account")) return c.redirect("/account", 303);
-    return c.html(<SignUpPage {...pageContext(c)} />);
+    const next = safeNext(c.req.query("next"));
+    if (c.get("account")) return c.redirect(next ?? "/account", 303);
+    return c.html(<SignUpPage {...pageContext(c)} next={next} />);
   });
 
   app.post("/signup", async (c) => {
     const form = await c.req.parseBody();
+    const next = safeNext(form.next);
     const result = await signUp(deps.db, form);
     if (!result.ok) {
       const values = { email: text(form.email), name: text(form.name) };
       return c.html(
-        <SignUpPage {...pageContext(c)} values={values} errors={result.errors} />,
+        <SignUpPage {...pageContext(c)} values={values} errors={result.errors} next={next} />,
         result.status,
       );
     }
@@ -60,17 +62,19 @@ export function sessionRoutes(deps: Deps): Hono {
       request_id: c.get("requestId"),
       account_id: result.account.id,
     });
-    return c.redirect("/account", 303);
+    return c.redirect(next ?? "/account", 303);
   });
 
   app.get("/signin", (c) => {
-    if (c.get("account")) return c.redirect("/account", 303);
-    return c.html(<SignInPage {...pageContext(c)} />);
+    const next = safeNext(c.req.query("next"));
+    if (c.get("account")) return c.redirect(next ?? "/account", 303);
+    return c.html(<SignInPage {...pageContext(c)} next={next} />);
   });
 
   app.post("/signin", async (c) => {
     const form = await c.req.parseBody();
     const email = text(form.email);
+    const next = safeNext(form.next);
     const result = await signIn(deps.db, { email, password: form.password, ip: clientAddress(c) });
     if (!result.ok) {
       const fields = { request_id: c.get("requestId"), reason: result.reason };
@@ -93,10 +97,13 @@ export function sessionRoutes(deps: Deps): Hono {
       const error = result.reason === "incomplete"
         ? "Enter your email address and your password"
         : "The email or the password is not right";
-      return c.html(<SignInPage {...pageContext(c)} email={email} error={error} />, 400);
+      return c.html(
+        <SignInPage {...pageContext(c)} email={email} error={error} next={next} />,
+        400,
+      );
     }
     await startSession(c, deps, result.accountId);
-    return c.redirect("/account", 303);
+    return c.redirect(next ?? "/account", 303);
   });
 
   app.post("/signout", async (c) => {
@@ -156,7 +163,7 @@ async function startSession(c: Context, deps: Deps, accountId: string): Promise<
  * Headers of every page: never cached (they carry CSRF tokens and personal data), never
  * framed (clickjacking), and a CSP that allows only our inline style and our own forms.
  */
-function pageHeaders(): MiddlewareHandler {
+export function pageHeaders(): MiddlewareHandler {
   return async (c, next) => {
     await next();
     c.res.headers.set("Cache-Control", "no-store");
@@ -178,6 +185,15 @@ function pageHeaders(): MiddlewareHandler {
 function clientAddress(c: Context): string {
   const env = c.env as { remoteAddr?: { hostname?: string } } | undefined;
   return env?.remoteAddr?.hostname ?? "unknown";
+}
+
+/**
+ * Where to go after signing in or up: a path of this site only (`/x`, never `//host` or
+ * `/\\host`, which browsers read as another origin), else null for the account page.
+ */
+export function safeNext(value: unknown): string | undefined {
+  if (typeof value !== "string" || value.length > 4000) return undefined;
+  return /^\/(?![\/\\])[\x21-\x7e]*$/.test(value) ? value : undefined;
 }
 
 function pageContext(c: Context) {

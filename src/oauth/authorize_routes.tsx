@@ -1,0 +1,184 @@
+import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { internalError } from "../http/problem.ts";
+import { csrfProtection } from "../sessions/csrf.ts";
+import { ErrorPage } from "../sessions/session_pages.tsx";
+import { pageHeaders } from "../sessions/session_routes.tsx";
+import { requireAccount, sessionMiddleware } from "../sessions/sessions.ts";
+import { selectSpacesOf } from "../wikis/store.ts";
+import { ConnectedAppsPage } from "./apps_page.tsx";
+import {
+  type AuthorizationCheck,
+  authorizationRedirect,
+  checkAuthorizationRequest,
+  issueCode,
+} from "./authorize.ts";
+import type { DocumentFetcher } from "./client_metadata_document.ts";
+import { ConsentPage } from "./consent_page.tsx";
+import { revokeAccountGrant, selectLiveGrantsOf } from "./store.ts";
+
+/**
+ * The browser side of the authorization server: `/authorize` (sign-in through the web
+ * session, then consent) and the account's connected apps. Like every web page, behind the
+ * session and CSRF middleware, registered per path so it never runs on `/mcp` or `/api`.
+ */
+export function authorizeRoutes(deps: Deps, fetcher: DocumentFetcher): Hono {
+  const app = new Hono();
+  const web = [bodyLimit({ maxSize: 64 * 1024 }), sessionMiddleware(deps), csrfProtection(deps)];
+  app.use("/authorize", authorizePageHeaders(), ...web);
+  app.use("/account/apps/*", pageHeaders(), ...web); // matches /account/apps too
+
+  app.get("/authorize", async (c) => {
+    const params = new URL(c.req.url).searchParams;
+    const check = await checkAuthorizationRequest(deps, fetcher, params);
+    if (check.kind !== "ok") return answerFailure(c, deps, check, 302);
+    const account = c.get("account");
+    if (!account) {
+      const next = `/authorize?${params}`;
+      return c.redirect(`/signin?next=${encodeURIComponent(next)}`, 302);
+    }
+    const spaces = await selectSpacesOf(deps.db, account.id);
+    return c.html(
+      <ConsentPage
+        account={account}
+        csrfToken={c.get("csrfToken")}
+        request={check.request}
+        params={params}
+        spaces={spaces}
+      />,
+    );
+  });
+
+  // The consent form repeats the request's parameters, and they are checked again here: a
+  // decision applies to exactly the client and redirect URI it names, with this session's
+  // CSRF token. Answered with 303, never 307, so the browser does not re-post the form
+  // to the client (RFC 9700 §4.12).
+  app.post("/authorize", async (c) => {
+    const form = await c.req.formData();
+    const params = new URLSearchParams();
+    for (const [name, value] of form) if (typeof value === "string") params.append(name, value);
+    const check = await checkAuthorizationRequest(deps, fetcher, params);
+    if (check.kind !== "ok") return answerFailure(c, deps, check, 303);
+    const account = c.get("account");
+    if (!account) {
+      throw new AppError("forbidden", "Sign in first, then answer the app's request again");
+    }
+    const { request } = check;
+    const issuer = deps.config.baseUrl;
+    if (params.get("decision") !== "allow") {
+      deps.log.info("oauth consent denied", { client_id: request.client.id });
+      return c.redirect(
+        authorizationRedirect(request.redirectUri, issuer, request.state, {
+          error: "access_denied",
+          error_description: "The user denied the request",
+        }),
+        303,
+      );
+    }
+    const reachable = new Set((await selectSpacesOf(deps.db, account.id)).map((s) => s.id));
+    const chosen = [...new Set(params.getAll("space"))];
+    const foreign = chosen.find((id) => !reachable.has(id));
+    if (foreign) throw new AppError("forbidden", `Space "${foreign}" is not one of your spaces`);
+    const code = await issueCode(deps, request, account.id, chosen);
+    deps.log.info("oauth consent given", {
+      client_id: request.client.id,
+      account_id: account.id,
+      spaces: chosen.length,
+    });
+    return c.redirect(
+      authorizationRedirect(request.redirectUri, issuer, request.state, { code }),
+      303,
+    );
+  });
+
+  app.get("/account/apps", async (c) => {
+    const account = requireAccount(c);
+    const apps = await selectLiveGrantsOf(deps.db, account.id);
+    return c.html(
+      <ConnectedAppsPage account={account} csrfToken={c.get("csrfToken")} apps={apps} />,
+    );
+  });
+
+  app.post("/account/apps/:id/revoke", async (c) => {
+    const account = requireAccount(c);
+    const id = c.req.param("id");
+    if (!await revokeAccountGrant(deps.db, account.id, id)) {
+      throw new AppError("not_found", `Connected app "${id}" not found or already disconnected`);
+    }
+    return c.redirect("/account/apps", 303);
+  });
+
+  app.onError((error, c) => {
+    if (error instanceof AppError && error.code === "unauthorized" && c.req.method === "GET") {
+      return c.redirect(`/signin?next=${encodeURIComponent(c.req.path)}`, 303);
+    }
+    if (!(error instanceof AppError)) {
+      deps.log.error("unhandled error", {
+        request_id: c.get("requestId"),
+        path: c.req.path,
+        error: error instanceof Error ? error.stack ?? error.message : String(error),
+      });
+    }
+    const shown = error instanceof AppError ? error : internalError();
+    return c.html(
+      <ErrorPage
+        account={c.get("account") ?? null}
+        csrfToken={c.get("csrfToken") ?? ""}
+        title={shown.title}
+        message={shown.detail}
+      />,
+      shown.status as ContentfulStatusCode,
+    );
+  });
+  return app;
+}
+
+/**
+ * A failed authorization request: a bad client or redirect URI gets an error page and no
+ * redirect; anything else goes back to the client with `error`, `state` and `iss`.
+ */
+function answerFailure(
+  c: Context,
+  deps: Deps,
+  check: Exclude<AuthorizationCheck, { kind: "ok" }>,
+  status: 302 | 303,
+): Response | Promise<Response> {
+  if (check.kind === "page_error") {
+    return c.html(
+      <ErrorPage
+        account={c.get("account") ?? null}
+        csrfToken={c.get("csrfToken") ?? ""}
+        title="This app's request cannot be answered"
+        message={check.message}
+      />,
+      400,
+    );
+  }
+  const location = authorizationRedirect(check.redirectUri, deps.config.baseUrl, check.state, {
+    error: check.error,
+    error_description: check.description,
+  });
+  return c.redirect(location, status);
+}
+
+/**
+ * Headers of the authorization pages: never cached, never framed (clickjacking of the Allow
+ * button, RFC 9700 §4.16), no referrer (the URL carries the request). No `form-action`:
+ * browsers apply it to the redirect after the consent post, which goes to the client.
+ */
+function authorizePageHeaders(): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    c.res.headers.set("Cache-Control", "no-store");
+    c.res.headers.set(
+      "Content-Security-Policy",
+      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+    );
+    c.res.headers.set("X-Frame-Options", "DENY");
+    c.res.headers.set("X-Content-Type-Options", "nosniff");
+    c.res.headers.set("Referrer-Policy", "no-referrer");
+  };
+}

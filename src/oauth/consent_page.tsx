@@ -1,0 +1,82 @@
+import type { Space } from "../auth/credentials.ts";
+import { Alert, CsrfField, Layout, type PageContext } from "../web/layout.tsx";
+import type { AuthorizationRequest } from "./authorize.ts";
+
+/** The authorization parameters the consent form carries back to `POST /authorize`. */
+export const FORWARDED_PARAMS = [
+  "client_id",
+  "redirect_uri",
+  "response_type",
+  "state",
+  "code_challenge",
+  "code_challenge_method",
+  "resource",
+  "scope",
+] as const;
+
+/**
+ * The consent page: which app asks (for a metadata-document client, the host of its
+ * client_id, which it cannot fake, next to the name it claims), where the answer will go
+ * (the redirect URI's host, as the MCP spec requires), and the spaces to grant.
+ */
+export function ConsentPage(
+  props: PageContext & {
+    request: AuthorizationRequest;
+    params: URLSearchParams;
+    spaces: Space[];
+    error?: string;
+  },
+) {
+  const { client, redirectUri } = props.request;
+  const redirectHost = hostOf(redirectUri);
+  const loopback = /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)(:|\/|$)/.test(redirectUri);
+  return (
+    <Layout title="Connect an app" account={props.account} csrfToken={props.csrfToken}>
+      <Alert message={props.error} />
+      <p>
+        <strong>{client.name}</strong>
+        {client.kind === "cimd" && <>(published by {hostOf(client.id)})</>}{" "}
+        wants to read your wiki spaces on your behalf.
+      </p>
+      <p>
+        After you answer, you go back to <strong>{redirectHost}</strong>
+        {loopback && " (an app on this computer)"}. Only continue if you started this from that app.
+      </p>
+      <form method="post" action="/authorize">
+        <CsrfField token={props.csrfToken} />
+        {FORWARDED_PARAMS.map((name) =>
+          props.params.has(name) && (
+            <input type="hidden" name={name} value={props.params.get(name) ?? ""} />
+          )
+        )}
+        <fieldset>
+          <legend>Spaces it may read</legend>
+          {props.spaces.length === 0
+            ? <p>You have no spaces yet.</p>
+            : props.spaces.map((s) => (
+              <label>
+                <input
+                  type="checkbox"
+                  name="space"
+                  value={s.id}
+                  checked={props.spaces.length === 1}
+                />{" "}
+                {s.title} ({s.id})
+              </label>
+            ))}
+        </fieldset>
+        <button type="submit" name="decision" value="allow">Allow</button>{" "}
+        <button type="submit" name="decision" value="deny">Deny</button>
+      </form>
+    </Layout>
+  );
+}
+
+function hostOf(uri: string): string {
+  try {
+    const url = new URL(uri);
+    return url.host || `${url.protocol}//`;
+  } catch {
+    return uri;
+  }
+}
