@@ -3,6 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import type { Deps } from "./deps.ts";
 import { AppError } from "./errors.ts";
 import { apiRoutes } from "./api/api_routes.ts";
+import { tokenRoutes } from "./auth/token_routes.tsx";
 import { healthRoutes } from "./http/health_routes.ts";
 import { internalError, problemResponse } from "./http/problem.ts";
 import { requestId } from "./http/request_id.ts";
@@ -25,6 +26,7 @@ export function createApp(deps: Deps, options: { oauth?: OAuthOptions } = {}): H
   app.route("/", serverCardRoutes(deps));
   app.route("/", sessionRoutes(deps));
   app.route("/", oauthRoutes(deps, options.oauth));
+  app.route("/", tokenRoutes(deps));
   app.route("/", llmsRoutes(deps));
   app.notFound((c) =>
     problemResponse(c, new AppError("not_found", `No route for ${c.req.method} ${c.req.path}`))

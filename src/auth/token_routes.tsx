@@ -1,0 +1,86 @@
+import { type Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { csrfProtection } from "../sessions/csrf.ts";
+import { pageHeaders } from "../sessions/session_routes.tsx";
+import { requireAccount, sessionMiddleware } from "../sessions/sessions.ts";
+import { spacesOf } from "./credentials.ts";
+import { selectTokensOf } from "./store.ts";
+import { TokensPage } from "./token_pages.tsx";
+import { createToken, revokeToken } from "./tokens.ts";
+
+/**
+ * The account's tokens in the web app: made (shown once), listed with their last use, revoked
+ * (effective at once). Behind the session and CSRF middleware, like every web page.
+ */
+export function tokenRoutes(deps: Deps): Hono {
+  const app = new Hono();
+  app.use(
+    "/account/tokens/*",
+    pageHeaders(),
+    bodyLimit({ maxSize: 16 * 1024 }),
+    sessionMiddleware(deps),
+    csrfProtection(deps),
+  );
+
+  const render = async (
+    c: Context,
+    extra: { created?: string; error?: string },
+  ) => {
+    const account = requireAccount(c);
+    const [tokens, spaces] = await Promise.all([
+      selectTokensOf(deps.db, account.id),
+      spacesOf(deps.db, { kind: "account_token", id: "", accountId: account.id }),
+    ]);
+    return c.html(
+      <TokensPage
+        account={account}
+        csrfToken={c.get("csrfToken")}
+        tokens={tokens}
+        spaces={spaces}
+        {...extra}
+      />,
+      extra.error ? 400 : 200,
+    );
+  };
+
+  app.get("/account/tokens", (c) => render(c, {}));
+
+  app.post("/account/tokens", async (c) => {
+    const account = requireAccount(c);
+    const form = await c.req.parseBody();
+    const days = String(form.expires_days ?? "").trim();
+    if (days && !(Number(days) > 0 && Number(days) <= 3650)) {
+      return render(c, { error: "Expiry must be a number of days from 1 to 3650, or empty" });
+    }
+    try {
+      const space = String(form.space ?? "");
+      const made = await createToken(deps.db, {
+        accountId: account.id,
+        kind: space ? "space" : "account",
+        spaceId: space || undefined,
+        name: String(form.name ?? ""),
+        expiresAt: days ? new Date(Date.now() + Number(days) * 86_400_000) : null,
+      });
+      return render(c, { created: made.token });
+    } catch (error) {
+      if (error instanceof AppError) return render(c, { error: error.detail });
+      throw error;
+    }
+  });
+
+  app.post("/account/tokens/:id/revoke", async (c) => {
+    await revokeToken(deps.db, requireAccount(c).id, c.req.param("id"));
+    return c.redirect("/account/tokens", 303);
+  });
+
+  app.onError((error, c) => {
+    if (error instanceof AppError && error.code === "unauthorized" && c.req.method === "GET") {
+      return c.redirect(`/signin?next=${encodeURIComponent(c.req.path)}`, 303);
+    }
+    if (error instanceof AppError) return c.text(error.detail, error.status as 400);
+    throw error;
+  });
+  return app;
+}
