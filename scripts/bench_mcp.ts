@@ -32,7 +32,13 @@ const server = Deno.serve(
 );
 const port = (server.addr as Deno.NetAddr).port;
 await server.shutdown();
-const config = loadConfig({ ...env, PORT: String(port), BASE_URL: `http://localhost:${port}` });
+// A benchmark, not a client: no budget.
+const config = loadConfig({
+  RATE_LIMIT_ANON_PER_MINUTE: "100000000",
+  ...env,
+  PORT: String(port),
+  BASE_URL: `http://localhost:${port}`,
+});
 try {
   const embedder = await createEmbedder(config.embedding);
   await ensureVectorIndex(db, embedder);

@@ -7,6 +7,7 @@ import { tokenRoutes } from "./auth/token_routes.tsx";
 import { healthRoutes } from "./http/health_routes.ts";
 import { internalError, problemResponse } from "./http/problem.ts";
 import { requestId } from "./http/request_id.ts";
+import { rateLimit } from "./limits/rate_limit.ts";
 import { mcpRoutes } from "./mcp/mcp_routes.ts";
 import { serverCardRoutes } from "./mcp/server_card.ts";
 import { type OAuthOptions, oauthRoutes } from "./oauth/oauth_routes.ts";
@@ -21,6 +22,11 @@ export function createApp(deps: Deps, options: { oauth?: OAuthOptions } = {}): H
   const app = new Hono();
   app.use(requestId());
   app.route("/", healthRoutes(deps));
+  // Budgets before the routes: per credential, else per IP; stricter on the token endpoints.
+  for (const path of ["/mcp", "/mcp/*", "/api/v1/*", "/llms.txt", "/w/*"]) {
+    app.use(path, rateLimit(deps, "api"));
+  }
+  for (const path of ["/token", "/register"]) app.use(path, rateLimit(deps, "oauth"));
   app.route("/api/v1", apiRoutes(deps));
   app.route("/", mcpRoutes(deps));
   app.route("/", serverCardRoutes(deps));

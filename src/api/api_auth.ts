@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { type Credential, resolveCredential } from "../auth/credentials.ts";
+import { type Credential, requestCredential } from "../auth/credentials.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { problemResponse } from "../http/problem.ts";
@@ -16,7 +16,7 @@ declare module "hono" {
  */
 export function requireAccountToken(deps: Deps): MiddlewareHandler {
   return async (c, next) => {
-    const resolved = await resolveCredential(deps, c.req.header("authorization"));
+    const resolved = await requestCredential(c, deps);
     if (!resolved.ok) return unauthorized(c, deps, resolved.reason);
     if (resolved.credential.kind === "space_token") {
       throw new AppError(

@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import type { Db } from "../db/db.ts";
 import type { Deps } from "../deps.ts";
 import { OAUTH_TOKEN_PREFIX, resolveAccessToken } from "../oauth/oauth_tokens.ts";
@@ -65,4 +66,24 @@ export async function spacesOf(db: Db, credential: Credential): Promise<Space[]>
   if (credential.kind === "space_token") return spaces.filter((s) => s.id === credential.spaceId);
   if (credential.kind === "oauth") return spaces.filter((s) => credential.spaceIds.includes(s.id));
   return spaces;
+}
+
+type Resolution = Awaited<ReturnType<typeof resolveCredential>>;
+
+declare module "hono" {
+  interface ContextVariableMap {
+    resolvedCredential: Resolution;
+  }
+}
+
+/** The request's credential, resolved once per request (the rate limiter and the route share it). */
+export async function requestCredential(
+  c: Context,
+  deps: Pick<Deps, "db" | "config">,
+): Promise<Resolution> {
+  const known = c.get("resolvedCredential");
+  if (known) return known;
+  const resolved = await resolveCredential(deps, c.req.header("authorization"));
+  c.set("resolvedCredential", resolved);
+  return resolved;
 }

@@ -34,7 +34,9 @@ export function TokensPage(
           <label for="field-space">Opens</label>
           <select id="field-space" name="space">
             <option value="">All my spaces (account token)</option>
-            {props.spaces.map((s) => <option value={s.id}>Only {s.title} (space token)</option>)}
+            {props.spaces.map((s) => (
+              <option key={s.id} value={s.id}>Only {s.title} (space token)</option>
+            ))}
           </select>
         </div>
         <Field

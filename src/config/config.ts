@@ -9,6 +9,11 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   SEED_DOCS: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
   ALLOWED_HOSTS: z.string().optional(),
+  TRUST_PROXY: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  RATE_LIMIT_ANON_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  RATE_LIMIT_TOKEN_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_OAUTH_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   ALLOWED_ORIGINS: z.string().optional(),
   LLM_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://api.openai.com/v1"),
   LLM_API_KEY: z.string().optional(),
@@ -38,6 +43,10 @@ export type Config = {
   allowedHosts: string[] | null;
   /** Browser origins the private endpoint accepts besides its own and loopback ones. */
   allowedOrigins: string[];
+  /** Take the client address from X-Forwarded-For (behind a proxy that sets it). */
+  trustProxy: boolean;
+  /** Request budgets per window: per credential, per IP without one, per IP on /token and /register. */
+  rateLimits: { windowSeconds: number; anon: number; token: number; oauth: number };
   embedding: EmbeddingConfig;
   /** The language model that writes answers; null: answers are extractive. */
   llm: LlmConfig | null;
@@ -100,6 +109,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       ...list(e.ALLOWED_HOSTS),
     ],
     allowedOrigins: [new URL(baseUrl).origin, ...list(e.ALLOWED_ORIGINS)],
+    trustProxy: e.TRUST_PROXY,
+    rateLimits: {
+      windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+      anon: e.RATE_LIMIT_ANON_PER_MINUTE,
+      token: e.RATE_LIMIT_TOKEN_PER_MINUTE,
+      oauth: e.RATE_LIMIT_OAUTH_PER_MINUTE,
+    },
     llm: e.LLM_MODEL
       ? {
         baseUrl: e.LLM_BASE_URL.replace(/\/+$/, ""),

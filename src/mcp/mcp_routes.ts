@@ -4,7 +4,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
-import { type Credential, resolveCredential } from "../auth/credentials.ts";
+import { type Credential, requestCredential } from "../auth/credentials.ts";
 import type { Deps } from "../deps.ts";
 import { SUPPORTED_SCOPES } from "../oauth/scopes.ts";
 import { selectWiki } from "../wikis/store.ts";
@@ -86,7 +86,7 @@ export function mcpRoutes(deps: Deps): Hono {
           id: null,
         }, 400);
       }
-      const resolved = await resolveCredential(deps, c.req.header("authorization"));
+      const resolved = await requestCredential(c, deps);
       if (!resolved.ok) return challenge(c, deps, resolved.reason);
       return serve(
         c,
@@ -106,11 +106,33 @@ async function serve(c: Context, server: McpServer): Promise<Response> {
   });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(withLenientAccept(c.req.raw));
+    return withBudget(c, await transport.handleRequest(withLenientAccept(c.req.raw)));
   } finally {
     await transport.close();
     await server.close();
   }
+}
+
+/** Adds the caller's remaining request budget to a tool result's `_meta`. */
+async function withBudget(c: Context, response: Response): Promise<Response> {
+  const state = c.get("rateLimit");
+  if (!state || !response.headers.get("content-type")?.includes("application/json")) {
+    return response;
+  }
+  const body = await response.json();
+  if (body?.result && Array.isArray(body.result.content)) {
+    body.result._meta = {
+      ...body.result._meta,
+      ratelimit: {
+        limit: state.budget.limit,
+        remaining: state.remaining,
+        reset_seconds: state.resetSeconds,
+      },
+    };
+  }
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(JSON.stringify(body), { status: response.status, headers });
 }
 
 /**

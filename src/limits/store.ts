@@ -1,0 +1,28 @@
+import type { Db } from "../db/db.ts";
+
+/**
+ * Counts one request against `key` and returns the count and when its window opened. A window
+ * opens at a key's first request and lasts `windowSeconds`; the next request after it opens a
+ * new one. One atomic upsert, so concurrent processes share the count exactly.
+ */
+export async function countRequest(
+  db: Db,
+  key: string,
+  windowSeconds: number,
+): Promise<{ count: number; window_started_at: Date; now: Date }> {
+  const rows = await db<{ count: number; window_started_at: Date; now: Date }>`
+    INSERT INTO rate_limits AS r (key, window_started_at, count)
+    VALUES (${key}, clock_timestamp(), 1)
+    ON CONFLICT (key) DO UPDATE SET
+      count = CASE WHEN r.window_started_at > clock_timestamp() - make_interval(secs => ${windowSeconds})
+        THEN r.count + 1 ELSE 1 END,
+      window_started_at = CASE WHEN r.window_started_at > clock_timestamp() - make_interval(secs => ${windowSeconds})
+        THEN r.window_started_at ELSE clock_timestamp() END
+    RETURNING count, window_started_at, clock_timestamp() AS now`;
+  return rows[0]!;
+}
+
+/** Drops counters whose window closed long ago. */
+export async function deleteOldCounters(db: Db, olderThanSeconds: number): Promise<void> {
+  await db`DELETE FROM rate_limits WHERE window_started_at < now() - make_interval(secs => ${olderThanSeconds})`;
+}

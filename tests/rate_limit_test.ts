@@ -1,0 +1,110 @@
+import assert from "node:assert/strict";
+import { createAccount } from "../src/accounts/accounts.ts";
+import { createToken } from "../src/auth/tokens.ts";
+import { openPostgres } from "../src/db/postgres.ts";
+import { createWiki } from "../src/wikis/wikis.ts";
+import { freshDb, testApp } from "./helpers.ts";
+import { callOk, mcpClient } from "./mcp_helpers.ts";
+
+Deno.test("the N+1st request in a window gets 429 with Retry-After; headers say the budget", async () => {
+  await using db = await freshDb();
+  await createWiki(db, { id: "garden", visibility: "public" });
+  const { app } = testApp(db, { RATE_LIMIT_ANON_PER_MINUTE: "5", RATE_LIMIT_WINDOW_SECONDS: "2" });
+  const statuses: number[] = [];
+  let last: Response | undefined;
+  for (let i = 0; i < 6; i++) {
+    last = await app.request("/api/v1/public/wikis");
+    statuses.push(last.status);
+    if (i === 0) {
+      assert.equal(last.headers.get("ratelimit-policy"), '"anon";q=5;w=2');
+      assert.match(last.headers.get("ratelimit")!, /^"anon";r=4;t=[12]$/);
+    }
+  }
+  assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429]);
+  const retryAfter = Number(last!.headers.get("retry-after"));
+  assert.ok(
+    Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 2,
+    `Retry-After ${retryAfter}`,
+  );
+  const problem = await last!.json();
+  assert.equal(problem.code, "rate_limited");
+  assert.equal(problem.retry_after, retryAfter);
+  await new Promise((r) => setTimeout(r, retryAfter * 1000 + 100));
+  assert.equal((await app.request("/api/v1/public/wikis")).status, 200);
+});
+
+Deno.test("authenticated traffic is limited per credential, not per address", async () => {
+  await using db = await freshDb();
+  const ana = await createAccount(db, { email: "ana@example.com" });
+  await createWiki(db, { id: "notes", ownerAccountId: ana.id });
+  const one = (await createToken(db, { accountId: ana.id, kind: "account", name: "one" })).token;
+  const two = (await createToken(db, { accountId: ana.id, kind: "account", name: "two" })).token;
+  const { app } = testApp(db, {
+    RATE_LIMIT_TOKEN_PER_MINUTE: "3",
+    RATE_LIMIT_ANON_PER_MINUTE: "100",
+  });
+  const get = (token: string) =>
+    app.request("/api/v1/spaces", { headers: { Authorization: `Bearer ${token}` } });
+  const first = [];
+  for (let i = 0; i < 4; i++) first.push((await get(one)).status);
+  assert.deepEqual(first, [200, 200, 200, 429]);
+  assert.equal(
+    (await get(two)).status,
+    200,
+    "another token from the same address has its own budget",
+  );
+  assert.equal((await app.request("/api/v1/public/wikis")).status, 200, "anonymous traffic too");
+});
+
+Deno.test("MCP tool results carry the remaining budget; /token and /register have their own", async () => {
+  await using db = await freshDb();
+  await createWiki(db, { id: "garden", visibility: "public" });
+  const { app } = testApp(db, { RATE_LIMIT_OAUTH_PER_MINUTE: "2" });
+  const client = await mcpClient(app, "/mcp/hub/");
+  const result = await client.callTool({ name: "list_wikis", arguments: {} });
+  const budget = (result._meta as { ratelimit: { limit: number; remaining: number } }).ratelimit;
+  assert.equal(budget.limit, 120);
+  assert.ok(budget.remaining < 120);
+  await callOk(client, "list_wikis");
+  const register = () =>
+    app.request("/register", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "{}",
+    });
+  const statuses = [
+    (await register()).status,
+    (await register()).status,
+    (await register()).status,
+  ];
+  assert.equal(statuses[2], 429);
+  assert.notEqual(statuses[0], 429);
+});
+
+Deno.test("when the counter store fails, requests go through and the failure is logged", async () => {
+  await using db = await freshDb();
+  await createWiki(db, { id: "garden", visibility: "public" });
+  const { app, deps } = testApp(db);
+  await db.exec("DROP TABLE rate_limits");
+  const res = await app.request("/api/v1/public/wikis");
+  assert.equal(res.status, 200);
+  assert.ok(deps.logLines.some((l) => l.includes("rate limit store failed")));
+});
+
+Deno.test("two server processes on one database share the budget", async () => {
+  await using db = await freshDb();
+  await createWiki(db, { id: "garden", visibility: "public" });
+  // A second process is a second connection pool on PostgreSQL; PGlite has one process.
+  const other = db.url ? openPostgres(db.url, { max: 2 }) : db;
+  try {
+    const env = { RATE_LIMIT_ANON_PER_MINUTE: "3" };
+    const apps = [testApp(db, env).app, testApp(other, env).app];
+    const statuses = [];
+    for (let i = 0; i < 4; i++) {
+      statuses.push((await apps[i % 2]!.request("/api/v1/public/wikis")).status);
+    }
+    assert.deepEqual(statuses, [200, 200, 200, 429]);
+  } finally {
+    if (other !== db) await other.close();
+  }
+});
