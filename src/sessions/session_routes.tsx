@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { clientIp } from "../http/client_ip.ts";
 import { internalError } from "../http/problem.ts";
 import type {} from "../http/request_id.ts";
 import { selectTeamsOf } from "../teams/store.ts";
@@ -75,7 +76,11 @@ export function sessionRoutes(deps: Deps): Hono {
     const form = await c.req.parseBody();
     const email = text(form.email);
     const next = safeNext(form.next);
-    const result = await signIn(deps.db, { email, password: form.password, ip: clientAddress(c) });
+    const result = await signIn(deps.db, {
+      email,
+      password: form.password,
+      ip: clientIp(c, deps.config),
+    });
     if (!result.ok) {
       const fields = { request_id: c.get("requestId"), reason: result.reason };
       if (result.reason === "rate_limited") {
@@ -175,16 +180,6 @@ export function pageHeaders(): MiddlewareHandler {
     c.res.headers.set("X-Content-Type-Options", "nosniff");
     c.res.headers.set("Referrer-Policy", "same-origin");
   };
-}
-
-/**
- * The client's address as the connection reports it (`Deno.serve` passes it as the env).
- * Behind a reverse proxy this is the proxy's; trusting `X-Forwarded-For` needs a setting
- * that names the proxy, which the configuration does not have yet.
- */
-function clientAddress(c: Context): string {
-  const env = c.env as { remoteAddr?: { hostname?: string } } | undefined;
-  return env?.remoteAddr?.hostname ?? "unknown";
 }
 
 /**
