@@ -6,7 +6,9 @@ import { apiRoutes } from "./api/api_routes.ts";
 import { tokenRoutes } from "./auth/token_routes.tsx";
 import { healthRoutes } from "./http/health_routes.ts";
 import { internalError, problemResponse } from "./http/problem.ts";
+import { accessLog, securityHeaders } from "./http/access_log.ts";
 import { requestId } from "./http/request_id.ts";
+import { isDatabaseUnavailable } from "./db/db.ts";
 import { rateLimit } from "./limits/rate_limit.ts";
 import { mcpRoutes } from "./mcp/mcp_routes.ts";
 import { serverCardRoutes } from "./mcp/server_card.ts";
@@ -21,6 +23,8 @@ import { llmsRoutes } from "./wikis/llms_routes.ts";
 export function createApp(deps: Deps, options: { oauth?: OAuthOptions } = {}): Hono {
   const app = new Hono();
   app.use(requestId());
+  app.use(securityHeaders(deps.config.baseUrl.startsWith("https:")));
+  app.use(accessLog(deps.log));
   app.route("/", healthRoutes(deps));
   // Budgets before the routes: per credential, else per IP; stricter on the token endpoints.
   for (const path of ["/mcp", "/mcp/*", "/api/v1/*", "/llms.txt", "/w/*"]) {
@@ -39,6 +43,21 @@ export function createApp(deps: Deps, options: { oauth?: OAuthOptions } = {}): H
   );
   app.onError((error, c) => {
     if (error instanceof AppError) return problemResponse(c, error);
+    if (isDatabaseUnavailable(error)) {
+      deps.log.error("database unavailable", {
+        request_id: c.get("requestId"),
+        error: String(error),
+      });
+      const response = problemResponse(
+        c,
+        new AppError(
+          "database_unavailable",
+          "The database is unavailable: try again in a few seconds",
+        ),
+      );
+      response.headers.set("Retry-After", "5");
+      return response;
+    }
     if (error instanceof HTTPException && error.status < 500) {
       const code = error.status === 415
         ? "unsupported_media_type"

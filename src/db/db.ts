@@ -57,3 +57,31 @@ export function makeDb(driver: Driver): Db {
   db.close = () => driver.close();
   return db;
 }
+
+/** Error codes of both drivers (and of PostgreSQL) that mean the database cannot be reached. */
+const UNAVAILABLE = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "CONNECT_TIMEOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "57P01", // admin_shutdown
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now
+  "08000",
+  "08001",
+  "08003",
+  "08006",
+]);
+
+/** Whether an error means the database is down or unreachable (as opposed to a bad query). */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string" && UNAVAILABLE.has(code)) return true;
+  return /PGlite is closed|connection (refused|terminated|ended)|Connection refused/i.test(
+    error.message,
+  );
+}

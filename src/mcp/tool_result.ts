@@ -1,5 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { Log } from "../lib/log.ts";
+import { isDatabaseUnavailable } from "../db/db.ts";
 import { AppError } from "../errors.ts";
 
 /** A successful tool result: the structured value and a text rendering for models and people. */
@@ -29,6 +30,16 @@ export async function runTool(
         isError: true,
         content: [{ type: "text", text: error.detail }],
         _meta: { code: error.code, ...(suggestions.length > 0 ? { suggestions } : {}) },
+      };
+    }
+    if (isDatabaseUnavailable(error)) {
+      log.error("tool failed: database unavailable", { error: String(error) });
+      return {
+        isError: true,
+        content: [{
+          type: "text",
+          text: "The database is unavailable: try again in a few seconds",
+        }],
       };
     }
     log.error("tool failed", {
