@@ -74,4 +74,12 @@ Deno.test("a wrong configuration value stops start-up with a message naming the 
   const config = loadConfig({ PORT: "9000", BASE_URL: "https://wiki.example.com/" });
   assert.equal(config.baseUrl, "https://wiki.example.com");
   assert.equal(loadConfig({ PORT: "9000" }).baseUrl, "http://localhost:9000");
+  assert.throws(
+    () => loadConfig({ DENO_DEPLOYMENT_ID: "abc" }),
+    /DATABASE_URL: required on Deno Deploy/,
+  );
+  assert.equal(
+    loadConfig({ DENO_DEPLOYMENT_ID: "abc", DATABASE_URL: "postgres://u:p@db/w" }).databaseUrl,
+    "postgres://u:p@db/w",
+  );
 });

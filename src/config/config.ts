@@ -93,6 +93,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid configuration:\n  ${lines.join("\n  ")}`);
   }
   const e = parsed.data;
+  // Deno Deploy has no writable disk for the embedded store: it needs PostgreSQL.
+  if (present.DENO_DEPLOYMENT_ID && !e.DATABASE_URL) {
+    throw new ConfigError(
+      "Invalid configuration:\n  DATABASE_URL: required on Deno Deploy (the embedded store needs a disk); " +
+        "set it to a PostgreSQL with the vector extension",
+    );
+  }
   const baseUrl = (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
   return {
     port: e.PORT,
