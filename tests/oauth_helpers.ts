@@ -4,6 +4,7 @@ import type { Db } from "../src/db/db.ts";
 import { encodeBase64url } from "../src/lib/base64url.ts";
 import type { DocumentFetcher } from "../src/oauth/client_metadata_document.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
+import { type Browser, browser } from "./browser.ts";
 import { testDeps } from "./helpers.ts";
 
 /** The origin the OAuth tests run under (https, as real clients require of an issuer). */
@@ -23,35 +24,7 @@ export function oauthApp(db: Db, fetcher: DocumentFetcher = noNetwork) {
   return { app, deps };
 }
 
-/** A browser in miniature: keeps cookies, reads a form's CSRF token, posts forms. */
-export function browser(app: Hono) {
-  const jar = new Map<string, string>();
-  async function send(path: string, init: RequestInit = {}): Promise<Response> {
-    const headers = new Headers(init.headers);
-    if (jar.size > 0) {
-      headers.set("cookie", [...jar].map(([name, value]) => `${name}=${value}`).join("; "));
-    }
-    const res = await app.request(path, { ...init, headers });
-    for (const line of res.headers.getSetCookie()) {
-      const [name, value] = line.split(";")[0]!.split("=") as [string, string];
-      if (value === "" || /Max-Age=0\b/i.test(line)) jar.delete(name);
-      else jar.set(name, value);
-    }
-    return res;
-  }
-  return {
-    jar,
-    get: (path: string) => send(path),
-    /** The CSRF token of the forms on a page. */
-    async token(path = "/signin"): Promise<string> {
-      const html = await (await send(path)).text();
-      return /name="_csrf" value="([^"]+)"/.exec(html)![1]!;
-    },
-    post: (path: string, fields: Record<string, string> | [string, string][]) =>
-      send(path, { method: "POST", body: new URLSearchParams(fields) }),
-  };
-}
-export type Browser = ReturnType<typeof browser>;
+export { type Browser, browser } from "./browser.ts";
 
 /** Signs up `email` in a new browser and gives the account a space or two. */
 export async function signedIn(

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { type Browser, browser } from "./browser.ts";
 import { Hono } from "hono";
 import { requestId } from "../src/http/request_id.ts";
 import { sha256Hex } from "../src/lib/sha256.ts";
@@ -19,38 +20,6 @@ function webApp(db: Parameters<typeof testDeps>[0], env: Record<string, string> 
   app.get("/api/v1/whoami", (c) => c.json({ account: c.get("account") ?? "none" }));
   return { app, deps };
 }
-
-/** A browser in miniature: keeps cookies, reads a form's CSRF token, posts forms. */
-function browser(app: Hono, ip = "192.0.2.1") {
-  const jar = new Map<string, string>();
-  const env = { remoteAddr: { hostname: ip, port: 40000, transport: "tcp" } };
-  async function send(path: string, init: RequestInit = {}): Promise<Response> {
-    const headers = new Headers(init.headers);
-    if (jar.size > 0) {
-      headers.set("cookie", [...jar].map(([name, value]) => `${name}=${value}`).join("; "));
-    }
-    const res = await app.request(path, { ...init, headers }, env);
-    for (const line of res.headers.getSetCookie()) {
-      const [name, value] = line.split(";")[0]!.split("=") as [string, string];
-      if (value === "" || /Max-Age=0\b/i.test(line)) jar.delete(name);
-      else jar.set(name, value);
-    }
-    return res;
-  }
-  return {
-    jar,
-    get: (path: string, headers: HeadersInit = {}) => send(path, { headers }),
-    /** The CSRF token of the forms on a page. */
-    async token(path = "/signin"): Promise<string> {
-      const html = await (await send(path)).text();
-      return /name="_csrf" value="([^"]+)"/.exec(html)![1]!;
-    },
-    post: (path: string, fields: Record<string, string>, headers: HeadersInit = {}) =>
-      send(path, { method: "POST", body: new URLSearchParams(fields), headers }),
-  };
-}
-
-type Browser = ReturnType<typeof browser>;
 
 async function signUp(b: Browser, email: string, password = PASSWORD, name = "Ana") {
   return await b.post("/signup", { _csrf: await b.token("/signup"), email, name, password });

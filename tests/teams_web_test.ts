@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { browser as baseBrowser } from "./browser.ts";
 import { Hono } from "hono";
 import type { Db } from "../src/db/db.ts";
 import { requestId } from "../src/http/request_id.ts";
@@ -14,32 +15,15 @@ function webApp(db: Db): Hono {
   return app;
 }
 
-/** A browser in miniature: keeps cookies, reads a page's CSRF token, posts forms. */
+/** The shared browser, posting forms with the session's CSRF token unless told not to. */
 function browser(app: Hono) {
-  const jar = new Map<string, string>();
-  async function send(path: string, init: RequestInit = {}): Promise<Response> {
-    const headers = new Headers(init.headers);
-    if (jar.size > 0) headers.set("cookie", [...jar].map(([k, v]) => `${k}=${v}`).join("; "));
-    const res = await app.request(path, { ...init, headers });
-    for (const line of res.headers.getSetCookie()) {
-      const [name, value] = line.split(";")[0]!.split("=") as [string, string];
-      if (value === "") jar.delete(name);
-      else jar.set(name, value);
-    }
-    return res;
-  }
-  const token = async () =>
-    /name="_csrf" value="([^"]+)"/.exec(await (await send("/account")).text())![1]!;
+  const b = baseBrowser(app);
   return {
-    get: (path: string) => send(path),
+    get: (path: string) => b.get(path),
     /** Posts a form as the page's own form would, with the session's CSRF token. */
     post: async (path: string, fields: Record<string, string> = {}) =>
-      send(path, {
-        method: "POST",
-        body: new URLSearchParams({ _csrf: await token(), ...fields }),
-      }),
-    postWithout: (path: string, fields: Record<string, string>) =>
-      send(path, { method: "POST", body: new URLSearchParams(fields) }),
+      b.post(path, { _csrf: await b.token("/account"), ...fields }),
+    postWithout: (path: string, fields: Record<string, string>) => b.post(path, fields),
   };
 }
 

@@ -5,6 +5,7 @@ import { AppError } from "../errors.ts";
 import { csrfProtection } from "../sessions/csrf.ts";
 import { pageHeaders } from "../sessions/session_routes.tsx";
 import { requireAccount, sessionMiddleware } from "../sessions/sessions.ts";
+import { webErrorHandler } from "../sessions/web_error_handler.tsx";
 import { spacesOf } from "./credentials.ts";
 import { selectTokensOf } from "./store.ts";
 import { TokensPage } from "./token_pages.tsx";
@@ -75,12 +76,6 @@ export function tokenRoutes(deps: Deps): Hono {
     return c.redirect("/account/tokens", 303);
   });
 
-  app.onError((error, c) => {
-    if (error instanceof AppError && error.code === "unauthorized" && c.req.method === "GET") {
-      return c.redirect(`/signin?next=${encodeURIComponent(c.req.path)}`, 303);
-    }
-    if (error instanceof AppError) return c.text(error.detail, error.status as 400);
-    throw error;
-  });
+  app.onError(webErrorHandler(deps, { signInNext: true }));
   return app;
 }

@@ -1,11 +1,10 @@
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { internalError } from "../http/problem.ts";
 import { csrfProtection } from "../sessions/csrf.ts";
 import { ErrorPage } from "../sessions/session_pages.tsx";
+import { webErrorHandler } from "../sessions/web_error_handler.tsx";
 import { pageHeaders } from "../sessions/session_routes.tsx";
 import { requireAccount, sessionMiddleware } from "../sessions/sessions.ts";
 import { selectSpacesOf } from "../wikis/store.ts";
@@ -111,28 +110,7 @@ export function authorizeRoutes(deps: Deps, fetcher: DocumentFetcher): Hono {
     return c.redirect("/account/apps", 303);
   });
 
-  app.onError((error, c) => {
-    if (error instanceof AppError && error.code === "unauthorized" && c.req.method === "GET") {
-      return c.redirect(`/signin?next=${encodeURIComponent(c.req.path)}`, 303);
-    }
-    if (!(error instanceof AppError)) {
-      deps.log.error("unhandled error", {
-        request_id: c.get("requestId"),
-        path: c.req.path,
-        error: error instanceof Error ? error.stack ?? error.message : String(error),
-      });
-    }
-    const shown = error instanceof AppError ? error : internalError();
-    return c.html(
-      <ErrorPage
-        account={c.get("account") ?? null}
-        csrfToken={c.get("csrfToken") ?? ""}
-        title={shown.title}
-        message={shown.detail}
-      />,
-      shown.status as ContentfulStatusCode,
-    );
-  });
+  app.onError(webErrorHandler(deps, { signInNext: true }));
   return app;
 }
 

@@ -1,10 +1,7 @@
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Deps } from "../deps.ts";
-import { AppError } from "../errors.ts";
 import { clientIp } from "../http/client_ip.ts";
-import { internalError } from "../http/problem.ts";
 import type {} from "../http/request_id.ts";
 import { selectTeamsOf } from "../teams/store.ts";
 import { teamRoutes } from "../teams/team_routes.tsx";
@@ -20,6 +17,7 @@ import {
 } from "./sessions.ts";
 import { AccountPage, ErrorPage, SignInPage, SignUpPage } from "./session_pages.tsx";
 import { signIn, signUp } from "./sign_in.ts";
+import { webErrorHandler } from "./web_error_handler.tsx";
 
 /**
  * The paths of the web app that see sessions. Middleware is registered per path, not with
@@ -129,29 +127,7 @@ export function sessionRoutes(deps: Deps): Hono {
 
   app.route("/", teamRoutes(deps));
 
-  app.onError((error, c) => {
-    if (error instanceof AppError && error.code === "unauthorized") {
-      return c.redirect("/signin", 303);
-    }
-    if (!(error instanceof AppError)) {
-      deps.log.error("unhandled error", {
-        request_id: c.get("requestId"),
-        method: c.req.method,
-        path: c.req.path,
-        error: error instanceof Error ? error.stack ?? error.message : String(error),
-      });
-    }
-    const shown = error instanceof AppError ? error : internalError();
-    return c.html(
-      <ErrorPage
-        account={c.get("account") ?? null}
-        csrfToken={c.get("csrfToken") ?? ""}
-        title={shown.title}
-        message={shown.detail}
-      />,
-      shown.status as ContentfulStatusCode,
-    );
-  });
+  app.onError(webErrorHandler(deps, { signInNext: false }));
 
   return app;
 }

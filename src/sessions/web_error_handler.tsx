@@ -1,0 +1,43 @@
+import type { ErrorHandler } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { internalError } from "../http/problem.ts";
+import { ErrorPage } from "./session_pages.tsx";
+
+/**
+ * How the web pages fail: a missing session goes to sign-in (with `next` on GET when
+ * `signInNext`, so the user comes back); anything else is an HTML error page with the error's
+ * status, and an unexpected error is logged and shown as a bare internal error.
+ */
+export function webErrorHandler(
+  deps: Pick<Deps, "log">,
+  options: { signInNext: boolean },
+): ErrorHandler {
+  return (error, c) => {
+    if (error instanceof AppError && error.code === "unauthorized") {
+      if (!options.signInNext) return c.redirect("/signin", 303);
+      if (c.req.method === "GET") {
+        return c.redirect(`/signin?next=${encodeURIComponent(c.req.path)}`, 303);
+      }
+    }
+    if (!(error instanceof AppError)) {
+      deps.log.error("unhandled error", {
+        request_id: c.get("requestId"),
+        method: c.req.method,
+        path: c.req.path,
+        error: error instanceof Error ? error.stack ?? error.message : String(error),
+      });
+    }
+    const shown = error instanceof AppError ? error : internalError();
+    return c.html(
+      <ErrorPage
+        account={c.get("account") ?? null}
+        csrfToken={c.get("csrfToken") ?? ""}
+        title={shown.title}
+        message={shown.detail}
+      />,
+      shown.status as ContentfulStatusCode,
+    );
+  };
+}
