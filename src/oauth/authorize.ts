@@ -38,8 +38,11 @@ export type AuthorizationCheck =
     description: string;
   };
 
-/** The parameters whose repetition makes a request ambiguous. */
-const SINGLE_PARAMS = [
+/**
+ * The authorization request's parameters: each may appear once (a repeated one makes the
+ * request ambiguous), and the consent form carries them all back to `POST /authorize`.
+ */
+export const AUTHORIZATION_PARAMS = [
   "client_id",
   "redirect_uri",
   "response_type",
@@ -48,8 +51,7 @@ const SINGLE_PARAMS = [
   "code_challenge_method",
   "resource",
   "scope",
-];
-
+] as const;
 /** Checks the parameters of `GET /authorize` (or of the consent form that repeats them). */
 export async function checkAuthorizationRequest(
   deps: Pick<Deps, "db" | "log" | "config">,
@@ -83,7 +85,7 @@ export async function checkAuthorizationRequest(
     error,
     description,
   });
-  const repeated = SINGLE_PARAMS.find((p) => params.getAll(p).length > 1);
+  const repeated = AUTHORIZATION_PARAMS.find((p) => params.getAll(p).length > 1);
   if (repeated) return fail("invalid_request", `The parameter "${repeated}" is repeated`);
   const responseType = params.get("response_type");
   if (responseType !== "code") {

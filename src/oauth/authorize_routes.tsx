@@ -1,4 +1,4 @@
-import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -27,7 +27,7 @@ import { revokeAccountGrant, selectLiveGrantsOf } from "./store.ts";
 export function authorizeRoutes(deps: Deps, fetcher: DocumentFetcher): Hono {
   const app = new Hono();
   const web = [bodyLimit({ maxSize: 64 * 1024 }), sessionMiddleware(deps), csrfProtection(deps)];
-  app.use("/authorize", authorizePageHeaders(), ...web);
+  app.use("/authorize", pageHeaders({ formAction: false, referrer: "no-referrer" }), ...web);
   app.use("/account/apps/*", pageHeaders(), ...web); // matches /account/apps too
 
   app.get("/authorize", async (c) => {
@@ -140,23 +140,4 @@ function answerFailure(
     error_description: check.description,
   });
   return c.redirect(location, status);
-}
-
-/**
- * Headers of the authorization pages: never cached, never framed (clickjacking of the Allow
- * button, RFC 9700 §4.16), no referrer (the URL carries the request). No `form-action`:
- * browsers apply it to the redirect after the consent post, which goes to the client.
- */
-function authorizePageHeaders(): MiddlewareHandler {
-  return async (c, next) => {
-    await next();
-    c.res.headers.set("Cache-Control", "no-store");
-    c.res.headers.set(
-      "Content-Security-Policy",
-      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
-    );
-    c.res.headers.set("X-Frame-Options", "DENY");
-    c.res.headers.set("X-Content-Type-Options", "nosniff");
-    c.res.headers.set("Referrer-Policy", "no-referrer");
-  };
 }

@@ -1,18 +1,6 @@
 import type { Space } from "../auth/credentials.ts";
 import { Alert, CsrfField, Layout, type PageContext } from "../web/layout.tsx";
-import type { AuthorizationRequest } from "./authorize.ts";
-
-/** The authorization parameters the consent form carries back to `POST /authorize`. */
-export const FORWARDED_PARAMS = [
-  "client_id",
-  "redirect_uri",
-  "response_type",
-  "state",
-  "code_challenge",
-  "code_challenge_method",
-  "resource",
-  "scope",
-] as const;
+import { AUTHORIZATION_PARAMS, type AuthorizationRequest } from "./authorize.ts";
 
 /**
  * The consent page: which app asks (for a metadata-document client, the host of its
@@ -44,7 +32,7 @@ export function ConsentPage(
       </p>
       <form method="post" action="/authorize">
         <CsrfField token={props.csrfToken} />
-        {FORWARDED_PARAMS.map((name) =>
+        {AUTHORIZATION_PARAMS.map((name) =>
           props.params.has(name) && (
             <input type="hidden" name={name} value={props.params.get(name) ?? ""} />
           )

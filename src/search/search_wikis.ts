@@ -9,7 +9,7 @@ import { EmbedderError } from "./embedder.ts";
 import { BM25, CANDIDATES, fuse, lexicalWeight } from "./fusion.ts";
 import {
   type ChunkHit,
-  countEmbedded,
+  countChunks,
   selectBm25,
   selectChunkDetails,
   selectChunkPages,
@@ -22,7 +22,7 @@ import {
 /** Longest query accepted, in characters. */
 export const MAX_QUERY_CHARS = 1000;
 
-/** Wikis up to this many embedded chunks are searched by exact scan; larger ones by HNSW. */
+/** Wikis up to this many chunks are searched by exact scan; larger ones by HNSW. */
 export const EXACT_SCAN_LIMIT = 20_000;
 
 /** Input of a search (MCP `search`, REST search routes); the wiki comes from the caller. */
@@ -185,9 +185,8 @@ async function nearestChunks(
     });
     return [];
   }
-  const embedded = await countEmbedded(deps.db, wikiIds, deps.embedder.id);
-  if (embedded === 0) return [];
-  if (embedded <= EXACT_SCAN_LIMIT) {
+  // Chunks without this embedder's vectors are filtered out by both queries.
+  if (await countChunks(deps.db, wikiIds) <= EXACT_SCAN_LIMIT) {
     return await selectNearestExact(deps.db, wikiIds, deps.embedder.id, vector, CANDIDATES);
   }
   return await selectNearestIndexed(

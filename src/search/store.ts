@@ -150,10 +150,10 @@ export function selectBm25(
     LIMIT ${limit}`;
 }
 
-/** Chunks of the given wikis embedded by `embedder`: how many (chooses exact or HNSW scan). */
-export async function countEmbedded(db: Db, wikiIds: string[], embedder: string): Promise<number> {
+/** How many chunks the given wikis hold, from the totals kept by every write (no scan). */
+export async function countChunks(db: Db, wikiIds: string[]): Promise<number> {
   const rows = await db<{ n: number }>`
-    SELECT count(*)::int AS n FROM chunks WHERE embedder = ${embedder} AND wiki_id = ANY(${wikiIds}::text[])`;
+    SELECT coalesce(sum(chunks), 0)::int AS n FROM search_stats WHERE wiki_id = ANY(${wikiIds}::text[])`;
   return rows[0]!.n;
 }
 
