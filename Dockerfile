@@ -8,14 +8,14 @@ WORKDIR /app
 COPY deno.json deno.lock ./
 RUN deno install --frozen
 
-# 2. The source, type-checked and cached against those dependencies.
+# 2. The source, type-checked and cached against those dependencies (a type error fails the build).
 FROM deps AS build
 COPY main.ts ./
 COPY src ./src
 COPY migrations ./migrations
 COPY scripts ./scripts
 COPY docs/guide ./docs/guide
-RUN deno cache --frozen main.ts scripts/import.ts scripts/admin.ts scripts/reindex.ts
+RUN deno cache --frozen --check main.ts scripts/import.ts scripts/admin.ts scripts/reindex.ts
 
 # 3. What runs: the app and the Deno cache, as the image's non-root user.
 FROM denoland/deno:2.9.6

@@ -5,6 +5,7 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(8000),
   BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   DATA_DIR: z.string().min(1).default("./data"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   SEED_DOCS: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
@@ -14,6 +15,9 @@ const envSchema = z.object({
   RATE_LIMIT_ANON_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   RATE_LIMIT_TOKEN_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_OAUTH_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  IMPORT_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   ALLOWED_ORIGINS: z.string().optional(),
   LLM_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://api.openai.com/v1"),
   LLM_API_KEY: z.string().optional(),
@@ -36,6 +40,8 @@ export type Config = {
   /** Public origin without a trailing slash, e.g. `https://wiki.example.com`. */
   baseUrl: string;
   databaseUrl: string | undefined;
+  /** Most PostgreSQL connections this process opens at once. */
+  databasePoolSize: number;
   dataDir: string;
   logLevel: "debug" | "info" | "warn" | "error";
   seedDocs: boolean;
@@ -47,6 +53,10 @@ export type Config = {
   trustProxy: boolean;
   /** Request budgets per window: per credential, per IP without one, per IP on /token and /register. */
   rateLimits: { windowSeconds: number; anon: number; token: number; oauth: number };
+  /** How long a request may run before it is answered 503 (imports have their own bound). */
+  timeouts: { requestMs: number; importMs: number };
+  /** Audit-log rows older than this many days are pruned. */
+  auditRetentionDays: number;
   embedding: EmbeddingConfig;
   /** The language model that writes answers; null: answers are extractive. */
   llm: LlmConfig | null;
@@ -105,6 +115,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     port: e.PORT,
     baseUrl,
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     dataDir: e.DATA_DIR,
     logLevel: e.LOG_LEVEL,
     seedDocs: e.SEED_DOCS,
@@ -123,6 +134,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       token: e.RATE_LIMIT_TOKEN_PER_MINUTE,
       oauth: e.RATE_LIMIT_OAUTH_PER_MINUTE,
     },
+    timeouts: { requestMs: e.REQUEST_TIMEOUT_MS, importMs: e.IMPORT_TIMEOUT_MS },
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     llm: e.LLM_MODEL
       ? {
         baseUrl: e.LLM_BASE_URL.replace(/\/+$/, ""),

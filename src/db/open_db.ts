@@ -4,7 +4,11 @@ import { openPglite } from "./pglite.ts";
 import { openPostgres } from "./postgres.ts";
 
 /** Opens PostgreSQL when `DATABASE_URL` is set, else the embedded PGlite store in `DATA_DIR`. */
-export function openDb(config: Pick<Config, "databaseUrl" | "dataDir">): Promise<Db> {
-  if (config.databaseUrl) return Promise.resolve(openPostgres(config.databaseUrl));
+export function openDb(
+  config: Pick<Config, "databaseUrl" | "databasePoolSize" | "dataDir">,
+): Promise<Db> {
+  if (config.databaseUrl) {
+    return Promise.resolve(openPostgres(config.databaseUrl, { max: config.databasePoolSize }));
+  }
   return openPglite(config.dataDir);
 }
