@@ -108,3 +108,17 @@ Deno.test("two server processes on one database share the budget", async () => {
     if (other !== db) await other.close();
   }
 });
+
+Deno.test("behind a trusted proxy, addresses a client puts in X-Forwarded-For do not change its budget", async () => {
+  await using db = await freshDb();
+  const { app } = testApp(db, { RATE_LIMIT_ANON_PER_MINUTE: "2", TRUST_PROXY: "true" });
+  const get = (forwarded: string) =>
+    app.request("/api/v1/public/wikis", { headers: { "x-forwarded-for": forwarded } });
+  // The proxy appends the address it saw (203.0.113.9) after whatever the client sent.
+  const statuses = [];
+  for (const spoofed of ["198.51.100.1", "198.51.100.2", "198.51.100.3"]) {
+    statuses.push((await get(`${spoofed}, 203.0.113.9`)).status);
+  }
+  assert.deepEqual(statuses, [200, 200, 429]);
+  assert.equal((await get("203.0.113.10")).status, 200, "another client has its own budget");
+});
