@@ -4,6 +4,8 @@ import type { Deps } from "./deps.ts";
 import { AppError } from "./errors.ts";
 import { apiRoutes } from "./api/api_routes.ts";
 import { tokenRoutes } from "./auth/token_routes.tsx";
+import { assetRoutes } from "./web/asset_routes.ts";
+import { landingRoutes } from "./web/landing_routes.tsx";
 import { healthRoutes } from "./http/health_routes.ts";
 import { internalError, problemResponse } from "./http/problem.ts";
 import { accessLog, securityHeaders } from "./http/access_log.ts";
@@ -14,6 +16,7 @@ import { mcpRoutes } from "./mcp/mcp_routes.ts";
 import { serverCardRoutes } from "./mcp/server_card.ts";
 import { type OAuthOptions, oauthRoutes } from "./oauth/oauth_routes.ts";
 import { sessionRoutes } from "./sessions/session_routes.tsx";
+import { dashboardRoutes } from "./dashboard/dashboard_routes.tsx";
 import { llmsRoutes } from "./wikis/llms_routes.ts";
 
 /**
@@ -35,9 +38,12 @@ export function createApp(deps: Deps, options: { oauth?: OAuthOptions } = {}): H
   app.route("/", mcpRoutes(deps));
   app.route("/", serverCardRoutes(deps));
   app.route("/", sessionRoutes(deps));
+  app.route("/", dashboardRoutes(deps));
   app.route("/", oauthRoutes(deps, options.oauth));
   app.route("/", tokenRoutes(deps));
   app.route("/", llmsRoutes(deps));
+  app.route("/", assetRoutes());
+  app.route("/", landingRoutes(deps));
   app.notFound((c) =>
     problemResponse(c, new AppError("not_found", `No route for ${c.req.method} ${c.req.path}`))
   );

@@ -6,6 +6,7 @@ import { sha256Hex } from "../src/lib/sha256.ts";
 import { LOGIN_LIMITS, recordLoginFailure } from "../src/sessions/login_limit.ts";
 import { hashPassword, needsRehash, verifyPassword } from "../src/sessions/password.ts";
 import { sessionRoutes } from "../src/sessions/session_routes.tsx";
+import { dashboardRoutes } from "../src/dashboard/dashboard_routes.tsx";
 import { freshDb, testDeps } from "./helpers.ts";
 
 const PASSWORD = "correct horse battery staple";
@@ -16,6 +17,7 @@ function webApp(db: Parameters<typeof testDeps>[0], env: Record<string, string> 
   const app = new Hono();
   app.use(requestId());
   app.route("/", sessionRoutes(deps));
+  app.route("/", dashboardRoutes(deps));
   // Stands in for /api and /mcp: what a cookie-carrying request sees there.
   app.get("/api/v1/whoami", (c) => c.json({ account: c.get("account") ?? "none" }));
   return { app, deps };
@@ -207,7 +209,7 @@ Deno.test("sign-out ends the session server-side: the old cookie no longer works
   assert.equal((await db`SELECT 1 FROM sessions`).length, 0);
   const replay = await app.request("/account", { headers: { cookie: `wiki_session=${stolen}` } });
   assert.equal(replay.status, 303);
-  assert.equal(replay.headers.get("location"), "/signin");
+  assert.equal(replay.headers.get("location"), "/signin?next=%2Faccount");
   assert.ok(replay.headers.getSetCookie().some((c) => /^wiki_session=;/.test(c)), "cleared");
 });
 
@@ -280,7 +282,7 @@ Deno.test("an expired session signs nobody in; one past half its life is renewed
   await db`UPDATE sessions SET expires_at = now() - interval '1 second'`;
   const expired = await b.get("/account");
   assert.equal(expired.status, 303);
-  assert.equal(expired.headers.get("location"), "/signin");
+  assert.equal(expired.headers.get("location"), "/signin?next=%2Faccount");
 });
 
 Deno.test("a hash made with older parameters still verifies and is upgraded at sign-in", async () => {

@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import type { Db } from "../src/db/db.ts";
 import { requestId } from "../src/http/request_id.ts";
 import { sessionRoutes } from "../src/sessions/session_routes.tsx";
+import { dashboardRoutes } from "../src/dashboard/dashboard_routes.tsx";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb, testDeps } from "./helpers.ts";
 
@@ -12,6 +13,7 @@ function webApp(db: Db): Hono {
   const app = new Hono();
   app.use(requestId());
   app.route("/", sessionRoutes(testDeps(db)));
+  app.route("/", dashboardRoutes(testDeps(db)));
   return app;
 }
 

@@ -30,3 +30,8 @@ export async function selectAccountByEmail(db: Db, email: string): Promise<Accou
     SELECT id, email, name, created_at FROM accounts WHERE lower(email) = lower(${email})`;
   return rows[0] ?? null;
 }
+
+/** Sets an account's display name. */
+export async function updateAccountName(db: Db, id: string, name: string): Promise<void> {
+  await db`UPDATE accounts SET name = ${name} WHERE id = ${id}`;
+}

@@ -8,7 +8,6 @@ export function TokensPage(
 ) {
   return (
     <Layout title="Tokens" account={props.account} csrfToken={props.csrfToken}>
-      <h1>Tokens</h1>
       <p>
         An <strong>account token</strong> opens all your spaces, over MCP and the REST API. A{" "}
         <strong>space token</strong> opens one space, over MCP only. Treat them as passwords.
@@ -16,9 +15,8 @@ export function TokensPage(
       {props.created && (
         <div class="alert" role="status">
           <p>Your new token. Copy it now: it is shown only once.</p>
-          <p>
-            <code id="new-token">{props.created}</code>
-          </p>
+          <pre><code id="new-token">{props.created}</code></pre>
+          <button type="button" class="copy" data-copy="new-token" hidden>Copy token</button>
         </div>
       )}
       <Alert message={props.error} />
@@ -88,8 +86,9 @@ export function TokensPage(
         </table>
       )}
       <p>
-        <a href="/account">Back to your account</a>
+        Next: <a href="/connect">paste it into your assistant's configuration</a>.
       </p>
+      <script src="/assets/copy.js" defer></script>
     </Layout>
   );
 }

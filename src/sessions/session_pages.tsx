@@ -1,7 +1,4 @@
-import type { Role, TeamRow } from "../teams/store.ts";
-import { CreateTeamForm } from "../teams/team_pages.tsx";
 import { Alert, CsrfField, Field, Layout, type PageContext } from "../web/layout.tsx";
-import type { WikiSummaryRow } from "../wikis/store.ts";
 import type { FieldErrors } from "./sign_in.ts";
 
 /** The sign-up form, with what was typed (never the password) and its errors. */
@@ -88,53 +85,6 @@ export function SignInPage(
         <a href={props.next ? `/signup?next=${encodeURIComponent(props.next)}` : "/signup"}>
           Create one
         </a>
-      </p>
-    </Layout>
-  );
-}
-
-/** The signed-in account: who it is, its spaces and its teams, and a form for a new team. */
-export function AccountPage(
-  props: PageContext & {
-    spaces: (WikiSummaryRow & { role: Role })[];
-    teams: (TeamRow & { role: Role })[];
-  },
-) {
-  const account = props.account!;
-  return (
-    <Layout title="Your account" account={account} csrfToken={props.csrfToken}>
-      <dl>
-        <dt>Email</dt>
-        <dd>{account.email}</dd>
-        <dt>Name</dt>
-        <dd>{account.name}</dd>
-      </dl>
-      <h2>Spaces</h2>
-      {props.spaces.length === 0 ? <p>No spaces yet.</p> : (
-        <ul>
-          {props.spaces.map((s) => (
-            <li>
-              <a href={`/w/${s.id}`}>{s.title}</a> ({s.id}, {s.role}, {s.page_count}{" "}
-              {s.page_count === 1 ? "page" : "pages"})
-            </li>
-          ))}
-        </ul>
-      )}
-      <h2>Teams</h2>
-      {props.teams.length === 0 ? <p>No teams yet.</p> : (
-        <ul>
-          {props.teams.map((t) => (
-            <li>
-              <a href={`/teams/${t.id}`}>{t.name}</a> ({t.role})
-            </li>
-          ))}
-        </ul>
-      )}
-      <h2>Create a team</h2>
-      <CreateTeamForm csrfToken={props.csrfToken} />
-      <h2>Apps</h2>
-      <p>
-        <a href="/account/apps">Connected apps</a>: the assistants you signed in with OAuth.
       </p>
     </Layout>
   );

@@ -3,19 +3,16 @@ import { bodyLimit } from "hono/body-limit";
 import type { Deps } from "../deps.ts";
 import { clientIp } from "../http/client_ip.ts";
 import type {} from "../http/request_id.ts";
-import { selectTeamsOf } from "../teams/store.ts";
 import { teamRoutes } from "../teams/team_routes.tsx";
-import { selectSpacesOf } from "../wikis/store.ts";
 import { csrfProtection } from "./csrf.ts";
 import {
   clearSessionCookie,
   createSession,
   invalidateSession,
-  requireAccount,
   sessionMiddleware,
   setSessionCookie,
 } from "./sessions.ts";
-import { AccountPage, ErrorPage, SignInPage, SignUpPage } from "./session_pages.tsx";
+import { ErrorPage, SignInPage, SignUpPage } from "./session_pages.tsx";
 import { signIn, signUp } from "./sign_in.ts";
 import { webErrorHandler } from "./web_error_handler.tsx";
 
@@ -24,9 +21,9 @@ import { webErrorHandler } from "./web_error_handler.tsx";
  * `use("*")`: mounted at "/", a wildcard would also run on `/mcp` and `/api`, which must
  * never honour a cookie. (`/teams/*` matches `/teams` too.)
  */
-const WEB_PATHS = ["/signup", "/signin", "/signout", "/account", "/teams/*"];
+const WEB_PATHS = ["/signup", "/signin", "/signout", "/teams/*"];
 
-/** Sign-up, sign-in, sign-out, the account page and the team pages, as server-rendered HTML. */
+/** Sign-up, sign-in, sign-out and the team pages, as server-rendered HTML. */
 export function sessionRoutes(deps: Deps): Hono {
   const app = new Hono();
   for (const path of WEB_PATHS) {
@@ -116,15 +113,6 @@ export function sessionRoutes(deps: Deps): Hono {
     return c.redirect("/signin", 303);
   });
 
-  app.get("/account", async (c) => {
-    const account = requireAccount(c);
-    const [spaces, teams] = await Promise.all([
-      selectSpacesOf(deps.db, account.id),
-      selectTeamsOf(deps.db, account.id),
-    ]);
-    return c.html(<AccountPage {...pageContext(c)} spaces={spaces} teams={teams} />);
-  });
-
   app.route("/", teamRoutes(deps));
 
   app.onError(webErrorHandler(deps, { signInNext: false }));
@@ -142,8 +130,8 @@ async function startSession(c: Context, deps: Deps, accountId: string): Promise<
 
 /**
  * Headers of every page: never cached (they carry CSRF tokens and personal data), never
- * framed (clickjacking), and a CSP that allows only our inline style and, by default, only our
- * own forms. The authorization pages drop `form-action` (browsers apply it to the redirect
+ * framed (clickjacking), and a CSP that allows only our inline style, our own scripts (from
+ * `/assets/`, never inline) and, by default, only our own forms. The authorization pages drop `form-action` (browsers apply it to the redirect
  * after the consent post, which goes to the client) and send no referrer (the URL carries the
  * request). `nosniff` comes from the app-wide security headers.
  */
@@ -153,7 +141,8 @@ export function pageHeaders(
     referrer: "same-origin",
   },
 ): MiddlewareHandler {
-  const csp = "default-src 'none'; style-src 'unsafe-inline'; " +
+  const csp = "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; " +
+    "connect-src 'self'; img-src 'self' data:; " +
     (options.formAction ? "form-action 'self'; " : "") + "frame-ancestors 'none'; base-uri 'none'";
   return async (c, next) => {
     await next();

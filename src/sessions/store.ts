@@ -101,3 +101,19 @@ export function selectLoginFailures(
 export async function deleteLoginFailures(db: Db, key: string): Promise<void> {
   await db`DELETE FROM login_attempts WHERE key = ${key}`;
 }
+
+/** Deletes every session of an account but one (after a password change). */
+export async function deleteOtherSessions(
+  db: Db,
+  accountId: string,
+  keepIdHash: string,
+): Promise<void> {
+  await db`DELETE FROM sessions WHERE account_id = ${accountId} AND id_hash <> ${keepIdHash}`;
+}
+
+/** The password hash of an account, or null (no password, or no such account). */
+export async function selectPasswordHash(db: Db, accountId: string): Promise<string | null> {
+  const rows = await db<{ password_hash: string | null }>`
+    SELECT password_hash FROM accounts WHERE id = ${accountId}`;
+  return rows[0]?.password_hash ?? null;
+}

@@ -7,7 +7,14 @@ const CSS = `
 body{margin:0;font:1rem/1.5 system-ui,sans-serif;color:#1b1b1b;background:#fff}
 header,main{max-width:42rem;margin:0 auto;padding:0.75rem 1rem}
 header{display:flex;flex-wrap:wrap;gap:0.5rem 1rem;align-items:center;border-bottom:1px solid #ddd}
-header nav{margin-left:auto;display:flex;gap:1rem;align-items:center}
+header nav{display:flex;flex-wrap:wrap;gap:0.25rem 1rem;align-items:center}
+header nav.account{margin-left:auto}
+.brand{font-weight:700;text-decoration:none}
+pre{background:#f5f5f5;padding:0.5rem;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
+.notice{border:2px solid #1b7a1b;padding:0.5rem 1rem;border-radius:4px}
+.lead{font-size:1.1rem}
+button.copy{margin:0 0 0.5rem;padding:0.1rem 0.6rem;background:#fff;color:#0645ad}
+:focus-visible{outline:3px solid #f5a623;outline-offset:2px}
 a{color:#0645ad}
 label{display:block;font-weight:600;margin-top:1rem}
 input,select,button{font:inherit;padding:0.4rem 0.6rem;max-width:100%}
@@ -21,6 +28,57 @@ form.inline button{margin:0;padding:0.1rem 0.5rem;background:#fff;color:#0645ad}
 table{border-collapse:collapse;width:100%}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 th,td{text-align:left;padding:0.3rem 0.5rem 0.3rem 0;border-bottom:1px solid #eee}
+/* connect and usage pages (src/connect/, src/usage/) */
+td.path{overflow-wrap:anywhere}
+.client{border-top:1px solid #ddd;margin-top:1.5rem}
+.clients{columns:2 12rem;padding-left:1.2rem}
+.periods a[aria-current]{font-weight:700;color:inherit;text-decoration:none}
+.totals,.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:0.25rem 1.5rem}
+.legend{margin:0.25rem 0;font-size:0.9rem}
+.legend svg{vertical-align:middle;margin-right:0.3rem}
+figure.chart{margin:0.5rem 0}
+figure.chart svg[role=img]{display:block;width:100%;height:auto}
+.notes blockquote{margin:0.25rem 0 0.75rem 1rem;padding-left:0.5rem;border-left:3px solid #ddd}
+/* wiki pages (src/spaces/) */
+.wiki-bar{display:flex;flex-wrap:wrap;gap:0.25rem 1rem;align-items:center;padding-bottom:0.5rem;border-bottom:1px solid #eee}
+.wiki-bar .crumbs{margin:0;overflow-wrap:anywhere}
+.wiki-search{display:flex;gap:0.5rem;align-items:center;flex:1 1 14rem}
+.wiki-search input,.wiki-search button{margin:0}
+.tools{display:flex;flex-wrap:wrap;gap:0.25rem 1rem;margin:0.5rem 0}
+.badge{margin-left:0.5rem;padding:0 0.4rem;border:1px solid #555;border-radius:4px;font-size:0.8rem}
+.prose{overflow-wrap:break-word}
+.prose img{max-width:100%}
+.prose table{display:block;overflow-x:auto}
+.prose code{background:#f5f5f5;padding:0 0.2rem}
+.prose pre code{padding:0}
+.prose blockquote{margin:0.5rem 0;padding-left:0.75rem;border-left:3px solid #ddd;color:#444}
+a.missing{color:#b00020;text-decoration-style:dashed}
+ul.tree{list-style:none;padding-left:1rem}
+section>ul.tree{padding-left:0}
+summary{cursor:pointer}
+.folder-page{margin:0 0 0 1rem}
+textarea{display:block;width:100%;font:inherit;padding:0.4rem 0.6rem;border:1px solid #767676;border-radius:4px}
+textarea.code{font:0.95rem/1.45 ui-monospace,Menlo,Consolas,monospace}
+textarea[readonly]{background:#f5f5f5}
+.actions{display:flex;flex-wrap:wrap;gap:0 1rem;align-items:baseline}
+button.secondary{background:#fff;color:#0645ad}
+button.danger{background:#b00020;border-color:#b00020}
+a.button{display:inline-block;padding:0.4rem 0.8rem;border:1px solid #0645ad;border-radius:4px;text-decoration:none}
+label.check{font-weight:400}
+input[type=checkbox],input[type=radio]{display:inline;width:auto;margin:0 0.4rem 0 0}
+fieldset{border:1px solid #ddd;border-radius:4px;margin-top:1rem}
+legend{font-weight:600}
+.scroll{overflow-x:auto}
+.diff ins{text-decoration:none;background:#e6ffec}
+.diff del{text-decoration:none;background:#ffebe9}
+.diff .skip{color:#555;font-style:italic}
+.results li{margin-bottom:0.75rem}
+.results p{margin:0.1rem 0}
+mark{background:#fff3b0}
+.page-meta{margin-top:2rem}
+.backlinks{border-top:1px solid #eee;margin-top:1rem}
+progress{width:100%}
+tr.failed td:nth-child(2){font-weight:700;color:#b00020}
 `;
 
 /** What every page needs: its title, who is signed in, and the token its forms carry. */
@@ -45,14 +103,21 @@ export function Layout(
         </head>
         <body>
           <header>
-            <a href="/account">Wiki</a>
-            <nav aria-label="Account">
+            <a href="/" class="brand">Wiki</a>
+            <nav aria-label="Site">
+              <a href="/#wikis">Public wikis</a>
+              <a href="/connect">Connect</a>
+              <a href="/w/docs">Guide</a>
+            </nav>
+            <nav aria-label="Account" class="account">
               {props.account
                 ? (
                   <>
+                    <a href="/account">Dashboard</a>
+                    <a href="/account/tokens">Tokens</a>
                     <span>
                       Signed in as{" "}
-                      <a href="/account">{props.account.name || props.account.email}</a>
+                      <a href="/account/settings">{props.account.name || props.account.email}</a>
                     </span>
                     <form class="inline" method="post" action="/signout">
                       <CsrfField token={props.csrfToken} />

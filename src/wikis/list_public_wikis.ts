@@ -27,6 +27,9 @@ export const publicWikiSchema = z.object({
   url: z.string(),
 });
 
+/** A public wiki as listed. */
+export type PublicWiki = z.infer<typeof publicWikiSchema>;
+
 /** A page of the listing. */
 export const publicWikiListSchema = z.object({
   wikis: z.array(publicWikiSchema),

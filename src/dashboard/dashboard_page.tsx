@@ -1,0 +1,205 @@
+import type { Role, TeamRow } from "../teams/store.ts";
+import { CreateTeamForm } from "../teams/team_pages.tsx";
+import { Alert, CsrfField, Field, Layout, type PageContext } from "../web/layout.tsx";
+import type { SpaceFormErrors } from "../wikis/create_space.ts";
+import type { WikiSummaryRow } from "../wikis/store.ts";
+
+type SpaceValues = { id?: string; title?: string; description?: string; visibility?: string };
+
+/**
+ * The signed-in home: the account's spaces (with where to read, connect and watch usage),
+ * a form to create one, and the teams.
+ */
+export function DashboardPage(
+  props: PageContext & {
+    spaces: (WikiSummaryRow & { role: Role })[];
+    teams: (TeamRow & { role: Role })[];
+    errors?: SpaceFormErrors;
+    values?: SpaceValues & { owner?: string };
+  },
+) {
+  return (
+    <Layout title="Dashboard" account={props.account} csrfToken={props.csrfToken}>
+      <p>
+        Welcome, {props.account!.name} <span class="hint">({props.account!.email})</span>.
+      </p>
+      <h2>Your spaces</h2>
+      {props.spaces.length === 0
+        ? <p>No spaces yet. Create one below, then connect an assistant to it.</p>
+        : (
+          <table>
+            <thead>
+              <tr>
+                <th>Space</th>
+                <th>Visibility</th>
+                <th>Role</th>
+                <th>Pages</th>
+                <th>
+                  <span class="sr-only">Links</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.spaces.map((s) => (
+                <tr>
+                  <td>
+                    <a href={`/w/${s.id}`}>{s.title}</a> <code>{s.id}</code>
+                  </td>
+                  <td>{s.visibility}</td>
+                  <td>{s.role}</td>
+                  <td>{s.page_count}</td>
+                  <td>
+                    <a href={`/w/${s.id}/-/connect`} aria-label={`Connect ${s.title}`}>connect</a>
+                    {" · "}
+                    <a href={`/w/${s.id}/-/usage`} aria-label={`Usage of ${s.title}`}>usage</a>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      <h2 id="new-space">Create a space</h2>
+      <CreateSpaceForm {...props} />
+      <h2>Your teams</h2>
+      {props.teams.length === 0 ? <p>No teams yet.</p> : (
+        <ul>
+          {props.teams.map((t) => (
+            <li>
+              <a href={`/teams/${t.id}`}>{t.name}</a> ({t.role})
+            </li>
+          ))}
+        </ul>
+      )}
+      <h3>Create a team</h3>
+      <CreateTeamForm csrfToken={props.csrfToken} />
+      <h2>Access</h2>
+      <ul>
+        <li>
+          <a href="/connect">Connect an assistant</a>: configuration for Claude, ChatGPT, Cursor, VS
+          Code and others.
+        </li>
+        <li>
+          <a href="/account/tokens">Tokens</a>: account and space tokens for assistants and
+          programs.
+        </li>
+        <li>
+          <a href="/account/apps">Connected apps</a>: the assistants you signed in with OAuth.
+        </li>
+        <li>
+          <a href="/account/settings">Account settings</a>: your name and password.
+        </li>
+      </ul>
+    </Layout>
+  );
+}
+
+function CreateSpaceForm(
+  props: PageContext & {
+    teams: (TeamRow & { role: Role })[];
+    errors?: SpaceFormErrors;
+    values?: SpaceValues & { owner?: string };
+  },
+) {
+  const errors = props.errors ?? {};
+  const values = props.values ?? {};
+  const teams = props.teams.filter((t) => t.role !== "member");
+  return (
+    <form method="post" action="/spaces" aria-labelledby="new-space">
+      <CsrfField token={props.csrfToken} />
+      <Alert message={errors.form} />
+      <Field
+        name="id"
+        label="Space id"
+        hint="In its addresses: 1-64 characters of a-z, 0-9 and inner hyphens, e.g. team-notes"
+        value={values.id}
+        error={errors.id}
+        required
+      />
+      <Field name="title" label="Title" value={values.title} error={errors.title} />
+      <Field
+        name="description"
+        label="Description"
+        hint="One sentence; assistants read it to decide when to search this space"
+        value={values.description}
+        error={errors.description}
+      />
+      <div>
+        <label for="field-visibility">Visibility</label>
+        <select id="field-visibility" name="visibility">
+          <option value="private" selected={values.visibility !== "public"}>
+            Private: members only
+          </option>
+          <option value="public" selected={values.visibility === "public"}>
+            Public: anyone can read it, and it is listed on the hub
+          </option>
+        </select>
+      </div>
+      <div>
+        <label for="field-owner">Owner</label>
+        <select
+          id="field-owner"
+          name="owner"
+          aria-invalid={errors.owner ? "true" : undefined}
+          aria-describedby={errors.owner ? "field-owner-error" : undefined}
+        >
+          <option value="me">Me</option>
+          {teams.map((t) => (
+            <option value={t.id} selected={values.owner === t.id}>Team {t.name}</option>
+          ))}
+        </select>
+        {errors.owner && <p class="error" id="field-owner-error">{errors.owner}</p>}
+      </div>
+      <button type="submit">Create space</button>
+    </form>
+  );
+}
+
+/** Account settings: the display name, and the password (which signs out other sessions). */
+export function SettingsPage(
+  props: PageContext & { errors?: Record<string, string>; saved?: string },
+) {
+  const errors = props.errors ?? {};
+  return (
+    <Layout title="Account settings" account={props.account} csrfToken={props.csrfToken}>
+      {props.saved && <p class="notice" role="status">{props.saved}</p>}
+      <p>
+        Signed in as <strong>{props.account!.email}</strong>.
+      </p>
+      <h2 id="name-heading">Name</h2>
+      <form method="post" action="/account/settings/name" aria-labelledby="name-heading">
+        <CsrfField token={props.csrfToken} />
+        <Field
+          name="name"
+          label="Name"
+          value={props.account!.name}
+          error={errors.name}
+          autocomplete="name"
+          required
+        />
+        <button type="submit">Save name</button>
+      </form>
+      <h2 id="password-heading">Password</h2>
+      <form method="post" action="/account/settings/password" aria-labelledby="password-heading">
+        <CsrfField token={props.csrfToken} />
+        <Field
+          name="current_password"
+          label="Current password"
+          type="password"
+          autocomplete="current-password"
+          error={errors.current_password}
+          required
+        />
+        <Field
+          name="new_password"
+          label="New password"
+          type="password"
+          autocomplete="new-password"
+          hint="At least 10 characters. Your other sessions are signed out."
+          error={errors.new_password}
+          required
+        />
+        <button type="submit">Change password</button>
+      </form>
+    </Layout>
+  );
+}

@@ -1,0 +1,106 @@
+import { type Context, Hono } from "hono";
+import { z } from "zod";
+import { updateAccountName } from "../accounts/store.ts";
+import type { Deps } from "../deps.ts";
+import { changePassword } from "../sessions/change_password.ts";
+import { requireAccount } from "../sessions/sessions.ts";
+import { webErrorHandler } from "../sessions/web_error_handler.tsx";
+import { selectTeamsOf } from "../teams/store.ts";
+import { webPage } from "../web/web_middleware.ts";
+import { createSpace } from "../wikis/create_space.ts";
+import { selectSpacesOf } from "../wikis/store.ts";
+import { DashboardPage, SettingsPage } from "./dashboard_page.tsx";
+
+const nameSchema = z.string({ error: "Enter a name" }).trim().min(1, "Enter a name")
+  .max(100, "Use at most 100 characters");
+
+/** The signed-in home (`/account`), creating spaces, and the account's settings. */
+export function dashboardRoutes(deps: Deps): Hono {
+  const app = new Hono();
+  for (const path of ["/account", "/spaces", "/account/settings", "/account/settings/*"]) {
+    app.use(path, ...webPage(deps));
+  }
+
+  const dashboard = async (
+    c: Context,
+    extra: { errors?: Record<string, string>; values?: Record<string, string> } = {},
+    status: 200 | 400 | 409 = 200,
+  ) => {
+    const account = requireAccount(c);
+    const [spaces, teams] = await Promise.all([
+      selectSpacesOf(deps.db, account.id),
+      selectTeamsOf(deps.db, account.id),
+    ]);
+    return c.html(
+      <DashboardPage
+        account={account}
+        csrfToken={c.get("csrfToken")}
+        spaces={spaces}
+        teams={teams}
+        {...extra}
+      />,
+      status,
+    );
+  };
+
+  app.get("/account", (c) => dashboard(c));
+
+  app.post("/spaces", async (c) => {
+    const account = requireAccount(c);
+    const form = await c.req.parseBody();
+    const result = await createSpace(deps.db, account.id, form);
+    if (!result.ok) {
+      const values = Object.fromEntries(
+        ["id", "title", "description", "visibility", "owner"].map((k) => [k, text(form[k])]),
+      );
+      return dashboard(c, { errors: result.errors, values }, result.status);
+    }
+    deps.log.info("space created", {
+      request_id: c.get("requestId"),
+      account_id: account.id,
+      wiki_id: result.wiki.id,
+    });
+    return c.redirect(`/w/${result.wiki.id}`, 303);
+  });
+
+  const settings = (c: Context, extra: { errors?: Record<string, string>; saved?: string }) =>
+    c.html(
+      <SettingsPage account={requireAccount(c)} csrfToken={c.get("csrfToken")} {...extra} />,
+      extra.errors ? 400 : 200,
+    );
+
+  app.get("/account/settings", (c) => settings(c, {}));
+
+  app.post("/account/settings/name", async (c) => {
+    const account = requireAccount(c);
+    const parsed = nameSchema.safeParse((await c.req.parseBody()).name);
+    if (!parsed.success) return settings(c, { errors: { name: parsed.error.issues[0]!.message } });
+    await updateAccountName(deps.db, account.id, parsed.data);
+    c.set("account", { ...account, name: parsed.data });
+    return settings(c, { saved: "Your name is saved." });
+  });
+
+  app.post("/account/settings/password", async (c) => {
+    const account = requireAccount(c);
+    const form = await c.req.parseBody();
+    const result = await changePassword(deps.db, {
+      accountId: account.id,
+      sessionToken: c.get("sessionToken")!,
+      current: form.current_password,
+      next: form.new_password,
+    });
+    if (!result.ok) return settings(c, { errors: result.errors });
+    deps.log.info("password changed", {
+      request_id: c.get("requestId"),
+      account_id: account.id,
+    });
+    return settings(c, { saved: "Your password is changed. Your other sessions are signed out." });
+  });
+
+  app.onError(webErrorHandler(deps, { signInNext: true }));
+  return app;
+}
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}

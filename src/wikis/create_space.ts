@@ -1,0 +1,69 @@
+import { z } from "zod";
+import type { Db } from "../db/db.ts";
+import { AppError } from "../errors.ts";
+import { selectTeamsOf } from "../teams/store.ts";
+import type { WikiRow } from "./store.ts";
+import { createWiki, WIKI_ID } from "./wikis.ts";
+
+/** The create-a-space form: `owner` is "me" or the id of a team the account manages. */
+export const newSpaceSchema = z.object({
+  id: z.string({ error: "Choose an id" }).trim().toLowerCase().regex(
+    WIKI_ID,
+    "Use 1-64 characters of a-z, 0-9 and inner hyphens",
+  ),
+  title: z.string().trim().max(200, "Use at most 200 characters").default(""),
+  description: z.string().trim().max(2000, "Use at most 2,000 characters").default(""),
+  visibility: z.enum(["private", "public"], { error: "Choose private or public" })
+    .default("private"),
+  owner: z.string().trim().min(1).default("me"),
+});
+
+/** Messages for the fields of a form that was not accepted, by field name. */
+export type SpaceFormErrors = Record<string, string>;
+
+/**
+ * Creates a space owned by the account or by one of its teams (as the team's owner or admin:
+ * plain members cannot create spaces for a team). Field errors for what the form got wrong.
+ */
+export async function createSpace(
+  db: Db,
+  accountId: string,
+  form: Record<string, unknown>,
+): Promise<
+  { ok: true; wiki: WikiRow } | { ok: false; status: 400 | 409; errors: SpaceFormErrors }
+> {
+  const parsed = newSpaceSchema.safeParse(form);
+  if (!parsed.success) {
+    const errors: SpaceFormErrors = {};
+    for (const issue of parsed.error.issues) {
+      errors[String(issue.path[0] ?? "form")] ??= issue.message;
+    }
+    return { ok: false, status: 400, errors };
+  }
+  const { owner, ...space } = parsed.data;
+  let ownerTeamId: string | null = null;
+  if (owner !== "me") {
+    const team = (await selectTeamsOf(db, accountId)).find((t) => t.id === owner);
+    if (!team || team.role === "member") {
+      return {
+        ok: false,
+        status: 400,
+        errors: { owner: "Choose yourself or a team where you are an owner or admin" },
+      };
+    }
+    ownerTeamId = team.id;
+  }
+  try {
+    const wiki = await createWiki(db, {
+      ...space,
+      ownerAccountId: ownerTeamId ? null : accountId,
+      ownerTeamId,
+    });
+    return { ok: true, wiki };
+  } catch (error) {
+    if (error instanceof AppError && error.code === "wiki_exists") {
+      return { ok: false, status: 409, errors: { id: `The id "${space.id}" is taken` } };
+    }
+    throw error;
+  }
+}
