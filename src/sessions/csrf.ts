@@ -43,7 +43,10 @@ export function csrfProtection(deps: Pick<Deps, "config">): MiddlewareHandler {
       if (isCrossSite(c, deps.config.baseUrl)) {
         throw new AppError("forbidden", "Cross-site form posts are not accepted");
       }
-      const body = await c.req.parseBody();
+      const body = await c.req.parseBody().catch(() => {
+        // A malformed multipart body (no boundary, cut short) is the sender's error.
+        throw new AppError("bad_request", "The form cannot be read: send it again");
+      });
       const given = body[CSRF_FIELD];
       if (typeof given !== "string" || !sameText(given, expected)) {
         throw new AppError(
@@ -72,15 +75,18 @@ export async function csrfTokenOfSession(sessionToken: string): Promise<string> 
 /**
  * True when the browser tells us the request came from another site: `Sec-Fetch-Site` (Fetch
  * Metadata) other than `same-origin` or `none` (`same-site` too: a sibling subdomain may be
- * someone else's), or an `Origin` other than ours (`null` included). Neither header: an old
- * browser or a non-browser client, which the token check still covers.
+ * someone else's), or an `Origin` other than ours. `Origin: null` counts as cross-site unless
+ * Fetch Metadata says same-origin: Chromium sends `null` for a page's own form posts when the
+ * page was served with `Referrer-Policy: no-referrer`, as the consent page is. Neither header:
+ * an old browser or a non-browser client, which the token check still covers.
  */
 function isCrossSite(c: Context, baseUrl: string): boolean {
   const site = c.req.header("sec-fetch-site");
   if (site && site !== "same-origin" && site !== "none") return true;
   const origin = c.req.header("origin");
-  return origin !== undefined && origin !== new URL(baseUrl).origin &&
-    origin !== new URL(c.req.url).origin;
+  if (origin === undefined) return false;
+  if (origin === "null") return site !== "same-origin";
+  return origin !== new URL(baseUrl).origin && origin !== new URL(c.req.url).origin;
 }
 
 function sameText(a: string, b: string): boolean {
