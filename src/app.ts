@@ -18,6 +18,7 @@ import { type OAuthOptions, oauthRoutes } from "./oauth/oauth_routes.ts";
 import { sessionRoutes } from "./sessions/session_routes.tsx";
 import { dashboardRoutes } from "./dashboard/dashboard_routes.tsx";
 import { llmsRoutes } from "./wikis/llms_routes.ts";
+import { spaceRoutes } from "./spaces/space_routes.tsx";
 
 /**
  * Builds the whole HTTP application from its dependencies; nothing here listens. Tests may
@@ -42,6 +43,7 @@ export function createApp(deps: Deps, options: { oauth?: OAuthOptions } = {}): H
   app.route("/", oauthRoutes(deps, options.oauth));
   app.route("/", tokenRoutes(deps));
   app.route("/", llmsRoutes(deps));
+  app.route("/", spaceRoutes(deps));
   app.route("/", assetRoutes());
   app.route("/", landingRoutes(deps));
   app.notFound((c) =>

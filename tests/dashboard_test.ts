@@ -136,3 +136,11 @@ Deno.test("account settings change the name, and a new password signs out the ot
   });
   assert.equal(signIn.status, 303);
 });
+
+Deno.test("signed out, a page sends the person to sign in and back to the same address, query included", async () => {
+  await using db = await freshDb();
+  const { app } = testApp(db);
+  const res = await app.request("/account/settings?from=email");
+  assert.equal(res.status, 303);
+  assert.equal(res.headers.get("location"), "/signin?next=%2Faccount%2Fsettings%3Ffrom%3Demail");
+});

@@ -101,7 +101,8 @@ function readJsonl(text: string): SourcePage[] {
   return pages;
 }
 
-function toPage(name: string, relPath: string, bytes: Uint8Array): SourcePage {
+/** One markdown file as a page to import (its path from `relPath`), or why it cannot be one. */
+export function toPage(name: string, relPath: string, bytes: Uint8Array): SourcePage {
   const path = cleanPath(relPath.replace(MARKDOWN_FILE, ""));
   if (!path) return { name, error: "has a name that is not a valid page path" };
   let markdown: string;

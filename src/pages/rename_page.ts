@@ -22,6 +22,7 @@ import {
   indexPage,
   lockWiki,
   parseOrThrow,
+  requireNewPath,
   requirePath,
   type WriteBy,
 } from "./write_page.ts";
@@ -46,7 +47,7 @@ export async function renamePage(
   by: WriteBy,
 ): Promise<PageRow> {
   const from = requirePath(rename.path);
-  const to = requirePath(rename.newPath);
+  const to = requireNewPath(rename.newPath);
   return await deps.db.transaction(async (tx) => {
     await lockWiki(tx, rename.wikiId);
     const page = await requirePage(tx, rename.wikiId, from);

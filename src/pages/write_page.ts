@@ -52,6 +52,22 @@ export function requirePath(raw: string): string {
   return path;
 }
 
+/**
+ * Checks a path a page is about to take (created or renamed to): `requirePath`, and not under
+ * the `-` segment, where the web app's tools live (`/w/<id>/-/edit/…`). Pages that already
+ * have such a path stay readable, writable and deletable through the API.
+ */
+export function requireNewPath(raw: string): string {
+  const path = requirePath(raw);
+  if (path.split("/")[0] === "-") {
+    throw new AppError(
+      "invalid_path",
+      `Page path "${raw}" is not valid: a first segment "-" is reserved for the wiki's tools`,
+    );
+  }
+  return path;
+}
+
 /** Parses a page, turning a parse failure into `invalid_markdown`. */
 export async function parseOrThrow(
   path: string,
@@ -91,6 +107,7 @@ export async function writePage(
       if (write.baseRevision !== undefined && write.baseRevision !== 0) {
         throw conflict(path, write.baseRevision, 0);
       }
+      requireNewPath(path);
       const created = await insertPage(tx, {
         wiki_id: write.wikiId,
         path,

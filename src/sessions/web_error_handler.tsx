@@ -1,4 +1,5 @@
 import type { ErrorHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -18,10 +19,12 @@ export function webErrorHandler(
     if (error instanceof AppError && error.code === "unauthorized") {
       if (!options.signInNext) return c.redirect("/signin", 303);
       if (c.req.method === "GET") {
-        return c.redirect(`/signin?next=${encodeURIComponent(c.req.path)}`, 303);
+        const url = new URL(c.req.url);
+        return c.redirect(`/signin?next=${encodeURIComponent(url.pathname + url.search)}`, 303);
       }
     }
-    if (!(error instanceof AppError)) {
+    const expected = expectedError(error);
+    if (!expected) {
       deps.log.error("unhandled error", {
         request_id: c.get("requestId"),
         method: c.req.method,
@@ -29,7 +32,7 @@ export function webErrorHandler(
         error: error instanceof Error ? error.stack ?? error.message : String(error),
       });
     }
-    const shown = error instanceof AppError ? error : internalError();
+    const shown = expected ?? internalError();
     return c.html(
       <ErrorPage
         account={c.get("account") ?? null}
@@ -40,4 +43,15 @@ export function webErrorHandler(
       shown.status as ContentfulStatusCode,
     );
   };
+}
+
+/** An error the client caused: ours, or Hono's own (a body over the form limit, unreadable form). */
+function expectedError(error: unknown): AppError | null {
+  if (error instanceof AppError) return error;
+  if (error instanceof HTTPException && error.status < 500) {
+    return error.status === 413
+      ? new AppError("payload_too_large", "The form is too large")
+      : new AppError("bad_request", error.message || "The request cannot be read");
+  }
+  return null;
 }

@@ -30,6 +30,8 @@ table{border-collapse:collapse;width:100%}
 th,td{text-align:left;padding:0.3rem 0.5rem 0.3rem 0;border-bottom:1px solid #eee}
 /* connect and usage pages (src/connect/, src/usage/) */
 td.path{overflow-wrap:anywhere}
+.per-day{font-size:0.9rem}
+.per-day th[scope=row]{white-space:nowrap}
 .client{border-top:1px solid #ddd;margin-top:1.5rem}
 .clients{columns:2 12rem;padding-left:1.2rem}
 .periods a[aria-current]{font-weight:700;color:inherit;text-decoration:none}

@@ -1,0 +1,114 @@
+import { Alert, CsrfField, Field } from "../web/layout.tsx";
+import { DiffView } from "./diff_view.tsx";
+import type { LineDiff } from "./line_diff.ts";
+import { actionHref, pageHref, spaceHref, toolHref } from "./space_urls.ts";
+import { type SpaceView, TextArea, WikiFrame } from "./wiki_frame.tsx";
+
+/** Where an edit stands: what the form holds, and what the server found when it last posted. */
+export type EditorState = {
+  mode: "new" | "edit";
+  /** The page's path when editing; what the Path field holds for a new page. */
+  path: string;
+  markdown: string;
+  /** The revision the text started from (0: a new page): the save is refused if it moved on. */
+  baseRevision: number;
+  errors?: { path?: string | undefined; markdown?: string | undefined };
+  alert?: string | undefined;
+  notice?: string | undefined;
+  /** Rendered markdown, after the no-script Preview button. */
+  preview?: string | undefined;
+  /** What someone else saved meanwhile (revision 0: the page was deleted). */
+  conflict?: { revision: number; markdown: string; diff: LineDiff } | undefined;
+};
+
+/**
+ * The editor: a path for a new page, the markdown, Save and Preview. The form carries the
+ * base revision; on a conflict the user's text stays in the editor and the saved text and a
+ * diff are shown under it. `editor.js` previews without leaving the page; without it the
+ * Preview button posts the form and the page comes back with the preview.
+ */
+export function EditorPage(props: SpaceView & EditorState) {
+  const { wiki } = props.space;
+  const editing = props.mode === "edit";
+  const action = editing ? actionHref(wiki.id, "edit", props.path) : toolHref(wiki.id, "new");
+  const cancel = editing ? pageHref(wiki.id, props.path) : spaceHref(wiki.id);
+  const errors = props.errors ?? {};
+  return (
+    <WikiFrame
+      {...props}
+      title={editing ? `Edit ${props.path}` : "New page"}
+      path={editing ? props.path : undefined}
+      scripts={["editor.js"]}
+    >
+      <Alert message={props.alert} />
+      {props.notice && <p class="notice" role="status">{props.notice}</p>}
+      <form
+        method="post"
+        action={action}
+        class="editor"
+        data-editor=""
+        data-preview={toolHref(wiki.id, "preview")}
+      >
+        <CsrfField token={props.csrfToken} />
+        <input type="hidden" name="base_revision" value={String(props.baseRevision)} />
+        {editing ? <input type="hidden" name="path" value={props.path} /> : (
+          <Field
+            name="path"
+            label="Path"
+            required
+            value={props.path}
+            hint='Folders are separated by "/", e.g. Guides/Setup'
+            error={errors.path}
+          />
+        )}
+        <TextArea
+          name="markdown"
+          label="Markdown"
+          value={props.markdown}
+          rows={20}
+          class="code"
+          hint="Link a page with [[Page name]] or [[Page name|its label]]; the first heading is the title"
+          error={errors.markdown}
+        />
+        <div class="actions">
+          <button type="submit" name="action" value="save">Save</button>
+          <button type="submit" name="action" value="preview" class="secondary">Preview</button>
+          <a href={cancel}>Cancel</a>
+        </div>
+      </form>
+      <p id="preview-status" role="status" class="sr-only"></p>
+      <section id="preview" aria-labelledby="preview-heading" hidden={props.preview === undefined}>
+        <h2 id="preview-heading">Preview</h2>
+        <div
+          id="preview-body"
+          class="prose"
+          dangerouslySetInnerHTML={{ __html: props.preview ?? "" }}
+        />
+      </section>
+      {props.conflict && (
+        <section aria-labelledby="conflict-heading" class="conflict">
+          <h2 id="conflict-heading">
+            {props.conflict.revision === 0
+              ? "The page as it was (now deleted)"
+              : `The saved text (revision ${props.conflict.revision})`}
+          </h2>
+          <TextArea
+            name="saved-markdown"
+            label={props.conflict.revision === 0
+              ? "Text before it was deleted"
+              : `Text of revision ${props.conflict.revision}`}
+            value={props.conflict.markdown}
+            rows={12}
+            class="code"
+            readonly
+          />
+          <h2>How your text differs from it</h2>
+          <DiffView
+            diff={props.conflict.diff}
+            label="Differences between the saved text and yours"
+          />
+        </section>
+      )}
+    </WikiFrame>
+  );
+}

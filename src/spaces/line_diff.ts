@@ -1,0 +1,50 @@
+import { diffLines } from "diff";
+
+/** One line of a diff: kept, added or removed. */
+export type DiffLine = { kind: "same" | "added" | "removed"; text: string };
+
+/** A run of lines shown, or a run of unchanged lines folded away. */
+export type DiffPart = { kind: "lines"; lines: DiffLine[] } | { kind: "skipped"; count: number };
+
+/** A line diff ready to show; `parts` is null when the texts differ too much to compare. */
+export type LineDiff = { parts: DiffPart[] | null; added: number; removed: number };
+
+/** Edits past which the diff gives up (Myers' algorithm grows with the edit distance). */
+const MAX_EDITS = 20_000;
+
+/**
+ * Compares two texts line by line, keeping `context` unchanged lines around each change and
+ * folding the rest, as `diff -u` does.
+ */
+export function lineDiff(before: string, after: string, context = 3): LineDiff {
+  const changes = diffLines(before, after, { maxEditLength: MAX_EDITS });
+  if (!changes) return { parts: null, added: 0, removed: 0 };
+  const lines: DiffLine[] = [];
+  for (const change of changes) {
+    const kind = change.added ? "added" : change.removed ? "removed" : "same";
+    const texts = change.value.split("\n");
+    if (texts[texts.length - 1] === "") texts.pop();
+    for (const text of texts) lines.push({ kind, text });
+  }
+  const keep = lines.map(() => false);
+  lines.forEach((line, i) => {
+    if (line.kind === "same") return;
+    for (let j = Math.max(0, i - context); j <= Math.min(lines.length - 1, i + context); j++) {
+      keep[j] = true;
+    }
+  });
+  const parts: DiffPart[] = [];
+  for (let i = 0; i < lines.length;) {
+    let j = i;
+    while (j < lines.length && keep[j] === keep[i]) j++;
+    parts.push(
+      keep[i] ? { kind: "lines", lines: lines.slice(i, j) } : { kind: "skipped", count: j - i },
+    );
+    i = j;
+  }
+  return {
+    parts,
+    added: lines.filter((l) => l.kind === "added").length,
+    removed: lines.filter((l) => l.kind === "removed").length,
+  };
+}

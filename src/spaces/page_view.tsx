@@ -1,0 +1,109 @@
+import type { PageRow } from "../pages/store.ts";
+import type { HistoryRow } from "./store.ts";
+import { actionHref, newPageHref, pageHref } from "./space_urls.ts";
+import { authorOf, type SpaceView, Time, WikiFrame } from "./wiki_frame.tsx";
+
+/**
+ * A page as people read it: its rendered markdown (made safe by `renderMarkdown`), the tools
+ * members have, and the pages that link here.
+ */
+export function PageView(
+  props: SpaceView & {
+    page: PageRow;
+    html: string;
+    backlinks: { path: string; title: string }[];
+  },
+) {
+  const { wiki, role } = props.space;
+  const { page } = props;
+  return (
+    <WikiFrame {...props} title={page.title} path={page.path}>
+      <nav aria-label="Page tools" class="tools">
+        {role && <a href={actionHref(wiki.id, "edit", page.path)}>Edit</a>}
+        <a href={actionHref(wiki.id, "history", page.path)}>History</a>
+        {role && <a href={actionHref(wiki.id, "rename", page.path)}>Rename</a>}
+        {role && <a href={actionHref(wiki.id, "delete", page.path)}>Delete</a>}
+        {wiki.visibility === "public" && (
+          <a href={`${pageHref(wiki.id, page.path)}.md`}>
+            Markdown
+          </a>
+        )}
+      </nav>
+      <article class="prose" dangerouslySetInnerHTML={{ __html: props.html }} />
+      <p class="hint page-meta">
+        <code>{page.path}</code> · revision {page.revision} · updated <Time at={page.updated_at} />
+      </p>
+      <section aria-labelledby="wiki-backlinks" class="backlinks">
+        <h2 id="wiki-backlinks">Backlinks</h2>
+        {props.backlinks.length > 0
+          ? (
+            <ul>
+              {props.backlinks.map((b) => (
+                <li>
+                  <a href={pageHref(wiki.id, b.path)}>{b.title}</a>
+                </li>
+              ))}
+            </ul>
+          )
+          : <p class="hint">No other page links here yet.</p>}
+      </section>
+    </WikiFrame>
+  );
+}
+
+/**
+ * The not-found page of a wiki: what was asked for, close matches, a deleted page's last
+ * revision, and for members one click to write it.
+ */
+export function MissingPageView(
+  props: SpaceView & {
+    path: string;
+    suggestions: string[];
+    deleted: HistoryRow | null;
+  },
+) {
+  const { wiki, role } = props.space;
+  return (
+    <WikiFrame {...props} title="Page not found" path={props.path}>
+      <p>
+        There is no page <strong>{props.path}</strong> in this wiki{props.deleted && " any more"}.
+      </p>
+      {props.deleted && (
+        <p>
+          It was deleted <Time at={props.deleted.created_at} />
+          {props.deleted.author_account_id && (
+            <>{" by "}{authorOf(props.deleted, role !== null)}</>
+          )}. <a href={actionHref(wiki.id, "history", props.deleted.path)}>See its history</a>
+        </p>
+      )}
+      {props.suggestions.length > 0 && (
+        <>
+          <h2>Did you mean</h2>
+          <ul>
+            {props.suggestions.map((s) => (
+              <li>
+                <a href={pageHref(wiki.id, s)}>{s}</a>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {role
+        ? (
+          <p>
+            <a class="button" href={newPageHref(wiki.id, props.path)}>
+              Create page “{props.path}”
+            </a>
+          </p>
+        )
+        : !props.account && (
+          <p>
+            <a href={`/signin?next=${encodeURIComponent(newPageHref(wiki.id, props.path))}`}>
+              Sign in
+            </a>{" "}
+            to write it if you are a member of this wiki.
+          </p>
+        )}
+    </WikiFrame>
+  );
+}

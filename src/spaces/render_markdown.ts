@@ -1,0 +1,166 @@
+// @ts-types="@types/markdown-it"
+import MarkdownIt, { type StateCore, type StateInline, type Token } from "markdown-it";
+import { uniqueSlug } from "../markdown/chunks.ts";
+import { splitFrontMatter } from "../markdown/front_matter.ts";
+import { extractLinks } from "../markdown/links.ts";
+import { cleanPath, pathKey, resolveRelative } from "../markdown/paths.ts";
+import { newPageHref, pageHref } from "./space_urls.ts";
+
+/** What rendering a page needs to know about its wiki. */
+export type RenderContext = {
+  wikiId: string;
+  /** The page's path: relative links resolve against its folder. */
+  path: string;
+  /** The page each link key reaches (`selectLinkTargets`); a key not in it is a missing page. */
+  targets: Map<string, string>;
+  /** Members get links to the editor for missing pages; readers, to the not-found page. */
+  canCreate: boolean;
+  /** A leading level-1 heading with this text is left out: the page frame shows the title. */
+  title?: string;
+};
+
+// Raw HTML is escaped (`html: false`); markdown-it's own link check already refuses
+// `javascript:`, `vbscript:`, `file:` and non-image `data:` URLs.
+const md = new MarkdownIt({ html: false, linkify: true });
+md.inline.ruler.before("link", "wikilink", wikilink);
+md.core.ruler.push("wiki_links", rewriteTokens);
+
+const WIKILINK_AT = /\[\[([^[\]\n|]+?)(?:\|([^[\]\n]*?))?\]\]/y;
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+/** The link keys a page's markdown mentions, to look up with `selectLinkTargets`. */
+export function linkKeys(markdown: string, path: string): string[] {
+  return extractLinks(markdown, path).map((l) => l.targetKey);
+}
+
+/**
+ * Renders a page's markdown (without its front matter) to HTML: wikilinks and relative `.md`
+ * links go to the wiki's pages, missing ones marked as such; headings get the anchors search
+ * results point at; external links get `rel="nofollow ugc"`.
+ */
+export function renderMarkdown(markdown: string, context: RenderContext): string {
+  let body = markdown;
+  try {
+    body = splitFrontMatter(markdown).body;
+  } catch {
+    // Malformed front matter (only in a preview: saved pages parse) is shown as written.
+  }
+  return md.render(body, { context });
+}
+
+/** `[[Target]]`, `[[Target|label]]`, `[[Target#Section]]` as a link token. */
+function wikilink(state: StateInline, silent: boolean): boolean {
+  if (state.src.charCodeAt(state.pos) !== 0x5b || state.src.charCodeAt(state.pos + 1) !== 0x5b) {
+    return false;
+  }
+  WIKILINK_AT.lastIndex = state.pos;
+  const m = WIKILINK_AT.exec(state.src);
+  if (!m) return false;
+  const raw = m[1]!;
+  const hash = raw.indexOf("#");
+  const target = cleanPath(hash < 0 ? raw : raw.slice(0, hash));
+  if (!target) return false;
+  if (!silent) {
+    const section = hash < 0 ? null : raw.slice(hash + 1).trim() || null;
+    const link = linkTo(state.env.context as RenderContext, target, section);
+    const open = state.push("link_open", "a", 1);
+    open.attrs = link.attrs;
+    open.markup = "wikilink";
+    state.push("text", "", 0).content = m[2]?.trim() || raw.trim();
+    if (link.missing) state.push("html_inline", "", 0).content = MISSING_NOTE;
+    state.push("link_close", "a", -1);
+  }
+  state.pos += m[0].length;
+  return true;
+}
+
+const MISSING_NOTE = '<span class="sr-only"> (page not written yet)</span>';
+
+/** Where a link to a page goes, and whether that page exists. */
+function linkTo(
+  context: RenderContext,
+  target: string,
+  section: string | null,
+): { attrs: [string, string][]; missing: boolean } {
+  const found = context.targets.get(pathKey(target));
+  if (found) {
+    const anchor = section ? `#${uniqueSlug(section, new Map())}` : "";
+    return { attrs: [["href", pageHref(context.wikiId, found) + anchor]], missing: false };
+  }
+  const href = context.canCreate
+    ? newPageHref(context.wikiId, target)
+    : pageHref(context.wikiId, target);
+  const title = `Page "${target}" does not exist yet${context.canCreate ? ": create it" : ""}`;
+  return {
+    attrs: [["href", href], ["class", "missing"], ["title", title]],
+    missing: true,
+  };
+}
+
+/**
+ * After parsing: heading anchors (as `chunkMarkdown` computes them, so search results land on
+ * them), the title heading left out, relative `.md` links pointed at pages.
+ */
+function rewriteTokens(state: StateCore): void {
+  const context = state.env.context as RenderContext;
+  const tokens = state.tokens;
+  const seen = new Map<string, number>();
+  if (
+    tokens[0]?.type === "heading_open" && tokens[0].tag === "h1" &&
+    plainHeading(tokens[1]!.content) === context.title
+  ) {
+    uniqueSlug(tokens[1]!.content, seen);
+    tokens.splice(0, 3);
+  }
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (token.type === "heading_open") {
+      const id = uniqueSlug(tokens[i + 1]!.content, seen);
+      if (id) token.attrSet("id", id);
+    } else if (token.type === "inline" && token.children) {
+      rewriteLinks(state, token.children, context);
+    }
+  }
+}
+
+function rewriteLinks(state: StateCore, children: Token[], context: RenderContext): void {
+  for (let i = 0; i < children.length; i++) {
+    const token = children[i]!;
+    if (token.type !== "link_open" || token.markup === "wikilink") continue;
+    const href = token.attrGet("href") ?? "";
+    if (SCHEME.test(href) || href.startsWith("//")) {
+      if (/^https?:/i.test(href)) token.attrSet("rel", "nofollow ugc");
+      continue;
+    }
+    const hash = href.indexOf("#");
+    const file = hash < 0 ? href : href.slice(0, hash);
+    if (!/\.md$/i.test(file)) continue;
+    const target = resolveRelative(context.path, safeDecode(file));
+    if (!target) continue;
+    const section = hash < 0 ? null : safeDecode(href.slice(hash + 1)) || null;
+    const link = linkTo(context, target, section);
+    token.attrs = link.attrs;
+    if (link.missing) {
+      const close = children.findIndex((t, j) => j > i && t.type === "link_close");
+      if (close > 0) {
+        const note = new state.Token("html_inline", "", 0);
+        note.content = MISSING_NOTE;
+        children.splice(close, 0, note);
+      }
+    }
+  }
+}
+
+/** A heading's text as a page title is taken from it (see `parsePage`). */
+function plainHeading(text: string): string {
+  return text.replace(/\[\[([^\]|]+)\|?([^\]]*)\]\]/g, (_, t, l) => l || t)
+    .replace(/[*_`]/g, "").trim();
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

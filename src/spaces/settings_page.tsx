@@ -1,0 +1,111 @@
+import { Alert, CsrfField, Field } from "../web/layout.tsx";
+import { toolHref } from "./space_urls.ts";
+import { type SpaceView, TextArea, WikiFrame } from "./wiki_frame.tsx";
+import type { WikiSettingsErrors, WikiSettingsForm } from "./wiki_settings.ts";
+
+/**
+ * A wiki's settings for its owners and admins: title, description, visibility, instructions
+ * for assistants; who its members are; and, for owners, deleting it by typing its id.
+ */
+export function SettingsPage(
+  props: SpaceView & {
+    values: WikiSettingsForm;
+    errors?: WikiSettingsErrors;
+    saved?: boolean;
+    deleteError?: string | undefined;
+  },
+) {
+  const { wiki, role } = props.space;
+  const errors = props.errors ?? {};
+  const invalid = Object.keys(errors).length > 0;
+  return (
+    <WikiFrame {...props} title={`Settings of ${wiki.title}`}>
+      <Alert message={invalid ? "Please correct the fields below" : undefined} />
+      {props.saved && <p class="notice" role="status">Settings saved.</p>}
+      <form method="post" action={toolHref(wiki.id, "settings")}>
+        <CsrfField token={props.csrfToken} />
+        <Field
+          name="title"
+          label="Title"
+          required
+          value={props.values.title}
+          error={errors.title}
+        />
+        <TextArea
+          name="description"
+          label="Description"
+          rows={3}
+          value={props.values.description}
+          hint="One or two sentences: shown on the wiki's home and to assistants choosing a wiki"
+          error={errors.description}
+        />
+        <fieldset aria-describedby={errors.visibility ? "field-visibility-error" : undefined}>
+          <legend>Visibility</legend>
+          <label class="check">
+            <input
+              type="radio"
+              name="visibility"
+              value="private"
+              checked={props.values.visibility === "private"}
+            />{" "}
+            Private: only members read it
+          </label>
+          <label class="check">
+            <input
+              type="radio"
+              name="visibility"
+              value="public"
+              checked={props.values.visibility === "public"}
+            />{" "}
+            Public: anyone can read it, on the web and over MCP; only members change it
+          </label>
+          {errors.visibility && <p class="error" id="field-visibility-error">{errors.visibility}
+          </p>}
+        </fieldset>
+        <TextArea
+          name="instructions"
+          label="Instructions for assistants"
+          rows={6}
+          value={props.values.instructions}
+          hint="Told to AI assistants that connect to this wiki: what it covers, how to cite it"
+          error={errors.instructions}
+        />
+        <button type="submit">Save settings</button>
+      </form>
+
+      <h2>Members</h2>
+      {wiki.owner_team_id
+        ? (
+          <p>
+            This wiki belongs to the team{" "}
+            <a href={`/teams/${wiki.owner_team_id}`}>{wiki.owner_team_id}</a>: its members read and
+            write it, its owners and admins manage it. Add or remove members on the team's page.
+          </p>
+        )
+        : wiki.owner_account_id
+        ? <p>This is a personal space: only its owner can reach it while it is private.</p>
+        : <p>This wiki belongs to the operator of this site.</p>}
+
+      <h2>Delete this wiki</h2>
+      {role === "owner"
+        ? (
+          <form method="post" action={toolHref(wiki.id, "settings/delete")}>
+            <CsrfField token={props.csrfToken} />
+            <p>
+              Every page, its history and the tokens made for this wiki go with it. This cannot be
+              undone.
+            </p>
+            <Field
+              name="confirm"
+              label={`Type the wiki id, ${wiki.id}, to confirm`}
+              required
+              autocomplete="off"
+              error={props.deleteError}
+            />
+            <button type="submit" class="danger">Delete this wiki</button>
+          </form>
+        )
+        : <p>Only owners can delete it.</p>}
+    </WikiFrame>
+  );
+}

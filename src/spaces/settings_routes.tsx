@@ -1,0 +1,79 @@
+import { type Context, Hono } from "hono";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import type {} from "../http/request_id.ts";
+import type { WikiRow } from "../wikis/store.ts";
+import { SettingsPage } from "./settings_page.tsx";
+import { formText, openSpace } from "./space_context.ts";
+import { toolHref } from "./space_urls.ts";
+import { changeWikiSettings, deleteWikiConfirmed, type WikiSettingsForm } from "./wiki_settings.ts";
+
+/** A wiki's settings (owners and admins) and deleting it (owners). */
+export function settingsRoutes(deps: Deps): Hono {
+  const app = new Hono();
+
+  app.get("/w/:id/-/settings", async (c) => {
+    const view = await openSpace(deps, c, "admin");
+    return c.html(
+      <SettingsPage
+        {...view}
+        values={valuesOf(view.space.wiki)}
+        saved={c.req.query("saved") === "1"}
+      />,
+    );
+  });
+
+  app.post("/w/:id/-/settings", async (c) => {
+    const view = await openSpace(deps, c, "admin");
+    const form = await c.req.parseBody();
+    const values: WikiSettingsForm = {
+      title: formText(form.title),
+      description: formText(form.description),
+      visibility: formText(form.visibility),
+      instructions: formText(form.instructions).replace(/\r\n?/g, "\n"),
+    };
+    const result = await changeWikiSettings(deps.db, view.space.wiki.id, values);
+    if (!result.ok) {
+      return c.html(<SettingsPage {...view} values={values} errors={result.errors} />, 400);
+    }
+    logChange(c, deps, "wiki settings changed", result.wiki.id);
+    return c.redirect(toolHref(result.wiki.id, "settings", { saved: 1 }), 303);
+  });
+
+  app.post("/w/:id/-/settings/delete", async (c) => {
+    const view = await openSpace(deps, c, "admin");
+    const { wiki, role } = view.space;
+    if (role !== "owner") {
+      throw new AppError("forbidden", `Only owners of "${wiki.id}" can delete it`);
+    }
+    const form = await c.req.parseBody();
+    const result = await deleteWikiConfirmed(deps.db, wiki.id, formText(form.confirm));
+    if (!result.ok) {
+      return c.html(
+        <SettingsPage {...view} values={valuesOf(wiki)} deleteError={result.error} />,
+        400,
+      );
+    }
+    logChange(c, deps, "wiki deleted", wiki.id);
+    return c.redirect("/account", 303);
+  });
+
+  return app;
+}
+
+function valuesOf(wiki: WikiRow): WikiSettingsForm {
+  return {
+    title: wiki.title,
+    description: wiki.description,
+    visibility: wiki.visibility,
+    instructions: wiki.instructions ?? "",
+  };
+}
+
+function logChange(c: Context, deps: Deps, message: string, wikiId: string): void {
+  deps.log.info(message, {
+    request_id: c.get("requestId"),
+    wiki: wikiId,
+    account_id: c.get("account")?.id,
+  });
+}
