@@ -3,6 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import type { Deps } from "./deps.ts";
 import { AppError } from "./errors.ts";
 import { apiRoutes } from "./api/api_routes.ts";
+import { auditRoutes } from "./audit/audit_routes.tsx";
 import { tokenRoutes } from "./auth/token_routes.tsx";
 import { assetRoutes } from "./web/asset_routes.ts";
 import { landingRoutes } from "./web/landing_routes.tsx";
@@ -10,6 +11,8 @@ import { healthRoutes } from "./http/health_routes.ts";
 import { internalError, problemResponse } from "./http/problem.ts";
 import { accessLog, securityHeaders } from "./http/access_log.ts";
 import { requestId } from "./http/request_id.ts";
+import { requestLimits } from "./http/request_limits.ts";
+import { requestTimeout } from "./http/request_timeout.ts";
 import { isDatabaseUnavailable } from "./db/db.ts";
 import { rateLimit } from "./limits/rate_limit.ts";
 import { mcpRoutes } from "./mcp/mcp_routes.ts";
@@ -19,6 +22,8 @@ import { sessionRoutes } from "./sessions/session_routes.tsx";
 import { dashboardRoutes } from "./dashboard/dashboard_routes.tsx";
 import { llmsRoutes } from "./wikis/llms_routes.ts";
 import { spaceRoutes } from "./spaces/space_routes.tsx";
+import { connectRoutes } from "./connect/connect_routes.tsx";
+import { usageRoutes } from "./usage/usage_routes.tsx";
 
 /**
  * Builds the whole HTTP application from its dependencies; nothing here listens. Tests may
@@ -29,6 +34,8 @@ export function createApp(deps: Deps, options: { oauth?: OAuthOptions } = {}): H
   app.use(requestId());
   app.use(securityHeaders(deps.config.baseUrl.startsWith("https:")));
   app.use(accessLog(deps.log));
+  app.use(requestLimits());
+  app.use(requestTimeout(deps.config.timeouts, deps.log));
   app.route("/", healthRoutes(deps));
   // Budgets before the routes: per credential, else per IP; stricter on the token endpoints.
   for (const path of ["/mcp", "/mcp/*", "/api/v1/*", "/llms.txt", "/w/*"]) {
@@ -42,7 +49,10 @@ export function createApp(deps: Deps, options: { oauth?: OAuthOptions } = {}): H
   app.route("/", dashboardRoutes(deps));
   app.route("/", oauthRoutes(deps, options.oauth));
   app.route("/", tokenRoutes(deps));
+  app.route("/", auditRoutes(deps));
   app.route("/", llmsRoutes(deps));
+  app.route("/", connectRoutes(deps));
+  app.route("/", usageRoutes(deps));
   app.route("/", spaceRoutes(deps));
   app.route("/", assetRoutes());
   app.route("/", landingRoutes(deps));

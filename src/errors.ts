@@ -21,11 +21,14 @@ export const errorCatalogue = {
   team_exists: { status: 409, title: "Team already exists" },
   precondition_failed: { status: 412, title: "Precondition failed" },
   payload_too_large: { status: 413, title: "Payload too large" },
+  uri_too_long: { status: 414, title: "URI too long" },
   unsupported_media_type: { status: 415, title: "Unsupported media type" },
   invalid_markdown: { status: 422, title: "Page cannot be parsed" },
   rate_limited: { status: 429, title: "Too many requests" },
+  headers_too_large: { status: 431, title: "Request header fields too large" },
   internal: { status: 500, title: "Internal error" },
   database_unavailable: { status: 503, title: "Database unavailable" },
+  request_timeout: { status: 503, title: "Request timed out" },
 } as const;
 
 /** A stable error code of the catalogue. */

@@ -57,13 +57,25 @@ export async function startServer(
         embedder: deps.embedder.id,
       }),
   }, app.fetch);
+  // Graceful stop: no new connections, in-flight requests finish (each within the request
+  // timeout), then the store closes (PGlite checkpoints) before the process exits. Exiting as
+  // soon as the server finished would race the close. A second signal exits at once.
+  let stopping = false;
   const stop = async () => {
+    if (stopping) Deno.exit(1);
+    stopping = true;
     log.info("shutting down: draining requests");
-    await server.shutdown();
-    await deps.db.close();
+    try {
+      await server.shutdown();
+      await deps.db.close();
+    } catch (error) {
+      log.error("unclean shutdown", { error: String(error) });
+      Deno.exit(1);
+    }
+    log.info("stopped");
+    Deno.exit(0);
   };
   Deno.addSignalListener("SIGTERM", stop);
   Deno.addSignalListener("SIGINT", stop);
-  server.finished.then(() => Deno.exit(0));
   return server;
 }

@@ -1,5 +1,6 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
+import { auditSpaceRequests } from "../audit/audit_hooks.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { requirePublicWiki } from "../mcp/servers.ts";
@@ -109,7 +110,7 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
   });
 
   app.use("/spaces", requireAccountToken(deps));
-  app.use("/spaces/*", requireAccountToken(deps));
+  app.use("/spaces/*", requireAccountToken(deps), auditSpaceRequests(deps));
   registerSpaceRoutes(app, deps);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {

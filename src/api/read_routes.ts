@@ -9,6 +9,7 @@ import { listNeighbors, neighborsSchema } from "../pages/list_neighbors.ts";
 import { listPages, pageListSchema } from "../pages/list_pages.ts";
 import { resolvePageRef } from "../pages/read_page.ts";
 import { searchOutputSchema, searchWikis } from "../search/search_wikis.ts";
+import { recordUsage } from "../usage/record_usage.ts";
 import { json, pageParams, problems, wikiIdParam } from "./schemas.ts";
 import { streamAnswer } from "./stream_answer.ts";
 
@@ -88,16 +89,23 @@ export function registerReadRoutes(
       if (c.req.header("if-none-match")?.split(",").map((t) => t.trim()).includes(etag)) {
         return c.body(null, 304, { ETag: etag });
       }
+      const query = c.req.valid("query");
+      // A long page read in slices counts once, at its first slice.
+      if (query.offset === 0) {
+        await recordUsage(deps, {
+          wikiId: wiki,
+          kind: "read",
+          page: page.path,
+          client: c.req.header("user-agent"),
+        });
+      }
       if ((c.req.header("accept") ?? "").includes("text/markdown")) {
         return c.body(page.markdown, 200, {
           "Content-Type": "text/markdown; charset=utf-8",
           ETag: etag,
         });
       }
-      const content = await getPageContent(deps, wiki, {
-        page: String(page.id),
-        ...c.req.valid("query"),
-      });
+      const content = await getPageContent(deps, wiki, { page: String(page.id), ...query });
       return c.json(content, 200, { ETag: etag });
     },
   );
@@ -145,7 +153,9 @@ export function registerReadRoutes(
     async (c) => {
       const wiki = await resolve(c, c.req.valid("param").id);
       const { q, limit, cursor } = c.req.valid("query");
-      return c.json(await searchWikis(deps, [wiki], { query: q, limit, cursor }), 200);
+      const out = await searchWikis(deps, [wiki], { query: q, limit, cursor });
+      await recordUsage(deps, { wikiId: wiki, kind: "search", client: c.req.header("user-agent") });
+      return c.json(out, 200);
     },
   );
 

@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { HonoRequest } from "hono";
+import { auditedSpace } from "../audit/record_audit.ts";
 import { spacesOf } from "../auth/credentials.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -42,7 +43,7 @@ export function registerSpaceRoutes(app: OpenAPIHono, deps: Deps): void {
     if (!spaces.some((s) => s.id === id)) {
       throw new AppError("wiki_not_found", `Space "${id}" is not one of your spaces`);
     }
-    return id;
+    return auditedSpace(id);
   };
 
   app.openapi(

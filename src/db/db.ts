@@ -1,3 +1,5 @@
+import { AppError } from "../errors.ts";
+
 /** A database row as the drivers return it. */
 export type Row = Record<string, unknown>;
 
@@ -46,11 +48,11 @@ function toParam(value: unknown): unknown {
 export function makeDb(driver: Driver): Db {
   const db = (<T>(strings: TemplateStringsArray, ...values: unknown[]) => {
     const [text, params] = toQuery(strings, values);
-    return driver.query(text, params) as Promise<T[]>;
+    return driver.query(text, params).catch(refuseUnstorableText) as Promise<T[]>;
   }) as Db;
   Object.defineProperty(db, "kind", { value: driver.kind });
   db.query = <T>(text: string, params: unknown[] = []) =>
-    driver.query(text, params.map(toParam)) as Promise<T[]>;
+    driver.query(text, params.map(toParam)).catch(refuseUnstorableText) as Promise<T[]>;
   db.exec = (text) => driver.exec(text);
   db.transaction = (fn) =>
     driver.inTransaction ? fn(db) : driver.transaction((tx) => fn(makeDb(tx)));
@@ -58,11 +60,30 @@ export function makeDb(driver: Driver): Db {
   return db;
 }
 
+/**
+ * PostgreSQL text cannot hold U+0000 (error 22021): a value with one came from the caller (a
+ * path, a query, a form field), so the request is refused as a bad request instead of failing
+ * as an internal error. Nothing in the service makes such text itself.
+ */
+function refuseUnstorableText(error: unknown): never {
+  if ((error as { code?: unknown } | null)?.code === "22021") {
+    throw new AppError(
+      "bad_request",
+      "Text with a NUL character (U+0000) cannot be stored or searched",
+    );
+  }
+  throw error;
+}
+
 /** Error codes of both drivers (and of PostgreSQL) that mean the database cannot be reached. */
 const UNAVAILABLE = new Set([
   "ECONNREFUSED",
   "ECONNRESET",
   "ETIMEDOUT",
+  "EPIPE", // written after the server closed the socket
+  "ECONNABORTED",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
   "CONNECT_TIMEOUT",
   "CONNECTION_CLOSED",
   "CONNECTION_ENDED",
@@ -81,7 +102,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string" && UNAVAILABLE.has(code)) return true;
-  return /PGlite is closed|connection (refused|terminated|ended)|Connection refused/i.test(
-    error.message,
-  );
+  return /PGlite is closed|connection (refused|terminated|ended)|Connection refused|socket has been ended/i
+    .test(
+      error.message,
+    );
 }

@@ -6,10 +6,14 @@ type Sql = postgres.Sql | postgres.TransactionSql;
 
 /** Connects to PostgreSQL at `url` through a postgres.js pool. */
 export function openPostgres(url: string, options: { max?: number } = {}): Db {
+  survivePostgresWriteRace();
   const sql = postgres(url, {
     max: options.max ?? 10,
     // Fail fast while the database is down (503s), instead of holding requests for 30 s.
     connect_timeout: 5,
+    // Reconnect attempts at most ~2 s apart (the default backs off to 20 s), so that service
+    // resumes within a couple of seconds of the database's return.
+    backoff: (retries: number) => (0.5 + Math.random() / 2) * Math.min(0.1 * 2 ** retries, 2),
     onnotice: () => {},
     // int8 (counts, ids) as numbers, as PGlite returns them; our ids stay far below 2^53.
     types: {
@@ -47,4 +51,32 @@ function postgresDriver(sql: Sql, inTransaction: boolean): Driver {
       if ("end" in sql) await sql.end({ timeout: 5 });
     },
   };
+}
+
+let guarded = false;
+
+/**
+ * postgres.js 3.4.9 can write to a connection's socket from a `setImmediate` after the
+ * connection closed (the database went away mid-write): an uncaught `TypeError` that would end
+ * the process (porsager/postgres#1154, #1208; unfixed upstream). The query it belonged to has
+ * already failed with `CONNECTION_CLOSED`, so that one error is logged and dropped; any other
+ * uncaught error still ends the process.
+ */
+function survivePostgresWriteRace(): void {
+  if (guarded) return;
+  guarded = true;
+  globalThis.addEventListener("error", (event) => {
+    const error = event.error;
+    if (
+      error instanceof TypeError && /reading 'write'/.test(error.message) &&
+      /postgres[\s\S]*nextWrite|nextWrite[\s\S]*postgres/.test(error.stack ?? "")
+    ) {
+      event.preventDefault();
+      console.error(JSON.stringify({
+        time: new Date().toISOString(),
+        level: "warn",
+        message: "database connection closed mid-write: postgres.js error dropped",
+      }));
+    }
+  });
 }

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { requestCredential } from "../auth/credentials.ts";
+import { isDatabaseUnavailable } from "../db/db.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { clientIp } from "../http/client_ip.ts";
@@ -24,7 +25,8 @@ declare module "hono" {
  * counters live in the database, so every process shares them. Every limited response carries
  * `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers); past the budget the
  * answer is 429 with `Retry-After` in whole seconds. If the counter store fails, the request
- * goes through and the failure is logged.
+ * goes through and the failure is logged; if the whole database is unreachable, the request
+ * gets its 503 at once (it could not succeed anyway).
  */
 export function rateLimit(deps: Deps, kind: "api" | "oauth"): MiddlewareHandler {
   return async (c, next) => {
@@ -52,6 +54,9 @@ export function rateLimit(deps: Deps, kind: "api" | "oauth"): MiddlewareHandler 
         return response;
       }
     } catch (error) {
+      // With the database gone the request cannot succeed anyway: answer 503 now instead of
+      // waiting out the connection timeout again in the route.
+      if (isDatabaseUnavailable(error)) throw error;
       deps.log.warn("rate limit store failed: request let through", { error: String(error) });
       return await next();
     }

@@ -55,7 +55,7 @@ export function mcpRoutes(deps: Deps): Hono {
   const notAllowed = (c: Context) => c.body(null, 405, { Allow: "POST, OPTIONS" });
 
   for (const path of ["/mcp/hub", "/mcp/hub/"]) {
-    app.post(path, (c) => serve(c, buildHubServer(deps)));
+    app.post(path, (c) => serve(c, buildHubServer(deps, userAgent(c))));
     app.on(["GET", "DELETE"], path, notAllowed);
   }
   for (const path of ["/mcp/w/:id", "/mcp/w/:id/"]) {
@@ -65,7 +65,7 @@ export function mcpRoutes(deps: Deps): Hono {
       if (!wiki || wiki.visibility !== "public") {
         return jsonRpcError(c, 404, `Public wiki "${id}" not found`);
       }
-      return serve(c, buildWikiServer(deps, wiki));
+      return serve(c, buildWikiServer(deps, wiki, userAgent(c)));
     });
     app.on(["GET", "DELETE"], path, notAllowed);
   }
@@ -90,7 +90,12 @@ export function mcpRoutes(deps: Deps): Hono {
       if (!resolved.ok) return challenge(c, deps, resolved.reason);
       return serve(
         c,
-        buildPrivateServer(deps, resolved.credential, clientNameOf(c, resolved.credential)),
+        buildPrivateServer(
+          deps,
+          resolved.credential,
+          clientNameOf(c, resolved.credential),
+          c.get("requestId") ?? null,
+        ),
       );
     });
     app.on(["GET", "DELETE"], path, notAllowed);
@@ -191,5 +196,9 @@ function jsonRpcError(c: Context, status: 403 | 404, message: string): Response 
  */
 function clientNameOf(c: Context, credential: Credential): string | null {
   if (credential.kind === "oauth") return credential.clientName;
+  return userAgent(c);
+}
+
+function userAgent(c: Context): string | null {
   return c.req.header("user-agent")?.slice(0, 200) ?? null;
 }

@@ -6,6 +6,7 @@ import type { Deps } from "../deps.ts";
 import { getPageContent, getPageInput, pageContentSchema } from "../pages/get_page_content.ts";
 import { listNeighbors, neighborsInput, neighborsSchema } from "../pages/list_neighbors.ts";
 import { searchInput, searchOutputSchema, searchWikis } from "../search/search_wikis.ts";
+import { recordUsage } from "../usage/record_usage.ts";
 import { runTool, toolResult } from "./tool_result.ts";
 
 /**
@@ -15,6 +16,8 @@ import { runTool, toolResult } from "./tool_result.ts";
 export type WikiScope = {
   param: { name: "wiki" | "space"; schema: z.ZodType<string | undefined> } | null;
   resolve(value: string | undefined): Promise<string>;
+  /** The caller's name (OAuth client or User-Agent) that usage is counted under. */
+  client?: string | null;
 };
 
 const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
@@ -39,6 +42,7 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
     runTool(deps.log, async () => {
       const wiki = await scope.resolve(scopeValue(args));
       const out = await searchWikis(deps, [wiki], args as z.input<typeof searchInput>);
+      await recordUsage(deps, { wikiId: wiki, kind: "search", client: scope.client });
       const lines = out.results.map((r, i) =>
         `${i + 1}. ${r.title} — page "${r.page}"${
           r.section ? `, section ${r.section}` : ""
@@ -65,6 +69,15 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
     runTool(deps.log, async () => {
       const wiki = await scope.resolve(scopeValue(args));
       const page = await getPageContent(deps, wiki, args as z.input<typeof getPageInput>);
+      // A long page read in slices counts once, at its first slice.
+      if (!args.offset) {
+        await recordUsage(deps, {
+          wikiId: wiki,
+          kind: "read",
+          page: page.page,
+          client: scope.client,
+        });
+      }
       const more = page.truncated
         ? `\n\n[… ${
           page.total_chars - page.next_offset!

@@ -1,9 +1,12 @@
 import { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { type Credential, type Space, spacesOf } from "../auth/credentials.ts";
+import { auditToolCalls } from "../audit/audit_hooks.ts";
+import { auditedSpace } from "../audit/record_audit.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { recordPageUse } from "../pages/record_page_use.ts";
+import { recordUsage } from "../usage/record_usage.ts";
 import {
   listPublicWikis,
   listPublicWikisInput,
@@ -18,8 +21,11 @@ import { runTool, toolResult } from "./tool_result.ts";
 /** The service's name and version as MCP servers announce them. */
 export const SERVER_INFO = { name: "knowledge-wiki", version: "0.1.0" };
 
-/** The hub: every public wiki, chosen per call by the `wiki` parameter. */
-export function buildHubServer(deps: Deps): McpServer {
+/**
+ * The hub: every public wiki, chosen per call by the `wiki` parameter. `client` names the
+ * caller in usage counts.
+ */
+export function buildHubServer(deps: Deps, client: string | null = null): McpServer {
   const server = new McpServer({ ...SERVER_INFO, title: "Public wikis" }, {
     instructions: HUB_INSTRUCTIONS,
   });
@@ -52,16 +58,25 @@ export function buildHubServer(deps: Deps): McpServer {
       schema: z.string().min(1).max(64).describe("The id of a public wiki, from list_wikis"),
     },
     resolve: (id) => requirePublicWiki(deps, id ?? ""),
+    client,
   });
   return server;
 }
 
 /** One public wiki, fixed by the endpoint's path; its own instructions are appended. */
-export function buildWikiServer(deps: Deps, wiki: WikiRow): McpServer {
+export function buildWikiServer(
+  deps: Deps,
+  wiki: WikiRow,
+  client: string | null = null,
+): McpServer {
   const server = new McpServer({ ...SERVER_INFO, title: wiki.title }, {
     instructions: wikiInstructions(wiki),
   });
-  registerReadTools(server, deps, { param: null, resolve: () => Promise.resolve(wiki.id) });
+  registerReadTools(server, deps, {
+    param: null,
+    resolve: () => Promise.resolve(wiki.id),
+    client,
+  });
   return server;
 }
 
@@ -70,14 +85,19 @@ export function buildPrivateServer(
   deps: Deps,
   credential: Credential,
   clientName: string | null,
+  requestId: string | null = null,
 ): McpServer {
-  const server = new McpServer({ ...SERVER_INFO, title: "My spaces" }, {
-    instructions: PRIVATE_INSTRUCTIONS,
-  });
+  // Every tool call made with a credential goes into the space's audit log.
+  const server = auditToolCalls(
+    new McpServer({ ...SERVER_INFO, title: "My spaces" }, { instructions: PRIVATE_INSTRUCTIONS }),
+    deps,
+    { credential, clientName, requestId },
+  );
   const spaceParam = z.string().min(1).max(64).optional().describe(
     "The id of one of your spaces, from my_spaces (needed when you can reach more than one)",
   );
-  const resolve = (id: string | undefined) => requireSpace(deps, credential, id);
+  const resolve = async (id: string | undefined) =>
+    auditedSpace(await requireSpace(deps, credential, id));
 
   server.registerTool("my_spaces", {
     title: "List my spaces",
@@ -95,7 +115,11 @@ export function buildPrivateServer(
       );
       return toolResult(out, lines.join("\n") || "This credential reaches no space.");
     }));
-  registerReadTools(server, deps, { param: { name: "space", schema: spaceParam }, resolve });
+  registerReadTools(server, deps, {
+    param: { name: "space", schema: spaceParam },
+    resolve,
+    client: clientName,
+  });
 
   server.registerTool("confirm_use", {
     title: "Confirm use of a page",
@@ -134,6 +158,7 @@ export function buildPrivateServer(
         credentialId: credential.id,
         clientName,
       });
+      await recordUsage(deps, { wikiId, kind: "confirm", page: out.page, client: clientName });
       return toolResult(
         out,
         `Recorded: page "${out.page}" revision ${out.revision} (${out.uses} uses so far).`,

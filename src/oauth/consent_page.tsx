@@ -37,6 +37,12 @@ export function ConsentPage(
             <input type="hidden" name={name} value={props.params.get(name) ?? ""} />
           )
         )}
+        <p>
+          It may list the spaces you pick, search them, read their pages and follow their links, and
+          record which pages helped it (you see those uses on each space's usage page). It cannot
+          change or delete anything. You can disconnect it at any time under{" "}
+          <a href="/account/apps">Connected apps</a>.
+        </p>
         <fieldset>
           <legend>Spaces it may read</legend>
           {props.spaces.length === 0

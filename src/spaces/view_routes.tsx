@@ -85,12 +85,13 @@ export function viewRoutes(deps: Deps): Hono {
   });
 
   app.get("/w/:id/:path{.+}", async (c, next) => {
-    const view = await openSpace(deps, c, "read");
-    const { wiki, role } = view.space;
     const asked = c.req.param("path");
     const path = cleanPath(asked);
-    // Tools of other features live under `-/` too; no page path starts with it.
+    // Tools of other features live under `-/` too (no page path starts with it): theirs to
+    // answer, before any access check of ours.
     if (path?.split("/")[0] === "-") return await next();
+    const view = await openSpace(deps, c, "read");
+    const { wiki, role } = view.space;
     if (!path) throw new AppError("not_found", `No page "${asked}" in wiki "${wiki.id}"`);
     const record = await findPageRecord(deps.db, wiki.id, path);
     if (record?.kind === "moved" || (record?.kind === "page" && record.page.path !== asked)) {

@@ -1,0 +1,111 @@
+import type { CallToolResult, McpServer } from "@modelcontextprotocol/server";
+import type { MiddlewareHandler } from "hono";
+import type { Credential } from "../auth/credentials.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { recordAudit, withAuditedCall } from "./record_audit.ts";
+
+/** Who makes the calls of one MCP request. */
+export type AuditActor = {
+  credential: Credential;
+  clientName: string | null;
+  requestId: string | null;
+};
+
+type ToolHandler = (...args: unknown[]) => Promise<CallToolResult>;
+
+/**
+ * Records every call of the tools registered on `server` from here on: the tool's name, the
+ * page it named, its outcome (`ok` or the error's code) and the space the credential was
+ * checked against. Wraps `registerTool`, so the tools themselves stay unaware of it.
+ */
+export function auditToolCalls(
+  server: McpServer,
+  deps: Pick<Deps, "db" | "log" | "config">,
+  actor: AuditActor,
+): McpServer {
+  const register = server.registerTool.bind(server) as (
+    name: string,
+    config: unknown,
+    handler: ToolHandler,
+  ) => unknown;
+  const audited = (name: string, config: unknown, handler: ToolHandler) =>
+    register(name, config, async (...args) => {
+      const { result, wikiId } = await withAuditedCall(() => handler(...args));
+      const input = (args[0] ?? {}) as { page?: unknown };
+      await recordAudit(deps, {
+        wikiId,
+        accountId: actor.credential.accountId,
+        credentialKind: actor.credential.kind,
+        credentialId: actor.credential.id,
+        clientName: actor.clientName?.slice(0, 200) ?? null,
+        channel: "mcp",
+        action: name,
+        target: typeof input.page === "string" ? input.page.slice(0, 400) : null,
+        outcome: result.isError ? String(result._meta?.code ?? "error") : "ok",
+        requestId: actor.requestId,
+      });
+      return result;
+    });
+  (server as unknown as { registerTool: typeof audited }).registerTool = audited;
+  return server;
+}
+
+/**
+ * Records every REST request on a space (`/api/v1/spaces/<id>/…`, after the account token
+ * was accepted): the operation, the page, the outcome, and the space if the token reaches it.
+ */
+export function auditSpaceRequests(deps: Pick<Deps, "db" | "log" | "config">): MiddlewareHandler {
+  return async (c, next) => {
+    const { wikiId } = await withAuditedCall(() => next());
+    const credential = c.get("credential");
+    if (!credential) return;
+    const { action, target } = restOperation(c.req.method, c.req.path);
+    const error = c.error instanceof AppError ? c.error.code : null;
+    await recordAudit(deps, {
+      wikiId,
+      accountId: credential.accountId,
+      credentialKind: credential.kind,
+      credentialId: credential.id,
+      clientName: c.req.header("user-agent")?.slice(0, 200) ?? null,
+      channel: "rest",
+      action,
+      target,
+      outcome: c.res.status < 400 ? "ok" : error ?? `http_${c.res.status}`,
+      requestId: c.get("requestId") ?? null,
+    });
+  };
+}
+
+/** The operation a space route performs, named like the MCP tools where one matches. */
+function restOperation(method: string, path: string): { action: string; target: string | null } {
+  const space = /^\/api\/v1\/spaces\/[^/]+\/?(.*)$/.exec(path);
+  if (!space) return { action: "my_spaces", target: null };
+  const rest = space[1]!;
+  const page = /^pages\/([^/]+)(\/neighbors)?\/?$/.exec(rest);
+  if (page) {
+    const target = decode(page[1]!).slice(0, 400);
+    if (page[2]) return { action: "neighbors", target };
+    const action = { GET: "get_page", PUT: "write_page", DELETE: "delete_page" }[method];
+    return { action: action ?? `${method} page`, target };
+  }
+  const named: Record<string, string> = {
+    "": `${method} space`,
+    pages: "list_pages",
+    search: "search",
+    ask: "ask",
+    import: "import",
+  };
+  return {
+    action: named[rest.replace(/\/$/, "")] ?? `${method} ${rest}`.slice(0, 200),
+    target: null,
+  };
+}
+
+function decode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

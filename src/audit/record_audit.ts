@@ -1,0 +1,57 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Deps } from "../deps.ts";
+import { type AuditEvent, deleteOldAuditEvents, insertAuditEvent } from "./store.ts";
+
+/** One in a thousand writes also prunes the entries past their retention. */
+const PRUNE_EVERY = 1000;
+
+/**
+ * Appends an entry to the audit log: one INSERT. An audit failure never fails the call it
+ * records (the service stays up when the log cannot be written); it is logged instead.
+ */
+export async function recordAudit(
+  deps: Pick<Deps, "db" | "log" | "config">,
+  event: AuditEvent,
+): Promise<void> {
+  try {
+    // A hostile page name may hold NUL, which PostgreSQL text cannot: keep the entry anyway.
+    await insertAuditEvent(deps.db, {
+      ...event,
+      target: event.target?.replaceAll("\0", "") ?? null,
+    });
+    if (Math.random() < 1 / PRUNE_EVERY) {
+      await deleteOldAuditEvents(deps.db, deps.config.auditRetentionDays);
+    }
+  } catch (error) {
+    deps.log.warn("audit entry not recorded", {
+      request_id: event.requestId,
+      action: event.action,
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+}
+
+/** The call being audited: the space its credential was checked against, once known. */
+type AuditedCall = { wikiId: string | null };
+
+const currentCall = new AsyncLocalStorage<AuditedCall>();
+
+/** Runs `work` as one audited call; `auditedSpace` inside it names the call's space. */
+export async function withAuditedCall<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; wikiId: string | null }> {
+  const call: AuditedCall = { wikiId: null };
+  const result = await currentCall.run(call, work);
+  return { result, wikiId: call.wikiId };
+}
+
+/**
+ * Notes that the current call's credential reaches `wikiId` (called where the credential is
+ * checked against the space, on MCP and REST alike) and returns it. Only a space the
+ * credential reaches is ever recorded, so an owner's log never shows strangers' attempts.
+ */
+export function auditedSpace(wikiId: string): string {
+  const call = currentCall.getStore();
+  if (call) call.wikiId = wikiId;
+  return wikiId;
+}

@@ -1,0 +1,126 @@
+import { Hono } from "hono";
+import type { Deps } from "../deps.ts";
+import { webErrorHandler } from "../sessions/web_error_handler.tsx";
+import { loadWebSpace } from "../web/space_access.ts";
+import { webPage } from "../web/web_middleware.ts";
+import { selectSpacesOf } from "../wikis/store.ts";
+import { reachableFromInternet } from "./client_configs.ts";
+import { ConnectPage, type EndpointView } from "./connect_page.tsx";
+
+/**
+ * "Connect an assistant": `GET /connect` for the public hub and the private endpoint (signed
+ * out too), `GET /w/:id/-/connect` for one wiki: its public endpoint if it is public, and the
+ * private endpoint for its members.
+ */
+export function connectRoutes(deps: Deps): Hono {
+  const app = new Hono();
+  for (const path of ["/connect", "/w/:id/-/connect"]) app.use(path, ...webPage(deps));
+  const base = deps.config.baseUrl;
+  const reachable = reachableFromInternet(base);
+
+  app.get("/connect", async (c) => {
+    const account = c.get("account");
+    const spaces = account ? await selectSpacesOf(deps.db, account.id) : [];
+    const endpoints: EndpointView[] = [
+      {
+        key: "hub",
+        label: "Public wikis",
+        url: `${base}/mcp/hub/`,
+        name: "wiki-hub",
+        private: false,
+        scope: "Every public wiki; the assistant picks one per call. No token.",
+      },
+      {
+        key: "private",
+        label: "Your private spaces",
+        url: `${base}/mcp/`,
+        name: "wiki",
+        private: true,
+        scope: "Your spaces, with a token or an OAuth sign-in.",
+      },
+    ];
+    const intro = (
+      <>
+        <p class="lead">
+          Any assistant that speaks MCP over Streamable HTTP can read these wikis. Pick the
+          endpoint, then copy your client's configuration below.
+        </p>
+        {spaces.length > 0 && (
+          <p>
+            For one wiki only: {spaces.map((s, i) => (
+              <>
+                {i > 0 && ", "}
+                <a href={`/w/${s.id}/-/connect`}>{s.title}</a>
+              </>
+            ))}.
+          </p>
+        )}
+      </>
+    );
+    return c.html(
+      <ConnectPage
+        account={account}
+        csrfToken={c.get("csrfToken")}
+        title="Connect an assistant"
+        {...{ intro, endpoints, baseUrl: base, reachable }}
+      />,
+    );
+  });
+
+  app.get("/w/:id/-/connect", async (c) => {
+    const { wiki, role } = await loadWebSpace(deps, c, c.req.param("id"), "read");
+    const isPublic = wiki.visibility === "public";
+    const endpoints: EndpointView[] = [];
+    if (isPublic) {
+      endpoints.push({
+        key: "public",
+        label: "This public wiki",
+        url: `${base}/mcp/w/${wiki.id}/`,
+        name: `wiki-${wiki.id}`,
+        private: false,
+        scope: "This wiki alone. No token.",
+      });
+    }
+    if (role) {
+      endpoints.push({
+        key: "private",
+        label: isPublic ? "As a member" : "This space",
+        url: `${base}/mcp/`,
+        name: isPublic ? `wiki-${wiki.id}-member` : `wiki-${wiki.id}`,
+        private: true,
+        scope: `Your spaces, ${wiki.id} among them, with a token or an OAuth sign-in` +
+          (isPublic ? "; adds confirm_use, so its usage page shows what helped." : "."),
+      });
+    }
+    const intro = (
+      <>
+        <p class="lead">
+          Connect an assistant to <a href={`/w/${wiki.id}`}>{wiki.title}</a>{" "}
+          <code>{wiki.id}</code>, then copy your client's configuration below.
+        </p>
+        {role && (
+          <p>
+            With an account token (or OAuth), the assistant passes <code>space: "{wiki.id}"</code>
+            {" "}
+            to the tools when you have more than one space. A space token made for{" "}
+            <code>{wiki.id}</code> opens it alone and needs no <code>space</code>.
+          </p>
+        )}
+        <p>
+          <a href="/connect">All public wikis and all your spaces</a> at once.
+        </p>
+      </>
+    );
+    return c.html(
+      <ConnectPage
+        account={c.get("account")}
+        csrfToken={c.get("csrfToken")}
+        title={`Connect an assistant to ${wiki.title}`}
+        {...{ intro, endpoints, baseUrl: base, reachable }}
+      />,
+    );
+  });
+
+  app.onError(webErrorHandler(deps, { signInNext: true }));
+  return app;
+}

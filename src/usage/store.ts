@@ -1,0 +1,109 @@
+import type { Db } from "../db/db.ts";
+
+/** What assistants do that the usage page counts. */
+export type UsageKind = "search" | "read" | "confirm";
+
+/** One day of a wiki's usage, every kind counted. */
+export type DailyUsage = { day: string; searches: number; reads: number; confirms: number };
+
+/** A page with how often it was read or confirmed; `exists` is false once it was deleted. */
+export type PageCount = { path: string; count: number; exists: boolean };
+
+/** A client with its counts of each kind. */
+export type ClientUsage = { client: string; searches: number; reads: number; confirms: number };
+
+/** A note an assistant left with a confirmed use. */
+export type UseNote = {
+  page_path: string;
+  note: string;
+  client_name: string | null;
+  created_at: Date;
+};
+
+/**
+ * Adds one to today's (UTC) counter of a wiki, kind, page and client. The page is found by
+ * its path key, in the same statement; its path is kept for when the page is gone.
+ */
+export async function upsertUsage(
+  db: Db,
+  row: { wikiId: string; kind: UsageKind; pagePath: string | null; pageKey: string | null },
+  client: string,
+): Promise<void> {
+  await db`
+    INSERT INTO usage_daily AS u (wiki_id, day, kind, page_id, page_path, client, count)
+    VALUES (${row.wikiId}, (now() AT TIME ZONE 'UTC')::date, ${row.kind},
+      (SELECT id FROM pages WHERE wiki_id = ${row.wikiId} AND path_key = ${row.pageKey}),
+      ${row.pagePath}, ${client}, 1)
+    ON CONFLICT (wiki_id, day, kind, page_id, client)
+    DO UPDATE SET count = u.count + 1, page_path = coalesce(EXCLUDED.page_path, u.page_path)`;
+}
+
+/** Each of the last `days` days (UTC, today included), oldest first, with zeros filled in. */
+export function selectDailyUsage(db: Db, wikiId: string, days: number): Promise<DailyUsage[]> {
+  return db<DailyUsage>`
+    SELECT to_char(d.day, 'YYYY-MM-DD') AS day,
+      coalesce(sum(u.count) FILTER (WHERE u.kind = 'search'), 0)::int AS searches,
+      coalesce(sum(u.count) FILTER (WHERE u.kind = 'read'), 0)::int AS reads,
+      coalesce(sum(u.count) FILTER (WHERE u.kind = 'confirm'), 0)::int AS confirms
+    FROM generate_series(
+      (now() AT TIME ZONE 'UTC')::date - ${days - 1}::int,
+      (now() AT TIME ZONE 'UTC')::date,
+      interval '1 day'
+    ) AS d(day)
+    LEFT JOIN usage_daily u ON u.wiki_id = ${wikiId} AND u.day = d.day::date
+    GROUP BY d.day
+    ORDER BY d.day`;
+}
+
+/** The pages most often read or confirmed in the last `days` days, most first. */
+export function selectTopPages(
+  db: Db,
+  wikiId: string,
+  kind: "read" | "confirm",
+  days: number,
+  limit: number,
+): Promise<PageCount[]> {
+  return db<PageCount>`
+    SELECT coalesce(p.path, max(u.page_path), '') AS path, sum(u.count)::int AS count,
+      p.id IS NOT NULL AS "exists"
+    FROM usage_daily u LEFT JOIN pages p ON p.id = u.page_id
+    WHERE u.wiki_id = ${wikiId} AND u.kind = ${kind}
+      AND u.day > (now() AT TIME ZONE 'UTC')::date - ${days}::int
+    GROUP BY u.page_id, p.id, p.path
+    ORDER BY count DESC, path
+    LIMIT ${limit}`;
+}
+
+/** Every client seen in the last `days` days with its counts, busiest first. */
+export function selectUsageByClient(
+  db: Db,
+  wikiId: string,
+  days: number,
+): Promise<ClientUsage[]> {
+  return db<ClientUsage>`
+    SELECT client,
+      coalesce(sum(count) FILTER (WHERE kind = 'search'), 0)::int AS searches,
+      coalesce(sum(count) FILTER (WHERE kind = 'read'), 0)::int AS reads,
+      coalesce(sum(count) FILTER (WHERE kind = 'confirm'), 0)::int AS confirms
+    FROM usage_daily
+    WHERE wiki_id = ${wikiId} AND day > (now() AT TIME ZONE 'UTC')::date - ${days}::int
+    GROUP BY client
+    ORDER BY sum(count) DESC, client
+    LIMIT 100`;
+}
+
+/** The latest notes assistants left with confirmed uses (`confirm_use`), newest first. */
+export function selectRecentNotes(
+  db: Db,
+  wikiId: string,
+  days: number,
+  limit: number,
+): Promise<UseNote[]> {
+  return db<UseNote>`
+    SELECT page_path, note, client_name, created_at
+    FROM page_uses
+    WHERE wiki_id = ${wikiId} AND note IS NOT NULL AND note <> ''
+      AND created_at > now() - make_interval(days => ${days}::int)
+    ORDER BY created_at DESC
+    LIMIT ${limit}`;
+}

@@ -1,0 +1,202 @@
+import { Layout, type PageContext } from "../web/layout.tsx";
+import { pageUrl } from "../wikis/urls.ts";
+import type { WikiRow } from "../wikis/store.ts";
+import { DailyChart } from "./chart.tsx";
+import type { ClientUsage, DailyUsage, PageCount, UseNote } from "./store.ts";
+
+/** The periods the usage page offers, in days. */
+export const PERIODS = [7, 30, 90] as const;
+
+/** What the usage page shows of a wiki over a period. */
+export type UsageView = {
+  wiki: WikiRow;
+  days: number;
+  daily: DailyUsage[];
+  confirmed: PageCount[];
+  read: PageCount[];
+  clients: ClientUsage[];
+  notes: UseNote[];
+};
+
+const SERIES = [
+  { key: "searches", label: "Searches", one: "search", color: "#0645ad" },
+  { key: "reads", label: "Page reads", one: "page read", color: "#c05500", dash: "6 3" },
+  { key: "confirms", label: "Confirmed uses", one: "confirmed use", color: "#1b7a1b", dash: "2 3" },
+] as const;
+
+type Kind = typeof SERIES[number];
+
+/**
+ * A wiki's usage by assistants for its members: searches, page reads and confirmed uses per
+ * day (a chart and its table), the pages confirmed and read most, the clients, and the notes
+ * assistants left.
+ */
+export function UsagePage(props: PageContext & UsageView) {
+  const { wiki, days } = props;
+  const base = `/w/${wiki.id}/-/usage`;
+  const totals = Object.fromEntries(
+    SERIES.map((s) => [s.key, props.daily.reduce((sum, d) => sum + d[s.key], 0)]),
+  ) as Record<Kind["key"], number>;
+  const noun = (s: Kind) => totals[s.key] === 1 ? s.one : s.label.toLowerCase();
+  const count = (s: Kind) => `${totals[s.key]} ${noun(s)}`;
+  const active = props.daily.filter((d) => d.searches + d.reads + d.confirms > 0);
+  const first = props.daily[0]?.day ?? "";
+  const last = props.daily[props.daily.length - 1]?.day ?? "";
+  return (
+    <Layout title={`Usage of ${wiki.title}`} account={props.account} csrfToken={props.csrfToken}>
+      <p>
+        What assistants searched, read and confirmed using in{" "}
+        <a href={`/w/${wiki.id}`}>{wiki.title}</a>{" "}
+        <code>{wiki.id}</code>, counted per day (UTC) over MCP and the REST API.
+      </p>
+      <nav aria-label="Period" class="periods">
+        Show the last {PERIODS.map((p, i) => (
+          <>
+            {i > 0 && " · "}
+            <a href={`${base}?days=${p}`} aria-current={p === days ? "page" : undefined}>
+              {p} days
+            </a>
+          </>
+        ))}
+      </nav>
+
+      <h2>Per day</h2>
+      <ul class="totals">
+        {SERIES.map((s) => (
+          <li>
+            <strong>{totals[s.key]}</strong> {noun(s)}
+          </li>
+        ))}
+      </ul>
+      <DailyChart
+        days={props.daily.map((d) =>
+          d.day
+        )}
+        series={SERIES.map((s) => ({
+          ...s,
+          values: props.daily.map((d) =>
+            d[s.key]
+          ),
+        }))}
+        label={`Searches, page reads and confirmed uses per day from ${first} to ${last}: ` +
+          `${SERIES.map(count).join(", ")} in all. The numbers are in the table "Numbers per day".`}
+      />
+      <details>
+        <summary>Numbers per day</summary>
+        {active.length === 0 ? <p>No activity in this period.</p> : (
+          <table class="per-day">
+            <caption class="sr-only">Numbers per day</caption>
+            <thead>
+              <tr>
+                <th scope="col">Day</th>
+                {SERIES.map(columnHeader)}
+              </tr>
+            </thead>
+            <tbody>
+              {active.map((d) => (
+                <tr>
+                  <th scope="row">{d.day}</th>
+                  {SERIES.map((s) => cell(d[s.key]))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {active.length > 0 && <p class="hint">Days not listed had no activity.</p>}
+      </details>
+
+      <h2>Confirmed uses</h2>
+      <p class="hint">
+        Pages assistants said they used in an answer (the <code>confirm_use</code> tool).
+      </p>
+      <PageTable wikiId={wiki.id} rows={props.confirmed} column="Confirmed uses" empty="None" />
+
+      <h2>Pages read</h2>
+      <PageTable wikiId={wiki.id} rows={props.read} column="Reads" empty="None" />
+
+      <h2>By client</h2>
+      {props.clients.length === 0 ? <p>No client has called yet in this period.</p> : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Client</th>
+              {SERIES.map(columnHeader)}
+            </tr>
+          </thead>
+          <tbody>
+            {props.clients.map((c) => (
+              <tr>
+                <th scope="row">{c.client || <em>unnamed</em>}</th>
+                <td>{c.searches}</td>
+                <td>{c.reads}</td>
+                <td>{c.confirms}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <p class="hint">
+        A client is named by its OAuth registration or its User-Agent (without the version).
+      </p>
+
+      {props.notes.length > 0 && (
+        <>
+          <h2>Notes from assistants</h2>
+          <ul class="notes">
+            {props.notes.map((n) => (
+              <li>
+                <a href={pageUrl("", wiki.id, n.page_path)}>{n.page_path}</a>{" "}
+                <span class="hint">
+                  {n.client_name ? `${n.client_name}, ` : ""}
+                  {n.created_at.toISOString().slice(0, 10)}
+                </span>
+                <blockquote>{n.note}</blockquote>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+
+      {totals.searches + totals.reads + totals.confirms === 0 && (
+        <p>
+          No assistant has used this wiki in the last {days} days.{" "}
+          <a href={`/w/${wiki.id}/-/connect`}>Connect an assistant</a>.
+        </p>
+      )}
+    </Layout>
+  );
+}
+
+function columnHeader(series: { label: string }) {
+  return <th scope="col">{series.label}</th>;
+}
+
+function cell(value: number) {
+  return <td>{value}</td>;
+}
+
+function PageTable(props: { wikiId: string; rows: PageCount[]; column: string; empty: string }) {
+  if (props.rows.length === 0) return <p>{props.empty} in this period.</p>;
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">Page</th>
+          <th scope="col">{props.column}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.map((r) => (
+          <tr>
+            <td class="path">
+              {r.exists
+                ? <a href={pageUrl("", props.wikiId, r.path)}>{r.path}</a>
+                : <>{r.path || "A page"} (deleted)</>}
+            </td>
+            <td>{r.count}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

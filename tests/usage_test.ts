@@ -1,0 +1,239 @@
+import assert from "node:assert/strict";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { Hono } from "hono";
+import { createToken } from "../src/auth/tokens.ts";
+import type { Db } from "../src/db/db.ts";
+import { migrate, readMigrations } from "../src/db/migrate.ts";
+import { writePage } from "../src/pages/write_page.ts";
+import { recordUsage, usageClient } from "../src/usage/record_usage.ts";
+import { createWiki } from "../src/wikis/wikis.ts";
+import { browser } from "./browser.ts";
+import { freshDb, testApp, testDeps } from "./helpers.ts";
+import { callOk } from "./mcp_helpers.ts";
+
+/** An MCP SDK client calling the app in process, with a token and a User-Agent of its own. */
+async function mcpAs(app: Hono, path: string, token: string, userAgent: string) {
+  const client = new Client({ name: "usage-tests", version: "1.0.0" });
+  const transport = new StreamableHTTPClientTransport(new URL(`http://localhost${path}`), {
+    fetch: async (url, init) => await app.request(url.toString(), init),
+    requestInit: { headers: { Authorization: `Bearer ${token}`, "User-Agent": userAgent } },
+  });
+  await client.connect(transport);
+  return client;
+}
+
+/** Signs up an account in a new browser; returns the browser and the account's id. */
+async function person(app: Hono, db: Db, email: string) {
+  const b = browser(app);
+  const res = await b.post("/signup", {
+    _csrf: await b.token("/signup"),
+    email,
+    name: email.split("@")[0]!,
+    password: "a long enough password",
+  });
+  assert.equal(res.status, 303);
+  const [row] = await db<{ id: string }>`SELECT id FROM accounts WHERE email = ${email}`;
+  return { b, id: row!.id };
+}
+
+/** The rows of the table that follows a heading, as the text of their cells. */
+function tableAfter(html: string, heading: string): string[][] {
+  const start = html.indexOf(`<h2>${heading}</h2>`);
+  assert.ok(start >= 0, `no heading "${heading}"`);
+  const rest = html.slice(start + heading.length + 9);
+  const section = rest.slice(0, rest.search(/<h2>|$/));
+  const table = /<table>[\s\S]*?<\/table>/.exec(section)?.[0] ?? "";
+  return [...table.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((row) =>
+    [...row[1]!.matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((cell) =>
+      cell[1]!.replace(/<[^>]+>/g, "").trim()
+    )
+  );
+}
+
+async function world(db: Db) {
+  const { app, deps } = testApp(db);
+  const ana = await person(app, db, "ana@example.com");
+  const bo = await person(app, db, "bo@example.com");
+  await createWiki(db, { id: "notes", title: "Notes", ownerAccountId: ana.id });
+  await createWiki(db, {
+    id: "garden",
+    title: "Garden",
+    visibility: "public",
+    ownerAccountId: ana.id,
+  });
+  for (
+    const [path, markdown] of [["Compost", "# Compost\nCompost feeds [[Worms]]."], [
+      "Worms",
+      "# Worms\nWorms eat compost and make soil.",
+    ]]
+  ) {
+    await writePage(deps, { wikiId: "notes", path: path!, markdown: markdown! }, {
+      source: "test",
+    });
+  }
+  const space = (await createToken(db, {
+    accountId: ana.id,
+    kind: "space",
+    spaceId: "notes",
+    name: "bot",
+  })).token;
+  const account = (await createToken(db, { accountId: ana.id, kind: "account", name: "cli" }))
+    .token;
+  return { app, deps, ana, bo, space, account };
+}
+
+Deno.test("GET /w/:id/-/usage shows MCP searches, reads and confirmed uses by page, client and day", async () => {
+  await using db = await freshDb();
+  const { app, ana, space, account } = await world(db);
+  const mcp = await mcpAs(app, "/mcp/", space, "claude-code/2.0.1 (cli)");
+  await callOk(mcp, "search", { query: "compost" });
+  await callOk(mcp, "search", { query: "worms" });
+  await callOk(mcp, "get_page", { page: "compost" });
+  await callOk(mcp, "get_page", { page: "Worms" });
+  await callOk(mcp, "get_page", { page: "Worms", offset: 5 }); // a later slice: not another read
+  await callOk(mcp, "confirm_use", { page: "Compost", note: "Needs a section on bins" });
+  const rest = await app.request("/api/v1/spaces/notes/search?q=soil", {
+    headers: { Authorization: `Bearer ${account}`, "User-Agent": "curl/8.5.0" },
+  });
+  assert.equal(rest.status, 200);
+
+  const res = await ana.b.get("/w/notes/-/usage");
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get("content-security-policy") ?? "", /script-src 'self'/);
+  const html = await res.text();
+  assert.match(html, /<h1>Usage of Notes<\/h1>/);
+  assert.deepEqual(tableAfter(html, "Confirmed uses"), [["Page", "Confirmed uses"], [
+    "Compost",
+    "1",
+  ]]);
+  assert.deepEqual(tableAfter(html, "Pages read"), [["Page", "Reads"], ["Compost", "1"], [
+    "Worms",
+    "1",
+  ]]);
+  assert.deepEqual(tableAfter(html, "By client"), [
+    ["Client", "Searches", "Page reads", "Confirmed uses"],
+    ["claude-code", "2", "2", "1"],
+    ["curl", "1", "0", "0"],
+  ]);
+  assert.match(html, /<strong>3<\/strong> searches/);
+  const svg = /<svg role="img" aria-label="([^"]+)"/.exec(html);
+  assert.ok(svg, "the chart is an svg image with a label");
+  assert.match(svg[1]!, /3 searches, 2 page reads, 1 confirmed use in all/);
+  assert.match(html, /<polyline/);
+  const perDay = /<summary>Numbers per day<\/summary>[\s\S]*?<\/details>/.exec(html)![0];
+  const days = [...perDay.matchAll(/<tr><th scope="row">([\d-]+)<\/th>(.*?)<\/tr>/g)];
+  assert.equal(days.length, 1, "one active day in the table");
+  assert.equal(days[0]![2]!.replace(/<[^>]+>/g, " ").trim().split(/\s+/).join(","), "3,2,1");
+  assert.match(html, /Needs a section on bins/);
+  assert.match(html, /href="\/w\/notes\/Compost"/);
+
+  const rows = await db<{ kind: string; count: number }>`
+    SELECT kind, count FROM usage_daily WHERE wiki_id = 'notes' AND client = 'claude-code'
+    ORDER BY kind, page_path`;
+  assert.deepEqual(rows, [
+    { kind: "confirm", count: 1 },
+    { kind: "read", count: 1 },
+    { kind: "read", count: 1 },
+    { kind: "search", count: 2 },
+  ], "one counter per day, kind, page and client; each call adds one");
+});
+
+Deno.test("public wiki reads over the hub and REST count for their wiki; a period is chosen by link", async () => {
+  await using db = await freshDb();
+  const { app, deps, ana } = await world(db);
+  await writePage(deps, { wikiId: "garden", path: "Roses", markdown: "# Roses\nPrune in March." }, {
+    source: "test",
+  });
+  const hub = new Client({ name: "hub", version: "1.0.0" });
+  await hub.connect(
+    new StreamableHTTPClientTransport(new URL("http://localhost/mcp/hub/"), {
+      fetch: async (url, init) => await app.request(url.toString(), init),
+      requestInit: { headers: { "User-Agent": "Cursor/1.7" } },
+    }),
+  );
+  await callOk(hub, "search", { wiki: "garden", query: "roses" });
+  await callOk(hub, "get_page", { wiki: "garden", page: "Roses" });
+  assert.equal((await app.request("/api/v1/public/wikis/garden/pages/Roses")).status, 200);
+
+  const html = await (await ana.b.get("/w/garden/-/usage?days=7")).text();
+  assert.deepEqual(tableAfter(html, "Pages read"), [["Page", "Reads"], ["Roses", "2"]]);
+  assert.deepEqual(tableAfter(html, "By client").slice(1), [["Cursor", "1", "1", "0"], [
+    "unnamed",
+    "0",
+    "1",
+    "0",
+  ]]);
+  assert.match(html, /<a href="\/w\/garden\/-\/usage\?days=7" aria-current="page">7 days<\/a>/);
+  assert.equal(html.match(/aria-current="page"/g)?.length, 1);
+  const fallback = await (await ana.b.get("/w/garden/-/usage?days=12")).text();
+  assert.match(fallback, /href="\/w\/garden\/-\/usage\?days=30" aria-current="page"/);
+  const perDay = /<summary>Numbers per day<\/summary>/.exec(fallback);
+  assert.ok(perDay);
+});
+
+Deno.test("the usage page is for members: strangers get 404 (private) or 403 (public), signed out signs in", async () => {
+  await using db = await freshDb();
+  const { app, bo } = await world(db);
+  assert.equal((await bo.b.get("/w/notes/-/usage")).status, 404);
+  assert.equal((await bo.b.get("/w/nowhere/-/usage")).status, 404);
+  const publicWiki = await bo.b.get("/w/garden/-/usage");
+  assert.equal(publicWiki.status, 403);
+  assert.match(await publicWiki.text(), /Only members of &quot;garden&quot; can see its usage/);
+  for (const path of ["/w/notes/-/usage", "/w/garden/-/usage"]) {
+    const anonymous = await app.request(path);
+    assert.equal(anonymous.status, 303);
+    assert.equal(anonymous.headers.get("location"), `/signin?next=${encodeURIComponent(path)}`);
+  }
+});
+
+Deno.test("an empty period says so and links to the connect page", async () => {
+  await using db = await freshDb();
+  const { ana } = await world(db);
+  const html = await (await ana.b.get("/w/notes/-/usage")).text();
+  assert.match(html, /No assistant has used this wiki in the last 30 days/);
+  assert.match(html, /href="\/w\/notes\/-\/connect"/);
+  assert.match(html, /<svg role="img"/);
+  assert.deepEqual(tableAfter(html, "Confirmed uses"), []);
+});
+
+Deno.test("recordUsage logs and swallows a failure instead of failing the call", async () => {
+  await using db = await freshDb();
+  const deps = testDeps(db);
+  await recordUsage(deps, { wikiId: "no-such-wiki", kind: "search", client: "x" });
+  assert.ok(deps.logLines.some((l) => l.includes("usage not recorded")));
+  assert.equal((await db`SELECT 1 FROM usage_daily`).length, 0);
+});
+
+Deno.test("usageClient names a User-Agent by its first product, other names as given", () => {
+  assert.equal(usageClient("claude-code/2.0.1 (cli)"), "claude-code");
+  assert.equal(usageClient("Mozilla/5.0 (X11; Linux x86_64)"), "Mozilla");
+  assert.equal(usageClient("Claude Desktop"), "Claude Desktop");
+  assert.equal(usageClient("  node "), "node");
+  assert.equal(usageClient(null), "");
+  assert.equal(usageClient("x".repeat(300)).length, 64);
+});
+
+Deno.test("migration 0009 counts the confirmed uses recorded before it, by day, page and client", async () => {
+  await using db = await freshDb({ migrate: false });
+  const all = await readMigrations();
+  await migrate(db, all.filter((m) => m.version < 9));
+  await createWiki(db, { id: "w", visibility: "public" });
+  await db`
+    INSERT INTO page_uses (wiki_id, page_id, page_path, revision, client_name, created_at)
+    VALUES ('w', 7, 'A', 1, 'claude-code/1.0 (cli)', '2025-01-02T10:00:00Z'),
+           ('w', 7, 'A', 1, 'claude-code/1.1', '2025-01-02T23:00:00Z'),
+           ('w', 7, 'A', 2, 'Claude', '2025-01-02T12:00:00Z'),
+           ('w', 8, 'B', 1, NULL, '2025-01-03T00:30:00Z')`;
+  await migrate(db, all);
+  const rows = await db<{ day: string; page_id: number; client: string; count: number }>`
+    SELECT to_char(day, 'YYYY-MM-DD') AS day, page_id, client, count FROM usage_daily
+    WHERE kind = 'confirm' ORDER BY day, page_id, client`;
+  assert.deepEqual(rows, [
+    { day: "2025-01-02", page_id: 7, client: "Claude", count: 1 },
+    { day: "2025-01-02", page_id: 7, client: "claude-code", count: 2 },
+    { day: "2025-01-03", page_id: 8, client: "", count: 1 },
+  ]);
+  for (const client of ["claude-code/9 (x)", "Claude", null]) {
+    assert.ok(rows.some((r) => r.client === usageClient(client)), "the same rule as usageClient");
+  }
+});

@@ -1,0 +1,303 @@
+import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import * as oauth from "oauth4webapi";
+import type { Page } from "playwright-core";
+import { createApp } from "../src/app.ts";
+import { seedDocs } from "../src/wikis/seed_docs.ts";
+import { chromiumPath, launchChromium, screenshot } from "./chromium.ts";
+import { freshDb, testDeps } from "./helpers.ts";
+
+// Real headless Chromium against a real server on loopback: the journeys a person takes.
+
+const CHROMIUM = chromiumPath();
+const PASSWORD = "correct horse battery staple";
+
+/** Serves the whole app on a loopback port over a fresh database, for one test. */
+async function liveServer(options: { seedDocs?: boolean } = {}) {
+  const db = await freshDb();
+  // The app needs the server's address (BASE_URL) and the server needs the app: bind late.
+  const late: { app?: ReturnType<typeof createApp> } = {};
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    (request, info) => late.app!.fetch(request, { remoteAddr: info.remoteAddr }),
+  );
+  const base = `http://127.0.0.1:${server.addr.port}`;
+  const deps = testDeps(db, { BASE_URL: base });
+  if (options.seedDocs) await seedDocs(deps);
+  late.app = createApp(deps);
+  const browser = await launchChromium(CHROMIUM!);
+  const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+  const page = await context.newPage();
+  return {
+    base,
+    db,
+    deps,
+    page,
+    async [Symbol.asyncDispose]() {
+      await browser.close();
+      await server.shutdown();
+      await db[Symbol.asyncDispose]();
+    },
+  };
+}
+
+async function signUp(page: Page, base: string, email: string) {
+  await page.goto(`${base}/signup`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Name").fill("Ana");
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await page.waitForURL(`${base}/account`);
+}
+
+async function createSpace(page: Page, base: string, id: string, title: string) {
+  await page.goto(`${base}/account`);
+  await page.getByLabel("Space id").fill(id);
+  await page.getByLabel("Title").fill(title);
+  await page.getByRole("button", { name: "Create space" }).click();
+  await page.waitForURL(`${base}/w/${id}`);
+}
+
+async function mcp(base: string, token: string): Promise<Client> {
+  const client = new Client({ name: "browser-journey", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${base}/mcp/`), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    }),
+  );
+  return client;
+}
+
+Deno.test({
+  name: "a person signs up, writes linked pages, connects an assistant with a space token, " +
+    "sees its use, and revoking the token shuts the assistant out",
+  ignore: !CHROMIUM,
+  fn: async () => {
+    await using live = await liveServer({ seedDocs: true });
+    const { base, page } = live;
+    await page.goto(`${base}/`);
+    await page.getByRole("link", { name: "Service documentation" }).waitFor();
+    await screenshot(page, "landing");
+    await signUp(page, base, "ana@example.com");
+    await createSpace(page, base, "field-notes", "Field notes");
+
+    // Two linked pages: the link to the second one is "missing" until it exists.
+    await page.goto(`${base}/w/field-notes/-/new`);
+    await page.getByLabel("Path").fill("Birds");
+    await page.getByLabel("Markdown").fill(
+      "# Birds\n\nThe grey heron nests in reed beds near [[Ponds]] and hunts frogs at dawn.\n",
+    );
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.waitForURL(`${base}/w/field-notes/Birds`);
+    const missing = page.locator("main a", { hasText: "Ponds" });
+    assert.match((await missing.getAttribute("class")) ?? "", /missing/);
+    await missing.click();
+    await page.getByLabel("Markdown").fill(
+      "# Ponds\n\nShallow ponds with still water hold frogs, newts and dragonfly larvae.\n",
+    );
+    await page.getByRole("button", { name: "Preview" }).click();
+    await page.locator("#preview").getByText("dragonfly larvae").waitFor();
+    await screenshot(page, "editor");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.waitForURL(`${base}/w/field-notes/Ponds`);
+    const backlinks = page.getByRole("region", { name: "Backlinks" });
+    await backlinks.getByRole("link", { name: "Birds" }).waitFor();
+    await screenshot(page, "page");
+    await page.setViewportSize({ width: 390, height: 844 }); // a phone
+    await screenshot(page, "page-phone");
+    await page.setViewportSize({ width: 1000, height: 800 });
+    await page.goto(`${base}/w/field-notes/Birds`);
+    const link = page.locator("main a", { hasText: "Ponds" });
+    assert.doesNotMatch((await link.getAttribute("class")) ?? "", /missing/);
+
+    // The same hybrid search as the assistants get.
+    await page.getByRole("search").getByLabel("Search").fill("heron");
+    await page.getByRole("search").getByLabel("Search").press("Enter");
+    await page.waitForURL(/\/w\/field-notes\/-\/search\?q=heron/);
+    await page.locator("main").getByRole("link", { name: "Birds" }).first().waitFor();
+    await screenshot(page, "search");
+
+    // A space token, shown once.
+    await page.goto(`${base}/account/tokens`);
+    await page.getByLabel("Name").fill("Assistant on my laptop");
+    await page.getByLabel("Opens").selectOption("field-notes");
+    await page.getByRole("button", { name: "Create token" }).click();
+    const token = (await page.locator("#new-token").textContent())!.trim();
+    assert.match(token, /^wk_space_/);
+    await screenshot(page, "tokens");
+
+    // The assistant: the real MCP client over HTTP with that token.
+    const client = await mcp(base, token);
+    const found = await client.callTool({ name: "search", arguments: { query: "heron" } });
+    assert.ok(!found.isError, JSON.stringify(found.content));
+    const results = (found.structuredContent as { results: { page: string }[] }).results;
+    assert.equal(results[0]?.page, "Birds");
+    const confirmed = await client.callTool({
+      name: "confirm_use",
+      arguments: { page: "Birds", query: "Where do herons nest?" },
+    });
+    assert.ok(!confirmed.isError, JSON.stringify(confirmed.content));
+    await client.close();
+
+    // The owner sees the use.
+    await page.goto(`${base}/w/field-notes/-/usage`);
+    const uses = page.getByRole("table").filter({ has: page.getByText("Birds") });
+    await uses.first().waitFor();
+    assert.match(await page.locator("main").innerText(), /Confirmed uses/);
+    assert.equal(await page.locator('svg[role="img"]').count() > 0, true, "a chart");
+    await screenshot(page, "usage");
+
+    // Revoked: the next MCP call is refused.
+    await page.goto(`${base}/account/tokens`);
+    await page.getByRole("row", { name: /Assistant on my laptop/ })
+      .getByRole("button", { name: "Revoke" }).click();
+    await page.getByRole("row", { name: /Assistant on my laptop/ }).getByText("revoked")
+      .waitFor();
+    const refused = await fetch(`${base}/mcp/`, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${token}`,
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    assert.equal(refused.status, 401);
+    await refused.body?.cancel();
+    await assert.rejects(mcp(base, token));
+
+    await page.goto(`${base}/account`);
+    await screenshot(page, "dashboard");
+    await page.goto(`${base}/connect`);
+    await screenshot(page, "connect");
+  },
+});
+
+Deno.test({
+  name: "an OAuth client gets a code when the person allows, and access_denied when they deny",
+  ignore: !CHROMIUM,
+  fn: async () => {
+    await using live = await liveServer();
+    const { base, page } = live;
+    await signUp(page, base, "ana@example.com");
+    await createSpace(page, base, "field-notes", "Field notes");
+
+    // The client's side: a loopback redirect URI, discovery and registration by a real library.
+    const callbacks: URL[] = [];
+    await using callback = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+      const url = new URL(req.url);
+      if (url.pathname === "/callback") callbacks.push(url); // not the browser's /favicon.ico
+      return new Response("<h1>Back in the app</h1>", { headers: { "content-type": "text/html" } });
+    });
+    const redirectUri = `http://127.0.0.1:${callback.addr.port}/callback`;
+    const options = { [oauth.allowInsecureRequests]: true };
+    const issuer = new URL(base);
+    const as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { ...options, algorithm: "oauth2" }),
+    );
+    const registered = await oauth.processDynamicClientRegistrationResponse(
+      await oauth.dynamicClientRegistrationRequest(as, {
+        client_name: "Field assistant",
+        redirect_uris: [redirectUri],
+        token_endpoint_auth_method: "none",
+        grant_types: ["authorization_code", "refresh_token"],
+      }, options),
+    );
+    const client: oauth.Client = { client_id: registered.client_id };
+    const authorize = async () => {
+      const verifier = oauth.generateRandomCodeVerifier();
+      const state = oauth.generateRandomState();
+      const url = new URL(as.authorization_endpoint!);
+      url.search = new URLSearchParams({
+        client_id: client.client_id,
+        redirect_uri: redirectUri,
+        response_type: "code",
+        code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: "S256",
+        state,
+        resource: `${base}/mcp`,
+      }).toString();
+      const response = await page.goto(url.toString());
+      assert.match(
+        response!.headers()["content-security-policy"]!,
+        /frame-ancestors 'none'/,
+        "the consent page cannot be framed",
+      );
+      const main = page.locator("main");
+      await main.getByText("Field assistant").first().waitFor();
+      assert.match(await main.innerText(), new RegExp(`127\\.0\\.0\\.1:${callback.addr.port}`));
+      return { verifier, state };
+    };
+
+    // Allow: the browser lands on the client's callback with a code that buys a token.
+    const allowed = await authorize();
+    await page.getByLabel(/Field notes/).check();
+    await screenshot(page, "consent");
+    await page.getByRole("button", { name: "Allow" }).click();
+    await page.waitForURL(/\/callback\?/);
+    const params = oauth.validateAuthResponse(as, client, callbacks.at(-1)!, allowed.state);
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await oauth.authorizationCodeGrantRequest(
+        as,
+        client,
+        oauth.None(),
+        params,
+        redirectUri,
+        allowed.verifier,
+        { ...options, additionalParameters: { resource: `${base}/mcp` } },
+      ),
+    );
+    const assistant = await mcp(base, tokens.access_token);
+    const spaces = await assistant.callTool({ name: "my_spaces", arguments: {} });
+    assert.deepEqual(
+      (spaces.structuredContent as { spaces: { id: string }[] }).spaces.map((s) => s.id),
+      ["field-notes"],
+    );
+    await assistant.close();
+    await page.goto(`${base}/account/apps`);
+    await page.getByText("Field assistant").first().waitFor();
+
+    // Deny: the callback gets access_denied and no code.
+    const denied = await authorize();
+    await page.getByRole("button", { name: "Deny" }).click();
+    await page.waitForURL(/\/callback\?/);
+    const answer = callbacks.at(-1)!;
+    assert.equal(answer.searchParams.get("error"), "access_denied");
+    assert.equal(answer.searchParams.get("state"), denied.state);
+    assert.equal(answer.searchParams.get("code"), null);
+  },
+});
+
+Deno.test({
+  name: "an import of several files reports the one bad file and imports the others",
+  ignore: !CHROMIUM,
+  fn: async () => {
+    await using live = await liveServer();
+    const { base, page, db } = live;
+    await signUp(page, base, "ana@example.com");
+    await createSpace(page, base, "field-notes", "Field notes");
+    await page.goto(`${base}/w/field-notes/-/import`);
+    const text = (s: string) => Buffer.from(s);
+    await page.getByLabel("Files").setInputFiles([
+      { name: "Herons.md", mimeType: "text/markdown", buffer: text("# Herons\n\nSee [[Ponds]].") },
+      { name: "Ponds.md", mimeType: "text/markdown", buffer: text("# Ponds\n\nStill water.") },
+      { name: "broken.zip", mimeType: "application/zip", buffer: text("not a zip at all") },
+    ]);
+    await page.getByRole("button", { name: "Import" }).click();
+    const report = page.locator("#import-report");
+    await report.getByText("broken.zip").waitFor();
+    await screenshot(page, "import");
+    const rows = await report.locator("tr").allInnerTexts();
+    const rowOf = (name: string) => rows.find((r) => r.includes(name)) ?? "";
+    assert.match(rowOf("Herons.md"), /Created/);
+    assert.match(rowOf("Ponds.md"), /Created/);
+    assert.match(rowOf("broken.zip"), /Failed\tThe archive cannot be read/);
+    const pages = await db<{ path: string }>`
+      SELECT path FROM pages WHERE wiki_id = 'field-notes' ORDER BY path`;
+    assert.deepEqual(pages.map((p) => p.path), ["Herons", "Ponds"]);
+  },
+});
