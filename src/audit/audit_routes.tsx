@@ -1,10 +1,9 @@
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { csrfProtection } from "../sessions/csrf.ts";
-import { pageHeaders } from "../sessions/session_routes.tsx";
-import { requireAccount, sessionMiddleware } from "../sessions/sessions.ts";
+import { requireAccount } from "../sessions/sessions.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
+import { webPage } from "../web/web_middleware.ts";
 import { selectWiki } from "../wikis/store.ts";
 import { AuditPage } from "./audit_page.tsx";
 import { selectAuditEvents, selectSpaceRole } from "./store.ts";
@@ -19,12 +18,7 @@ const PAGE_SIZE = 50;
  */
 export function auditRoutes(deps: Deps): Hono {
   const app = new Hono();
-  app.use(
-    "/w/:id/-/audit",
-    pageHeaders(),
-    sessionMiddleware(deps),
-    csrfProtection(deps),
-  );
+  app.use("/w/:id/-/audit", ...webPage(deps));
 
   app.get("/w/:id/-/audit", async (c) => {
     const account = requireAccount(c);

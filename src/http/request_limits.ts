@@ -13,11 +13,12 @@ export const HEAD_LIMITS = { headers: 100, headerBytes: 32 * 1024, urlChars: 8 *
 
 /**
  * The body limit of routes that set none of their own. REST (`/api/v1`: 4 MiB, imports
- * 100 MiB) and MCP (the SDK transport: 4 MiB, answered as JSON-RPC) bound their bodies
- * themselves; the web forms set smaller ones.
+ * 100 MiB), MCP (the SDK transport: 4 MiB, answered as JSON-RPC) and a wiki's pages (`/w/`:
+ * 8 MiB forms, 100 MiB uploads) bound their bodies themselves; the other web forms set smaller
+ * ones under this.
  */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
-const OWN_BODY_LIMIT = /^\/(api\/v1|mcp)(\/|$)/;
+const OWN_BODY_LIMIT = /^\/(api\/v1|mcp|w)(\/|$)/;
 
 /**
  * Refuses requests whose head is too large (431: too many headers or too many header bytes;

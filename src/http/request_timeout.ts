@@ -4,11 +4,12 @@ import { AppError } from "../errors.ts";
 import type { Log } from "../lib/log.ts";
 import { problemResponse } from "./problem.ts";
 
-const IMPORT_PATH = /^\/api\/v1\/spaces\/[^/]+\/import\/?$/;
+/** Imports: REST `/api/v1/spaces/<id>/import` and the web's `/w/<id>/-/import`. */
+const IMPORT_PATH = /^\/(api\/v1\/spaces\/[^/]+\/import|w\/[^/]+\/-\/import)\/?$/;
 
 /**
  * Answers `503 request_timeout` (problem+json) when a request has not produced its response
- * within `REQUEST_TIMEOUT_MS` (`IMPORT_TIMEOUT_MS` for REST imports), so a client never waits
+ * within `REQUEST_TIMEOUT_MS` (`IMPORT_TIMEOUT_MS` for imports), so a client never waits
  * on a hung database or upstream. The work itself is not cancelled: it runs to its end and its
  * result is dropped. The bound is on the time to the response's headers; a streamed answer is
  * bounded by `LLM_TIMEOUT_MS`. With PGlite, a long query holds the process's only thread, and

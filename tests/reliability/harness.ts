@@ -119,6 +119,12 @@ export async function rssMiB(pid: number): Promise<number> {
   return Math.round(kb / 1024);
 }
 
+/** The machine's 1-minute load average (other work on a shared machine skews figures). */
+export async function loadAverage(): Promise<number> {
+  const text = await Deno.readTextFile("/proc/loadavg").catch(() => "");
+  return Number(text.split(" ")[0] ?? NaN);
+}
+
 /** The `p`-th percentile (0–100) of `values`, nearest rank. */
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return NaN;

@@ -3,7 +3,7 @@
  * rate, latency percentiles, and the server's RSS from start to end.
  */
 import { addFigures, type RunContext } from "./check.ts";
-import { makeStore, rssMiB, seedFixtures, sleep, startServer } from "./harness.ts";
+import { loadAverage, makeStore, rssMiB, seedFixtures, sleep, startServer } from "./harness.ts";
 
 type LoadResult = {
   sent: number;
@@ -22,15 +22,15 @@ type LoadResult = {
 /** At most this share of requests may fail. */
 const MAX_ERROR_RATE = 0.01;
 
-/** Runs the load on each store kind: short, 30 s at 20 req/s; full, 5 min at 25 req/s. */
+/** Runs the load on each store kind: short, 30 s at 20 req/s; full, 5 min at 20 req/s. */
 export async function checkLoad(
   ctx: RunContext,
   kinds: ("pglite" | "postgres")[],
 ): Promise<void> {
   const { rate, seconds } = ctx.mode === "full"
-    ? { rate: 25, seconds: 300 }
+    ? { rate: 20, seconds: 300 }
     : { rate: 20, seconds: 30 };
-  const results: { kind: string; load: LoadResult; rss: number[] }[] = [];
+  const results: { kind: string; load: LoadResult; rss: number[]; machine: number[] }[] = [];
   for (const kind of kinds) {
     if (kind === "postgres" && !ctx.databaseUrl) continue;
     const store = await makeStore(kind, ctx.databaseUrl);
@@ -52,11 +52,13 @@ export async function checkLoad(
             if (sampling) rss.push(await rssMiB(server.pid).catch(() => NaN));
           }
         })();
+        const machine = [await loadAverage()];
         const load = await runClient(server.url, fixtures, rate, seconds);
+        machine.push(await loadAverage());
         sampling = false;
         await sampler;
         rss.push(await rssMiB(server.pid));
-        results.push({ kind, load, rss });
+        results.push({ kind, load, rss, machine });
       } finally {
         await server.stop();
       }
@@ -79,7 +81,10 @@ export async function checkLoad(
     name: `load: ${rate} req/s of mixed traffic for ${seconds} s, under 1% errors`,
     ok: results.length > 0 &&
       results.every((r) => r.load.errors <= r.load.sent * MAX_ERROR_RATE),
-    detail: results.map((r) => `${describe(r)}; statuses ${JSON.stringify(r.load.statuses)}`)
+    detail: results.map((r) =>
+      `${describe(r)}; statuses ${JSON.stringify(r.load.statuses)}; load average ` +
+      `${r.machine.join(" → ")}`
+    )
       .join("\n"),
   });
   // Only a runaway leak fails this: RSS at the end within twice the start plus 100 MiB.
@@ -94,6 +99,9 @@ export async function checkLoad(
       "Load and soak",
       `- ${describe(r)}; statuses ${JSON.stringify(r.load.statuses)}; max ${r.load.max} ms.`,
       `- ${memory(r)}.`,
+      `- The machine's load average (${navigator.hardwareConcurrency} cores, shared): ` +
+        `${r.machine[0]} at the start, ` +
+        `${r.machine[1]} at the end.`,
       "",
       "  | call | n | p50 ms | p95 ms |",
       "  | ---- | -: | -----: | -----: |",

@@ -12,7 +12,7 @@
 import { parseArgs } from "node:util";
 import { checkBadInput } from "./bad_input_check.ts";
 import type { RunContext, Verdict } from "./check.ts";
-import { checkCrashDuringImport, checkPostgresOutage } from "./fault_checks.ts";
+import { checkCrashDuringImport, checkPostgresOutage, restorePostgres } from "./fault_checks.ts";
 import { stopAll, withDeadline } from "./harness.ts";
 import { checkLimits, checkSharedLimits } from "./limits_check.ts";
 import { checkLoad } from "./load_check.ts";
@@ -85,6 +85,15 @@ const ctx: RunContext = {
   },
 };
 
+// Interrupted, the run still leaves no server running and PostgreSQL started.
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  Deno.addSignalListener(signal, async () => {
+    await stopAll();
+    await restorePostgres().catch(() => {});
+    Deno.exit(130);
+  });
+}
+
 const started = performance.now();
 for (const group of groups) {
   if (values.only && !group.name.includes(values.only)) continue;
@@ -101,12 +110,15 @@ for (const group of groups) {
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     await stopAll();
+    await restorePostgres().catch((e) => console.error(`PostgreSQL not restarted: ${e}`));
     for (let i = reported; i < group.verdicts; i++) {
       ctx.verdict({ name: `${group.name}: check ${i + 1} did not run`, ok: false, detail: reason });
     }
   }
 }
+await restorePostgres().catch((e) => console.error(`PostgreSQL not restarted: ${e}`));
 const seconds = Math.round((performance.now() - started) / 1000);
 console.log(`reliability suite (${mode}) took ${seconds} s`);
-if (mode === "full") await writeFigures(ctx, seconds);
+// A partial full run (`--only`) rewrites its own sections of the figures and keeps the rest.
+if (mode === "full") await writeFigures(ctx, seconds, values.only);
 Deno.exit(failed > 0 ? 1 : 0);
