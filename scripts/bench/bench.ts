@@ -1,0 +1,332 @@
+/**
+ * `deno task bench [--quick] [--out file.json] [--no-postgres] [--no-pglite] [--pglite-large]
+ * [--private-postgres]`: the benchmark suite, end to end, on PGlite and on PostgreSQL
+ * (DATABASE_URL, else what scripts/setup_postgres.sh starts; `--private-postgres`: a server
+ * of its own, for machines where other work restarts the shared one). Imports SQuAD and
+ * SciFact (ingestion), compares our search with PostgreSQL `ts_rank` and Orama on SciFact,
+ * grows a wiki to ~10k and ~100k chunks (scripts/bench/bulk_load.ts) and measures search at
+ * concurrency 1, 8 and 32, ask, MCP against the direct call, the HNSW index, where the time
+ * of a search goes, and the memory of the real server. Prints every table and writes them as
+ * JSON to docs/bench/results.json (bench/out/quick.json with --quick); docs/performance.md
+ * quotes them.
+ */
+import { parseArgs } from "node:util";
+import { loadConfig } from "../../src/config/config.ts";
+import type { Deps } from "../../src/deps.ts";
+import { createLog } from "../../src/lib/log.ts";
+import { createEmbedder } from "../../src/search/create_embedder.ts";
+import { round } from "../../src/search/metrics.ts";
+import { createWiki } from "../../src/wikis/wikis.ts";
+import { bulkLoadPages } from "./bulk_load.ts";
+import {
+  asSources,
+  BENCH_WIKI,
+  type EvalPage,
+  interleave,
+  readEvalSets,
+  replicaPages,
+} from "./corpus.ts";
+import { measureImport } from "./ingest.ts";
+import { describeMachine } from "./machine.ts";
+import { measureMcpOverhead, NO_RATE_LIMITS } from "./mcp_overhead.ts";
+import { comparePeers } from "./peer_comparison.ts";
+import { explainLegs, profileSearch } from "./profile.ts";
+import { countPostingMismatches, withoutPostingKeys } from "./postings.ts";
+import { printReport } from "./report.ts";
+import { measureServerMemory } from "./server_memory.ts";
+import {
+  type BenchStore,
+  findPostgres,
+  openBenchPglite,
+  openBenchPostgres,
+  startPrivatePostgres,
+} from "./stores.ts";
+import {
+  buildVectorIndex,
+  dropVectorIndex,
+  measureTier,
+  type TierLimits,
+  vacuum,
+} from "./tiers.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    quick: { type: "boolean", default: false },
+    out: { type: "string" },
+    "no-postgres": { type: "boolean", default: false },
+    "no-pglite": { type: "boolean", default: false },
+    "pglite-large": { type: "boolean", default: false },
+    "private-postgres": { type: "boolean", default: false },
+  },
+});
+const quick = values.quick;
+const plan = quick
+  ? {
+    importPages: 150,
+    basePages: 500,
+    sizes: [1_000, 2_500],
+    queries: 60,
+    peerQueries: 60,
+    search: { calls: 40, maxSeconds: 10, warmup: 3 },
+    ask: { calls: 10, maxSeconds: 10, warmup: 2 },
+    mcpQueries: 30,
+    profileQueries: 20,
+    profileSeconds: 5,
+    loadSeconds: 4,
+  }
+  : {
+    importPages: Infinity,
+    basePages: Infinity,
+    sizes: [10_000, 100_000],
+    queries: 400,
+    peerQueries: Infinity,
+    search: { calls: 400, maxSeconds: 8, warmup: 10 },
+    ask: { calls: 100, maxSeconds: 5, warmup: 3 },
+    mcpQueries: 50,
+    profileQueries: 150,
+    profileSeconds: 6,
+    loadSeconds: 8,
+  };
+const CONCURRENCY = [1, 8, 32];
+const outFile = values.out ??
+  new URL(quick ? "../../bench/out/quick.json" : "../../docs/bench/results.json", import.meta.url)
+    .pathname;
+
+const runStarted = performance.now();
+const elapsed = () => `${((performance.now() - runStarted) / 1000).toFixed(0)} s`;
+const step = (text: string) => console.error(`[${elapsed()}] ${text}`);
+
+const env = Deno.env.toObject();
+// The offline embedder, whatever the environment says: the figures are about this service.
+const config = loadConfig({ ...NO_RATE_LIMITS, ...env, EMBEDDER: "offline" });
+const embedder = await createEmbedder(config.embedding);
+const log = createLog("error");
+const sets = await readEvalSets(new URL("../../../shared/eval", import.meta.url).pathname);
+
+const stores: BenchStore[] = [];
+let postgresServer: string;
+let privatePostgres: Awaited<ReturnType<typeof startPrivatePostgres>> | null = null;
+if (values["no-postgres"]) postgresServer = "skipped: --no-postgres";
+else {
+  const found = await findPostgres(env);
+  if ("reason" in found) {
+    postgresServer = `skipped: ${found.reason}`;
+    console.error(`PostgreSQL half ${postgresServer}`);
+  } else if (values["private-postgres"]) {
+    privatePostgres = await startPrivatePostgres();
+    postgresServer = "private: a new cluster (initdb, default settings) in a temporary directory";
+    stores.push(await openBenchPostgres(privatePostgres.url));
+  } else {
+    postgresServer = env.DATABASE_URL ? "DATABASE_URL" : "scripts/setup_postgres.sh";
+    stores.push(await openBenchPostgres(found.url));
+  }
+}
+if (!values["no-pglite"]) stores.push(await openBenchPglite());
+if (stores.length === 0) throw new Error("No store to measure");
+const depsOf = (s: BenchStore): Deps => ({ config, db: s.db, log, embedder });
+const pg = stores.find((s) => s.name === "postgres");
+const lite = stores.find((s) => s.name === "pglite");
+
+try {
+  const machine = await describeMachine({ pglite: lite?.db, postgres: pg?.db });
+  step(`machine: ${machine.cpu}, ${machine.cores} cores; stores: ${stores.map((s) => s.name)}`);
+
+  // 1. Ingestion: the import path, page by page, with the HNSW index in place (as served).
+  const ingestion = [];
+  for (const store of stores) {
+    for (const set of ["squad", "scifact"] as const) {
+      const figures = await measureImport(
+        depsOf(store),
+        set,
+        sets[set].pages.slice(0, plan.importPages),
+      );
+      ingestion.push({ store: store.name, ...figures });
+      step(`imported ${set} into ${store.name}: ${figures.pages_per_s.toFixed(1)} pages/s`);
+    }
+  }
+
+  for (const store of stores) await vacuum(store.db);
+
+  // 2. Peers on SciFact: quality and latency against ts_rank and Orama, on PostgreSQL when
+  // it is there (where a wiki's built-in full-text search runs), and ours on PGlite too.
+  const peerStore = pg ?? lite!;
+  const scifactQueries = sets.scifact.queries.slice(0, plan.peerQueries);
+  const peers = await comparePeers(depsOf(peerStore), "scifact", scifactQueries);
+  step(`peers compared on ${peerStore.name}`);
+
+  // 3. The bench wiki at each size: base pages of both sets, then distinct copies of them.
+  // PGlite stops at the first size unless --pglite-large (see docs/performance.md).
+  const base: EvalPage[] = [
+    ...sets.squad.pages.slice(0, plan.basePages).map((p) => ({ ...p, path: `squad/${p.path}` })),
+    ...sets.scifact.pages.slice(0, plan.basePages)
+      .map((p) => ({ ...p, path: `scifact/${p.path}` })),
+  ];
+  const queries = interleave(
+    sets.scifact.queries.map((q) => q.query),
+    sets.squad.queries.map((q) => q.query),
+  ).slice(0, plan.queries);
+  const questions = sets.squad.queries.filter((q) => q.answers?.length).map((q) => q.query);
+  const limits: TierLimits = { search: plan.search, ask: plan.ask };
+  for (const store of stores) {
+    await createWiki(store.db, { id: "bench", visibility: "public" });
+    // Rebuilt after the bulk load: row-by-row upkeep would dominate it.
+    await dropVectorIndex(store.db, embedder);
+  }
+  const tiers = [];
+  const mcp = [];
+  const vectorIndexes = [];
+  const largest = new Map<BenchStore, number>();
+  let sourced = 0;
+  let chunks = 0;
+  for (const [n, size] of plan.sizes.entries()) {
+    const last = n === plan.sizes.length - 1;
+    const growing = stores.filter((s) =>
+      n === 0 || s.name === "postgres" || values["pglite-large"]
+    );
+    const t = performance.now();
+    const need = size - chunks;
+    const sources = [
+      ...asSources(base.slice(sourced, sourced + need)),
+      ...replicaPages(base, Math.max(0, sourced - base.length), sourced - base.length + need),
+    ];
+    const [first, ...rest] = growing.map(depsOf);
+    const loaded = await withoutPostingKeysOn(
+      growing,
+      () =>
+        bulkLoadPages(first!, "bench", sources, {
+          maxChunks: need,
+          alsoInto: rest.map((d) => d.db),
+        }),
+    );
+    sourced += loaded.pages;
+    chunks += loaded.chunks;
+    for (const s of growing) {
+      const wrong = await countPostingMismatches(s.db, "bench", 500);
+      if (wrong > 0) throw new Error(`${wrong} postings of copies differ from an import's`);
+      await vacuum(s.db);
+    }
+    const bulkSeconds = round((performance.now() - t) / 1000);
+    step(
+      `bench wiki at ${chunks} chunks on ${growing.map((s) => s.name)} (${bulkSeconds} s, ` +
+        `${loaded.copied} of ${loaded.pages} pages with copied postings)`,
+    );
+    if (last) {
+      // The largest size is searched through HNSW: build the index on every store at once.
+      const built = await Promise.all(stores.map(async (s) => {
+        const memory = s.name === "postgres" ? "1GB" : "512MB";
+        const b = await buildVectorIndex(s.db, embedder, memory);
+        return {
+          store: s.name,
+          maintenance_work_mem: memory,
+          ...b,
+          bytes_per_vector: round(b.bytes / b.distinct_vectors),
+          gib_per_million_vectors: round(b.bytes / b.distinct_vectors * 1e6 / 2 ** 30),
+        };
+      }));
+      vectorIndexes.push(...built);
+      step(`HNSW built: ${built.map((b) => `${b.store} ${b.seconds} s`).join(", ")}`);
+    }
+    for (const store of growing) {
+      const deps = depsOf(store);
+      const tier = await measureTier(deps, "bench", queries, questions, CONCURRENCY, limits);
+      tiers.push({ ...tier, bulk_load_s: bulkSeconds });
+      largest.set(store, tier.chunks);
+      step(`measured ${store.name} at ${tier.chunks} chunks`);
+      if (n === 0) {
+        mcp.push({
+          chunks: tier.chunks,
+          ...await measureMcpOverhead(deps, "bench", queries.slice(0, plan.mcpQueries), {
+            warmup: 5,
+          }),
+        });
+        step(`MCP against direct on ${store.name}`);
+      }
+    }
+  }
+
+  // 4. Where the time of a search goes, on each store at its largest size.
+  const profiles = [];
+  for (const store of stores) {
+    const deps = depsOf(store);
+    const profileQueries = queries.slice(0, plan.profileQueries);
+    const c1 = await profileSearch(deps, ["bench"], profileQueries, 1, plan.profileSeconds);
+    const c8 = await profileSearch(deps, ["bench"], profileQueries, 8, plan.profileSeconds);
+    profiles.push({
+      store: store.name,
+      chunks: largest.get(store)!,
+      calls_c1: c1.calls,
+      calls_c8: c8.calls,
+      steps_c1: c1.steps,
+      steps_c8: c8.steps,
+      explain_median_query: {
+        query: c1.medianLexicalQuery,
+        ...await explainLegs(deps, ["bench"], c1.medianLexicalQuery),
+      },
+      explain_slow_query: {
+        query: c1.slowLexicalQuery,
+        ...await explainLegs(deps, ["bench"], c1.slowLexicalQuery),
+      },
+    });
+    step(`profiled ${store.name}`);
+  }
+
+  // 5. The real server's memory, idle and under MCP load, on each store's bench wiki.
+  const memory = [];
+  for (const store of stores) {
+    const serverEnv: Record<string, string> = store.url
+      ? { DATABASE_URL: store.url }
+      : { DATA_DIR: store.dataDir! };
+    await store.close(); // PGlite: one process at a time may open DATA_DIR
+    memory.push({
+      chunks: largest.get(store)!,
+      ...await measureServerMemory(
+        { name: store.name, env: serverEnv },
+        "bench",
+        queries,
+        32,
+        plan.loadSeconds,
+      ),
+    });
+    step(`server memory on ${store.name}`);
+  }
+
+  const results = {
+    measured_at: new Date().toISOString(),
+    command: ["deno task bench", ...Deno.args].join(" "),
+    quick,
+    duration_s: round((performance.now() - runStarted) / 1000),
+    machine: { ...machine, load_average_at_end: Deno.loadavg() },
+    embedder: embedder.id,
+    postgres_server: postgresServer,
+    corpus: {
+      sets: { squad: sets.squad.pages.length, scifact: sets.scifact.pages.length },
+      bench_wiki: BENCH_WIKI,
+      queries: "SciFact claims and SQuAD questions, interleaved",
+    },
+    ingestion,
+    peers,
+    tiers,
+    mcp,
+    vector_index: vectorIndexes,
+    profiles,
+    memory,
+  };
+  await Deno.mkdir(outFile.slice(0, outFile.lastIndexOf("/")), { recursive: true });
+  await Deno.writeTextFile(outFile, JSON.stringify(results, null, 2) + "\n");
+  printReport(results);
+  console.log(`\nWritten to ${outFile} in ${elapsed()}`);
+} finally {
+  for (const store of stores) {
+    await store.drop().catch((e) => console.error(`Could not drop the ${store.name} store: ${e}`));
+  }
+  await privatePostgres?.stop();
+}
+
+/** Runs `fn` with the postings keys of every store dropped, then rebuilt. */
+function withoutPostingKeysOn<T>(stores: BenchStore[], fn: () => Promise<T>): Promise<T> {
+  return stores.reduce(
+    (inner, s) => () => withoutPostingKeys(s.db, s.name === "postgres" ? "1GB" : "512MB", inner),
+    fn,
+  )();
+}

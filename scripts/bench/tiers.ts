@@ -1,0 +1,104 @@
+import { askWikis } from "../../src/ask/ask.ts";
+import type { Db } from "../../src/db/db.ts";
+import type { Deps } from "../../src/deps.ts";
+import { round } from "../../src/search/metrics.ts";
+import { EXACT_SCAN_LIMIT, searchWikis } from "../../src/search/search_wikis.ts";
+import { ensureVectorIndex, vectorIndexName } from "../../src/search/vector_index.ts";
+import type { Embedder } from "../../src/search/embedder.ts";
+import { type Latency, measureLatency, type RunLimits } from "./latency.ts";
+
+/** Search and ask on one store at one size of the bench wiki. */
+export type TierFigures = {
+  store: string;
+  chunks: number;
+  pages: number;
+  postings: number;
+  vector_leg: "exact scan" | "HNSW";
+  search: Latency[];
+  ask: Latency;
+};
+
+/** How many calls each measurement makes at most, and for how long. */
+export type TierLimits = {
+  search: RunLimits & { calls: number };
+  ask: RunLimits & { calls: number };
+};
+
+/**
+ * `searchWikis` (what MCP `search` and REST search call: both legs, fusion, grouping and
+ * snippets, 10 results) at each concurrency, then `askWikis` (extractive) one at a time.
+ */
+export async function measureTier(
+  deps: Deps,
+  wikiId: string,
+  queries: string[],
+  questions: string[],
+  concurrencies: number[],
+  limits: TierLimits,
+): Promise<TierFigures> {
+  const [size] = await deps.db<{ chunks: number; pages: number; postings: number }>`
+    SELECT (SELECT count(*)::int FROM chunks WHERE wiki_id = ${wikiId}) AS chunks,
+      (SELECT count(*)::int FROM pages WHERE wiki_id = ${wikiId}) AS pages,
+      (SELECT count(*)::int FROM chunk_terms WHERE wiki_id = ${wikiId}) AS postings`;
+  const search: Latency[] = [];
+  for (const c of concurrencies) {
+    search.push(
+      await measureLatency(
+        queries.slice(0, limits.search.calls),
+        (q) => searchWikis(deps, [wikiId], { query: q, limit: 10 }),
+        c,
+        limits.search,
+      ),
+    );
+  }
+  const ask = await measureLatency(
+    questions.slice(0, limits.ask.calls),
+    (q) => askWikis(deps, [wikiId], { question: q }),
+    1,
+    limits.ask,
+  );
+  return {
+    store: deps.db.kind,
+    ...size!,
+    vector_leg: size!.chunks > EXACT_SCAN_LIMIT ? "HNSW" : "exact scan",
+    search,
+    ask,
+  };
+}
+
+/** Drops the embedder's HNSW index, so a bulk load does not maintain it row by row. */
+export async function dropVectorIndex(db: Db, embedder: Embedder): Promise<void> {
+  await db.exec(`DROP INDEX IF EXISTS ${vectorIndexName(embedder)}`);
+}
+
+/** The HNSW index as the service creates it, built with `memory` of maintenance_work_mem. */
+export async function buildVectorIndex(
+  db: Db,
+  embedder: Embedder,
+  memory: string,
+): Promise<{ seconds: number; bytes: number; rows: number; distinct_vectors: number }> {
+  const t = performance.now();
+  await db.transaction(async (tx) => {
+    await tx`SELECT set_config('maintenance_work_mem', ${memory}, true)`;
+    await ensureVectorIndex(tx, embedder);
+  });
+  const seconds = (performance.now() - t) / 1000;
+  // Equal texts have equal vectors, and pgvector stores equal vectors as one element.
+  const [size] = await db.query<{ bytes: number; rows: number; distinct_vectors: number }>(
+    `SELECT pg_relation_size('${vectorIndexName(embedder)}')::float8 AS bytes,
+       count(*)::int AS rows,
+       count(DISTINCT md5(heading_text || chr(10) || text))::int AS distinct_vectors
+     FROM chunks WHERE embedder = $1`,
+    [embedder.id],
+  );
+  return { seconds: round(seconds), ...size! };
+}
+
+/**
+ * VACUUM (ANALYZE) of the whole database: what autovacuum leaves after a load (planner
+ * statistics, the visibility map that index-only scans of the postings rely on), done now
+ * so that the measurements do not depend on when it would have run.
+ */
+export async function vacuum(db: Db): Promise<void> {
+  await db.exec("VACUUM (ANALYZE)");
+}
