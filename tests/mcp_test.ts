@@ -55,7 +55,9 @@ Deno.test("the hub lists public wikis and switches wiki by parameter on every ca
   const { tools } = await client.listTools();
   assert.deepEqual(tools.map((t) => t.name).sort(), [
     "ask",
+    "fetch",
     "get_page",
+    "list_pages",
     "list_wikis",
     "neighbors",
     "search",
@@ -63,7 +65,7 @@ Deno.test("the hub lists public wikis and switches wiki by parameter on every ca
   const search = tools.find((t) => t.name === "search")!;
   assert.ok(search.annotations?.readOnlyHint);
   assert.ok(search.outputSchema);
-  assert.deepEqual((search.inputSchema.required ?? []).sort(), ["query", "wiki"]);
+  assert.deepEqual((search.inputSchema.required ?? []).sort(), ["query"]);
   assert.match(client.getInstructions() ?? "", /list_wikis/);
 
   const wikis = await callOk<{ wikis: { id: string; pages: number }[] }>(client, "list_wikis");
@@ -132,7 +134,14 @@ Deno.test("/mcp/w/<id>/ fixes the wiki by path, with its own instructions; priva
   const { app } = testApp(db);
   const client = await mcpClient(app, "/mcp/w/garden/");
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((t) => t.name).sort(), ["ask", "get_page", "neighbors", "search"]);
+  assert.deepEqual(tools.map((t) => t.name).sort(), [
+    "ask",
+    "fetch",
+    "get_page",
+    "list_pages",
+    "neighbors",
+    "search",
+  ]);
   assert.ok(!("wiki" in (tools[0]!.inputSchema.properties ?? {})));
   assert.match(client.getInstructions() ?? "", /Answer like a gardener/);
   const found = await callOk<{ results: { page: string; wiki: string }[] }>(client, "search", {
@@ -208,7 +217,7 @@ Deno.test("the private endpoint wants a token: 401 with a challenge, invalid_tok
   assert.equal(hub.headers.get("www-authenticate"), null);
 });
 
-Deno.test("an account token lists its spaces and must name one when it has several", async () => {
+Deno.test("an account token lists its spaces and must name one when it has several, but to search", async () => {
   await using db = await freshDb();
   const { account } = await world(db);
   const { app } = testApp(db);
@@ -217,7 +226,9 @@ Deno.test("an account token lists its spaces and must name one when it has sever
   assert.deepEqual(tools.map((t) => t.name).sort(), [
     "ask",
     "confirm_use",
+    "fetch",
     "get_page",
+    "list_pages",
     "my_spaces",
     "neighbors",
     "search",
@@ -228,7 +239,7 @@ Deno.test("an account token lists its spaces and must name one when it has sever
     "owner",
   ]]);
   assert.match(
-    await callError(client, "search", { query: "launch" }),
+    await callError(client, "get_page", { page: "Protocol" }),
     /Name a space.*"ana-notes", "lab-wiki"/,
   );
   const found = await callOk<{ results: { page: string }[] }>(client, "search", {
@@ -329,7 +340,7 @@ Deno.test("MCP over HTTP: 405 for GET and DELETE, one Accept type is enough, COR
       body: list,
     });
     assert.equal(res.status, 200, accept);
-    assert.equal((await res.json()).result.tools.length, 5);
+    assert.equal((await res.json()).result.tools.length, 7);
   }
   const preflight = await app.request("/mcp/", {
     method: "OPTIONS",

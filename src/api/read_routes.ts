@@ -4,9 +4,15 @@ import { answerSchema, askInput } from "../ask/ask_schema.ts";
 import { askWikis } from "../ask/ask.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { getPageContent, pageContentSchema } from "../pages/get_page_content.ts";
+import {
+  getPageContent,
+  pageContentSchema,
+  readPageText,
+  splitSection,
+} from "../pages/get_page_content.ts";
 import { listNeighbors, neighborsSchema } from "../pages/list_neighbors.ts";
-import { listPages, pageListSchema } from "../pages/list_pages.ts";
+import { listPages, listPagesInput, pageListSchema } from "../pages/list_pages.ts";
+import { listRevisions, listRevisionsInput, revisionListSchema } from "../pages/list_revisions.ts";
 import { resolvePageRef } from "../pages/read_page.ts";
 import { searchOutputSchema, searchWikis } from "../search/search_wikis.ts";
 import { recordUsage } from "../usage/record_usage.ts";
@@ -35,15 +41,9 @@ export function registerReadRoutes(
       method: "get",
       path: `${base}/pages`,
       tags: [tag],
-      summary: "List pages, by path",
+      summary: "List pages, by path (optionally under a folder, with one page's headings)",
       security,
-      request: {
-        params: wikiIdParam,
-        query: z.object({
-          cursor: z.string().max(500).optional(),
-          limit: z.coerce.number().int().min(1).max(500).default(100),
-        }),
-      },
+      request: { params: wikiIdParam, query: listPagesInput },
       responses: {
         200: json(pageListSchema, "A page of the wiki's pages"),
         ...problems(400, ...auth, 404),
@@ -67,29 +67,42 @@ export function registerReadRoutes(
         query: z.object({
           offset: z.coerce.number().int().min(0).default(0),
           max_chars: z.coerce.number().int().min(200).max(50_000).default(50_000),
+          revision: z.coerce.number().int().min(1).optional().openapi({
+            description: "Read this earlier revision (any listed by …/revisions)",
+          }),
+          if_changed_since: z.coerce.number().int().min(1).optional().openapi({
+            description: "The revision you have: 304 if the page is still at it",
+          }),
         }),
       },
       responses: {
         200: {
-          description: "The page; `ETag` is its revision",
+          description: "The page (at `revision` if given); `ETag` names the page and revision",
           content: {
             "application/json": { schema: pageContentSchema },
             "text/markdown": { schema: z.string() },
           },
         },
-        304: { description: "Not modified since the ETag in If-None-Match" },
+        304: {
+          description:
+            "Not modified: the ETag in If-None-Match, or the page still at `if_changed_since`",
+        },
         ...problems(400, ...auth, 404),
       },
     }),
     async (c) => {
       const { id, path } = c.req.valid("param");
       const wiki = await resolve(c, id);
-      const page = await resolvePageRef(deps.db, wiki, path);
-      const etag = `"${page.id}-${page.revision}"`;
-      if (c.req.header("if-none-match")?.split(",").map((t) => t.trim()).includes(etag)) {
+      const query = c.req.valid("query");
+      const page = await resolvePageRef(deps.db, wiki, splitSection(path).ref);
+      const etag = `"${page.id}-${query.revision ?? page.revision}"`;
+      const unchanged = query.revision === undefined && query.if_changed_since === page.revision;
+      if (
+        unchanged ||
+        c.req.header("if-none-match")?.split(",").map((t) => t.trim()).includes(etag)
+      ) {
         return c.body(null, 304, { ETag: etag });
       }
-      const query = c.req.valid("query");
       // A long page read in slices counts once, at its first slice.
       if (query.offset === 0) {
         await recordUsage(deps, {
@@ -100,13 +113,38 @@ export function registerReadRoutes(
         });
       }
       if ((c.req.header("accept") ?? "").includes("text/markdown")) {
-        return c.body(page.markdown, 200, {
+        const text = await readPageText(deps.db, wiki, String(page.id), query.revision);
+        return c.body(text.markdown, 200, {
           "Content-Type": "text/markdown; charset=utf-8",
           ETag: etag,
         });
       }
-      const content = await getPageContent(deps, wiki, { page: String(page.id), ...query });
+      const section = splitSection(path).section;
+      const content = await getPageContent(deps, wiki, {
+        ...query,
+        page: section ? `${page.id}#${section}` : String(page.id),
+      });
       return c.json(content, 200, { ETag: etag });
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: `${base}/pages/{path}/revisions`,
+      tags: [tag],
+      summary: "A page's kept revisions, newest first (read one with `?revision=`)",
+      security,
+      request: { params: pageParams, query: listRevisionsInput },
+      responses: {
+        200: json(revisionListSchema, "The page's revisions"),
+        ...problems(400, ...auth, 404),
+      },
+    }),
+    async (c) => {
+      const { id, path } = c.req.valid("param");
+      const wiki = await resolve(c, id);
+      return c.json(await listRevisions(deps, wiki, path, c.req.valid("query")), 200);
     },
   );
 

@@ -1,7 +1,8 @@
 /** How to use the read tools, for every endpoint's server instructions. */
 const READ_GUIDE = [
   "`search` finds pages by meaning and words and returns the best passage of each, with its section.",
-  "`get_page` reads a page (long pages come in slices: pass `next_offset` back as `offset`).",
+  "`get_page` reads a page by path or url, `Page#Section` from a section (long pages come in slices: pass `next_offset` back as `offset`); `fetch` reads a search result by its `id`.",
+  "`list_pages` lists the pages as a tree, and one page's headings.",
   "`neighbors` lists the pages a page links to (including pages not written yet) and the pages linking to it.",
   "Cite pages by their `url`. Search before assuming a page exists; page paths are case-insensitive.",
 ].join(" ");

@@ -3,74 +3,93 @@ import { z } from "zod";
 import { askWikis } from "../ask/ask.ts";
 import { answerSchema, askInput } from "../ask/ask_schema.ts";
 import type { Deps } from "../deps.ts";
+import { withoutTitleHeading } from "../markdown/outline.ts";
 import { getPageContent, getPageInput, pageContentSchema } from "../pages/get_page_content.ts";
 import { listNeighbors, neighborsInput, neighborsSchema } from "../pages/list_neighbors.ts";
-import { searchInput, searchOutputSchema, searchWikis } from "../search/search_wikis.ts";
+import { listPages, listPagesInput, pageListSchema } from "../pages/list_pages.ts";
+import { searchInput, searchResultSchema, searchWikis } from "../search/search_wikis.ts";
 import { recordUsage } from "../usage/record_usage.ts";
+import { registerFetchTool } from "./fetch_tool.ts";
 import { runTool, toolResult } from "./tool_result.ts";
+import { resolvePageTarget, scopeValue, searchScope, type WikiScope } from "./wiki_scope.ts";
 
-/**
- * How a server's read tools find their wiki: from a parameter (`wiki` on the hub, `space` on
- * the private endpoint) checked by `resolve`, or fixed by the endpoint (no parameter).
- */
-export type WikiScope = {
-  param: { name: "wiki" | "space"; schema: z.ZodType<string | undefined> } | null;
-  resolve(value: string | undefined): Promise<string>;
-  /** The caller's name (OAuth client or User-Agent) that usage is counted under. */
-  client?: string | null;
-};
+export type { WikiScope } from "./wiki_scope.ts";
 
 const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
 
-/** Registers `search`, `get_page`, `neighbors` and `ask` on a server, scoped as given. */
+/**
+ * Search results as tools give them: each with an `id` that `fetch` accepts (`<wiki>/<path>`),
+ * the shape ChatGPT connectors and deep research expect beside our own fields.
+ */
+export const toolSearchOutputSchema = z.object({
+  results: z.array(searchResultSchema.extend({
+    id: z.string().describe("The result's id for fetch: `<wiki>/<page path>`"),
+  })),
+  next_cursor: z.string().nullable(),
+});
+
+/**
+ * Registers `search`, `fetch`, `get_page`, `list_pages`, `neighbors` and `ask` on a server,
+ * scoped as given.
+ */
 export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScope): void {
   const withScope = <S extends z.ZodObject>(schema: S) =>
     scope.param ? schema.extend({ [scope.param.name]: scope.param.schema }) : schema;
-  const scopeValue = (args: Record<string, unknown>) =>
-    scope.param ? args[scope.param.name] as string | undefined : undefined;
+  const value = (args: Record<string, unknown>) => scopeValue(scope, args);
 
   server.registerTool("search", {
     title: "Search the wiki",
     description:
       "Find the pages that answer a question or mention a topic. Call this first, before get_page. " +
       "Returns up to `limit` pages, best first, each with the best matching passage (terms marked **), " +
-      "its section, the page path for get_page, its url and revision. Exact title matches come first.",
-    inputSchema: withScope(searchInput),
-    outputSchema: searchOutputSchema,
+      "its section, an `id` for fetch, the page path for get_page, its url and revision. Exact title " +
+      "matches come first." +
+      (scope.all
+        ? ` Without \`${scope.param!.name}\`, searches all of them; each result names its wiki.`
+        : ""),
+    inputSchema: scope.param && scope.all
+      ? searchInput.extend({ [scope.param.name]: scope.param.searchSchema })
+      : withScope(searchInput),
+    outputSchema: toolSearchOutputSchema,
     annotations: readOnly,
   }, (args: Record<string, unknown>) =>
     runTool(deps.log, async () => {
-      const wiki = await scope.resolve(scopeValue(args));
-      const out = await searchWikis(deps, [wiki], args as z.input<typeof searchInput>);
-      await recordUsage(deps, { wikiId: wiki, kind: "search", client: scope.client });
-      const lines = out.results.map((r, i) =>
-        `${i + 1}. ${r.title} — page "${r.page}"${
-          r.section ? `, section ${r.section}` : ""
-        } (rev ${r.revision})\n` +
-        `   ${r.snippet.replace(/\s+/g, " ")}\n   ${r.url}`
-      );
-      const text = lines.length > 0
-        ? lines.join("\n") +
-          (out.next_cursor ? `\nMore results: pass cursor "${out.next_cursor}".` : "")
-        : `No page of "${wiki}" matches this query.`;
-      return toolResult(out, text);
+      const wikis = await searchScope(scope, value(args));
+      const found = await searchWikis(deps, wikis, args as z.input<typeof searchInput>);
+      const out = {
+        results: found.results.map((r) => ({ id: `${r.wiki}/${r.page}`, ...r })),
+        next_cursor: found.next_cursor,
+      };
+      // One wiki searched counts a search there; a search across many counts where it found pages.
+      const counted = wikis.length === 1 ? wikis : [...new Set(out.results.map((r) => r.wiki))];
+      for (const wikiId of counted) {
+        await recordUsage(deps, { wikiId, kind: "search", client: scope.client });
+      }
+      // The text is the JSON of the results: the convention of ChatGPT's search/fetch tools.
+      return toolResult(out, JSON.stringify(out));
     }));
+
+  registerFetchTool(server, deps, scope);
 
   server.registerTool("get_page", {
     title: "Read a page",
     description:
-      "Read a page's markdown by its path (from search results or links). Long pages come in " +
-      "slices: when `truncated` is true, call again with `offset` = `next_offset`. Also returns the page's " +
-      "revision (pass it to confirm_use), url and outgoing links.",
+      "Read a page's markdown by its path or url (from search results or links); `Page#Section` starts " +
+      "at that section. Long pages come in slices: when `truncated` is true, call again with `offset` = " +
+      "`next_offset`; each slice names the section it starts in. `revision` reads an earlier revision; " +
+      "`if_changed_since` returns only `unchanged: true` when you already have the current one. Also " +
+      "returns the page's revision (pass it to confirm_use), url and outgoing links.",
     inputSchema: withScope(getPageInput),
     outputSchema: pageContentSchema,
     annotations: readOnly,
   }, (args: Record<string, unknown>) =>
     runTool(deps.log, async () => {
-      const wiki = await scope.resolve(scopeValue(args));
-      const page = await getPageContent(deps, wiki, args as z.input<typeof getPageInput>);
+      const input = args as z.input<typeof getPageInput>;
+      const target = await resolvePageTarget(deps.config.baseUrl, scope, value(args), input.page);
+      const wiki = target.wiki;
+      const page = await getPageContent(deps, wiki, { ...input, page: target.ref });
       // A long page read in slices counts once, at its first slice.
-      if (!args.offset) {
+      if (!args.offset && !page.unchanged) {
         await recordUsage(deps, {
           wikiId: wiki,
           kind: "read",
@@ -78,15 +97,23 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
           client: scope.client,
         });
       }
-      const more = page.truncated
-        ? `\n\n[… ${
-          page.total_chars - page.next_offset!
-        } more characters: call get_page with offset ${page.next_offset}]`
-        : "";
-      return toolResult(
-        page,
-        `# ${page.title}\n(page "${page.page}", revision ${page.revision}, ${page.url})\n\n${page.markdown}${more}`,
-      );
+      return toolResult(page, renderPage(page));
+    }));
+
+  server.registerTool("list_pages", {
+    title: "List pages",
+    description:
+      "List the wiki's pages as a tree, by path, with titles (`limit` at a time; pass `next_cursor` " +
+      "back as `cursor`). `prefix` lists one folder; `headings_of` also returns one page's headings, " +
+      "whose anchors get_page takes as `Page#anchor`.",
+    inputSchema: withScope(listPagesInput),
+    outputSchema: pageListSchema,
+    annotations: readOnly,
+  }, (args: Record<string, unknown>) =>
+    runTool(deps.log, async () => {
+      const wiki = await scope.resolve(value(args));
+      const out = await listPages(deps, wiki, args as z.output<typeof listPagesInput>);
+      return toolResult(out, renderPageList(wiki, out));
     }));
 
   server.registerTool("neighbors", {
@@ -99,7 +126,7 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
     annotations: readOnly,
   }, (args: Record<string, unknown>) =>
     runTool(deps.log, async () => {
-      const wiki = await scope.resolve(scopeValue(args));
+      const wiki = await scope.resolve(value(args));
       const out = await listNeighbors(deps, wiki, args as z.input<typeof neighborsInput>);
       const lines = out.neighbors.map((n) =>
         `${n.relation === "links_to" ? "→" : "←"} ${n.page}${
@@ -125,7 +152,7 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
     annotations: readOnly,
   }, (args: Record<string, unknown>) =>
     runTool(deps.log, async () => {
-      const wiki = await scope.resolve(scopeValue(args));
+      const wiki = await scope.resolve(value(args));
       const out = await askWikis(deps, [wiki], args as z.input<typeof askInput>);
       const sources = out.citations.map((c) =>
         `[${c.n}] ${c.title} (page "${c.page}", rev ${c.revision}) ${c.url}`
@@ -142,4 +169,40 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
         ].join("\n"),
       );
     }));
+}
+
+/** get_page's text: a header line, then the slice (without a repeat of the title heading). */
+function renderPage(page: z.infer<typeof pageContentSchema>): string {
+  if (page.unchanged) {
+    return `Page "${page.page}" is unchanged: still at revision ${page.revision}. (${page.url})`;
+  }
+  const revision = page.revision === page.current_revision
+    ? `revision ${page.revision}`
+    : `revision ${page.revision}, an earlier one: the page is now at revision ${page.current_revision}`;
+  const where = page.section ? `, from section "${page.section}"` : "";
+  const body = page.offset === 0 ? withoutTitleHeading(page.markdown) : page.markdown;
+  const more = page.truncated
+    ? `\n\n[… ${
+      page.total_chars - page.next_offset!
+    } more characters: call get_page with offset ${page.next_offset}]`
+    : "";
+  return `# ${page.title}\n(page "${page.page}", ${revision}, ${page.url}${where})\n\n${body}${more}`;
+}
+
+/** list_pages' text: the pages indented by folder depth, then the asked-for outline. */
+function renderPageList(wiki: string, out: z.infer<typeof pageListSchema>): string {
+  const lines = out.pages.map((p) => {
+    const depth = p.page.split("/").length - 1;
+    return `${"  ".repeat(depth)}- ${p.title}${p.title === p.page ? "" : ` (page "${p.page}")`}`;
+  });
+  if (lines.length === 0) lines.push(`No pages in "${wiki}" here.`);
+  if (out.next_cursor) lines.push(`More pages: pass cursor "${out.next_cursor}".`);
+  if (out.outline) {
+    lines.push("", `Headings of "${out.outline.page}":`);
+    for (const h of out.outline.headings) {
+      lines.push(`${"  ".repeat(h.level - 1)}- ${h.text} (#${h.anchor})`);
+    }
+    if (out.outline.headings.length === 0) lines.push("(no headings)");
+  }
+  return lines.join("\n");
 }

@@ -13,7 +13,7 @@ import {
   publicWikiListSchema,
 } from "../wikis/list_public_wikis.ts";
 import { listSpaces, spaceListSchema } from "../wikis/list_spaces.ts";
-import { selectWiki, type WikiRow } from "../wikis/store.ts";
+import { selectPublicWikis, selectWiki, type WikiRow } from "../wikis/store.ts";
 import { HUB_INSTRUCTIONS, PRIVATE_INSTRUCTIONS, wikiInstructions } from "./instructions.ts";
 import { registerReadTools } from "./read_tools.ts";
 import { runTool, toolResult } from "./tool_result.ts";
@@ -56,8 +56,12 @@ export function buildHubServer(deps: Deps, client: string | null = null): McpSer
     param: {
       name: "wiki",
       schema: z.string().min(1).max(64).describe("The id of a public wiki, from list_wikis"),
+      searchSchema: z.string().min(1).max(64).optional().describe(
+        "The id of a public wiki, from list_wikis; leave it out to search every public wiki",
+      ),
     },
     resolve: (id) => requirePublicWiki(deps, id ?? ""),
+    all: () => publicWikiIds(deps),
     client,
   });
   return server;
@@ -116,8 +120,23 @@ export function buildPrivateServer(
       return toolResult(out, lines.join("\n") || "This credential reaches no space.");
     }));
   registerReadTools(server, deps, {
-    param: { name: "space", schema: spaceParam },
+    param: {
+      name: "space",
+      schema: spaceParam,
+      searchSchema: z.string().min(1).max(64).optional().describe(
+        "The id of one of your spaces, from my_spaces; leave it out to search all of them",
+      ),
+    },
     resolve,
+    all: async () => {
+      const spaces = await spacesOf(deps.db, credential);
+      if (spaces.length === 0) {
+        throw new AppError("bad_request", "This credential reaches no space");
+      }
+      // A call that touches one space is audited there; a search across several, nowhere.
+      if (spaces.length === 1) auditedSpace(spaces[0]!.id);
+      return spaces.map((s) => s.id);
+    },
     client: clientName,
   });
 
@@ -165,6 +184,20 @@ export function buildPrivateServer(
       );
     }));
   return server;
+}
+
+/** Most public wikis one hub search covers when it names none (the first, by id). */
+export const HUB_SEARCH_WIKIS = 500;
+
+/** The ids of the public wikis a hub search without `wiki` covers. */
+async function publicWikiIds(deps: Pick<Deps, "db" | "config">): Promise<string[]> {
+  const rows = await selectPublicWikis(deps.db, {
+    afterId: null,
+    limit: HUB_SEARCH_WIKIS,
+    query: null,
+  });
+  if (rows.length === 0) throw new AppError("wiki_not_found", "This server has no public wiki");
+  return rows.map((w) => w.id);
 }
 
 /** The public wiki with this id, or `wiki_not_found` with close ids suggested. */

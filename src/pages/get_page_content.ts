@@ -1,9 +1,11 @@
 import { z } from "zod";
+import type { Db } from "../db/db.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { findSection, outlineOf, sectionAt } from "../markdown/outline.ts";
 import { pageUrl } from "../wikis/urls.ts";
 import { resolvePageRef } from "./read_page.ts";
-import { selectLinksFrom } from "./store.ts";
+import { type PageRow, selectLinksFrom, selectRevision } from "./store.ts";
 
 /** Default and largest slice of a page returned at once (about 5k and 12k tokens). */
 export const DEFAULT_MAX_CHARS = 20_000;
@@ -12,13 +14,20 @@ export const LIMIT_MAX_CHARS = 50_000;
 /** Input of a page read (MCP `get_page`, REST page routes); the wiki comes from the caller. */
 export const getPageInput = z.object({
   page: z.string().min(1).max(400).describe(
-    "The page path from search results or links (case-insensitive, `_` equals space), or its numeric id",
+    "The page path from search results or links (case-insensitive, `_` equals space), its numeric " +
+      "id, or its url from search; add `#Section` (a heading or its anchor) to start at that section",
   ),
   offset: z.number().int().min(0).default(0).describe(
     "Character offset to start from: the next_offset of a previous call, for long pages",
   ),
   max_chars: z.number().int().min(200).max(LIMIT_MAX_CHARS).default(DEFAULT_MAX_CHARS).describe(
     `How many characters of markdown to return at most (200-${LIMIT_MAX_CHARS})`,
+  ),
+  revision: z.number().int().min(1).optional().describe(
+    "Read this earlier revision of the page (any kept one; default: the current revision)",
+  ),
+  if_changed_since: z.number().int().min(1).optional().describe(
+    "The revision you already have: if the page is still at it, only `unchanged: true` comes back, without the text",
   ),
 });
 
@@ -28,10 +37,19 @@ export const pageContentSchema = z.object({
   page: z.string(),
   title: z.string(),
   markdown: z.string(),
-  revision: z.number().int(),
+  revision: z.number().int().describe("The revision this text is from"),
+  current_revision: z.number().int().describe("The page's newest revision"),
+  unchanged: z.boolean().describe(
+    "True when the page is still at `if_changed_since`: no text is sent",
+  ),
   updated_at: z.string(),
   url: z.string(),
-  links: z.array(z.object({ page: z.string(), title: z.string().nullable(), exists: z.boolean() })),
+  links: z.array(z.object({ page: z.string(), title: z.string().nullable(), exists: z.boolean() }))
+    .describe("Outgoing links of the current revision (empty for an earlier one)"),
+  section: z.string().nullable().describe(
+    "The heading path the slice starts in (null before the first heading)",
+  ),
+  offset: z.number().int().describe("Character offset the slice starts at"),
   total_chars: z.number().int(),
   truncated: z.boolean().describe(
     "True when more of the page follows: call again with next_offset",
@@ -40,42 +58,142 @@ export const pageContentSchema = z.object({
 });
 export type PageContent = z.infer<typeof pageContentSchema>;
 
-/** Reads a page's markdown from `offset`, cut at a line break near `max_chars` when it can be. */
+/** The text of a page at one revision (the current one by default). */
+export type PageText = {
+  page: PageRow;
+  revision: number;
+  path: string;
+  title: string;
+  markdown: string;
+  updatedAt: Date;
+};
+
+/** Splits `Page#Section` into the page reference and the section (paths never contain `#`). */
+export function splitSection(ref: string): { ref: string; section: string | null } {
+  const hash = ref.indexOf("#");
+  if (hash < 0) return { ref, section: null };
+  const section = ref.slice(hash + 1).trim();
+  return { ref: ref.slice(0, hash), section: section || null };
+}
+
+/** A page's text at `revision` (current when omitted); `page_not_found` for a revision not kept. */
+export async function readPageText(
+  db: Db,
+  wikiId: string,
+  ref: string,
+  revision?: number,
+): Promise<PageText> {
+  const page = await resolvePageRef(db, wikiId, ref);
+  if (revision === undefined || revision === page.revision) {
+    return {
+      page,
+      revision: page.revision,
+      path: page.path,
+      title: page.title,
+      markdown: page.markdown,
+      updatedAt: page.updated_at,
+    };
+  }
+  const old = revision < page.revision ? await selectRevision(db, page.id, revision) : null;
+  if (!old) {
+    throw new AppError(
+      "page_not_found",
+      `Page "${page.path}" has no revision ${revision} (its current revision is ${page.revision})`,
+    );
+  }
+  return {
+    page,
+    revision,
+    path: old.path,
+    title: old.title,
+    markdown: old.markdown,
+    updatedAt: old.created_at,
+  };
+}
+
+/**
+ * Reads a page's markdown from `offset` (or from the start of `#Section`), cut at a line break
+ * near `max_chars` when it can be; an earlier revision on request; only `unchanged` when the
+ * caller already has the current revision.
+ */
 export async function getPageContent(
   deps: Pick<Deps, "db" | "config">,
   wikiId: string,
   input: z.input<typeof getPageInput>,
 ): Promise<PageContent> {
-  const { page: ref, offset, max_chars } = getPageInput.parse(input);
-  const page = await resolvePageRef(deps.db, wikiId, ref);
-  const total = page.markdown.length;
+  const { page: rawRef, offset: askedOffset, max_chars, revision, if_changed_since } = getPageInput
+    .parse(input);
+  const { ref, section } = splitSection(rawRef);
+  const current = await resolvePageRef(deps.db, wikiId, ref);
+  const url = pageUrl(deps.config.baseUrl, wikiId, current.path);
+  if (if_changed_since === current.revision && revision === undefined) {
+    return {
+      wiki: wikiId,
+      page: current.path,
+      title: current.title,
+      markdown: "",
+      revision: current.revision,
+      current_revision: current.revision,
+      unchanged: true,
+      updated_at: current.updated_at.toISOString(),
+      url,
+      links: [],
+      section: null,
+      offset: askedOffset,
+      total_chars: current.markdown.length,
+      truncated: false,
+      next_offset: null,
+    };
+  }
+  const text = await readPageText(deps.db, wikiId, String(current.id), revision);
+  const markdown = text.markdown;
+  const total = markdown.length;
+  const outline = outlineOf(markdown);
+  let offset = askedOffset;
+  if (section !== null && askedOffset === 0) {
+    const heading = findSection(outline, section);
+    if (!heading) {
+      const names = outline.slice(0, 20).map((h) => `"${h.text}"`).join(", ");
+      throw new AppError(
+        "page_not_found",
+        `Page "${text.path}" has no section "${section}"${names ? `; its sections: ${names}` : ""}`,
+      );
+    }
+    offset = heading.offset;
+  }
   if (offset > total) {
     throw new AppError(
       "bad_request",
-      `Offset ${offset} is past the end of page "${page.path}" (${total} characters)`,
+      `Offset ${offset} is past the end of page "${text.path}" (${total} characters)`,
     );
   }
   let end = Math.min(total, offset + max_chars);
   if (end < total) {
-    const lineBreak = page.markdown.lastIndexOf("\n", end);
+    const lineBreak = markdown.lastIndexOf("\n", end);
     if (lineBreak > offset + max_chars * 0.8) end = lineBreak + 1;
   }
-  const links = await selectLinksFrom(deps.db, page.id);
+  const links = text.revision === current.revision
+    ? await selectLinksFrom(deps.db, current.id)
+    : [];
   const seen = new Set<string>();
   return {
     wiki: wikiId,
-    page: page.path,
-    title: page.title,
-    markdown: page.markdown.slice(offset, end),
-    revision: page.revision,
-    updated_at: page.updated_at.toISOString(),
-    url: pageUrl(deps.config.baseUrl, wikiId, page.path),
+    page: current.path,
+    title: text.title,
+    markdown: markdown.slice(offset, end),
+    revision: text.revision,
+    current_revision: current.revision,
+    unchanged: false,
+    updated_at: text.updatedAt.toISOString(),
+    url,
     links: links.flatMap((l) => {
       const target = l.other_path ?? l.target;
       if (seen.has(target.toLowerCase())) return [];
       seen.add(target.toLowerCase());
       return [{ page: target, title: l.other_title, exists: l.to_page_id !== null }];
     }),
+    section: sectionAt(outline, offset),
+    offset,
     total_chars: total,
     truncated: end < total,
     next_offset: end < total ? end : null,

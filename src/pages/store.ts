@@ -215,6 +215,20 @@ export function selectRevisions(db: Db, pageId: number): Promise<Omit<RevisionRo
     ORDER BY revision DESC`;
 }
 
+/** A page's history, newest first, below revision `before` (keyset paging). */
+export function selectRevisionPage(
+  db: Db,
+  pageId: number,
+  options: { before: number | null; limit: number },
+): Promise<Omit<RevisionRow, "markdown" | "author_account_id">[]> {
+  return db`
+    SELECT page_id, revision, action, path, title, content_hash, source, created_at
+    FROM page_revisions
+    WHERE page_id = ${pageId} AND (${options.before}::int IS NULL OR revision < ${options.before})
+    ORDER BY revision DESC
+    LIMIT ${options.limit}`;
+}
+
 /** One revision of a page, or null. */
 export async function selectRevision(
   db: Db,
@@ -226,16 +240,18 @@ export async function selectRevision(
   return rows[0] ?? null;
 }
 
-/** A page of a wiki's pages by path, after `afterKey` (keyset paging). */
+/** A page of a wiki's pages by path, after `afterKey` (keyset paging), under `prefix` if given. */
 export function selectPageHeads(
   db: Db,
   wikiId: string,
-  options: { afterKey: string | null; limit: number },
+  options: { afterKey: string | null; limit: number; prefix?: string | null },
 ): Promise<PageHead[]> {
+  const under = options.prefix ? `${escapeLike(options.prefix)}/%` : null;
   return db<PageHead>`
     SELECT id, wiki_id, path, path_key, name_key, title, revision, content_hash, created_at, updated_at
     FROM pages
     WHERE wiki_id = ${wikiId} AND (${options.afterKey}::text IS NULL OR path_key > ${options.afterKey})
+      AND (${under}::text IS NULL OR path_key LIKE ${under})
     ORDER BY path_key
     LIMIT ${options.limit}`;
 }
