@@ -82,10 +82,10 @@ function restOperation(method: string, path: string): { action: string; target: 
   const space = /^\/api\/v1\/spaces\/[^/]+\/?(.*)$/.exec(path);
   if (!space) return { action: "my_spaces", target: null };
   const rest = space[1]!;
-  const page = /^pages\/([^/]+)(\/neighbors)?\/?$/.exec(rest);
+  const page = /^pages\/([^/]+)(\/neighbors|\/revisions)?\/?$/.exec(rest);
   if (page) {
     const target = decode(page[1]!).slice(0, 400);
-    if (page[2]) return { action: "neighbors", target };
+    if (page[2]) return { action: page[2].slice(1), target };
     const action = { GET: "get_page", PUT: "write_page", DELETE: "delete_page" }[method];
     return { action: action ?? `${method} page`, target };
   }

@@ -7,7 +7,7 @@ export function serverCardRoutes(deps: Deps): Hono {
   const app = new Hono();
   app.get("/.well-known/mcp", (c) => {
     const base = deps.config.baseUrl;
-    const read = ["search", "get_page", "neighbors", "ask"];
+    const read = ["search", "fetch", "get_page", "list_pages", "neighbors", "ask"];
     return c.json(
       {
         name: SERVER_INFO.name,
