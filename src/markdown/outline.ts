@@ -1,4 +1,5 @@
 import { headingsOf, uniqueSlug } from "./chunks.ts";
+import { splitFrontMatter } from "./front_matter.ts";
 
 /** One heading of a page, with where it starts and the headings above it. */
 export type OutlineEntry = {
@@ -12,13 +13,22 @@ export type OutlineEntry = {
   path: string;
 };
 
-/** The ATX headings of a markdown body with anchors, character offsets and heading paths. */
+/**
+ * The ATX headings of a page with anchors, character offsets (in the whole markdown) and heading
+ * paths. Front matter is skipped, as the chunker skips it, so anchors match search's.
+ */
 export function outlineOf(markdown: string): OutlineEntry[] {
-  const lineStarts = [0];
-  for (let i = 0; i < markdown.length; i++) if (markdown[i] === "\n") lineStarts.push(i + 1);
+  let body = markdown, bodyOffset = 0;
+  try {
+    ({ body, bodyOffset } = splitFrontMatter(markdown));
+  } catch {
+    // Stored pages have valid front matter; if not, read the whole text as the body.
+  }
+  const lineStarts = [bodyOffset];
+  for (let i = 0; i < body.length; i++) if (body[i] === "\n") lineStarts.push(bodyOffset + i + 1);
   const seen = new Map<string, number>();
   const stack: { level: number; text: string }[] = [];
-  return headingsOf(markdown).map((h) => {
+  return headingsOf(body).map((h) => {
     while (stack.length > 0 && stack[stack.length - 1]!.level >= h.level) stack.pop();
     stack.push(h);
     return {
