@@ -139,6 +139,10 @@ Deno.test("the hub searches every public wiki when no wiki is named, never a pri
   const secret = await callJson<SearchText>(client, "search", { query: "quarterly launch March" });
   assert.ok(secret.results.every((r) => r.wiki === "docs" || r.wiki === "kitchen"));
   assert.match(await callError(client, "fetch", { id: "ana-notes/Secret plan" }), /not found/);
+  assert.match(
+    await callError(client, "fetch", { id: "Bread" }),
+    /Pass an id from search, "<wiki>\/<page path>", or a page url, not "Bread"/,
+  );
   // The hub's other tools still need `wiki`.
   assert.deepEqual(
     (await client.listTools()).tools.find((t) => t.name === "get_page")!.inputSchema.required

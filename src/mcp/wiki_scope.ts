@@ -72,7 +72,16 @@ export async function resolvePageTarget(
     const own = slash > 0 && ref.slice(0, slash).toLowerCase() === fixed;
     return { wiki: fixed, ref: own ? ref.slice(slash + 1) : ref };
   }
-  if (slash <= 0) return { wiki: await scope.resolve(undefined), ref };
+  if (slash <= 0) {
+    try {
+      return { wiki: await scope.resolve(undefined), ref };
+    } catch {
+      throw new AppError(
+        "bad_request",
+        `Pass an id from search, "<${scope.param.name}>/<page path>", or a page url, not "${ref}"`,
+      );
+    }
+  }
   try {
     return {
       wiki: await scope.resolve(ref.slice(0, slash).toLowerCase()),
