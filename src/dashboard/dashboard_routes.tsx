@@ -5,7 +5,7 @@ import type { Deps } from "../deps.ts";
 import { changePassword } from "../sessions/change_password.ts";
 import { requireAccount } from "../sessions/sessions.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
-import { selectTeamsOf } from "../teams/store.ts";
+import { selectInvitationsFor, selectTeamsOf } from "../teams/store.ts";
 import { webPage } from "../web/web_middleware.ts";
 import { createSpace } from "../wikis/create_space.ts";
 import { selectSpacesOf } from "../wikis/store.ts";
@@ -27,9 +27,10 @@ export function dashboardRoutes(deps: Deps): Hono {
     status: 200 | 400 | 409 = 200,
   ) => {
     const account = requireAccount(c);
-    const [spaces, teams] = await Promise.all([
+    const [spaces, teams, invitations] = await Promise.all([
       selectSpacesOf(deps.db, account.id),
       selectTeamsOf(deps.db, account.id),
+      selectInvitationsFor(deps.db, account.email),
     ]);
     return c.html(
       <DashboardPage
@@ -37,6 +38,7 @@ export function dashboardRoutes(deps: Deps): Hono {
         csrfToken={c.get("csrfToken")}
         spaces={spaces}
         teams={teams}
+        invitations={invitations}
         {...extra}
       />,
       status,
