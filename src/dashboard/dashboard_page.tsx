@@ -201,6 +201,13 @@ export function SettingsPage(
           error={errors.new_password}
           required
         />
+        <p>
+          <label>
+            <input type="checkbox" name="revoke_credentials" value="yes" />{" "}
+            Also revoke all my tokens and connected apps (OAuth grants): assistants and scripts must
+            be connected again
+          </label>
+        </p>
         <button type="submit">Change password</button>
       </form>
     </Layout>

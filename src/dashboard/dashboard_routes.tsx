@@ -90,13 +90,21 @@ export function dashboardRoutes(deps: Deps): Hono {
       sessionToken: c.get("sessionToken")!,
       current: form.current_password,
       next: form.new_password,
+      revokeCredentials: form.revoke_credentials === "yes",
     });
     if (!result.ok) return settings(c, { errors: result.errors });
     deps.log.info("password changed", {
       request_id: c.get("requestId"),
       account_id: account.id,
+      revoked_tokens: result.revoked.tokens,
+      revoked_grants: result.revoked.grants,
     });
-    return settings(c, { saved: "Your password is changed. Your other sessions are signed out." });
+    const revoked = form.revoke_credentials === "yes"
+      ? ` ${result.revoked.tokens} tokens and ${result.revoked.grants} connected apps are revoked.`
+      : "";
+    return settings(c, {
+      saved: `Your password is changed. Your other sessions are signed out.${revoked}`,
+    });
   });
 
   app.onError(webErrorHandler(deps, { signInNext: true }));
