@@ -7,7 +7,7 @@ import { insertGrant } from "../src/oauth/store.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb } from "./helpers.ts";
 import { callOk, mcpClient } from "./mcp_helpers.ts";
-import { html, type Person, person, spaceApp } from "./space_helpers.ts";
+import { html, person, spaceApp } from "./space_helpers.ts";
 
 /** What Bo's credentials reach: MCP `my_spaces`, REST `/spaces`, his space token's status. */
 async function reach(app: Hono, tokens: { account: string; space: string }) {
