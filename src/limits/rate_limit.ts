@@ -20,10 +20,10 @@ declare module "hono" {
 }
 
 /**
- * Limits requests per account (all its account tokens and OAuth grants share one budget) or per
+ * Limits requests per account (all its account tokens and OAuth grants share one budget), per
  * space token (hosted assistants call from shared addresses, so authenticated traffic is never
- * keyed by IP) and per IP without one. The
- * counters live in the database, so every process shares them. Every limited response carries
+ * keyed by IP), and per IP without a credential. The counters live in the database, so every
+ * process shares them. Every limited response carries
  * `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers); past the budget the
  * answer is 429 with `Retry-After` in whole seconds. If the counter store fails, the request
  * goes through and the failure is logged; if the whole database is unreachable, the request
@@ -117,7 +117,14 @@ export async function chargeBatch(c: Context, deps: Deps): Promise<Response | nu
   if (!state || !c.req.raw.body) return null;
   const calls = await countBatchCalls(c.req.raw.clone());
   if (calls <= 1) return null;
-  const counted = await countRequest(deps.db, state.key, state.budget.windowSeconds, calls - 1);
+  let counted;
+  try {
+    counted = await countRequest(deps.db, state.key, state.budget.windowSeconds, calls - 1);
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) throw error;
+    deps.log.warn("rate limit store failed: batch let through", { error: String(error) });
+    return null;
+  }
   const next = { ...state, remaining: Math.max(0, state.budget.limit - counted.count) };
   c.set("rateLimit", next);
   return counted.count > state.budget.limit ? tooMany(c, next) : null;

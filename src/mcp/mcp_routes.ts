@@ -110,12 +110,12 @@ export function mcpRoutes(deps: Deps): Hono {
  * first charged one request per call against the caller's budget.
  */
 async function serve(c: Context, deps: Deps, server: McpServer): Promise<Response> {
+  const refused = await chargeBatch(c, deps);
+  if (refused) return refused;
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });
-  const refused = await chargeBatch(c, deps);
-  if (refused) return refused;
   await server.connect(transport);
   try {
     return withBudget(c, await transport.handleRequest(withLenientAccept(c.req.raw)));
