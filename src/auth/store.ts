@@ -64,7 +64,11 @@ export async function revokeTokenRow(db: Db, accountId: string, id: string): Pro
 }
 
 /** Revokes an account's space tokens for the spaces of a team (the account left the team). */
-export async function revokeTeamSpaceTokens(db: Db, accountId: string, teamId: string): Promise<void> {
+export async function revokeTeamSpaceTokens(
+  db: Db,
+  accountId: string,
+  teamId: string,
+): Promise<void> {
   await db`
     UPDATE tokens SET revoked_at = now()
     WHERE account_id = ${accountId} AND kind = 'space' AND revoked_at IS NULL
