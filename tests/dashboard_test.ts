@@ -73,6 +73,8 @@ Deno.test("POST /spaces creates a space owned by the account or a team it manage
   const bo = browser(app, "192.0.2.2");
   await signUp(bo, "bo@example.com");
   await ana.post("/teams/lab/members", { _csrf: csrf, email: "bo@example.com", role: "member" });
+  const boCsrf = await bo.token("/account");
+  assert.equal((await bo.post("/teams/lab/invitation/accept", { _csrf: boCsrf })).status, 303);
   const refused = await bo.post("/spaces", {
     _csrf: await bo.token("/account"),
     id: "bo-wiki",

@@ -61,7 +61,8 @@ export async function freshDb(options: { migrate?: boolean } = {}): Promise<Test
 
 /** A configuration for tests: the given overrides over the defaults. */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ BASE_URL: "http://wiki.test", ...env });
+  // Tests sign many people up from one address; tests of the sign-up limit set their own.
+  return loadConfig({ BASE_URL: "http://wiki.test", RATE_LIMIT_SIGNUPS_PER_HOUR: "1000", ...env });
 }
 
 /** Dependencies over a fresh database, with a log that keeps its lines for assertions. */

@@ -33,12 +33,14 @@ Deno.test("the N+1st request in a window gets 429 with Retry-After; headers say 
   assert.equal((await app.request("/api/v1/public/wikis")).status, 200);
 });
 
-Deno.test("authenticated traffic is limited per credential, not per address", async () => {
+Deno.test("authenticated traffic is limited per account, not per address", async () => {
   await using db = await freshDb();
   const ana = await createAccount(db, { email: "ana@example.com" });
+  const bo = await createAccount(db, { email: "bo@example.com" });
   await createWiki(db, { id: "notes", ownerAccountId: ana.id });
   const one = (await createToken(db, { accountId: ana.id, kind: "account", name: "one" })).token;
   const two = (await createToken(db, { accountId: ana.id, kind: "account", name: "two" })).token;
+  const bos = (await createToken(db, { accountId: bo.id, kind: "account", name: "bo" })).token;
   const { app } = testApp(db, {
     RATE_LIMIT_TOKEN_PER_MINUTE: "3",
     RATE_LIMIT_ANON_PER_MINUTE: "100",
@@ -48,10 +50,11 @@ Deno.test("authenticated traffic is limited per credential, not per address", as
   const first = [];
   for (let i = 0; i < 4; i++) first.push((await get(one)).status);
   assert.deepEqual(first, [200, 200, 200, 429]);
+  assert.equal((await get(two)).status, 429, "another token of the account shares its budget");
   assert.equal(
-    (await get(two)).status,
+    (await get(bos)).status,
     200,
-    "another token from the same address has its own budget",
+    "another account from the same address has its own budget",
   );
   assert.equal((await app.request("/api/v1/public/wikis")).status, 200, "anonymous traffic too");
 });

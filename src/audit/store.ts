@@ -30,13 +30,17 @@ export type AuditRow = {
   token_name: string | null;
 };
 
-/** Appends one entry. */
+/**
+ * Appends one entry; not when its space is gone meanwhile (a call still in flight while its
+ * space was deleted), so that a later space of the same id inherits no entry of the old one.
+ */
 export async function insertAuditEvent(db: Db, e: AuditEvent): Promise<void> {
   await db`
     INSERT INTO audit_events (wiki_id, account_id, credential_kind, credential_id, client_name,
                               channel, action, target, outcome, request_id)
-    VALUES (${e.wikiId}, ${e.accountId}, ${e.credentialKind}, ${e.credentialId}, ${e.clientName},
-            ${e.channel}, ${e.action}, ${e.target}, ${e.outcome}, ${e.requestId})`;
+    SELECT ${e.wikiId}, ${e.accountId}, ${e.credentialKind}, ${e.credentialId}, ${e.clientName},
+           ${e.channel}, ${e.action}, ${e.target}, ${e.outcome}, ${e.requestId}
+    WHERE ${e.wikiId}::text IS NULL OR EXISTS (SELECT 1 FROM wikis WHERE id = ${e.wikiId})`;
 }
 
 /** Deletes the entries older than `days` days. */

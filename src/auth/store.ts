@@ -62,3 +62,23 @@ export async function revokeTokenRow(db: Db, accountId: string, id: string): Pro
     RETURNING 1`;
   return rows.length > 0;
 }
+
+/** Revokes an account's space tokens for the spaces of a team (the account left the team). */
+export async function revokeTeamSpaceTokens(
+  db: Db,
+  accountId: string,
+  teamId: string,
+): Promise<void> {
+  await db`
+    UPDATE tokens SET revoked_at = now()
+    WHERE account_id = ${accountId} AND kind = 'space' AND revoked_at IS NULL
+      AND wiki_id IN (SELECT id FROM wikis WHERE owner_team_id = ${teamId})`;
+}
+
+/** Revokes every live token of an account (after a password change, when asked to). */
+export async function revokeAllTokensOf(db: Db, accountId: string): Promise<number> {
+  const rows = await db`
+    UPDATE tokens SET revoked_at = now() WHERE account_id = ${accountId} AND revoked_at IS NULL
+    RETURNING 1`;
+  return rows.length;
+}

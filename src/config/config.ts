@@ -15,6 +15,7 @@ const envSchema = z.object({
   RATE_LIMIT_ANON_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   RATE_LIMIT_TOKEN_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_OAUTH_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  RATE_LIMIT_SIGNUPS_PER_HOUR: z.coerce.number().int().min(1).default(5),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   IMPORT_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
@@ -52,7 +53,14 @@ export type Config = {
   /** Take the client address from X-Forwarded-For (behind a proxy that sets it). */
   trustProxy: boolean;
   /** Request budgets per window: per credential, per IP without one, per IP on /token and /register. */
-  rateLimits: { windowSeconds: number; anon: number; token: number; oauth: number };
+  rateLimits: {
+    windowSeconds: number;
+    anon: number;
+    token: number;
+    oauth: number;
+    /** Sign-ups (accounts made, or tried with a taken email) per IP per hour. */
+    signupsPerHour: number;
+  };
   /** How long a request may run before it is answered 503 (imports have their own bound). */
   timeouts: { requestMs: number; importMs: number };
   /** Audit-log rows older than this many days are pruned. */
@@ -133,6 +141,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       anon: e.RATE_LIMIT_ANON_PER_MINUTE,
       token: e.RATE_LIMIT_TOKEN_PER_MINUTE,
       oauth: e.RATE_LIMIT_OAUTH_PER_MINUTE,
+      signupsPerHour: e.RATE_LIMIT_SIGNUPS_PER_HOUR,
     },
     timeouts: { requestMs: e.REQUEST_TIMEOUT_MS, importMs: e.IMPORT_TIMEOUT_MS },
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,

@@ -1,4 +1,4 @@
-import type { Role, TeamRow } from "../teams/store.ts";
+import type { InvitationRow, Role, TeamRow } from "../teams/store.ts";
 import { CreateTeamForm } from "../teams/team_pages.tsx";
 import { Alert, CsrfField, Field, Layout, type PageContext } from "../web/layout.tsx";
 import type { SpaceFormErrors } from "../wikis/create_space.ts";
@@ -14,6 +14,7 @@ export function DashboardPage(
   props: PageContext & {
     spaces: (WikiSummaryRow & { role: Role })[];
     teams: (TeamRow & { role: Role })[];
+    invitations?: InvitationRow[];
     errors?: SpaceFormErrors;
     values?: SpaceValues & { owner?: string };
   },
@@ -23,6 +24,7 @@ export function DashboardPage(
       <p>
         Welcome, {props.account!.name} <span class="hint">({props.account!.email})</span>.
       </p>
+      {(props.invitations ?? []).length > 0 && <Invitations {...props} />}
       <h2>Your spaces</h2>
       {props.spaces.length === 0
         ? <p>No spaces yet. Create one below, then connect an assistant to it.</p>
@@ -96,6 +98,7 @@ export function DashboardPage(
 function CreateSpaceForm(
   props: PageContext & {
     teams: (TeamRow & { role: Role })[];
+    invitations?: InvitationRow[];
     errors?: SpaceFormErrors;
     values?: SpaceValues & { owner?: string };
   },
@@ -198,8 +201,43 @@ export function SettingsPage(
           error={errors.new_password}
           required
         />
+        <p>
+          <label>
+            <input type="checkbox" name="revoke_credentials" value="yes" />{" "}
+            Also revoke all my tokens and connected apps (OAuth grants): assistants and scripts must
+            be connected again
+          </label>
+        </p>
         <button type="submit">Change password</button>
       </form>
     </Layout>
+  );
+}
+
+/**
+ * Invitations to teams addressed to the account's email. The team's name is the only thing of
+ * the team shown before the invitation is accepted.
+ */
+function Invitations(props: PageContext & { invitations?: InvitationRow[] }) {
+  return (
+    <section aria-labelledby="invitations">
+      <h2 id="invitations">Invitations</h2>
+      <ul>
+        {(props.invitations ?? []).map((i) => (
+          <li key={i.team_id}>
+            Team <strong>{i.team_name}</strong> (<code>{i.team_id}</code>) invites you as {i.role}.
+            {" "}
+            <form method="post" action={`/teams/${i.team_id}/invitation/accept`} class="inline">
+              <CsrfField token={props.csrfToken} />
+              <button type="submit">Accept</button>
+            </form>
+            <form method="post" action={`/teams/${i.team_id}/invitation/decline`} class="inline">
+              <CsrfField token={props.csrfToken} />
+              <button type="submit">Decline</button>
+            </form>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

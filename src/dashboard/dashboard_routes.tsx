@@ -5,7 +5,7 @@ import type { Deps } from "../deps.ts";
 import { changePassword } from "../sessions/change_password.ts";
 import { requireAccount } from "../sessions/sessions.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
-import { selectTeamsOf } from "../teams/store.ts";
+import { selectInvitationsFor, selectTeamsOf } from "../teams/store.ts";
 import { webPage } from "../web/web_middleware.ts";
 import { createSpace } from "../wikis/create_space.ts";
 import { selectSpacesOf } from "../wikis/store.ts";
@@ -27,9 +27,10 @@ export function dashboardRoutes(deps: Deps): Hono {
     status: 200 | 400 | 409 = 200,
   ) => {
     const account = requireAccount(c);
-    const [spaces, teams] = await Promise.all([
+    const [spaces, teams, invitations] = await Promise.all([
       selectSpacesOf(deps.db, account.id),
       selectTeamsOf(deps.db, account.id),
+      selectInvitationsFor(deps.db, account.email),
     ]);
     return c.html(
       <DashboardPage
@@ -37,6 +38,7 @@ export function dashboardRoutes(deps: Deps): Hono {
         csrfToken={c.get("csrfToken")}
         spaces={spaces}
         teams={teams}
+        invitations={invitations}
         {...extra}
       />,
       status,
@@ -88,13 +90,21 @@ export function dashboardRoutes(deps: Deps): Hono {
       sessionToken: c.get("sessionToken")!,
       current: form.current_password,
       next: form.new_password,
+      revokeCredentials: form.revoke_credentials === "yes",
     });
     if (!result.ok) return settings(c, { errors: result.errors });
     deps.log.info("password changed", {
       request_id: c.get("requestId"),
       account_id: account.id,
+      revoked_tokens: result.revoked.tokens,
+      revoked_grants: result.revoked.grants,
     });
-    return settings(c, { saved: "Your password is changed. Your other sessions are signed out." });
+    const revoked = form.revoke_credentials === "yes"
+      ? ` ${result.revoked.tokens} tokens and ${result.revoked.grants} connected apps are revoked.`
+      : "";
+    return settings(c, {
+      saved: `Your password is changed. Your other sessions are signed out.${revoked}`,
+    });
   });
 
   app.onError(webErrorHandler(deps, { signInNext: true }));

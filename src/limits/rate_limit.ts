@@ -10,8 +10,8 @@ import { countRequest, deleteOldCounters } from "./store.ts";
 /** A named request budget. */
 export type Budget = { name: "anon" | "token" | "oauth"; limit: number; windowSeconds: number };
 
-/** Where a request stands against its budget. */
-export type LimitState = { budget: Budget; remaining: number; resetSeconds: number };
+/** Where a request stands against its budget, and the counter (`key`) it was counted on. */
+export type LimitState = { key: string; budget: Budget; remaining: number; resetSeconds: number };
 
 declare module "hono" {
   interface ContextVariableMap {
@@ -20,9 +20,10 @@ declare module "hono" {
 }
 
 /**
- * Limits requests per credential (an account, space or OAuth token: hosted assistants call from
- * shared addresses, so authenticated traffic is never keyed by IP) and per IP without one. The
- * counters live in the database, so every process shares them. Every limited response carries
+ * Limits requests per account (all its account tokens and OAuth grants share one budget), per
+ * space token (hosted assistants call from shared addresses, so authenticated traffic is never
+ * keyed by IP), and per IP without a credential. The counters live in the database, so every
+ * process shares them. Every limited response carries
  * `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers); past the budget the
  * answer is 429 with `Retry-After` in whole seconds. If the counter store fails, the request
  * goes through and the failure is logged; if the whole database is unreachable, the request
@@ -37,21 +38,14 @@ export function rateLimit(deps: Deps, kind: "api" | "oauth"): MiddlewareHandler 
       const counted = await countRequest(deps.db, key, budget.windowSeconds);
       const elapsed = (counted.now.getTime() - counted.window_started_at.getTime()) / 1000;
       state = {
+        key,
         budget,
         remaining: Math.max(0, budget.limit - counted.count),
         resetSeconds: Math.max(1, Math.ceil(budget.windowSeconds - elapsed)),
       };
       if (Math.random() < 0.002) await deleteOldCounters(deps.db, 3600);
       if (counted.count > budget.limit) {
-        const response = problemResponse(
-          c,
-          new AppError("rate_limited", `Too many requests: try again in ${state.resetSeconds} s`, {
-            retry_after: state.resetSeconds,
-          }),
-        );
-        response.headers.set("Retry-After", String(state.resetSeconds));
-        setHeaders(response.headers, state);
-        return response;
+        return tooMany(c, state);
       }
     } catch (error) {
       // With the database gone the request cannot succeed anyway: answer 503 now instead of
@@ -62,7 +56,8 @@ export function rateLimit(deps: Deps, kind: "api" | "oauth"): MiddlewareHandler 
     }
     c.set("rateLimit", state);
     await next();
-    setHeaders(c.res.headers, state);
+    // A batch may have been charged more since (chargeBatch).
+    setHeaders(c.res.headers, c.get("rateLimit") ?? state);
   };
 }
 
@@ -84,13 +79,81 @@ async function keyOf(
     const resolved = await requestCredential(c, deps);
     if (resolved.ok) {
       const credential = resolved.credential;
-      const key = credential.kind === "oauth"
-        ? `oauth:${credential.clientId}:${credential.accountId}`
-        : `token:${credential.id}`;
+      // One budget per account across its account tokens and OAuth grants (a new token must
+      // not buy a fresh budget); a space token keeps its own.
+      const key = credential.kind === "space_token"
+        ? `token:${credential.id}`
+        : `account:${credential.accountId}`;
       return { key, budget: { name: "token", limit: rateLimits.token, windowSeconds } };
     }
   }
   return { key: `ip:${ip}`, budget: { name: "anon", limit: rateLimits.anon, windowSeconds } };
+}
+
+function tooMany(c: Context, state: LimitState): Response {
+  const response = problemResponse(
+    c,
+    new AppError("rate_limited", `Too many requests: try again in ${state.resetSeconds} s`, {
+      retry_after: state.resetSeconds,
+    }),
+  );
+  response.headers.set("Retry-After", String(state.resetSeconds));
+  setHeaders(response.headers, state);
+  return response;
+}
+
+/** The most of a body `chargeBatch` reads: the MCP transport refuses larger ones itself. */
+const BATCH_PEEK_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Counts every call of a JSON-RPC batch against the request's budget: the rate limiter counted
+ * the POST once, so a batch of n calls is charged n - 1 more. (Protocol 2025-06-18 removed
+ * batches, but clients of 2025-03-26 may send them and the SDK transport serves them.) Returns
+ * the 429 to answer when the batch goes over the budget, else null. Reads a copy of the body,
+ * at most 4 MiB, and only when it starts as an array.
+ */
+export async function chargeBatch(c: Context, deps: Deps): Promise<Response | null> {
+  const state = c.get("rateLimit");
+  if (!state || !c.req.raw.body) return null;
+  const calls = await countBatchCalls(c.req.raw.clone());
+  if (calls <= 1) return null;
+  let counted;
+  try {
+    counted = await countRequest(deps.db, state.key, state.budget.windowSeconds, calls - 1);
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) throw error;
+    deps.log.warn("rate limit store failed: batch let through", { error: String(error) });
+    return null;
+  }
+  const next = { ...state, remaining: Math.max(0, state.budget.limit - counted.count) };
+  c.set("rateLimit", next);
+  return counted.count > state.budget.limit ? tooMany(c, next) : null;
+}
+
+/** How many calls a JSON-RPC body holds: the length of a batch, else 1. */
+async function countBatchCalls(request: Request): Promise<number> {
+  const reader = request.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > BATCH_PEEK_BYTES) return 1;
+      text += decoder.decode(value, { stream: true });
+      if (!/^\s*(\[|$)/.test(text.slice(0, 64))) return 1;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  try {
+    const body = JSON.parse(text + decoder.decode());
+    return Array.isArray(body) ? body.length : 1;
+  } catch {
+    return 1;
+  }
 }
 
 function setHeaders(headers: Headers, state: LimitState): void {

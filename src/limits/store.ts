@@ -1,21 +1,23 @@
 import type { Db } from "../db/db.ts";
 
 /**
- * Counts one request against `key` and returns the count and when its window opened. A window
- * opens at a key's first request and lasts `windowSeconds`; the next request after it opens a
- * new one. One atomic upsert, so concurrent processes share the count exactly.
+ * Counts `amount` requests (one by default) against `key` and returns the count and when its
+ * window opened. A window opens at a key's first request and lasts `windowSeconds`; the next
+ * request after it opens a new one. One atomic upsert, so concurrent processes share the count
+ * exactly.
  */
 export async function countRequest(
   db: Db,
   key: string,
   windowSeconds: number,
+  amount = 1,
 ): Promise<{ count: number; window_started_at: Date; now: Date }> {
   const rows = await db<{ count: number; window_started_at: Date; now: Date }>`
     INSERT INTO rate_limits AS r (key, window_started_at, count)
-    VALUES (${key}, clock_timestamp(), 1)
+    VALUES (${key}, clock_timestamp(), ${amount})
     ON CONFLICT (key) DO UPDATE SET
       count = CASE WHEN r.window_started_at > clock_timestamp() - make_interval(secs => ${windowSeconds})
-        THEN r.count + 1 ELSE 1 END,
+        THEN r.count + ${amount} ELSE ${amount} END,
       window_started_at = CASE WHEN r.window_started_at > clock_timestamp() - make_interval(secs => ${windowSeconds})
         THEN r.window_started_at ELSE clock_timestamp() END
     RETURNING count, window_started_at, clock_timestamp() AS now`;

@@ -6,6 +6,7 @@ import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
 import { type Credential, requestCredential } from "../auth/credentials.ts";
 import type { Deps } from "../deps.ts";
+import { chargeBatch } from "../limits/rate_limit.ts";
 import { SUPPORTED_SCOPES } from "../oauth/scopes.ts";
 import { selectWiki } from "../wikis/store.ts";
 import { buildHubServer, buildPrivateServer, buildWikiServer } from "./servers.ts";
@@ -55,7 +56,7 @@ export function mcpRoutes(deps: Deps): Hono {
   const notAllowed = (c: Context) => c.body(null, 405, { Allow: "POST, OPTIONS" });
 
   for (const path of ["/mcp/hub", "/mcp/hub/"]) {
-    app.post(path, (c) => serve(c, buildHubServer(deps, userAgent(c))));
+    app.post(path, (c) => serve(c, deps, buildHubServer(deps, userAgent(c))));
     app.on(["GET", "DELETE"], path, notAllowed);
   }
   for (const path of ["/mcp/w/:id", "/mcp/w/:id/"]) {
@@ -65,7 +66,7 @@ export function mcpRoutes(deps: Deps): Hono {
       if (!wiki || wiki.visibility !== "public") {
         return jsonRpcError(c, 404, `Public wiki "${id}" not found`);
       }
-      return serve(c, buildWikiServer(deps, wiki, userAgent(c)));
+      return serve(c, deps, buildWikiServer(deps, wiki, userAgent(c)));
     });
     app.on(["GET", "DELETE"], path, notAllowed);
   }
@@ -90,6 +91,7 @@ export function mcpRoutes(deps: Deps): Hono {
       if (!resolved.ok) return challenge(c, deps, resolved.reason);
       return serve(
         c,
+        deps,
         buildPrivateServer(
           deps,
           resolved.credential,
@@ -103,8 +105,13 @@ export function mcpRoutes(deps: Deps): Hono {
   return app;
 }
 
-/** Hands the request to a fresh stateless transport and returns its JSON response. */
-async function serve(c: Context, server: McpServer): Promise<Response> {
+/**
+ * Hands the request to a fresh stateless transport and returns its JSON response; a batch is
+ * first charged one request per call against the caller's budget.
+ */
+async function serve(c: Context, deps: Deps, server: McpServer): Promise<Response> {
+  const refused = await chargeBatch(c, deps);
+  if (refused) return refused;
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

@@ -266,3 +266,25 @@ export async function selectGrantOfTokenHash(
                   LIMIT 1)`;
   return rows[0] ?? null;
 }
+
+/** Takes a team's spaces out of an account's grants (the account left the team). */
+export async function removeTeamSpacesFromGrants(
+  db: Db,
+  accountId: string,
+  teamId: string,
+): Promise<void> {
+  await db`
+    UPDATE oauth_grants SET space_ids = ARRAY(
+      SELECT s FROM unnest(space_ids) AS s
+      WHERE s NOT IN (SELECT id FROM wikis WHERE owner_team_id = ${teamId}))
+    WHERE account_id = ${accountId}
+      AND space_ids && ARRAY(SELECT id FROM wikis WHERE owner_team_id = ${teamId})`;
+}
+
+/** Revokes every live grant of an account (after a password change, when asked to). */
+export async function revokeAllGrantsOf(db: Db, accountId: string): Promise<number> {
+  const rows = await db`
+    UPDATE oauth_grants SET revoked_at = now() WHERE account_id = ${accountId} AND revoked_at IS NULL
+    RETURNING 1`;
+  return rows.length;
+}

@@ -1,17 +1,33 @@
+import { revokeAllTokensOf } from "../auth/store.ts";
 import type { Db } from "../db/db.ts";
+import { AppError } from "../errors.ts";
 import { sha256Hex } from "../lib/sha256.ts";
+import { revokeAllGrantsOf } from "../oauth/store.ts";
 import { hashPassword, verifyPassword } from "./password.ts";
 import { signUpSchema } from "./sign_in.ts";
 import { deleteOtherSessions, selectPasswordHash, updatePasswordHash } from "./store.ts";
 
 /**
  * Changes an account's password after checking the current one, and signs out every other
- * session (a password change is what a person does when they fear someone else is in).
+ * session (a password change is what a person does when they fear someone else is in). With
+ * `revokeCredentials`, the account's tokens and OAuth grants are revoked too: whoever had the
+ * password could have made them. Returns how many of each were revoked.
  */
 export async function changePassword(
   db: Db,
-  input: { accountId: string; sessionToken: string; current: unknown; next: unknown },
-): Promise<{ ok: true } | { ok: false; errors: Record<string, string> }> {
+  input: {
+    accountId: string;
+    sessionToken: string;
+    current: unknown;
+    next: unknown;
+    revokeCredentials?: boolean;
+  },
+): Promise<
+  { ok: true; revoked: { tokens: number; grants: number } } | {
+    ok: false;
+    errors: Record<string, string>;
+  }
+> {
   const current = typeof input.current === "string" ? input.current : "";
   const valid = await verifyPassword(current, await selectPasswordHash(db, input.accountId));
   if (!valid) return { ok: false, errors: { current_password: "This is not your password" } };
@@ -19,7 +35,32 @@ export async function changePassword(
   if (!parsed.success) {
     return { ok: false, errors: { new_password: parsed.error.issues[0]!.message } };
   }
-  await updatePasswordHash(db, input.accountId, await hashPassword(parsed.data));
-  await deleteOtherSessions(db, input.accountId, await sha256Hex(input.sessionToken));
-  return { ok: true };
+  const hash = await hashPassword(parsed.data);
+  const keep = await sha256Hex(input.sessionToken);
+  return await db.transaction(async (tx) => {
+    await updatePasswordHash(tx, input.accountId, hash);
+    await deleteOtherSessions(tx, input.accountId, keep);
+    if (!input.revokeCredentials) return { ok: true, revoked: { tokens: 0, grants: 0 } };
+    return {
+      ok: true,
+      revoked: {
+        tokens: await revokeAllTokensOf(tx, input.accountId),
+        grants: await revokeAllGrantsOf(tx, input.accountId),
+      },
+    };
+  });
+}
+
+/**
+ * Sets an account's password as the operator (`deno task admin set-password`): how an account
+ * made by `create-account` gets one. Every session of the account is signed out.
+ */
+export async function setPassword(db: Db, accountId: string, password: string): Promise<void> {
+  const parsed = signUpSchema.shape.password.safeParse(password);
+  if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0]!.message);
+  const hash = await hashPassword(parsed.data);
+  await db.transaction(async (tx) => {
+    await updatePasswordHash(tx, accountId, hash);
+    await deleteOtherSessions(tx, accountId, "");
+  });
 }

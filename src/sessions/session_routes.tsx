@@ -45,13 +45,37 @@ export function sessionRoutes(deps: Deps): Hono {
   app.post("/signup", async (c) => {
     const form = await c.req.parseBody();
     const next = safeNext(form.next);
-    const result = await signUp(deps.db, form);
+    const result = await signUp(deps.db, form, {
+      ip: clientIp(c, deps.config),
+      perHour: deps.config.rateLimits.signupsPerHour,
+    });
+    if (!result.ok && result.status === 429) {
+      deps.log.warn("sign-up refused", { request_id: c.get("requestId"), reason: "rate_limited" });
+      c.header("Retry-After", String(result.retryAfter));
+      const minutes = Math.ceil(result.retryAfter / 60);
+      return c.html(
+        <ErrorPage
+          {...pageContext(c)}
+          title="Too many sign-ups"
+          message={`Too many accounts were made from this network. Try again in ${minutes} ${
+            minutes === 1 ? "minute" : "minutes"
+          }.`}
+        />,
+        429,
+      );
+    }
     if (!result.ok) {
       const values = { email: text(form.email), name: text(form.name) };
       return c.html(
         <SignUpPage {...pageContext(c)} values={values} errors={result.errors} next={next} />,
         result.status,
       );
+    }
+    if (!result.account) {
+      // The email has an account: answer as for a new one, without a session (the account
+      // page then asks to sign in), so the form does not tell who has an account here.
+      deps.log.info("sign-up with a taken email", { request_id: c.get("requestId") });
+      return c.redirect(next ?? "/account", 303);
     }
     await startSession(c, deps, result.account.id);
     deps.log.info("account created", {

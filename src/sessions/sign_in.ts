@@ -3,6 +3,7 @@ import { createAccount } from "../accounts/accounts.ts";
 import type { AccountRow } from "../accounts/store.ts";
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
+import { countRequest } from "../limits/store.ts";
 import { checkLoginLimit, clearLoginFailures, recordLoginFailure } from "./login_limit.ts";
 import { hashPassword, needsRehash, verifyPassword } from "./password.ts";
 import { selectPasswordOf, updatePasswordHash } from "./store.ts";
@@ -22,13 +23,22 @@ export const signUpSchema = z.object({
 /** Messages for the fields of a form that was not accepted, by field name. */
 export type FieldErrors = Record<string, string>;
 
-/** Creates an account with a password; field errors for what the form got wrong. */
+/** Why a sign-up was not accepted: the form's mistakes, or too many sign-ups from the address. */
+export type SignUpRefusal =
+  | { ok: false; status: 400; errors: FieldErrors }
+  | { ok: false; status: 429; retryAfter: number };
+
+/**
+ * Creates an account with a password. `account` is null when the email already has one: the
+ * caller answers exactly as for a new account (without a session), so that sign-up does not
+ * tell who has an account here. Each well-formed attempt counts against the address's hourly
+ * sign-up budget (a taken email too, so the form is no faster oracle than the budget allows).
+ */
 export async function signUp(
   db: Db,
   form: Record<string, unknown>,
-): Promise<
-  { ok: true; account: AccountRow } | { ok: false; status: 400 | 409; errors: FieldErrors }
-> {
+  limit: { ip: string; perHour: number },
+): Promise<{ ok: true; account: AccountRow | null } | SignUpRefusal> {
   const parsed = signUpSchema.safeParse(form);
   if (!parsed.success) return { ok: false, status: 400, errors: fieldErrors(parsed.error) };
   const { email, name, password } = parsed.data;
@@ -39,16 +49,17 @@ export async function signUp(
       errors: { password: "Your password must not be your email address" },
     };
   }
+  const counted = await countRequest(db, `signup-ip:${limit.ip}`, 3600);
+  if (counted.count > limit.perHour) {
+    const elapsed = (counted.now.getTime() - counted.window_started_at.getTime()) / 1000;
+    return { ok: false, status: 429, retryAfter: Math.max(1, Math.ceil(3600 - elapsed)) };
+  }
   const passwordHash = await hashPassword(password);
   try {
     return { ok: true, account: await createAccount(db, { email, name, passwordHash }) };
   } catch (error) {
     if (error instanceof AppError && error.code === "account_exists") {
-      return {
-        ok: false,
-        status: 409,
-        errors: { email: "An account with this email already exists" },
-      };
+      return { ok: true, account: null };
     }
     if (error instanceof AppError && error.code === "bad_request") {
       return { ok: false, status: 400, errors: { email: `"${email}" is not an email address` } };

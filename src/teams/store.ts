@@ -76,3 +76,56 @@ export function selectMembers(db: Db, teamId: string): Promise<MemberRow[]> {
     WHERE m.team_id = ${teamId}
     ORDER BY a.email`;
 }
+
+/** A pending invitation to a team, as its managers and its invitee see it. */
+export type InvitationRow = {
+  team_id: string;
+  team_name: string;
+  email: string;
+  role: Role;
+  created_at: Date;
+  expires_at: Date;
+};
+
+/** Invites an email (again: the role and the 30 days start over). */
+export async function upsertInvitation(
+  db: Db,
+  invitation: { teamId: string; email: string; role: Role; invitedBy: string },
+): Promise<void> {
+  await db`
+    INSERT INTO team_invitations (team_id, email, role, invited_by)
+    VALUES (${invitation.teamId}, ${invitation.email}, ${invitation.role}, ${invitation.invitedBy})
+    ON CONFLICT (team_id, lower(email)) DO UPDATE SET
+      role = excluded.role, invited_by = excluded.invited_by, created_at = now(),
+      expires_at = now() + interval '30 days'`;
+}
+
+/** A team's pending invitations, by email. */
+export function selectTeamInvitations(db: Db, teamId: string): Promise<InvitationRow[]> {
+  return db<InvitationRow>`
+    SELECT i.team_id, t.name AS team_name, i.email, i.role, i.created_at, i.expires_at
+    FROM team_invitations i JOIN teams t ON t.id = i.team_id
+    WHERE i.team_id = ${teamId} AND i.expires_at > now()
+    ORDER BY lower(i.email)`;
+}
+
+/** The pending invitations addressed to an email, by team. */
+export function selectInvitationsFor(db: Db, email: string): Promise<InvitationRow[]> {
+  return db<InvitationRow>`
+    SELECT i.team_id, t.name AS team_name, i.email, i.role, i.created_at, i.expires_at
+    FROM team_invitations i JOIN teams t ON t.id = i.team_id
+    WHERE lower(i.email) = lower(${email}) AND i.expires_at > now()
+    ORDER BY i.team_id`;
+}
+
+/** Deletes the invitation of an email to a team; its role when it was pending, else null. */
+export async function deleteInvitation(
+  db: Db,
+  teamId: string,
+  email: string,
+): Promise<Role | null> {
+  const rows = await db<{ role: Role; live: boolean }>`
+    DELETE FROM team_invitations WHERE team_id = ${teamId} AND lower(email) = lower(${email})
+    RETURNING role, expires_at > now() AS live`;
+  return rows[0]?.live ? rows[0].role : null;
+}

@@ -1,5 +1,5 @@
 import { Alert, CsrfField, Field, Layout, type PageContext } from "../web/layout.tsx";
-import type { MemberRow, Role, TeamRow } from "./store.ts";
+import type { InvitationRow, MemberRow, Role, TeamRow } from "./store.ts";
 
 const ROLES: Role[] = ["owner", "admin", "member"];
 
@@ -9,7 +9,9 @@ export function TeamPage(
     team: TeamRow;
     members: MemberRow[];
     role: Role;
+    invitations: InvitationRow[];
     error?: string | undefined;
+    notice?: string | undefined;
     inviteEmail?: string;
   },
 ) {
@@ -24,6 +26,7 @@ export function TeamPage(
         Team id <code>{props.team.id}</code>; your role: {props.role}.
       </p>
       <Alert message={props.error} />
+      {props.notice && <p class="notice" role="status">{props.notice}</p>}
       <h2>Members</h2>
       <table>
         <thead>
@@ -31,6 +34,7 @@ export function TeamPage(
             <th scope="col">Name</th>
             <th scope="col">Email</th>
             <th scope="col">Role</th>
+            {manager && <th scope="col">Remove</th>}
           </tr>
         </thead>
         <tbody>
@@ -56,13 +60,45 @@ export function TeamPage(
                   )
                   : m.role}
               </td>
+              {manager && (
+                <td>
+                  {m.account_id !== me.id && (props.role === "owner" || m.role !== "owner") && (
+                    <form method="post" action={`${base}/members/${m.account_id}/remove`}>
+                      <CsrfField token={props.csrfToken} />
+                      <label>
+                        <input type="checkbox" name="confirm" value="yes" required /> Yes, remove
+                        {" "}
+                        {m.name || m.email}
+                      </label>
+                      <button type="submit">Remove</button>
+                    </form>
+                  )}
+                </td>
+              )}
             </tr>
           ))}
         </tbody>
       </table>
+      {manager && props.invitations.length > 0 && (
+        <>
+          <h2>Pending invitations</h2>
+          <ul>
+            {props.invitations.map((i) => (
+              <li key={i.email}>
+                {i.email} ({i.role})
+                <form method="post" action={`${base}/invitations/cancel`} class="inline">
+                  <CsrfField token={props.csrfToken} />
+                  <input type="hidden" name="email" value={i.email} />
+                  <button type="submit">Withdraw</button>
+                </form>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       {manager && (
         <>
-          <h2>Add a member</h2>
+          <h2>Invite a member</h2>
           <form method="post" action={`${base}/members`}>
             <CsrfField token={props.csrfToken} />
             <Field
@@ -70,7 +106,7 @@ export function TeamPage(
               label="Email of their account"
               type="email"
               required
-              hint="They need an account on this site first"
+              hint="They join when they accept the invitation on their account page (after signing up with this email, if they have no account yet)"
               value={props.inviteEmail}
             />
             <label for="field-invite-role">Role</label>
@@ -79,7 +115,7 @@ export function TeamPage(
                 <option key={r} value={r} selected={r === "member"}>{r}</option>
               ))}
             </select>
-            <button type="submit">Add member</button>
+            <button type="submit">Invite</button>
           </form>
         </>
       )}

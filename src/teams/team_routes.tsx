@@ -4,12 +4,14 @@ import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { requireAccount } from "../sessions/sessions.ts";
+import { answerInvitation, cancelInvitation, inviteToTeam } from "./invitations.ts";
+import { selectTeamInvitations } from "./store.ts";
 import {
-  addTeamMember,
   changeMemberRole,
   createTeam,
   getTeamForMember,
   leaveTeam,
+  removeTeamMember,
 } from "./teams.ts";
 import { CreateTeamPage, TeamPage } from "./team_pages.tsx";
 
@@ -24,8 +26,13 @@ export function teamRoutes(deps: Pick<Deps, "db">): Hono {
 
   app.get("/teams/:id", async (c) => {
     const account = requireAccount(c);
-    const view = await getTeamForMember(deps.db, c.req.param("id"), account.id);
-    return c.html(<TeamPage account={account} csrfToken={c.get("csrfToken")} {...view} />);
+    const view = await teamView(deps, c.req.param("id"), account.id);
+    const notice = c.req.query("invited") !== undefined
+      ? "Invitation sent. Whoever has or makes an account with that email sees it on their account page, and joins when they accept it."
+      : undefined;
+    return c.html(
+      <TeamPage account={account} csrfToken={c.get("csrfToken")} notice={notice} {...view} />,
+    );
   });
 
   app.post("/teams", async (c) => {
@@ -55,7 +62,7 @@ export function teamRoutes(deps: Pick<Deps, "db">): Hono {
     const form = await c.req.parseBody();
     const email = text(form.email);
     try {
-      await addTeamMember(deps.db, {
+      await inviteToTeam(deps.db, {
         actorId: account.id,
         teamId,
         email,
@@ -63,6 +70,47 @@ export function teamRoutes(deps: Pick<Deps, "db">): Hono {
       });
     } catch (error) {
       return await teamPageWithError(c, deps, teamId, error, email);
+    }
+    // The same answer whether or not the email has an account (see inviteToTeam).
+    return c.redirect(`/teams/${teamId}?invited=1`, 303);
+  });
+
+  app.post("/teams/:id/invitations/cancel", async (c) => {
+    const account = requireAccount(c);
+    const teamId = c.req.param("id");
+    const form = await c.req.parseBody();
+    try {
+      await cancelInvitation(deps.db, { actorId: account.id, teamId, email: text(form.email) });
+    } catch (error) {
+      return await teamPageWithError(c, deps, teamId, error);
+    }
+    return c.redirect(`/teams/${teamId}`, 303);
+  });
+
+  for (const answer of ["accept", "decline"] as const) {
+    app.post(`/teams/:id/invitation/${answer}`, async (c) => {
+      const account = requireAccount(c);
+      const teamId = c.req.param("id");
+      await answerInvitation(deps.db, { account, teamId, accept: answer === "accept" });
+      return c.redirect(answer === "accept" ? `/teams/${teamId}` : "/account", 303);
+    });
+  }
+
+  app.post("/teams/:id/members/:accountId/remove", async (c) => {
+    const account = requireAccount(c);
+    const teamId = c.req.param("id");
+    const form = await c.req.parseBody();
+    try {
+      if (form.confirm !== "yes") {
+        throw new AppError("bad_request", "Tick the box to confirm the removal");
+      }
+      await removeTeamMember(deps.db, {
+        actorId: account.id,
+        teamId,
+        accountId: c.req.param("accountId"),
+      });
+    } catch (error) {
+      return await teamPageWithError(c, deps, teamId, error);
     }
     return c.redirect(`/teams/${teamId}`, 303);
   });
@@ -111,7 +159,7 @@ async function teamPageWithError(
 ): Promise<Response> {
   if (!(error instanceof AppError)) throw error;
   const account = requireAccount(c);
-  const view = await getTeamForMember(deps.db, teamId, account.id).catch(() => null);
+  const view = await teamView(deps, teamId, account.id).catch(() => null);
   if (!view) throw error;
   return c.html(
     <TeamPage
@@ -123,6 +171,13 @@ async function teamPageWithError(
     />,
     error.status as ContentfulStatusCode,
   );
+}
+
+/** What the team page shows a member: the team, its members and, to managers, invitations. */
+async function teamView(deps: Pick<Deps, "db">, teamId: string, accountId: string) {
+  const view = await getTeamForMember(deps.db, teamId, accountId);
+  const invitations = view.role === "member" ? [] : await selectTeamInvitations(deps.db, teamId);
+  return { ...view, invitations };
 }
 
 function parseRole(value: unknown) {

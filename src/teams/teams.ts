@@ -1,6 +1,8 @@
 import { selectAccountByEmail } from "../accounts/store.ts";
+import { revokeTeamSpaceTokens } from "../auth/store.ts";
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
+import { removeTeamSpacesFromGrants } from "../oauth/store.ts";
 import { WIKI_ID } from "../wikis/wikis.ts";
 import {
   deleteMembership,
@@ -35,7 +37,10 @@ export async function createTeam(
 
 /**
  * Adds a member or changes a member's role (`null` removes them). A team always keeps at
- * least one owner: the change that would leave none is refused.
+ * least one owner: the change that would leave none is refused. A member removed loses the
+ * team's spaces at once: access is computed from memberships on every request, and their
+ * space tokens for those spaces are revoked and the spaces taken out of their OAuth grants,
+ * so that joining again later does not quietly bring old credentials back.
  */
 export async function setMemberRole(
   db: Db,
@@ -53,8 +58,11 @@ export async function setMemberRole(
         `Team "${teamId}" needs another owner before its last owner steps down`,
       );
     }
-    if (role === null) await deleteMembership(tx, teamId, accountId);
-    else await upsertMembership(tx, teamId, accountId, role);
+    if (role === null) {
+      await deleteMembership(tx, teamId, accountId);
+      await revokeTeamSpaceTokens(tx, accountId, teamId);
+      await removeTeamSpacesFromGrants(tx, accountId, teamId);
+    } else await upsertMembership(tx, teamId, accountId, role);
   });
 }
 
@@ -72,8 +80,9 @@ export async function getTeamForMember(
 }
 
 /**
- * Adds an existing account, found by email, to a team. Owners and admins may add members;
- * only an owner may add another owner.
+ * Adds an existing account, found by email, to a team at once, without asking it: for
+ * operators and tests only. People join through an invitation they accept
+ * (`inviteToTeam`, src/teams/invitations.ts).
  */
 export async function addTeamMember(
   db: Db,
@@ -127,6 +136,34 @@ export async function changeMemberRole(
   });
 }
 
+/**
+ * Removes a member from a team. Owners may remove anyone; admins may remove members and
+ * admins, never an owner. The last owner is never removed (`setMemberRole`).
+ */
+export async function removeTeamMember(
+  db: Db,
+  input: { actorId: string; teamId: string; accountId: string },
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const members = await lockMembers(tx, input.teamId);
+    const actor = requireManager(members, input.actorId, input.teamId);
+    const target = members.find((m) => m.account_id === input.accountId);
+    if (!target) {
+      throw new AppError(
+        "not_found",
+        `Account "${input.accountId}" is not a member of team "${input.teamId}"`,
+      );
+    }
+    if (actor.role !== "owner" && target.role === "owner") {
+      throw new AppError(
+        "forbidden",
+        `Only an owner of team "${input.teamId}" can remove an owner`,
+      );
+    }
+    await setMemberRole(tx, input.teamId, input.accountId, null);
+  });
+}
+
 /** Leaves a team; its last owner cannot (`forbidden`) until another member is made owner. */
 export async function leaveTeam(db: Db, accountId: string, teamId: string): Promise<void> {
   await db.transaction(async (tx) => {
@@ -139,7 +176,7 @@ export async function leaveTeam(db: Db, accountId: string, teamId: string): Prom
 }
 
 /** The acting member when they may manage the team (owner or admin); else an error. */
-function requireManager(members: MemberRow[], actorId: string, teamId: string): MemberRow {
+export function requireManager(members: MemberRow[], actorId: string, teamId: string): MemberRow {
   const actor = members.find((m) => m.account_id === actorId);
   if (!actor) throw new AppError("not_found", `Team "${teamId}" not found`);
   if (actor.role === "member") {
