@@ -19,6 +19,7 @@ const envSchema = z.object({
   IMPORT_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   ALLOWED_ORIGINS: z.string().optional(),
+  OPERATOR_CONTACT: z.string().trim().min(3).max(200).optional(),
   LLM_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://api.openai.com/v1"),
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().min(1).optional(),
@@ -57,6 +58,8 @@ export type Config = {
   timeouts: { requestMs: number; importMs: number };
   /** Audit-log rows older than this many days are pruned. */
   auditRetentionDays: number;
+  /** Whom to ask for more than the budget (spec §8.3): an email or URL, or null when unset. */
+  operatorContact: string | null;
   embedding: EmbeddingConfig;
   /** The language model that writes answers; null: answers are extractive. */
   llm: LlmConfig | null;
@@ -136,6 +139,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     timeouts: { requestMs: e.REQUEST_TIMEOUT_MS, importMs: e.IMPORT_TIMEOUT_MS },
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    operatorContact: e.OPERATOR_CONTACT ?? null,
     llm: e.LLM_MODEL
       ? {
         baseUrl: e.LLM_BASE_URL.replace(/\/+$/, ""),

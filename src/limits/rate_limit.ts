@@ -19,16 +19,38 @@ declare module "hono" {
   }
 }
 
+/** Renders the 429 of a surface; the limiter adds `Retry-After` and the `RateLimit` headers. */
+export type TooManyRenderer = (
+  c: Context,
+  state: LimitState,
+  config: Pick<Deps["config"], "operatorContact">,
+) => Response | Promise<Response>;
+
+/** The REST and web 429: problem+json with the retry time and whom to ask for more. */
+const tooManyProblem: TooManyRenderer = (c, state, config) =>
+  problemResponse(
+    c,
+    new AppError("rate_limited", `Too many requests: try again in ${state.resetSeconds} s`, {
+      retry_after: state.resetSeconds,
+      ...(config.operatorContact ? { contact: config.operatorContact } : {}),
+    }),
+  );
+
 /**
  * Limits requests per credential (an account, space or OAuth token: hosted assistants call from
  * shared addresses, so authenticated traffic is never keyed by IP) and per IP without one. The
  * counters live in the database, so every process shares them. Every limited response carries
  * `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers); past the budget the
- * answer is 429 with `Retry-After` in whole seconds. If the counter store fails, the request
+ * answer is 429 with `Retry-After` in whole seconds, its body rendered by `options.tooMany`
+ * (problem+json by default). If the counter store fails, the request
  * goes through and the failure is logged; if the whole database is unreachable, the request
  * gets its 503 at once (it could not succeed anyway).
  */
-export function rateLimit(deps: Deps, kind: "api" | "oauth"): MiddlewareHandler {
+export function rateLimit(
+  deps: Deps,
+  kind: "api" | "oauth",
+  options: { tooMany?: TooManyRenderer } = {},
+): MiddlewareHandler {
   return async (c, next) => {
     if (c.req.method === "OPTIONS") return await next();
     const { key, budget } = await keyOf(c, deps, kind);
@@ -43,12 +65,7 @@ export function rateLimit(deps: Deps, kind: "api" | "oauth"): MiddlewareHandler 
       };
       if (Math.random() < 0.002) await deleteOldCounters(deps.db, 3600);
       if (counted.count > budget.limit) {
-        const response = problemResponse(
-          c,
-          new AppError("rate_limited", `Too many requests: try again in ${state.resetSeconds} s`, {
-            retry_after: state.resetSeconds,
-          }),
-        );
+        const response = await (options.tooMany ?? tooManyProblem)(c, state, deps.config);
         response.headers.set("Retry-After", String(state.resetSeconds));
         setHeaders(response.headers, state);
         return response;

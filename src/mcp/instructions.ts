@@ -3,6 +3,8 @@ const READ_GUIDE = [
   "`search` finds pages by meaning and words and returns the best passage of each, with its section.",
   "`get_page` reads a page (long pages come in slices: pass `next_offset` back as `offset`).",
   "`neighbors` lists the pages a page links to (including pages not written yet) and the pages linking to it.",
+  "`ask` answers a question from the pages in a few sentences with numbered citations, and says where coverage is thin; " +
+  "if it reports `unsupported`, the wiki does not answer the question: do not guess from it.",
   "Cite pages by their `url`. Search before assuming a page exists; page paths are case-insensitive.",
 ].join(" ");
 
