@@ -65,6 +65,7 @@ async function callEveryTool(client: Client, scope: Record<string, string>): Pro
     if (known.has(tool.name)) {
       assert.ok(!result.isError, `${tool.name}: ${JSON.stringify(result.content)}`);
       assert.ok(result.structuredContent, `${tool.name} returns structured content`);
+      assert.ok(result._meta?.ratelimit, `${tool.name} carries the remaining budget`);
     }
   }
   return tools.map((t) => t.name).sort();
