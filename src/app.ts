@@ -15,7 +15,8 @@ import { requestLimits } from "./http/request_limits.ts";
 import { requestTimeout } from "./http/request_timeout.ts";
 import { isDatabaseUnavailable } from "./db/db.ts";
 import { rateLimit } from "./limits/rate_limit.ts";
-import { mcpRoutes } from "./mcp/mcp_routes.ts";
+import { mcpCors, mcpRoutes } from "./mcp/mcp_routes.ts";
+import { mcpTooManyRequests } from "./mcp/too_many_requests.ts";
 import { serverCardRoutes } from "./mcp/server_card.ts";
 import { type OAuthOptions, oauthRoutes } from "./oauth/oauth_routes.ts";
 import { sessionRoutes } from "./sessions/session_routes.tsx";
@@ -38,7 +39,11 @@ export function createApp(deps: Deps, options: { oauth?: OAuthOptions } = {}): H
   app.use(requestTimeout(deps.config.timeouts, deps.log));
   app.route("/", healthRoutes(deps));
   // Budgets before the routes: per credential, else per IP; stricter on the token endpoints.
-  for (const path of ["/mcp", "/mcp/*", "/api/v1/*", "/llms.txt", "/w/*"]) {
+  // MCP gets CORS first, so a browser client can read its 429 (a JSON-RPC error) too.
+  for (const path of ["/mcp", "/mcp/*"]) {
+    app.use(path, mcpCors(), rateLimit(deps, "api", { tooMany: mcpTooManyRequests }));
+  }
+  for (const path of ["/api/v1/*", "/llms.txt", "/w/*"]) {
     app.use(path, rateLimit(deps, "api"));
   }
   for (const path of ["/token", "/register"]) app.use(path, rateLimit(deps, "oauth"));

@@ -1,9 +1,23 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { Hono } from "hono";
 
-/** A real MCP SDK client talking to the app in process (its fetch calls `app.request`). */
-export async function mcpClient(app: Hono, path: string, token?: string): Promise<Client> {
-  const client = new Client({ name: "wiki-tests", version: "1.0.0" });
+/** The MCP protocol revisions the endpoints serve. */
+export type Revision = "2025-11-25" | "2026-07-28";
+
+/**
+ * A real MCP SDK client talking to the app in process (its fetch calls `app.request`). The
+ * client speaks 2025-11-25 (`initialize`) unless pinned to another `revision`: pinned to
+ * 2026-07-28 it probes with `server/discover` and sends the per-request `_meta` envelope.
+ */
+export async function mcpClient(
+  app: Hono,
+  path: string,
+  token?: string,
+  revision: Revision = "2025-11-25",
+): Promise<Client> {
+  const client = new Client({ name: "wiki-tests", version: "1.0.0" }, {
+    versionNegotiation: { mode: revision === "2025-11-25" ? "legacy" : { pin: revision } },
+  });
   const transport = new StreamableHTTPClientTransport(new URL(`http://localhost${path}`), {
     fetch: async (url, init) => await app.request(url.toString(), init),
     requestInit: token ? { headers: { Authorization: `Bearer ${token}` } } : undefined,

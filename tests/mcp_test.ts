@@ -4,8 +4,9 @@ import { createToken, revokeToken } from "../src/auth/tokens.ts";
 import type { Db } from "../src/db/db.ts";
 import { writePage } from "../src/pages/write_page.ts";
 import { createTeam } from "../src/teams/teams.ts";
+import { seedDocs } from "../src/wikis/seed_docs.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
-import { freshDb, testApp, testDeps } from "./helpers.ts";
+import { freshDb, testApp, testConfig, testDeps } from "./helpers.ts";
 import { callError, callOk, mcpClient } from "./mcp_helpers.ts";
 
 const by = { source: "test" };
@@ -427,4 +428,124 @@ Deno.test("ask over MCP answers with citations from the chosen wiki only", async
     await callError(hub, "ask", { wiki: "ana-notes", question: "When is the launch?" }),
     /not found/,
   );
+});
+
+Deno.test("an unauthenticated GET on /mcp/ gets the same 401 challenge as a POST", async () => {
+  await using db = await freshDb();
+  await world(db);
+  const { app } = testApp(db);
+  for (const path of ["/mcp", "/mcp/"]) {
+    const get = await app.request(path, { headers: { Accept: "text/event-stream" } });
+    const post = await app.request(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    assert.equal(get.status, 401, path);
+    assert.equal(post.status, 401, path);
+    assert.equal(get.headers.get("www-authenticate"), post.headers.get("www-authenticate"));
+    assert.match(get.headers.get("www-authenticate")!, /resource_metadata=/);
+    const bad = await app.request(path, { headers: { Authorization: "Bearer nope" } });
+    assert.equal(bad.status, 401);
+    assert.match(bad.headers.get("www-authenticate")!, /invalid_token/);
+  }
+});
+
+Deno.test("a 429 on an MCP endpoint is a JSON-RPC error with the retry time, readable cross-origin", async () => {
+  await using db = await freshDb();
+  await world(db);
+  const { app } = testApp(db, {
+    RATE_LIMIT_ANON_PER_MINUTE: "2",
+    OPERATOR_CONTACT: "ops@wiki.example",
+  });
+  const call = () =>
+    app.request("/mcp/hub/", {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json",
+        Origin: "https://chat.example",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 42, method: "tools/list" }),
+    });
+  assert.equal((await call()).status, 200);
+  assert.equal((await call()).status, 200);
+  const limited = await call();
+  assert.equal(limited.status, 429);
+  assert.match(limited.headers.get("content-type")!, /^application\/json/);
+  assert.equal(limited.headers.get("access-control-allow-origin"), "https://chat.example");
+  assert.match(limited.headers.get("access-control-expose-headers")!, /Retry-After/);
+  const retryAfter = Number(limited.headers.get("retry-after"));
+  assert.ok(retryAfter >= 1);
+  const body = await limited.json();
+  assert.equal(body.jsonrpc, "2.0");
+  assert.equal(body.id, 42);
+  assert.equal(body.error.code, -32000);
+  assert.equal(body.error.data.retry_after, retryAfter);
+  assert.equal(body.error.data.contact, "ops@wiki.example");
+  assert.match(body.error.message, /try again in \d+ s.*ops@wiki\.example/);
+  // REST keeps problem+json, with the contact too.
+  const rest = await app.request("/api/v1/public/wikis");
+  assert.equal(rest.status, 429);
+  assert.match(rest.headers.get("content-type")!, /problem\+json/);
+  assert.equal((await rest.json()).contact, "ops@wiki.example");
+});
+
+Deno.test("not-found messages name the caller's surface: list_wikis on MCP, the REST list on REST", async () => {
+  await using db = await freshDb();
+  await world(db);
+  const { app } = testApp(db);
+  const rest = await app.request("/api/v1/public/wikis/zzzzzzzz/search?q=x");
+  assert.equal(rest.status, 404);
+  const problem = await rest.json();
+  assert.doesNotMatch(problem.detail, /list_wikis/);
+  assert.match(problem.detail, /GET \/api\/v1\/public\/wikis/);
+  const llms = await app.request("/w/zzzzzzzz/llms.txt");
+  assert.equal(llms.status, 404);
+  assert.doesNotMatch((await llms.json()).detail, /list_wikis/);
+  const hub = await mcpClient(app, "/mcp/hub/");
+  assert.match(await callError(hub, "search", { wiki: "zzzzzzzz", query: "x" }), /list_wikis/);
+});
+
+Deno.test("/.well-known/mcp lists OAuth for /mcp/, the revisions and the operator contact", async () => {
+  await using db = await freshDb();
+  const { app } = testApp(db, { OPERATOR_CONTACT: "ops@wiki.example" });
+  const card = await (await app.request("/.well-known/mcp")).json();
+  const mine = card.endpoints[2];
+  assert.equal(mine.authorization.type, "oauth2");
+  assert.equal(
+    mine.authorization.protected_resource_metadata,
+    "http://wiki.test/.well-known/oauth-protected-resource/mcp",
+  );
+  assert.deepEqual(mine.authorization.authorization_servers, ["http://wiki.test"]);
+  assert.deepEqual(card.protocol_versions, ["2026-07-28", "2025-11-25"]);
+  assert.equal(card.contact, "ops@wiki.example");
+  const { app: plain } = testApp(db);
+  assert.equal((await (await plain.request("/.well-known/mcp")).json()).contact, undefined);
+});
+
+Deno.test("every endpoint's instructions mention each of its tools, ask included", async () => {
+  await using db = await freshDb();
+  const { account } = await world(db);
+  const { app } = testApp(db);
+  for (const [path, token] of [["/mcp/hub/"], ["/mcp/w/garden/"], ["/mcp/", account]]) {
+    const client = await mcpClient(app, path!, token);
+    const instructions = client.getInstructions() ?? "";
+    for (const tool of (await client.listTools()).tools) {
+      assert.ok(instructions.includes(`\`${tool.name}\``), `${path}: ${tool.name}`);
+    }
+    await client.close();
+  }
+});
+
+Deno.test("the guide's Tokens page shows OPERATOR_CONTACT, or says none is configured", async () => {
+  await using db = await freshDb();
+  await seedDocs({ ...testDeps(db), config: testConfig({ OPERATOR_CONTACT: "ops@wiki.example" }) });
+  const { app } = testApp(db);
+  const page = await (await app.request("/w/docs/Tokens.md")).text();
+  assert.match(page, /contact `ops@wiki\.example`/);
+  assert.doesNotMatch(page, /\{\{OPERATOR_CONTACT\}\}/);
+  await seedDocs(testDeps(db));
+  const unset = await (await app.request("/w/docs/Tokens.md")).text();
+  assert.match(unset, /none is configured here/);
 });

@@ -66,8 +66,8 @@ Deno.test("MCP tool results carry the remaining budget; /token and /register hav
   const client = await mcpClient(app, "/mcp/hub/");
   const result = await client.callTool({ name: "list_wikis", arguments: {} });
   const budget = (result._meta as { ratelimit: { limit: number; remaining: number } }).ratelimit;
-  assert.equal(budget.limit, 120);
-  assert.ok(budget.remaining < 120);
+  assert.equal(budget.limit, 600);
+  assert.ok(budget.remaining < 600);
   await callOk(client, "list_wikis");
   const register = () =>
     app.request("/register", {

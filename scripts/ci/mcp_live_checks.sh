@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Live MCP checks against a real server on loopback: the MCP Inspector CLI lists and calls the
-# tools of each endpoint, and the official conformance suite runs the scenarios that apply to a
-# server without the suite's own fixtures. Prints "check: ok NAME" or "check: FAILED NAME" lines.
+# tools of each endpoint, and the official conformance suite (0.1.16, and 0.2.0-alpha.12 for both
+# protocol revisions on all three endpoints) runs the scenarios that apply to a server without
+# the suite's own fixtures. Prints "check: ok NAME" or "check: FAILED NAME" lines.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -11,6 +12,8 @@ data=$(mktemp -d)
 export DATA_DIR=$data PORT=$port BASE_URL=$base NO_COLOR=1 LOG_LEVEL=warn
 inspector="npm:@modelcontextprotocol/inspector@2.12.0"
 conformance="npm:@modelcontextprotocol/conformance@0.1.16"
+alpha="npm:@modelcontextprotocol/conformance@0.2.0-alpha.12"
+proxy_port=$((port + 1))
 
 # Set up an account, a space with a page and a token while the store is free, then serve.
 deno task admin create-account --email ci@example.com >/dev/null 2>&1
@@ -21,7 +24,10 @@ token=$(deno task admin create-token --email ci@example.com --name ci 2>/dev/nul
 
 deno task start >"$data/server.log" 2>&1 &
 server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT
+# The suite has no header option: a loopback proxy adds the token for the private endpoint.
+deno run -A scripts/ci/bearer_proxy.ts "$proxy_port" "$port" "$token" >"$data/proxy.log" 2>&1 &
+proxy=$!
+trap 'kill $server $proxy 2>/dev/null; wait $server $proxy 2>/dev/null; rm -rf "$data"' EXIT
 for _ in $(seq 1 120); do
   curl -sf "$base/healthz" >/dev/null 2>&1 && break
   sleep 0.5
@@ -50,5 +56,21 @@ check "inspector searches a space on /mcp/" '"page": "Runbook"' "${cli[@]}" "$ba
 for endpoint in mcp/hub/ mcp/w/docs/; do
   for scenario in server-initialize ping tools-list dns-rebinding-protection; do
     check "conformance $scenario on /$endpoint" ", 0 failed" deno run -A "$conformance" server --url "$base/$endpoint" --scenario "$scenario"
+  done
+done
+
+check "unauthenticated GET /mcp/ gets the 401 challenge" 'HTTP/1.1 401' \
+  curl -si "$base/mcp/" -H "Accept: text/event-stream"
+
+# 0.2.0-alpha.12: every scenario a revision requires, once per endpoint and revision; one check
+# line per scenario that applies to a tools-only server (scripts/ci/conformance_checks.ts).
+for target in "hub $base/mcp/hub/" "w/docs $base/mcp/w/docs/" "private http://localhost:$proxy_port/mcp/"; do
+  read -r label url <<<"$target"
+  for revision in 2025-11-25 2026-07-28; do
+    out="$data/conformance-${label//\//-}-$revision"
+    timeout 600 deno run -A "$alpha" server --url "$url" --requirements "$revision" -o "$out" \
+      >"$out.log" 2>&1
+    deno run -A scripts/ci/conformance_checks.ts "$out" "$revision" "/mcp/${label%/}/" 2>&1 |
+      sed 's|/mcp/private/|/mcp/|'
   done
 done

@@ -3,7 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { auditSpaceRequests } from "../audit/audit_hooks.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { requirePublicWiki } from "../mcp/servers.ts";
+import { requirePublicWiki, WIKI_LIST_HINTS } from "../mcp/servers.ts";
 import {
   listPublicWikis,
   publicWikiListSchema,
@@ -85,7 +85,7 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
       },
     }),
     async (c) => {
-      const id = await requirePublicWiki(deps, c.req.valid("param").id);
+      const id = await requirePublicWiki(deps, c.req.valid("param").id, WIKI_LIST_HINTS.rest);
       const wiki = await getWiki(deps.db, id);
       const listed = (await listPublicWikis(deps, { query: id, limit: 200 })).wikis.find((w) =>
         w.id === id
@@ -105,7 +105,7 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
   registerReadRoutes(app, deps, {
     base: "/public/wikis/{id}",
     tag: "Public wikis",
-    resolve: (_c, id) => requirePublicWiki(deps, id),
+    resolve: (_c, id) => requirePublicWiki(deps, id, WIKI_LIST_HINTS.rest),
     secured: false,
   });
 

@@ -12,14 +12,15 @@ const envSchema = z.object({
   ALLOWED_HOSTS: z.string().optional(),
   TRUST_PROXY: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
-  RATE_LIMIT_ANON_PER_MINUTE: z.coerce.number().int().min(1).default(120),
-  RATE_LIMIT_TOKEN_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_ANON_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_TOKEN_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
   RATE_LIMIT_OAUTH_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_SIGNUPS_PER_HOUR: z.coerce.number().int().min(1).default(5),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   IMPORT_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   ALLOWED_ORIGINS: z.string().optional(),
+  OPERATOR_CONTACT: z.string().trim().min(3).max(200).optional(),
   LLM_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://api.openai.com/v1"),
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().min(1).optional(),
@@ -65,6 +66,8 @@ export type Config = {
   timeouts: { requestMs: number; importMs: number };
   /** Audit-log rows older than this many days are pruned. */
   auditRetentionDays: number;
+  /** Whom to ask for more than the budget (spec §8.3): an email or URL, or null when unset. */
+  operatorContact: string | null;
   embedding: EmbeddingConfig;
   /** The language model that writes answers; null: answers are extractive. */
   llm: LlmConfig | null;
@@ -145,6 +148,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     timeouts: { requestMs: e.REQUEST_TIMEOUT_MS, importMs: e.IMPORT_TIMEOUT_MS },
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    operatorContact: e.OPERATOR_CONTACT ?? null,
     llm: e.LLM_MODEL
       ? {
         baseUrl: e.LLM_BASE_URL.replace(/\/+$/, ""),

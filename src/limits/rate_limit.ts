@@ -19,17 +19,39 @@ declare module "hono" {
   }
 }
 
+/** Renders the 429 of a surface; the limiter adds `Retry-After` and the `RateLimit` headers. */
+export type TooManyRenderer = (
+  c: Context,
+  state: LimitState,
+  config: Pick<Deps["config"], "operatorContact">,
+) => Response | Promise<Response>;
+
+/** The REST and web 429: problem+json with the retry time and whom to ask for more. */
+const tooManyProblem: TooManyRenderer = (c, state, config) =>
+  problemResponse(
+    c,
+    new AppError("rate_limited", `Too many requests: try again in ${state.resetSeconds} s`, {
+      retry_after: state.resetSeconds,
+      ...(config.operatorContact ? { contact: config.operatorContact } : {}),
+    }),
+  );
+
 /**
  * Limits requests per account (all its account tokens and OAuth grants share one budget), per
  * space token (hosted assistants call from shared addresses, so authenticated traffic is never
  * keyed by IP), and per IP without a credential. The counters live in the database, so every
  * process shares them. Every limited response carries
  * `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers); past the budget the
- * answer is 429 with `Retry-After` in whole seconds. If the counter store fails, the request
+ * answer is 429 with `Retry-After` in whole seconds, its body rendered by `options.tooMany`
+ * (problem+json by default). If the counter store fails, the request
  * goes through and the failure is logged; if the whole database is unreachable, the request
  * gets its 503 at once (it could not succeed anyway).
  */
-export function rateLimit(deps: Deps, kind: "api" | "oauth"): MiddlewareHandler {
+export function rateLimit(
+  deps: Deps,
+  kind: "api" | "oauth",
+  options: { tooMany?: TooManyRenderer } = {},
+): MiddlewareHandler {
   return async (c, next) => {
     if (c.req.method === "OPTIONS") return await next();
     const { key, budget } = await keyOf(c, deps, kind);
@@ -45,7 +67,7 @@ export function rateLimit(deps: Deps, kind: "api" | "oauth"): MiddlewareHandler 
       };
       if (Math.random() < 0.002) await deleteOldCounters(deps.db, 3600);
       if (counted.count > budget.limit) {
-        return tooMany(c, state);
+        return await tooMany(c, state, deps.config, options.tooMany);
       }
     } catch (error) {
       // With the database gone the request cannot succeed anyway: answer 503 now instead of
@@ -90,13 +112,13 @@ async function keyOf(
   return { key: `ip:${ip}`, budget: { name: "anon", limit: rateLimits.anon, windowSeconds } };
 }
 
-function tooMany(c: Context, state: LimitState): Response {
-  const response = problemResponse(
-    c,
-    new AppError("rate_limited", `Too many requests: try again in ${state.resetSeconds} s`, {
-      retry_after: state.resetSeconds,
-    }),
-  );
+async function tooMany(
+  c: Context,
+  state: LimitState,
+  config: Deps["config"],
+  render: TooManyRenderer = tooManyProblem,
+): Promise<Response> {
+  const response = await render(c, state, config);
   response.headers.set("Retry-After", String(state.resetSeconds));
   setHeaders(response.headers, state);
   return response;
@@ -109,10 +131,15 @@ const BATCH_PEEK_BYTES = 4 * 1024 * 1024;
  * Counts every call of a JSON-RPC batch against the request's budget: the rate limiter counted
  * the POST once, so a batch of n calls is charged n - 1 more. (Protocol 2025-06-18 removed
  * batches, but clients of 2025-03-26 may send them and the SDK transport serves them.) Returns
- * the 429 to answer when the batch goes over the budget, else null. Reads a copy of the body,
+ * the 429 (rendered by `render`, problem+json by default) when the batch goes over the budget,
+ * else null. Reads a copy of the body,
  * at most 4 MiB, and only when it starts as an array.
  */
-export async function chargeBatch(c: Context, deps: Deps): Promise<Response | null> {
+export async function chargeBatch(
+  c: Context,
+  deps: Deps,
+  render?: TooManyRenderer,
+): Promise<Response | null> {
   const state = c.get("rateLimit");
   if (!state || !c.req.raw.body) return null;
   const calls = await countBatchCalls(c.req.raw.clone());
@@ -127,7 +154,7 @@ export async function chargeBatch(c: Context, deps: Deps): Promise<Response | nu
   }
   const next = { ...state, remaining: Math.max(0, state.budget.limit - counted.count) };
   c.set("rateLimit", next);
-  return counted.count > state.budget.limit ? tooMany(c, next) : null;
+  return counted.count > state.budget.limit ? await tooMany(c, next, deps.config, render) : null;
 }
 
 /** How many calls a JSON-RPC body holds: the length of a batch, else 1. */

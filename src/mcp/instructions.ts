@@ -4,6 +4,8 @@ const READ_GUIDE = [
   "`get_page` reads a page by path or url, `Page#Section` from a section (long pages come in slices: pass `next_offset` back as `offset`); `fetch` reads a search result by its `id`.",
   "`list_pages` lists the pages as a tree, and one page's headings.",
   "`neighbors` lists the pages a page links to (including pages not written yet) and the pages linking to it.",
+  "`ask` answers a question from the pages in a few sentences with numbered citations, and says where coverage is thin; " +
+  "if it reports `unsupported`, the wiki does not answer the question: do not guess from it.",
   "Cite pages by their `url`. Search before assuming a page exists; page paths are case-insensitive.",
 ].join(" ");
 

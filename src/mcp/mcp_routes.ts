@@ -1,8 +1,10 @@
 import {
+  createMcpHandler,
+  isLegacyRequest,
   type McpServer,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
-import { type Context, Hono } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import { type Credential, requestCredential } from "../auth/credentials.ts";
 import type { Deps } from "../deps.ts";
@@ -10,41 +12,49 @@ import { chargeBatch } from "../limits/rate_limit.ts";
 import { SUPPORTED_SCOPES } from "../oauth/scopes.ts";
 import { selectWiki } from "../wikis/store.ts";
 import { buildHubServer, buildPrivateServer, buildWikiServer } from "./servers.ts";
+import { mcpTooManyRequests } from "./too_many_requests.ts";
 
 /**
- * The three MCP endpoints, stateless: a fresh server and transport per POST, no session ids,
- * so any process answers any request. Each path answers with and without its trailing slash
- * (an MCP URL is never redirected: a redirect turns POST into GET). GET and DELETE get 405.
+ * CORS for the MCP endpoints. `createApp` applies it before the rate limiter, so a browser
+ * client can read a 429 (and its `Retry-After`) as well as any other answer.
+ */
+export function mcpCors(): MiddlewareHandler {
+  return cors({
+    origin: (origin) => origin || "*",
+    allowMethods: ["POST", "GET", "DELETE", "OPTIONS"],
+    allowHeaders: [
+      "Authorization",
+      "Content-Type",
+      "Accept",
+      "MCP-Protocol-Version",
+      "Mcp-Session-Id",
+      "Last-Event-ID",
+      "Mcp-Method",
+      "Mcp-Name",
+    ],
+    exposeHeaders: [
+      "WWW-Authenticate",
+      "Mcp-Session-Id",
+      "MCP-Protocol-Version",
+      "Retry-After",
+      "RateLimit",
+      "RateLimit-Policy",
+      "X-Request-Id",
+    ],
+    maxAge: 86400,
+  });
+}
+
+/**
+ * The three MCP endpoints, stateless: a fresh server per POST, no session ids, so any process
+ * answers any request. Both protocol revisions are served from the same server factories:
+ * 2025-11-25 (`initialize` handshake) and 2026-07-28 (per-request `_meta` envelope,
+ * `server/discover`). Each path answers with and without its trailing slash (an MCP URL is
+ * never redirected: a redirect turns POST into GET). GET and DELETE get 405, except that an
+ * unauthenticated GET on the private endpoint gets the same 401 challenge as a POST.
  */
 export function mcpRoutes(deps: Deps): Hono {
   const app = new Hono();
-  app.use(
-    "/mcp/*",
-    cors({
-      origin: (origin) => origin || "*",
-      allowMethods: ["POST", "GET", "DELETE", "OPTIONS"],
-      allowHeaders: [
-        "Authorization",
-        "Content-Type",
-        "Accept",
-        "MCP-Protocol-Version",
-        "Mcp-Session-Id",
-        "Last-Event-ID",
-        "Mcp-Method",
-        "Mcp-Name",
-      ],
-      exposeHeaders: [
-        "WWW-Authenticate",
-        "Mcp-Session-Id",
-        "MCP-Protocol-Version",
-        "Retry-After",
-        "RateLimit",
-        "RateLimit-Policy",
-        "X-Request-Id",
-      ],
-      maxAge: 86400,
-    }),
-  );
   app.use("/mcp/*", async (c, next) => {
     // DNS rebinding: a page on another site must not reach a local server by a name it owns.
     const host = new URL(c.req.url).hostname;
@@ -56,7 +66,7 @@ export function mcpRoutes(deps: Deps): Hono {
   const notAllowed = (c: Context) => c.body(null, 405, { Allow: "POST, OPTIONS" });
 
   for (const path of ["/mcp/hub", "/mcp/hub/"]) {
-    app.post(path, (c) => serve(c, deps, buildHubServer(deps, userAgent(c))));
+    app.post(path, (c) => serve(c, deps, () => buildHubServer(deps, userAgent(c))));
     app.on(["GET", "DELETE"], path, notAllowed);
   }
   for (const path of ["/mcp/w/:id", "/mcp/w/:id/"]) {
@@ -66,7 +76,7 @@ export function mcpRoutes(deps: Deps): Hono {
       if (!wiki || wiki.visibility !== "public") {
         return jsonRpcError(c, 404, `Public wiki "${id}" not found`);
       }
-      return serve(c, deps, buildWikiServer(deps, wiki, userAgent(c)));
+      return serve(c, deps, () => buildWikiServer(deps, wiki, userAgent(c)));
     });
     app.on(["GET", "DELETE"], path, notAllowed);
   }
@@ -89,36 +99,60 @@ export function mcpRoutes(deps: Deps): Hono {
       }
       const resolved = await requestCredential(c, deps);
       if (!resolved.ok) return challenge(c, deps, resolved.reason);
+      const { credential } = resolved;
       return serve(
         c,
         deps,
-        buildPrivateServer(
-          deps,
-          resolved.credential,
-          clientNameOf(c, resolved.credential),
-          c.get("requestId") ?? null,
-        ),
+        () => buildPrivateServer(deps, credential, clientNameOf(c, credential), requestIdOf(c)),
       );
     });
-    app.on(["GET", "DELETE"], path, notAllowed);
+    // Clients (mcp-remote among them) probe with GET to learn how to sign in: answer it as a
+    // POST would be answered, and only a caller with a valid credential learns it is 405.
+    app.get(path, async (c) => {
+      const resolved = await requestCredential(c, deps);
+      if (!resolved.ok) return challenge(c, deps, resolved.reason);
+      return notAllowed(c);
+    });
+    app.delete(path, notAllowed);
   }
   return app;
 }
 
 /**
- * Hands the request to a fresh stateless transport and returns its JSON response; a batch is
- * first charged one request per call against the caller's budget.
+ * Serves one POST through the SDK. A 2025-era request (no per-request `_meta` envelope) goes
+ * to a fresh stateless streamable-HTTP transport answering JSON, as before; everything else
+ * goes to the SDK's 2026-07-28 handler, which also owns that revision's errors (an envelope
+ * naming an unknown revision, `Mcp-Method`/`Mcp-Name` header mismatches). Both build their
+ * server from the same factory, so tools, credentials, usage records and audit are the same.
+ * A batch is first charged one request per call against the caller's budget.
  */
-async function serve(c: Context, deps: Deps, server: McpServer): Promise<Response> {
-  const refused = await chargeBatch(c, deps);
+async function serve(c: Context, deps: Deps, build: () => McpServer): Promise<Response> {
+  const refused = await chargeBatch(c, deps, mcpTooManyRequests);
   if (refused) return refused;
+  const request = withLenientAccept(c.req.raw);
+  if (await isLegacyRequest(request)) return withBudget(c, await serveLegacy(request, build()));
+  const handler = createMcpHandler(build, {
+    legacy: "reject",
+    // Reporting only: the SDK has already answered the refused request (bad revision,
+    // header mismatch) with the revision's own error.
+    onerror: (error) =>
+      deps.log.info("mcp request refused", { request_id: requestIdOf(c), error: error.message }),
+  });
+  try {
+    return await withBudget(c, await handler.fetch(request));
+  } finally {
+    await handler.close();
+  }
+}
+
+async function serveLegacy(request: Request, server: McpServer): Promise<Response> {
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });
   await server.connect(transport);
   try {
-    return withBudget(c, await transport.handleRequest(withLenientAccept(c.req.raw)));
+    return await transport.handleRequest(request);
   } finally {
     await transport.close();
     await server.close();
@@ -204,6 +238,10 @@ function jsonRpcError(c: Context, status: 403 | 404, message: string): Response 
 function clientNameOf(c: Context, credential: Credential): string | null {
   if (credential.kind === "oauth") return credential.clientName;
   return userAgent(c);
+}
+
+function requestIdOf(c: Context): string | null {
+  return c.get("requestId") ?? null;
 }
 
 function userAgent(c: Context): string | null {

@@ -1,6 +1,8 @@
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
-import { SERVER_INFO } from "./servers.ts";
+import { mcpResource } from "../oauth/resource.ts";
+import { SUPPORTED_SCOPES } from "../oauth/scopes.ts";
+import { PROTOCOL_VERSIONS, SERVER_INFO } from "./servers.ts";
 
 /** `/.well-known/mcp`: a server card listing the MCP endpoints, their auth and their tools. */
 export function serverCardRoutes(deps: Deps): Hono {
@@ -26,10 +28,20 @@ export function serverCardRoutes(deps: Deps): Hono {
           {
             url: `${base}/mcp/`,
             scope: "the caller's private spaces",
-            auth: "bearer (account or space token)",
+            auth: "oauth2 or bearer (account or space token)",
+            // MCP authorization: discovery starts at the protected-resource metadata (RFC 9728).
+            authorization: {
+              type: "oauth2",
+              resource: mcpResource(base),
+              protected_resource_metadata: `${base}/.well-known/oauth-protected-resource/mcp`,
+              authorization_servers: [base],
+              scopes: [...SUPPORTED_SCOPES],
+            },
             tools: ["my_spaces", ...read, "confirm_use"],
           },
         ],
+        protocol_versions: [...PROTOCOL_VERSIONS],
+        ...(deps.config.operatorContact ? { contact: deps.config.operatorContact } : {}),
       },
       200,
       { "Cache-Control": "public, max-age=300" },

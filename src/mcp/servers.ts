@@ -21,14 +21,33 @@ import { runTool, toolResult } from "./tool_result.ts";
 /** The service's name and version as MCP servers announce them. */
 export const SERVER_INFO = { name: "knowledge-wiki", version: "0.1.0" };
 
+/** The MCP protocol revisions every endpoint serves, newest first. */
+export const PROTOCOL_VERSIONS = ["2026-07-28", "2025-11-25"] as const;
+
+/** How long a client may reuse `tools/list` and `server/discover` (2026-07-28 cache hints). */
+const LIST_TTL_MS = 300_000;
+
+/**
+ * A server with our identity. `tools.listChanged` stays false: the tool set never changes
+ * while a process runs, and a stateless endpoint has no stream to announce a change on. The
+ * 2026-07-28 cache hints let clients reuse the tool list for five minutes: shared caches may
+ * keep the public endpoints' lists, the private endpoint's only the caller.
+ */
+function newServer(title: string, instructions: string, scope: "public" | "private"): McpServer {
+  const hint = { ttlMs: LIST_TTL_MS, cacheScope: scope };
+  return new McpServer({ ...SERVER_INFO, title }, {
+    instructions,
+    capabilities: { tools: { listChanged: false } },
+    cacheHints: { "tools/list": hint, "server/discover": hint },
+  });
+}
+
 /**
  * The hub: every public wiki, chosen per call by the `wiki` parameter. `client` names the
  * caller in usage counts.
  */
 export function buildHubServer(deps: Deps, client: string | null = null): McpServer {
-  const server = new McpServer({ ...SERVER_INFO, title: "Public wikis" }, {
-    instructions: HUB_INSTRUCTIONS,
-  });
+  const server = newServer("Public wikis", HUB_INSTRUCTIONS, "public");
   server.registerTool("list_wikis", {
     title: "List public wikis",
     description:
@@ -73,9 +92,7 @@ export function buildWikiServer(
   wiki: WikiRow,
   client: string | null = null,
 ): McpServer {
-  const server = new McpServer({ ...SERVER_INFO, title: wiki.title }, {
-    instructions: wikiInstructions(wiki),
-  });
+  const server = newServer(wiki.title, wikiInstructions(wiki), "public");
   registerReadTools(server, deps, {
     param: null,
     resolve: () => Promise.resolve(wiki.id),
@@ -93,7 +110,7 @@ export function buildPrivateServer(
 ): McpServer {
   // Every tool call made with a credential goes into the space's audit log.
   const server = auditToolCalls(
-    new McpServer({ ...SERVER_INFO, title: "My spaces" }, { instructions: PRIVATE_INSTRUCTIONS }),
+    newServer("My spaces", PRIVATE_INSTRUCTIONS, "private"),
     deps,
     { credential, clientName, requestId },
   );
@@ -201,14 +218,26 @@ async function publicWikiIds(deps: Pick<Deps, "db" | "config">): Promise<string[
 }
 
 /** The public wiki with this id, or `wiki_not_found` with close ids suggested. */
+/** Where each surface lists the public wikis, for not-found messages in its own words. */
+export const WIKI_LIST_HINTS = {
+  mcp: "Call list_wikis for the ids",
+  rest: "GET /api/v1/public/wikis lists the ids",
+  web: "/llms.txt lists the public wikis",
+} as const;
+
+/**
+ * The public wiki with this id, or `wiki_not_found` with close ids suggested, and otherwise a
+ * pointer to the list in the caller's surface (`hint`: MCP by default).
+ */
 export async function requirePublicWiki(
   deps: Pick<Deps, "db" | "config">,
   id: string,
+  hint: string = WIKI_LIST_HINTS.mcp,
 ): Promise<string> {
   const wiki = /^[a-z0-9-]{1,64}$/.test(id) ? await selectWiki(deps.db, id) : null;
   if (wiki?.visibility === "public") return wiki.id;
   const all = (await listPublicWikis(deps, { limit: 200 })).wikis.map((w) => w.id);
-  throw notFound(`Public wiki "${id}" not found`, id, all, "Call list_wikis for the ids");
+  throw notFound(`Public wiki "${id}" not found`, id, all, hint);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
-import { requirePublicWiki } from "../mcp/servers.ts";
+import { requirePublicWiki, WIKI_LIST_HINTS } from "../mcp/servers.ts";
 import { listPages } from "../pages/list_pages.ts";
 import { resolvePageRef } from "../pages/read_page.ts";
 import { listPublicWikis } from "./list_public_wikis.ts";
@@ -44,7 +44,7 @@ export function llmsRoutes(deps: Deps): Hono {
   });
 
   app.get("/w/:id/llms.txt", async (c) => {
-    const id = await requirePublicWiki(deps, c.req.param("id"));
+    const id = await requirePublicWiki(deps, c.req.param("id"), WIKI_LIST_HINTS.web);
     const wiki = await getWiki(deps.db, id);
     const { pages } = await listPages(deps, id, { limit: LLMS_PAGES });
     return text([
@@ -62,7 +62,7 @@ export function llmsRoutes(deps: Deps): Hono {
   });
 
   app.get("/w/:id/:path{.+\\.md}", async (c) => {
-    const id = await requirePublicWiki(deps, c.req.param("id"));
+    const id = await requirePublicWiki(deps, c.req.param("id"), WIKI_LIST_HINTS.web);
     const path = decodeURIComponent(c.req.param("path")).replace(/\.md$/, "");
     const page = await resolvePageRef(deps.db, id, path);
     return new Response(page.markdown, {
