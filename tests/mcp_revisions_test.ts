@@ -49,6 +49,8 @@ function argumentsFor(tool: string, scope: Record<string, string>): Record<strin
     neighbors: { ...scope, page },
     ask: { ...scope, question: `What about ${query}?` },
     confirm_use: { ...scope, page, query },
+    fetch: { id: `${scope.space ?? "garden"}/${page}` },
+    list_pages: { ...scope },
   }[tool] ?? { ...scope };
 }
 
@@ -56,7 +58,7 @@ function argumentsFor(tool: string, scope: Record<string, string>): Record<strin
 async function callEveryTool(client: Client, scope: Record<string, string>): Promise<string[]> {
   const { tools } = await client.listTools();
   const known = new Set(["list_wikis", "my_spaces", "search", "get_page", "neighbors", "ask"]);
-  known.add("confirm_use");
+  for (const name of ["confirm_use", "fetch", "list_pages"]) known.add(name);
   for (const tool of tools) {
     const result = await client.callTool({
       name: tool.name,
