@@ -72,3 +72,20 @@ Deno.test("a preview over the page-size cap is refused with 413, as a save is", 
   const fits = await ana.submit("/w/kb/-/preview", { path: "P", markdown: "# Fits" });
   assert.equal(fits.status, 200);
 });
+
+Deno.test("uploaded file names keep their '=' and ';'", async () => {
+  await using db = await freshDb();
+  const { app } = spaceApp(db);
+  const ana = await person(app, db, "ana@example.com", "Ana");
+  await createWiki(db, { id: "kb", ownerAccountId: ana.id });
+  const encode = (text: string) => new TextEncoder().encode(text);
+  const res = await ana.upload("/w/kb/-/import", [
+    new File([encode("# A\n\nx")], "a=b.md"),
+    new File([encode("# C\n\ny")], "c;d=e.md"),
+  ]);
+  const page = await res.text();
+  assert.equal(res.status, 200, page.slice(0, 500));
+  assert.match(page, /2 created, 0 updated, 0 unchanged, 0 failed\./);
+  const paths = await db<{ path: string }>`SELECT path FROM pages ORDER BY path`;
+  assert.deepEqual(paths.map((p) => p.path), ["a=b", "c;d=e"]);
+});
