@@ -1,8 +1,13 @@
 import assert from "node:assert/strict";
+import { zipSync } from "fflate";
+import { createAccount } from "../src/accounts/accounts.ts";
+import { createToken } from "../src/auth/tokens.ts";
+import { readZip } from "../src/importer/read_sources.ts";
+import { ZIP_LIMITS, ZipLimitError } from "../src/importer/read_zip.ts";
 import { MAX_MARKDOWN_CHARS } from "../src/pages/write_page.ts";
 import { renderMarkdown } from "../src/spaces/render_markdown.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
-import { freshDb } from "./helpers.ts";
+import { freshDb, testApp } from "./helpers.ts";
 import { person, spaceApp } from "./space_helpers.ts";
 
 // Denial of service limits (docs/security.md): each test holds one limit or one linear path.
@@ -88,4 +93,91 @@ Deno.test("uploaded file names keep their '=' and ';'", async () => {
   assert.match(page, /2 created, 0 updated, 0 unchanged, 0 failed\./);
   const paths = await db<{ path: string }>`SELECT path FROM pages ORDER BY path`;
   assert.deepEqual(paths.map((p) => p.path), ["a=b", "c;d=e"]);
+});
+
+/**
+ * A zip of `entries` entries of `bytes` zeros each, whose directory and local headers claim
+ * each inflates to 1 byte: only counting while inflating can catch it.
+ */
+function zipBomb(entries: number, bytes: number): Uint8Array<ArrayBuffer> {
+  const zeros = new Uint8Array(bytes);
+  const files: Record<string, Uint8Array> = {};
+  for (let i = 0; i < entries; i++) files[`bomb${i}.md`] = zeros;
+  const zip = zipSync(files, { level: 9 });
+  const view = new DataView(zip.buffer);
+  for (let at = 0; at + 4 <= zip.length; at++) {
+    const sig = view.getUint32(at, true);
+    if (sig === 0x04034b50) view.setUint32(at + 22, 1, true);
+    if (sig === 0x02014b50) view.setUint32(at + 24, 1, true);
+  }
+  return new Uint8Array(zip);
+}
+
+function limitError(run: () => unknown): ZipLimitError {
+  try {
+    run();
+  } catch (error) {
+    assert.ok(error instanceof ZipLimitError, String(error));
+    return error;
+  }
+  assert.fail("the archive was read");
+}
+
+Deno.test("a zip entry that inflates past the entry limit is refused, naming it and the limit", () => {
+  const limits = { entryBytes: 64 * 1024, totalBytes: 1024 * 1024, entries: 10 };
+  const error = limitError(() => readZip(zipBomb(1, 16 * 1024 * 1024), limits));
+  assert.equal(
+    error.message,
+    'Entry "bomb0.md" inflates to more than 65536 bytes, the most one entry may hold',
+  );
+  // Refused while inflating: at most the limit and one slice's output (4 KiB in, ~4 MiB out).
+  assert.ok(error.inflated <= 64 * 1024 + 4_300_000, `inflated ${error.inflated} bytes`);
+  assert.ok(error.inflated < 16 * 1024 * 1024);
+});
+
+Deno.test("a zip past the total or the entry-count limit is refused", () => {
+  const limits = { entryBytes: 64 * 1024, totalBytes: 100 * 1024, entries: 3 };
+  const total = limitError(() => readZip(zipBomb(3, 40 * 1024), limits));
+  assert.equal(
+    total.message,
+    'The archive inflates to more than 102400 bytes (at entry "bomb2.md"), the most one import may hold',
+  );
+  assert.ok(total.inflated <= 120 * 1024);
+  const count = limitError(() => readZip(zipBomb(4, 10), limits));
+  assert.equal(
+    count.message,
+    'The archive holds more than 3 markdown files, the most one import reads (refused at entry "bomb3.md")',
+  );
+  // Within the limits the pages come through.
+  assert.equal(readZip(zipBomb(3, 10), limits).length, 3);
+});
+
+Deno.test("the default limits refuse a bomb of four 32 MiB entries through REST and web import", async () => {
+  const bomb = zipBomb(4, 32 * 1024 * 1024);
+  assert.ok(bomb.length < 200 * 1024, `the bomb is ${bomb.length} bytes`);
+  const error = limitError(() => readZip(bomb));
+  assert.match(error.message, /^Entry "bomb0\.md" inflates to more than 8388608 bytes/);
+  assert.ok(error.inflated <= ZIP_LIMITS.entryBytes + 4_300_000);
+
+  await using db = await freshDb();
+  const { app } = spaceApp(db);
+  const ana = await person(app, db, "ana@example.com", "Ana");
+  await createWiki(db, { id: "kb", ownerAccountId: ana.id });
+  const web = await ana.upload("/w/kb/-/import", [new File([bomb], "bomb.zip")]);
+  const page = await web.text();
+  assert.equal(web.status, 200);
+  assert.match(page, /0 created, 0 updated, 0 unchanged, 1 failed\./);
+  assert.match(page, /Entry &quot;bomb0\.md&quot; inflates to more than 8388608 bytes/);
+
+  const bo = await createAccount(db, { email: "bo@example.com" });
+  await createWiki(db, { id: "bo-notes", ownerAccountId: bo.id });
+  const { token } = await createToken(db, { accountId: bo.id, kind: "account", name: "t" });
+  const rest = await testApp(db).app.request("/api/v1/spaces/bo-notes/import", {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/zip" },
+    body: bomb,
+  });
+  const problem = await rest.json();
+  assert.equal(rest.status, 400);
+  assert.match(problem.detail, /^Entry "bomb0\.md" inflates to more than 8388608 bytes/);
 });
