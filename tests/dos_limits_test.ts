@@ -4,10 +4,13 @@ import { createAccount } from "../src/accounts/accounts.ts";
 import { createToken } from "../src/auth/tokens.ts";
 import { readZip } from "../src/importer/read_sources.ts";
 import { ZIP_LIMITS, ZipLimitError } from "../src/importer/read_zip.ts";
-import { MAX_MARKDOWN_CHARS } from "../src/pages/write_page.ts";
+import type { AppError } from "../src/errors.ts";
+import { getPageContent } from "../src/pages/get_page_content.ts";
+import { renamePage } from "../src/pages/rename_page.ts";
+import { MAX_DISTINCT_LINKS, MAX_MARKDOWN_CHARS, writePage } from "../src/pages/write_page.ts";
 import { renderMarkdown } from "../src/spaces/render_markdown.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
-import { freshDb, testApp } from "./helpers.ts";
+import { freshDb, testApp, testDeps } from "./helpers.ts";
 import { person, spaceApp } from "./space_helpers.ts";
 
 // Denial of service limits (docs/security.md): each test holds one limit or one linear path.
@@ -180,4 +183,54 @@ Deno.test("the default limits refuse a bomb of four 32 MiB entries through REST 
   const problem = await rest.json();
   assert.equal(rest.status, 400);
   assert.match(problem.detail, /^Entry "bomb0\.md" inflates to more than 8388608 bytes/);
+});
+
+Deno.test("a page of 100,000 links to one page stores one link row, resolved both ways", async () => {
+  await using db = await freshDb();
+  const deps = testDeps(db);
+  await createWiki(db, { id: "kb" });
+  const by = { source: "test" };
+  const markdown = "# Many\n\n" + "[[Mi]] ".repeat(100_000);
+  assert.ok(markdown.length > 700_000);
+  await writePage(deps, { wikiId: "kb", path: "Many", markdown }, by);
+  const links = () =>
+    db<{ position: number; target_key: string; to_path: string | null }>`
+      SELECT l.position, l.target_key, p.path AS to_path
+      FROM links l LEFT JOIN pages p ON p.id = l.to_page_id ORDER BY l.position`;
+  assert.deepEqual(await links(), [{ position: 0, target_key: "mi", to_path: null }]);
+  await writePage(deps, { wikiId: "kb", path: "Mi", markdown: "# Mi" }, by);
+  assert.deepEqual(await links(), [{ position: 0, target_key: "mi", to_path: "Mi" }]);
+  const content = await getPageContent(deps, "kb", { page: "Many" });
+  assert.deepEqual(content.links, [{ page: "Mi", title: "Mi", exists: true }]);
+
+  // A rename rewrites every one of the 100,000 links, not just the row stored.
+  await renamePage(deps, { wikiId: "kb", path: "Mi", newPath: "Guides/Mi" }, by);
+  const [many] = await db<{ markdown: string }>`SELECT markdown FROM pages WHERE path = 'Many'`;
+  assert.equal(many!.markdown, "# Many\n\n" + "[[Guides/Mi]] ".repeat(100_000));
+  assert.deepEqual(await links(), [{ position: 0, target_key: "guides/mi", to_path: "Guides/Mi" }]);
+});
+
+Deno.test("a page with more distinct links than the cap is refused, naming the cap", async () => {
+  await using db = await freshDb();
+  const deps = testDeps(db);
+  await createWiki(db, { id: "kb" });
+  const links = (n: number) => Array.from({ length: n }, (_, i) => `[[P${i}]]`).join(" ");
+  await writePage(deps, { wikiId: "kb", path: "Fits", markdown: links(MAX_DISTINCT_LINKS) }, {
+    source: "test",
+  });
+  await assert.rejects(
+    writePage(deps, { wikiId: "kb", path: "Over", markdown: links(MAX_DISTINCT_LINKS + 1) }, {
+      source: "test",
+    }),
+    (error: AppError) => {
+      assert.equal(error.code, "payload_too_large");
+      assert.equal(
+        error.detail,
+        'Page "Over" has 5001 different links: at most 5000 per page (a repeated link counts once)',
+      );
+      return true;
+    },
+  );
+  const [row] = await db<{ n: number }>`SELECT count(*)::int AS n FROM links`;
+  assert.equal(row!.n, MAX_DISTINCT_LINKS);
 });
