@@ -8,8 +8,10 @@ import type { AppError } from "../src/errors.ts";
 import { getPageContent } from "../src/pages/get_page_content.ts";
 import { renamePage } from "../src/pages/rename_page.ts";
 import { MAX_DISTINCT_LINKS, MAX_MARKDOWN_CHARS, writePage } from "../src/pages/write_page.ts";
+import { MAX_UPLOAD_BYTES } from "../src/spaces/import_uploads.ts";
 import { renderMarkdown } from "../src/spaces/render_markdown.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
+import { browser } from "./browser.ts";
 import { freshDb, testApp, testDeps } from "./helpers.ts";
 import { person, spaceApp } from "./space_helpers.ts";
 
@@ -233,4 +235,63 @@ Deno.test("a page with more distinct links than the cap is refused, naming the c
   );
   const [row] = await db<{ n: number }>`SELECT count(*)::int AS n FROM links`;
   assert.equal(row!.n, MAX_DISTINCT_LINKS);
+});
+
+/** A request body that records whether anything read it. */
+function watchedBody() {
+  const watch = { read: false };
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      watch.read = true;
+      controller.enqueue(new Uint8Array(64 * 1024));
+    },
+  }, { highWaterMark: 0 });
+  return { watch, body };
+}
+
+Deno.test("signed-out and cross-site posts are refused before their body is read", async () => {
+  await using db = await freshDb();
+  const { app } = spaceApp(db);
+  const ana = await person(app, db, "ana@example.com", "Ana");
+  await createWiki(db, { id: "kb", visibility: "public", ownerAccountId: ana.id });
+  const post = async (path: string, headers: Record<string, string>) => {
+    const { watch, body } = watchedBody();
+    const res = await app.request(path, {
+      method: "POST",
+      body,
+      duplex: "half",
+      headers: { "content-type": "multipart/form-data; boundary=x", ...headers },
+    } as RequestInit);
+    return { status: res.status, text: await res.text(), read: watch.read };
+  };
+
+  // Anonymous, no cookie at all: today's 95 MB post to the import form.
+  const anonymous = await post("/w/kb/-/import", {});
+  assert.deepEqual([anonymous.status, anonymous.read], [403, false]);
+  assert.match(anonymous.text, /This form has expired or did not come from this site/);
+
+  // Signed out but holding a CSRF cookie (anyone can get one from the sign-in page).
+  const signedOut = browser(app);
+  await signedOut.token("/signin");
+  const cookie = [...signedOut.jar].map(([n, v]) => `${n}=${v}`).join("; ");
+  assert.match(cookie, /wiki_csrf=/);
+  for (const path of ["/w/kb/-/import", "/w/kb/-/preview", "/w/kb/-/new"]) {
+    const refused = await post(path, { cookie });
+    assert.deepEqual([path, refused.status, refused.read], [path, 403, false]);
+  }
+
+  // Signed in, but the post comes from another site.
+  const session = [...ana.jar].map(([n, v]) => `${n}=${v}`).join("; ");
+  const crossSite = await post("/w/kb/-/import", {
+    cookie: session,
+    "sec-fetch-site": "cross-site",
+  });
+  assert.deepEqual([crossSite.status, crossSite.read], [403, false]);
+
+  // Signed in, same site, a declared length over the import limit.
+  const tooBig = await post("/w/kb/-/import", {
+    cookie: session,
+    "content-length": String(MAX_UPLOAD_BYTES + 1),
+  });
+  assert.deepEqual([tooBig.status, tooBig.read], [413, false]);
 });
