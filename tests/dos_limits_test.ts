@@ -79,6 +79,11 @@ Deno.test("a preview over the page-size cap is refused with 413, as a save is", 
   assert.equal(noScript.status, 413);
   assert.match(await noScript.text(), /over 2000000 characters, the most a page may hold/);
 
+  const links = Array.from({ length: MAX_DISTINCT_LINKS + 1 }, (_, i) => `[[P${i}]]`).join(" ");
+  const manyLinks = await ana.submit("/w/kb/-/preview", { path: "P", markdown: links });
+  assert.equal(manyLinks.status, 413);
+  assert.match(await manyLinks.text(), /5001 different links: at most 5000 per page/);
+
   const fits = await ana.submit("/w/kb/-/preview", { path: "P", markdown: "# Fits" });
   assert.equal(fits.status, 200);
 });

@@ -3,9 +3,10 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import type {} from "../http/request_id.ts";
+import { extractLinks } from "../markdown/links.ts";
 import { cleanPath, pathKey } from "../markdown/paths.ts";
-import { selectPage, selectRevision } from "../pages/store.ts";
-import { MAX_MARKDOWN_CHARS, writePage } from "../pages/write_page.ts";
+import { linkIdentity, selectPage, selectRevision } from "../pages/store.ts";
+import { MAX_DISTINCT_LINKS, MAX_MARKDOWN_CHARS, writePage } from "../pages/write_page.ts";
 import { EditorPage, type EditorState } from "./editor_page.tsx";
 import { findPageRecord } from "./find_page_record.ts";
 import { lineDiff } from "./line_diff.ts";
@@ -186,8 +187,9 @@ async function showConflict(
 }
 
 /**
- * The editor's text rendered as the page would be. Held to the page-size cap of a save: a
- * preview is rendered on every keystroke pause, and a bigger text could never be saved anyway.
+ * The editor's text rendered as the page would be. Held to the caps of a save (characters,
+ * distinct links): a preview is rendered on every keystroke pause, and a text over them could
+ * never be saved anyway.
  */
 async function renderPreview(
   deps: Deps,
@@ -196,6 +198,13 @@ async function renderPreview(
   markdown: string,
 ): Promise<string> {
   if (markdown.length > MAX_MARKDOWN_CHARS) throw tooLongToPreview();
+  const links = new Set(extractLinks(markdown, cleanPath(path) ?? "Preview").map(linkIdentity));
+  if (links.size > MAX_DISTINCT_LINKS) {
+    throw new AppError(
+      "payload_too_large",
+      `The text has ${links.size} different links: at most ${MAX_DISTINCT_LINKS} per page, so it cannot be previewed or saved`,
+    );
+  }
   return await renderPage(deps.db, {
     wikiId,
     path: cleanPath(path) ?? "Preview",
