@@ -1,5 +1,5 @@
-import { unzipSync } from "fflate";
 import { cleanPath } from "../markdown/paths.ts";
+import { inflateZip, ZIP_LIMITS, type ZipLimits } from "./read_zip.ts";
 
 /** One page to import, or the reason a file could not be read. */
 export type SourcePage =
@@ -55,20 +55,20 @@ async function readFolder(root: string): Promise<SourcePage[]> {
   return pages;
 }
 
-/** Reads the markdown entries of a zip; a single top folder holding everything is dropped. */
-export function readZip(bytes: Uint8Array): SourcePage[] {
-  let files: Record<string, Uint8Array>;
-  try {
-    files = unzipSync(bytes, {
-      filter: (f) => MARKDOWN_FILE.test(f.name) && !f.name.startsWith("__MACOSX/"),
-    });
-  } catch (error) {
-    throw new Error(`The archive cannot be read as a zip: ${(error as Error).message}`);
-  }
-  const names = Object.keys(files).sort();
+/**
+ * Reads the markdown entries of a zip; a single top folder holding everything is dropped.
+ * Entries are inflated within `limits` (`inflateZip`): a zip bomb is refused, not unpacked.
+ */
+export function readZip(bytes: Uint8Array, limits: ZipLimits = ZIP_LIMITS): SourcePage[] {
+  const files = inflateZip(
+    bytes,
+    (name) => MARKDOWN_FILE.test(name) && !name.startsWith("__MACOSX/"),
+    limits,
+  );
+  const names = [...files.keys()].sort();
   const tops = new Set(names.map((n) => n.includes("/") ? n.slice(0, n.indexOf("/")) : ""));
   const strip = tops.size === 1 && !tops.has("") ? [...tops][0]!.length + 1 : 0;
-  return names.map((name) => toPage(name, name.slice(strip), files[name]!));
+  return names.map((name) => toPage(name, name.slice(strip), files.get(name)!));
 }
 
 function readJsonl(text: string): SourcePage[] {

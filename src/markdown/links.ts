@@ -74,18 +74,21 @@ export function rewriteLinks(
   newTarget: (link: ParsedLink, index: number) => string | null,
 ): string {
   const links = extractLinks(markdown, fromPath);
-  let out = markdown;
-  for (let i = links.length - 1; i >= 0; i--) {
-    const link = links[i]!;
+  // Pieces joined once: slicing the whole text per link made many links quadratic.
+  const parts: string[] = [];
+  let at = 0;
+  links.forEach((link, i) => {
     const target = newTarget(link, i);
-    if (target === null) continue;
+    if (target === null || link.targetStart < at) return;
     const section = link.section ? `#${link.section}` : "";
     const replacement = link.kind === "wikilink"
       ? target + section
       : relativeHref(fromPath, target) + (link.section ? `#${encodeURI(link.section)}` : "");
-    out = out.slice(0, link.targetStart) + replacement + out.slice(link.targetEnd);
-  }
-  return out;
+    parts.push(markdown.slice(at, link.targetStart), replacement);
+    at = link.targetEnd;
+  });
+  parts.push(markdown.slice(at));
+  return parts.join("");
 }
 
 function safeDecode(text: string): string {

@@ -71,20 +71,21 @@ export async function renamePage(
     await indexPage(tx, renamed, parsed, await prepareChunks(deps, parsed), keys);
     await insertRevision(tx, renamed, "rename", byOf(by));
 
-    const positions = new Map<number, Set<number>>();
+    // Every link with a key that reached the page is rewritten (links store one row a key).
+    const keysOf = new Map<number, Set<string>>();
     for (const link of referrers) {
       if (link.from_page_id === page.id) continue;
-      positions.set(
+      keysOf.set(
         link.from_page_id,
-        (positions.get(link.from_page_id) ?? new Set()).add(link.position),
+        (keysOf.get(link.from_page_id) ?? new Set()).add(link.target_key),
       );
     }
-    for (const [referrerId, at] of positions) {
+    for (const [referrerId, keys] of keysOf) {
       const referrer = (await selectPageById(tx, rename.wikiId, referrerId))!;
       const markdown = rewriteLinks(
         referrer.markdown,
         referrer.path,
-        (_, i) => at.has(i) ? to : null,
+        (link) => keys.has(link.targetKey) ? to : null,
       );
       const reparsed = await parseOrThrow(referrer.path, markdown);
       const updated = await updatePage(tx, referrer.id, {

@@ -39,6 +39,7 @@ export type LinkRow = {
   position: number;
   kind: "wikilink" | "markdown";
   target: string;
+  target_key: string;
   section: string | null;
   label: string | null;
   to_page_id: number | null;
@@ -133,18 +134,31 @@ export async function deletePageRow(tx: Db, id: number): Promise<void> {
   await tx`DELETE FROM pages WHERE id = ${id}`;
 }
 
-/** Replaces a page's outgoing links. */
+/**
+ * Replaces a page's outgoing links: one row per distinct link (`linkIdentity`), at the
+ * position of its first occurrence among `links`. Repeats reach the same page and readers list
+ * each target once, so storing them would only multiply the work of a write: a page of
+ * 100,000 `[[Mi]]` stores one row.
+ */
 export async function replaceLinks(tx: Db, wikiId: string, pageId: number, links: ParsedLink[]) {
   await tx`DELETE FROM links WHERE from_page_id = ${pageId}`;
-  if (links.length === 0) return;
-  const rows = links.map((l, position) => ({
-    position,
-    kind: l.kind,
-    target: l.target,
-    target_key: l.targetKey,
-    section: l.section,
-    label: l.label,
-  }));
+  const first = new Map<string, number>();
+  links.forEach((l, position) => {
+    const identity = linkIdentity(l);
+    if (!first.has(identity)) first.set(identity, position);
+  });
+  if (first.size === 0) return;
+  const rows = [...first.values()].map((position) => {
+    const l = links[position]!;
+    return {
+      position,
+      kind: l.kind,
+      target: l.target,
+      target_key: l.targetKey,
+      section: l.section,
+      label: l.label,
+    };
+  });
   await tx`
     INSERT INTO links (from_page_id, position, wiki_id, kind, target, target_key, section, label)
     SELECT ${pageId}, r.position, ${wikiId}, r.kind, r.target, r.target_key, r.section, r.label
@@ -152,10 +166,16 @@ export async function replaceLinks(tx: Db, wikiId: string, pageId: number, links
       AS r(position int, kind text, target text, target_key text, section text, label text)`;
 }
 
+/** What makes two links the same link: kind, target as written, section and label. */
+export function linkIdentity(l: ParsedLink): string {
+  return JSON.stringify([l.kind, l.target, l.section, l.label]);
+}
+
 /**
  * Points links at the pages they name: the page's own links, and every link in the wiki
  * whose target key is one of `keys` (the keys a write added or freed). A full path match
- * wins over a last-segment match; among those, the shortest path.
+ * wins over a last-segment match; among those, the shortest path. Set-based: each distinct
+ * target key is looked up once (not once per link row), and only rows that change are written.
  */
 export async function resolveLinks(
   tx: Db,
@@ -164,19 +184,29 @@ export async function resolveLinks(
   keys: string[],
 ): Promise<void> {
   await tx`
-    UPDATE links l SET to_page_id = (
-      SELECT p.id FROM pages p
-      WHERE p.wiki_id = l.wiki_id AND (p.path_key = l.target_key OR p.name_key = l.target_key)
-      ORDER BY (p.path_key = l.target_key) DESC, length(p.path_key), p.path_key
-      LIMIT 1)
-    WHERE l.wiki_id = ${wikiId}
-      AND (l.from_page_id = ${pageId ?? -1} OR l.target_key = ANY(${keys}::text[]))`;
+    WITH affected AS (
+      SELECT from_page_id, position, target_key, to_page_id FROM links
+      WHERE wiki_id = ${wikiId}
+        AND (from_page_id = ${pageId ?? -1} OR target_key = ANY(${keys}::text[]))
+    ), best AS (
+      SELECT k.target_key, (
+        SELECT p.id FROM pages p
+        WHERE p.wiki_id = ${wikiId} AND (p.path_key = k.target_key OR p.name_key = k.target_key)
+        ORDER BY (p.path_key = k.target_key) DESC, length(p.path_key), p.path_key
+        LIMIT 1) AS page_id
+      FROM (SELECT DISTINCT target_key FROM affected) k
+    )
+    UPDATE links l SET to_page_id = b.page_id
+    FROM affected a JOIN best b ON b.target_key = a.target_key
+    WHERE l.from_page_id = a.from_page_id AND l.position = a.position
+      AND a.to_page_id IS DISTINCT FROM b.page_id`;
 }
 
 /** Outgoing links of a page, in order, with the pages they reach. */
 export function selectLinksFrom(db: Db, pageId: number): Promise<LinkRow[]> {
   return db<LinkRow>`
-    SELECT l.from_page_id, l.position, l.kind, l.target, l.section, l.label, l.to_page_id,
+    SELECT l.from_page_id, l.position, l.kind, l.target, l.target_key, l.section, l.label,
+      l.to_page_id,
       p.path AS other_path, p.title AS other_title
     FROM links l LEFT JOIN pages p ON p.id = l.to_page_id
     WHERE l.from_page_id = ${pageId}
@@ -186,7 +216,8 @@ export function selectLinksFrom(db: Db, pageId: number): Promise<LinkRow[]> {
 /** Links from other pages to this one, with the pages they come from. */
 export function selectLinksTo(db: Db, pageId: number): Promise<LinkRow[]> {
   return db<LinkRow>`
-    SELECT l.from_page_id, l.position, l.kind, l.target, l.section, l.label, l.to_page_id,
+    SELECT l.from_page_id, l.position, l.kind, l.target, l.target_key, l.section, l.label,
+      l.to_page_id,
       p.path AS other_path, p.title AS other_title
     FROM links l JOIN pages p ON p.id = l.from_page_id
     WHERE l.to_page_id = ${pageId}

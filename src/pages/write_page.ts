@@ -9,6 +9,7 @@ import { lockWikiForWrite, touchWiki } from "../wikis/store.ts";
 import {
   insertPage,
   insertRevision,
+  linkIdentity,
   lockPage,
   type PageRow,
   replaceLinks,
@@ -18,6 +19,12 @@ import {
 
 /** Largest page body accepted, in characters. */
 export const MAX_MARKDOWN_CHARS = 2_000_000;
+
+/**
+ * Most distinct links one page may hold (`linkIdentity`: a link repeated counts once). Each is
+ * a stored row, resolved in one query with the others; the cap keeps a single write short.
+ */
+export const MAX_DISTINCT_LINKS = 5_000;
 
 /** Who wrote a change and through what (`api`, `web`, `import`, `rename`…). */
 export type WriteBy = { author?: string | null; source: string };
@@ -80,11 +87,20 @@ export async function parseOrThrow(
       `Page "${path}" is over ${MAX_MARKDOWN_CHARS} characters`,
     );
   }
+  let parsed: ParsedPage;
   try {
-    return await parsePage(path, markdown, title);
+    parsed = await parsePage(path, markdown, title);
   } catch (error) {
     throw new AppError("invalid_markdown", `Page "${path}": ${(error as Error).message}`);
   }
+  const distinct = new Set(parsed.links.map(linkIdentity)).size;
+  if (distinct > MAX_DISTINCT_LINKS) {
+    throw new AppError(
+      "payload_too_large",
+      `Page "${path}" has ${distinct} different links: at most ${MAX_DISTINCT_LINKS} per page (a repeated link counts once)`,
+    );
+  }
+  return parsed;
 }
 
 /**

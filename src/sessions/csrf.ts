@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { getCookie, setCookie } from "hono/cookie";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -22,41 +23,64 @@ const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
  *   to that an attacker could not also obtain.
  * - Every POST must come from our own origin when the browser says where it came from
  *   (`Sec-Fetch-Site`, `Origin`): a second, independent check.
+ * - A post that cannot pass is refused before its body is read (the token is in the body):
+ *   cross-site, signed out without the cookie the form came with, or signed out where only
+ *   members post (`signedIn`). Nobody gets a server to parse a big body for nothing.
+ *
+ * @param options.signedIn Posts here need a session (every form is a member's).
+ * @param options.maxBody Largest body read, in bytes, applied only once the post may pass
+ *   (Hono's `bodyLimit` buffers a body without `Content-Length` as it counts).
  */
-export function csrfProtection(deps: Pick<Deps, "config">): MiddlewareHandler {
+export function csrfProtection(
+  deps: Pick<Deps, "config">,
+  options: { signedIn?: boolean; maxBody?: number } = {},
+): MiddlewareHandler {
+  const limit = options.maxBody === undefined ? null : bodyLimit({ maxSize: options.maxBody });
   return async (c, next) => {
     const sessionToken = c.get("sessionToken");
     const cookie = webCookie(deps.config, "wiki_csrf");
     let expected: string;
+    let canPass = true;
     if (sessionToken) {
       expected = await csrfTokenOfSession(sessionToken);
     } else {
       const existing = getCookie(c, cookie.name);
       if (existing && TOKEN_SHAPE.test(existing)) expected = existing;
       else {
+        // A new random value: no form can carry it yet.
+        canPass = false;
         expected = encodeBase64url(crypto.getRandomValues(new Uint8Array(32)));
         setCookie(c, cookie.name, expected, cookie.options);
       }
+      if (options.signedIn) canPass = false;
     }
     c.set("csrfToken", expected);
     if (c.req.method !== "GET" && c.req.method !== "HEAD") {
       if (isCrossSite(c, deps.config.baseUrl)) {
         throw new AppError("forbidden", "Cross-site form posts are not accepted");
       }
-      const body = await c.req.parseBody().catch(() => {
-        // A malformed multipart body (no boundary, cut short) is the sender's error.
-        throw new AppError("bad_request", "The form cannot be read: send it again");
-      });
+      if (!canPass) throw expiredForm();
+      let body: Record<string, unknown> = {};
+      const read = async () => {
+        body = await c.req.parseBody().catch(() => {
+          // A malformed multipart body (no boundary, cut short) is the sender's error.
+          throw new AppError("bad_request", "The form cannot be read: send it again");
+        });
+      };
+      if (limit) await limit(c, read);
+      else await read();
       const given = body[CSRF_FIELD];
-      if (typeof given !== "string" || !sameText(given, expected)) {
-        throw new AppError(
-          "forbidden",
-          "This form has expired or did not come from this site: reload the page and try again",
-        );
-      }
+      if (typeof given !== "string" || !sameText(given, expected)) throw expiredForm();
     }
     await next();
   };
+}
+
+function expiredForm(): AppError {
+  return new AppError(
+    "forbidden",
+    "This form has expired or did not come from this site: reload the page and try again",
+  );
 }
 
 /** The CSRF token of a session: HMAC-SHA256 keyed by the session secret. */

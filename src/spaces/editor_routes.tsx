@@ -3,9 +3,10 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import type {} from "../http/request_id.ts";
+import { extractLinks } from "../markdown/links.ts";
 import { cleanPath, pathKey } from "../markdown/paths.ts";
-import { selectPage, selectRevision } from "../pages/store.ts";
-import { writePage } from "../pages/write_page.ts";
+import { linkIdentity, selectPage, selectRevision } from "../pages/store.ts";
+import { MAX_DISTINCT_LINKS, MAX_MARKDOWN_CHARS, writePage } from "../pages/write_page.ts";
 import { EditorPage, type EditorState } from "./editor_page.tsx";
 import { findPageRecord } from "./find_page_record.ts";
 import { lineDiff } from "./line_diff.ts";
@@ -75,12 +76,12 @@ export function editorRoutes(deps: Deps): Hono {
   app.post("/w/:id/-/preview", async (c) => {
     const view = await openSpace(deps, c, "write");
     const form = await c.req.parseBody();
-    const html = await renderPage(deps.db, {
-      wikiId: view.space.wiki.id,
-      path: cleanPath(formText(form.path)) ?? "Preview",
-      markdown: formMarkdown(form.markdown),
-      canCreate: true,
-    });
+    const html = await renderPreview(
+      deps,
+      view.space.wiki.id,
+      formText(form.path),
+      formMarkdown(form.markdown),
+    );
     return c.html(html);
   });
 
@@ -113,13 +114,10 @@ async function save(c: Context, deps: Deps, mode: EditorState["mode"]): Promise<
     return show({ errors: { path: "Enter a path for the page, e.g. Guides/Setup" } }, 400);
   }
   if (form.action === "preview") {
-    const preview = await renderPage(deps.db, {
-      wikiId: id,
-      path: cleanPath(state.path) ?? "Preview",
-      markdown: state.markdown,
-      canCreate: true,
-    });
-    return show({ preview }, 200);
+    if (state.markdown.length > MAX_MARKDOWN_CHARS) {
+      return show({ errors: { markdown: tooLongToPreview().detail } }, 413);
+    }
+    return show({ preview: await renderPreview(deps, id, state.path, state.markdown) }, 200);
   }
   try {
     const outcome = await writePage(deps, {
@@ -185,6 +183,40 @@ async function showConflict(
       }}
     />,
     409,
+  );
+}
+
+/**
+ * The editor's text rendered as the page would be. Held to the caps of a save (characters,
+ * distinct links): a preview is rendered on every keystroke pause, and a text over them could
+ * never be saved anyway.
+ */
+async function renderPreview(
+  deps: Deps,
+  wikiId: string,
+  path: string,
+  markdown: string,
+): Promise<string> {
+  if (markdown.length > MAX_MARKDOWN_CHARS) throw tooLongToPreview();
+  const links = new Set(extractLinks(markdown, cleanPath(path) ?? "Preview").map(linkIdentity));
+  if (links.size > MAX_DISTINCT_LINKS) {
+    throw new AppError(
+      "payload_too_large",
+      `The text has ${links.size} different links: at most ${MAX_DISTINCT_LINKS} per page, so it cannot be previewed or saved`,
+    );
+  }
+  return await renderPage(deps.db, {
+    wikiId,
+    path: cleanPath(path) ?? "Preview",
+    markdown,
+    canCreate: true,
+  });
+}
+
+function tooLongToPreview(): AppError {
+  return new AppError(
+    "payload_too_large",
+    `The text is over ${MAX_MARKDOWN_CHARS} characters, the most a page may hold: it cannot be previewed or saved`,
   );
 }
 

@@ -6,6 +6,7 @@ import type {} from "../http/request_id.ts";
 import { ImportPage } from "./import_page.tsx";
 import { importUploads } from "./import_uploads.ts";
 import { openSpace } from "./space_context.ts";
+import { uploadFileNames } from "./upload_file_names.ts";
 
 /** Importing markdown files and zips through the web: the form and its per-file report. */
 export function importRoutes(deps: Deps): Hono {
@@ -19,10 +20,18 @@ export function importRoutes(deps: Deps): Hono {
   app.post("/w/:id/-/import", async (c) => {
     const view = await openSpace(deps, c, "write");
     const form = await c.req.parseBody({ all: true });
-    // A file input left empty still sends one part, with no name.
-    const files = [form.files ?? []].flat().filter((f): f is File =>
-      f instanceof File && f.name !== ""
+    // The names as sent (`formData()` mangles some); Hono keeps the raw body it parsed.
+    const names = uploadFileNames(
+      await c.req.bytes(),
+      c.req.header("content-type") ?? "",
+      "files",
     );
+    const parts = [form.files ?? []].flat().filter((f): f is File => f instanceof File);
+    const files = parts.map((f, i) =>
+      renamed(f, names.length === parts.length ? names[i]! : f.name)
+    )
+      // A file input left empty still sends one part, with no name.
+      .filter((f) => f.name !== "");
     if (files.length === 0) {
       return c.html(
         <ImportPage {...view} error="Choose one or more .md files, or a .zip of them" />,
@@ -51,4 +60,9 @@ export function importRoutes(deps: Deps): Hono {
   });
 
   return app;
+}
+
+/** The file under the name it was sent with. */
+function renamed(file: File, name: string): File {
+  return name === file.name ? file : new File([file], name, { type: file.type });
 }

@@ -118,37 +118,51 @@ function rewriteTokens(state: StateCore): void {
       const id = uniqueSlug(tokens[i + 1]!.content, seen);
       if (id) token.attrSet("id", id);
     } else if (token.type === "inline" && token.children) {
-      rewriteLinks(state, token.children, context);
+      token.children = rewriteLinks(state, token.children, context);
     }
   }
 }
 
-function rewriteLinks(state: StateCore, children: Token[], context: RenderContext): void {
-  for (let i = 0; i < children.length; i++) {
-    const token = children[i]!;
-    if (token.type !== "link_open" || token.markup === "wikilink") continue;
-    const href = token.attrGet("href") ?? "";
-    if (SCHEME.test(href) || href.startsWith("//")) {
-      if (/^https?:/i.test(href)) token.attrSet("rel", "nofollow ugc");
-      continue;
-    }
-    const hash = href.indexOf("#");
-    const file = hash < 0 ? href : href.slice(0, hash);
-    if (!/\.md$/i.test(file)) continue;
-    const target = resolveRelative(context.path, safeDecode(file));
-    if (!target) continue;
-    const section = hash < 0 ? null : safeDecode(href.slice(hash + 1)) || null;
-    const link = linkTo(context, target, section);
-    token.attrs = link.attrs;
-    if (link.missing) {
-      const close = children.findIndex((t, j) => j > i && t.type === "link_close");
-      if (close > 0) {
+/**
+ * Points relative `.md` links at pages and marks external ones `nofollow`. One pass that
+ * builds the children anew: a missing page's note goes before its link's close, found by a
+ * stack of open links rather than a search per link (which made a page of many missing links
+ * quadratic to render).
+ */
+function rewriteLinks(state: StateCore, children: Token[], context: RenderContext): Token[] {
+  const out: Token[] = [];
+  const open: boolean[] = [];
+  for (const token of children) {
+    if (token.type === "link_close") {
+      if (open.pop()) {
         const note = new state.Token("html_inline", "", 0);
         note.content = MISSING_NOTE;
-        children.splice(close, 0, note);
+        out.push(note);
       }
+    } else if (token.type === "link_open") {
+      open.push(token.markup !== "wikilink" && rewriteLink(token, context));
     }
+    out.push(token);
   }
+  return out;
+}
+
+/** Rewrites one (non-wiki) link; true when it points at a missing page. */
+function rewriteLink(token: Token, context: RenderContext): boolean {
+  const href = token.attrGet("href") ?? "";
+  if (SCHEME.test(href) || href.startsWith("//")) {
+    if (/^https?:/i.test(href)) token.attrSet("rel", "nofollow ugc");
+    return false;
+  }
+  const hash = href.indexOf("#");
+  const file = hash < 0 ? href : href.slice(0, hash);
+  if (!/\.md$/i.test(file)) return false;
+  const target = resolveRelative(context.path, safeDecode(file));
+  if (!target) return false;
+  const section = hash < 0 ? null : safeDecode(href.slice(hash + 1)) || null;
+  const link = linkTo(context, target, section);
+  token.attrs = link.attrs;
+  return link.missing;
 }
 
 /** A heading's text as a page title is taken from it (see `parsePage`). */

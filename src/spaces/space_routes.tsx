@@ -24,8 +24,9 @@ const MAX_FORM_BYTES = 8 * 1024 * 1024;
  */
 export function spaceRoutes(deps: Deps): Hono {
   const app = new Hono();
-  const form = every(...webPage(deps, { maxBody: MAX_FORM_BYTES }));
-  const upload = every(...webPage(deps, { maxBody: MAX_UPLOAD_BYTES }));
+  // Every form of a space is a member's: a signed-out post is refused before it is read.
+  const form = every(...webPage(deps, { maxBody: MAX_FORM_BYTES, signedIn: true }));
+  const upload = every(...webPage(deps, { maxBody: MAX_UPLOAD_BYTES, signedIn: true }));
   // Other features mount their own tools under `/w/<id>/-/`: leave those to them.
   const middleware: MiddlewareHandler = (c, next) => {
     const tool = toolOf(c.req.path);
