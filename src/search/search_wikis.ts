@@ -185,6 +185,9 @@ async function nearestChunks(
     });
     return [];
   }
+  // A query of no words (`???`, an emoji) embeds to the zero vector, whose cosine distance to
+  // anything is NaN: it has no nearest chunks.
+  if (!vector.some((x) => x !== 0)) return [];
   // Chunks without this embedder's vectors are filtered out by both queries.
   if (await countChunks(deps.db, wikiIds) <= EXACT_SCAN_LIMIT) {
     return await selectNearestExact(deps.db, wikiIds, deps.embedder.id, vector, CANDIDATES);
