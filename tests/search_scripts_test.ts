@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import { writePage } from "../src/pages/write_page.ts";
 import { fuse } from "../src/search/fusion.ts";
+import { reindexOtherScripts } from "../src/search/reindex.ts";
+import { rankPages } from "../src/search/search_wikis.ts";
 import { lexicalText, tokenize } from "../src/search/terms.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
-import { freshDb, testApp } from "./helpers.ts";
+import { freshDb, testApp, testDeps } from "./helpers.ts";
 import { callOk, mcpClient } from "./mcp_helpers.ts";
 
 const by = { source: "test" };
@@ -85,4 +87,49 @@ Deno.test("fusion ignores non-finite scores instead of spreading them", () => {
   );
   assert.ok(fused.every((h) => Number.isFinite(h.score)));
   assert.deepEqual(fused.map((h) => h.chunk_id), [1]);
+});
+
+Deno.test("reindexOtherScripts brings pages indexed the old way up to date, English pages untouched", async () => {
+  const wiki = await polyglotWiki();
+  await using db = wiki.db;
+  const deps = testDeps(db);
+  // As an older version left them: the Tokyo page without bigram postings, the Russian page
+  // with the zero vector the ASCII-only tokenizer gave it.
+  await db`
+    WITH gone AS (
+      DELETE FROM chunk_terms WHERE chunk_id IN (
+        SELECT c.id FROM chunks c JOIN pages p ON p.id = c.page_id WHERE p.path = 'Tokyo')
+      RETURNING term
+    )
+    UPDATE term_stats s SET df = s.df - g.n
+    FROM (SELECT term, count(*)::int AS n FROM gone GROUP BY term) g
+    WHERE s.wiki_id = 'world' AND s.term = g.term`;
+  const zero = `[${new Array(deps.embedder.dimensions).fill(0).join(",")}]`;
+  await db`UPDATE chunks SET embedding = ${zero}::vector
+    WHERE page_id = (SELECT id FROM pages WHERE path = 'Hello')`;
+  const lexical = async (q: string) =>
+    (await rankPages(deps, ["world"], q, "lexical")).map((r) => r.path);
+  assert.deepEqual(await lexical("電波塔"), []);
+  const catsBefore = await db<{ id: number }>`
+    SELECT c.id FROM chunks c JOIN pages p ON p.id = c.page_id WHERE p.path = 'Cats'`;
+
+  const pages = await reindexOtherScripts(deps, null);
+  assert.equal(pages, 3, "Tokyo (CJK), Hello (zero vector) and Emoji (zero vector)");
+  assert.deepEqual(await lexical("電波塔"), ["Tokyo"]);
+  const [norm] = await db<{ n: number }>`
+    SELECT min(vector_norm(c.embedding))::float8 AS n FROM chunks c
+    JOIN pages p ON p.id = c.page_id WHERE p.path = 'Hello'`;
+  assert.ok(norm!.n > 0.5, "the Russian page has a vector again");
+  const catsAfter = await db<{ id: number }>`
+    SELECT c.id FROM chunks c JOIN pages p ON p.id = c.page_id WHERE p.path = 'Cats'`;
+  assert.deepEqual(catsAfter, catsBefore, "an English page keeps its chunks");
+  const [stats] = await db<{ bad: number }>`
+    SELECT count(*)::int AS bad FROM term_stats s
+    WHERE s.wiki_id = 'world' AND s.df <> (
+      SELECT count(*) FROM chunk_terms t WHERE t.wiki_id = s.wiki_id AND t.term = s.term)`;
+  assert.equal(stats!.bad, 0, "document frequencies match the postings");
+  // Pages with CJK text are done again on every run (idempotent), and the emoji page has no
+  // word to give it a vector.
+  assert.equal(await reindexOtherScripts(deps, null), 2);
+  assert.deepEqual(await lexical("電波塔"), ["Tokyo"]);
 });

@@ -325,3 +325,33 @@ export async function updateEmbeddings(
     FROM jsonb_to_recordset(${JSON.stringify(json)}::text::jsonb) AS r(id bigint, embedding text)
     WHERE c.id = r.id`;
 }
+
+/**
+ * Pages with chunks indexed before other scripts were: text in a CJK script (then indexed as
+ * whole runs, now as bigrams), or an offline vector of length zero (text the old tokenizer
+ * saw no word in). `cjk` is a regular-expression bracket of the CJK ranges.
+ */
+export function selectPagesToReindexScripts(
+  db: Db,
+  wikiId: string | null,
+  cjk: string,
+): Promise<{ id: number; wiki_id: string }[]> {
+  return db`
+    SELECT DISTINCT c.page_id AS id, c.wiki_id FROM chunks c
+    WHERE (${wikiId}::text IS NULL OR c.wiki_id = ${wikiId})
+      AND ((c.heading_text || ' ' || c.text) ~ ${cjk}
+        OR (c.embedder LIKE 'offline:%' AND vector_norm(c.embedding) = 0))
+    ORDER BY c.page_id`;
+}
+
+/** A page's chunks as stored, in order, for re-indexing them. */
+export function selectPageChunks(
+  db: Db,
+  pageId: number,
+): Promise<
+  { ord: number; heading_path: string[]; anchor: string; heading_text: string; text: string }[]
+> {
+  return db`
+    SELECT ord, heading_path, anchor, heading_text, text FROM chunks
+    WHERE page_id = ${pageId} ORDER BY ord`;
+}

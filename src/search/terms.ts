@@ -43,7 +43,7 @@ export function stem(word: string): string {
  * glues particles on). Their runs are indexed as overlapping character pairs; the lexical
  * index's `search_text` (migrations/0012_search_text.sql) uses the same ranges.
  */
-const CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af";
+export const CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af";
 
 /**
  * ASCII words first (so English text splits exactly as it always has), then runs of CJK,
