@@ -5,6 +5,7 @@ import { decodeUriComponent } from "../src/lib/decode_uri.ts";
 import { writePage } from "../src/pages/write_page.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb, testApp, testDeps } from "./helpers.ts";
+import { callError, mcpClient } from "./mcp_helpers.ts";
 
 const by = { source: "test" };
 
@@ -86,4 +87,18 @@ Deno.test("an unpaired surrogate in JSON is a 400 on PUT and a failed page in an
     ["First", "Last"],
     "pages after the bad one are written",
   );
+});
+
+Deno.test("an unpaired surrogate in a search query is a clear error, not an internal one", async () => {
+  await using db = await freshDb();
+  const { app, deps } = testApp(db, { RATE_LIMIT_ANON_PER_MINUTE: "100000" });
+  await createWiki(db, { id: "docs", visibility: "public" });
+  await writePage(deps, { wikiId: "docs", path: "A", markdown: "# A\n\nText." }, by);
+  const mcp = await mcpClient(app, "/mcp/w/docs/");
+  try {
+    const text = await callError(mcp, "search", { query: "odd \ud800 query" });
+    assert.match(text, /not valid Unicode/);
+  } finally {
+    await mcp.close();
+  }
 });
