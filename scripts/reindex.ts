@@ -1,11 +1,12 @@
 /**
  * `deno task reindex [wiki-id]`: embeds every chunk that lacks a vector of the configured
- * embedder (after changing EMBEDDER or EMBEDDING_MODEL, or after an embedding outage).
+ * embedder (after changing EMBEDDER or EMBEDDING_MODEL, or after an embedding outage), then
+ * re-indexes pages stored before text in other scripts was indexed (CJK, Cyrillic, Greek).
  */
 import { loadConfig } from "../src/config/config.ts";
 import { progressBar } from "../src/importer/progress_bar.ts";
 import { createLog } from "../src/lib/log.ts";
-import { reindexVectors } from "../src/search/reindex.ts";
+import { reindexOtherScripts, reindexVectors } from "../src/search/reindex.ts";
 import { openDeps } from "../src/server.ts";
 import { getWiki } from "../src/wikis/wikis.ts";
 
@@ -22,6 +23,8 @@ try {
     console.log(
       `${n} chunks embedded in ${seconds.toFixed(1)} s${wikiId ? ` (wiki "${wikiId}")` : ""}`,
     );
+    const pages = await reindexOtherScripts(deps, wikiId);
+    if (pages > 0) console.log(`${pages} pages in other scripts re-indexed`);
   } finally {
     await deps.db.close();
   }

@@ -49,9 +49,11 @@ export async function startServer(
   const app = createApp(deps);
   const server = Deno.serve({
     port: config.port,
+    hostname: config.host,
     onListen: ({ hostname, port }) =>
       log.info("listening", {
-        address: `http://${hostname}:${port}`,
+        address: `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`,
+        host: config.host,
         base_url: config.baseUrl,
         store: deps.db.kind,
         embedder: deps.embedder.id,

@@ -57,7 +57,7 @@ Deno.test("POST /spaces creates a space owned by the account or a team it manage
   assert.equal(taken.status, 409);
   assert.match(
     await taken.text(),
-    /The id &quot;lab-notes&quot; is taken|The id "lab-notes" is taken/,
+    /The id &quot;lab-notes&quot; is not available|The id "lab-notes" is not available/,
   );
   const bad = await ana.post("/spaces", { _csrf: csrf, id: "no spaces!", owner: "me" });
   assert.equal(bad.status, 400);

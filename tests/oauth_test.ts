@@ -839,7 +839,9 @@ Deno.test("private addresses are recognised in every form", () => {
   ) {
     assert.ok(isPrivateAddress(ip), ip);
   }
-  for (const ip of ["93.184.215.14", "8.8.8.8", "2606:4700::1111", "::ffff:8.8.8.8"]) {
+  // IPv4-mapped addresses are refused whole (IANA special-purpose), even of a public IPv4.
+  assert.ok(isPrivateAddress("::ffff:8.8.8.8"));
+  for (const ip of ["93.184.215.14", "8.8.8.8", "2606:4700::1111"]) {
     assert.ok(!isPrivateAddress(ip), ip);
   }
 });

@@ -3,6 +3,8 @@ import { z } from "zod";
 /** The environment variables the service reads, with their defaults. The README lists them. */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(8000),
+  HOST: z.string().trim().min(1).regex(/^[0-9A-Za-z.:_-]+$/, "must be a host name or IP address")
+    .default("0.0.0.0"),
   BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
@@ -39,6 +41,8 @@ const envSchema = z.object({
 /** The service's configuration, parsed once at start-up and passed down. */
 export type Config = {
   port: number;
+  /** The interface address the server binds (`0.0.0.0`: every IPv4 interface). */
+  host: string;
   /** Public origin without a trailing slash, e.g. `https://wiki.example.com`. */
   baseUrl: string;
   databaseUrl: string | undefined;
@@ -124,6 +128,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const baseUrl = (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
   return {
     port: e.PORT,
+    host: e.HOST,
     baseUrl,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,

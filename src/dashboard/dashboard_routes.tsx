@@ -24,7 +24,7 @@ export function dashboardRoutes(deps: Deps): Hono {
   const dashboard = async (
     c: Context,
     extra: { errors?: Record<string, string>; values?: Record<string, string> } = {},
-    status: 200 | 400 | 409 = 200,
+    status: 200 | 400 | 409 | 429 = 200,
   ) => {
     const account = requireAccount(c);
     const [spaces, teams, invitations] = await Promise.all([

@@ -1,15 +1,21 @@
+import https from "node:https";
+import { Readable } from "node:stream";
 import { redirectUriProblem } from "./redirect_uris.ts";
 import { isPrivateAddress } from "./private_address.ts";
 
-/** How the server reaches the network for metadata documents; tests pass fakes. */
+/**
+ * How the server reaches the network for metadata documents; tests pass fakes. `fetch`
+ * must connect to `address`, the address `resolveDns` gave and the caller checked, never
+ * resolve the host again: a second lookup could answer differently (DNS rebinding).
+ */
 export type DocumentFetcher = {
-  fetch: (url: string, init: RequestInit) => Promise<Response>;
+  fetch: (url: string, init: RequestInit, address: string) => Promise<Response>;
   resolveDns: (host: string) => Promise<string[]>;
 };
 
-/** The real network: `fetch` and `Deno.resolveDns` (A and AAAA records). */
+/** The real network: `Deno.resolveDns` (A and AAAA records), and `pinnedFetch`. */
 export const networkFetcher: DocumentFetcher = {
-  fetch: (url, init) => fetch(url, init),
+  fetch: (url, init, address) => pinnedFetch(url, init, address),
   async resolveDns(host) {
     const [a, aaaa] = await Promise.all([
       Deno.resolveDns(host, "A").catch(() => [] as string[]),
@@ -18,6 +24,52 @@ export const networkFetcher: DocumentFetcher = {
     return [...a, ...aaaa];
   },
 };
+
+/**
+ * A GET of `url` over a connection to `address`: node's `lookup` hook answers the socket's
+ * name lookup with the checked address, so nothing resolves the host a second time, while
+ * TLS still sends the URL's host as SNI and verifies the certificate against it, and the
+ * `Host` header names it. No redirects are followed. `request` is node's `https.request`,
+ * or `http.request` in tests.
+ */
+export function pinnedFetch(
+  url: string,
+  init: RequestInit,
+  address: string,
+  request: typeof https.request = https.request,
+): Promise<Response> {
+  const family = address.includes(":") ? 6 : 4;
+  return new Promise((resolve, reject) => {
+    const req = request(url, {
+      method: "GET",
+      headers: Object.fromEntries(new Headers(init.headers)),
+      signal: init.signal ?? undefined,
+      lookup: ((_host: string, options: { all?: boolean }, callback: LookupCallback) => {
+        if (options?.all) callback(null, [{ address, family }]);
+        else callback(null, address, family);
+      }) as never,
+    }, (res) => {
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(res.headers)) {
+        if (value === undefined) continue;
+        for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+      }
+      const status = res.statusCode ?? 502;
+      const body = status === 204 || status === 304
+        ? null
+        : Readable.toWeb(res) as ReadableStream<Uint8Array>;
+      resolve(new Response(body, { status, headers }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+type LookupCallback = (
+  error: Error | null,
+  address: string | { address: string; family: number }[],
+  family?: number,
+) => void;
 
 const MAX_BYTES = 10 * 1024;
 const TIMEOUT_MS = 5_000;
@@ -63,26 +115,29 @@ export async function fetchClientDocument(
   if (/(^|\.)(localhost|local|internal)$/i.test(host)) {
     return { ok: false, reason: `The client id host "${host}" is not public` };
   }
+  // Whatever the network did (no address, a private one, a refused connection, a status
+  // other than 200) the answer is the same: repeating it would let anyone probe what this
+  // server's resolver and network reach.
+  const unreachable = {
+    ok: false as const,
+    reason: "The client metadata document could not be fetched",
+  };
   const addresses = literal ? [host] : await fetcher.resolveDns(host).catch(() => []);
-  if (addresses.length === 0) {
-    return { ok: false, reason: `The client id host "${host}" does not resolve` };
-  }
-  if (addresses.some(isPrivateAddress)) {
-    return { ok: false, reason: `The client id host "${host}" is not a public address` };
-  }
+  if (addresses.length === 0 || addresses.some(isPrivateAddress)) return unreachable;
   let response: Response;
   try {
+    // Connect to the address just checked; the host is not resolved again.
     response = await fetcher.fetch(clientId, {
       redirect: "manual",
       signal: AbortSignal.timeout(TIMEOUT_MS),
       headers: { Accept: "application/json" },
-    });
+    }, addresses[0]!);
   } catch {
-    return { ok: false, reason: "The client metadata document could not be fetched" };
+    return unreachable;
   }
   if (response.status !== 200) {
     await response.body?.cancel();
-    return { ok: false, reason: `The client metadata document answered ${response.status}` };
+    return unreachable;
   }
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(response.headers.get("content-type") ?? "")) {
     await response.body?.cancel();

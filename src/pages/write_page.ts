@@ -1,6 +1,7 @@
 import type { Db } from "../db/db.ts";
 import type { WriteDeps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { requireWellFormed } from "../lib/well_formed.ts";
 import { type ParsedPage, parsePage } from "../markdown/parse_page.ts";
 import { cleanPath, nameKey, pathKey } from "../markdown/paths.ts";
 import { prepareChunks } from "../search/prepare_chunks.ts";
@@ -49,6 +50,7 @@ export type WriteOutcome = { status: "created" | "updated" | "unchanged"; page: 
 
 /** Checks and cleans a page path, throwing `invalid_path`. */
 export function requirePath(raw: string): string {
+  requireWellFormed("The page path", raw);
   const path = cleanPath(raw);
   if (!path) {
     throw new AppError(
@@ -88,6 +90,8 @@ export async function parseOrThrow(
     );
   }
   let parsed: ParsedPage;
+  requireWellFormed(`Page "${path}" markdown`, markdown);
+  if (title !== undefined) requireWellFormed(`Page "${path}" title`, title);
   try {
     parsed = await parsePage(path, markdown, title);
   } catch (error) {

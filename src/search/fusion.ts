@@ -19,10 +19,15 @@ export function lexicalWeight(embedder: Pick<Embedder, "weak">): number {
 /**
  * Weighted sum of each leg's scores divided by that leg's best score (max normalisation),
  * so the best lexical and the best vector hit are each worth their leg's whole weight.
+ * Non-finite scores are dropped, so every fused score is a finite number in [0, 1].
  */
 export function fuse(lexical: ChunkHit[], vector: ChunkHit[], weight: number): ChunkHit[] {
   const fused = new Map<number, number>();
-  const add = (hits: ChunkHit[], w: number) => {
+  const add = (all: ChunkHit[], w: number) => {
+    // A chunk whose vector has no direction (text of emoji or punctuation only) is NaN
+    // apart from every query: one such score would make the maximum, and so every fused
+    // score, NaN. Only finite scores take part.
+    const hits = all.filter((h) => Number.isFinite(h.score));
     const top = hits.reduce((m, h) => Math.max(m, h.score), 0);
     if (top <= 0 || w === 0) return;
     for (const h of hits) fused.set(h.chunk_id, (fused.get(h.chunk_id) ?? 0) + w * h.score / top);

@@ -1,5 +1,14 @@
 import type { WriteDeps } from "../deps.ts";
-import { selectStaleChunks, updateEmbeddings } from "./store.ts";
+import { lockWikiForWrite } from "../wikis/store.ts";
+import { EmbedderError } from "./embedder.ts";
+import {
+  replaceChunks,
+  selectPageChunks,
+  selectPagesToReindexScripts,
+  selectStaleChunks,
+  updateEmbeddings,
+} from "./store.ts";
+import { CJK } from "./terms.ts";
 import { countStaleChunks } from "./vector_index.ts";
 
 /** Chunks embedded per round trip. */
@@ -31,4 +40,40 @@ export async function reindexVectors(
     onProgress?.(Math.min(done, total), total);
   }
   return done;
+}
+
+/**
+ * Re-indexes the chunks of pages stored before text in other scripts was indexed (CJK as
+ * bigrams, Cyrillic and Greek words in the offline embedder): their terms and vectors are
+ * computed again from the stored chunk text, one page per transaction under the wiki's write
+ * lock. Pages in English only are not touched. Returns how many pages were re-indexed.
+ */
+export async function reindexOtherScripts(
+  deps: WriteDeps,
+  wikiId: string | null,
+): Promise<number> {
+  const pages = await selectPagesToReindexScripts(deps.db, wikiId, `[${CJK}]`);
+  for (const page of pages) {
+    await deps.db.transaction(async (tx) => {
+      if (!await lockWikiForWrite(tx, page.wiki_id)) return;
+      const rows = await selectPageChunks(tx, page.id);
+      if (rows.length === 0) return;
+      let vectors: Float32Array[] | null = null;
+      try {
+        vectors = await deps.embedder.embed(rows.map((r) => `${r.heading_text}\n\n${r.text}`));
+      } catch (error) {
+        if (!(error instanceof EmbedderError)) throw error;
+      }
+      const chunks = rows.map((r, i) => ({
+        ord: r.ord,
+        headingPath: r.heading_path,
+        anchor: r.anchor,
+        headingText: r.heading_text,
+        text: r.text,
+        embedding: vectors?.[i] ?? null,
+      }));
+      await replaceChunks(tx, page.wiki_id, page.id, chunks, vectors ? deps.embedder.id : null);
+    });
+  }
+  return pages.length;
 }

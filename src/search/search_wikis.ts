@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../lib/cursor.ts";
+import { requireWellFormed } from "../lib/well_formed.ts";
 import { pathKey } from "../markdown/paths.ts";
 import { selectWikis } from "../wikis/store.ts";
 import { pageUrl } from "../wikis/urls.ts";
@@ -111,6 +112,7 @@ export function parseSearchInput(input: z.input<typeof searchInput>) {
     throw new AppError("bad_request", `Search "${issue.path.join(".")}": ${issue.message}`);
   }
   const query = parsed.data.query.trim();
+  requireWellFormed("The search query", query);
   if (!query) throw new AppError("bad_request", "The search query is empty: say what to look for");
   if (query.length > MAX_QUERY_CHARS) {
     throw new AppError(
@@ -185,6 +187,9 @@ async function nearestChunks(
     });
     return [];
   }
+  // A query of no words (`???`, an emoji) embeds to the zero vector, whose cosine distance to
+  // anything is NaN: it has no nearest chunks.
+  if (!vector.some((x) => x !== 0)) return [];
   // Chunks without this embedder's vectors are filtered out by both queries.
   if (await countChunks(deps.db, wikiIds) <= EXACT_SCAN_LIMIT) {
     return await selectNearestExact(deps.db, wikiIds, deps.embedder.id, vector, CANDIDATES);

@@ -1,4 +1,5 @@
 import type { Db } from "../db/db.ts";
+import { lexicalText } from "./terms.ts";
 
 /** A chunk ready to store: its text, what BM25 weighs above it, and its vector if any. */
 export type ChunkInput = {
@@ -38,7 +39,16 @@ export async function replaceChunks(
       CASE WHEN r.embedding IS NULL THEN NULL ELSE ${embedder}::text END, r.embedding::vector
     FROM jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb)
       AS r(ord int, heading_path jsonb, anchor text, heading_text text, text text, embedding text)`;
-  await indexChunkTerms(tx, wikiId, pageId);
+  await indexChunkTerms(
+    tx,
+    wikiId,
+    pageId,
+    chunks.map((c) => ({
+      ord: c.ord,
+      heading: lexicalText(c.headingText),
+      text: lexicalText(c.text),
+    })),
+  );
 }
 
 /**
@@ -69,20 +79,28 @@ export async function removeChunks(tx: Db, wikiId: string, pageId: number): Prom
  * Indexes a page's new chunks in one statement: term frequencies from PostgreSQL's English
  * stemming (the number of positions of a lexeme in the tsvector) into `chunk_terms`, each
  * chunk's length, the wiki's document frequencies (upserted in term order, so concurrent
- * writers of different wikis never deadlock) and its chunk count and total length.
+ * writers of different wikis never deadlock) and its chunk count and total length. `lexical`
+ * holds each chunk's heading text and text as `lexicalText` spells them, by `ord`.
  */
-async function indexChunkTerms(tx: Db, wikiId: string, pageId: number): Promise<void> {
+async function indexChunkTerms(
+  tx: Db,
+  wikiId: string,
+  pageId: number,
+  lexical: { ord: number; heading: string; text: string }[],
+): Promise<void> {
   await tx`
     WITH t AS (
       SELECT c.id AS chunk_id, x.term, x.h, x.b
       FROM chunks c
+      JOIN jsonb_to_recordset(${JSON.stringify(lexical)}::text::jsonb)
+        AS r(ord int, heading text, text text) ON r.ord = c.ord
       CROSS JOIN LATERAL (
         SELECT u.lexeme AS term, sum(u.h)::int AS h, sum(u.b)::int AS b
         FROM (
           SELECT lexeme, cardinality(positions) AS h, 0 AS b
-          FROM unnest(to_tsvector('english', c.heading_text))
+          FROM unnest(to_tsvector('english', r.heading))
           UNION ALL
-          SELECT lexeme, 0, cardinality(positions) FROM unnest(to_tsvector('english', c.text))
+          SELECT lexeme, 0, cardinality(positions) FROM unnest(to_tsvector('english', r.text))
         ) u
         GROUP BY u.lexeme
       ) x
@@ -129,7 +147,7 @@ export function selectBm25(
 ): Promise<ChunkHit[]> {
   return db<ChunkHit>`
     WITH q AS (
-      SELECT lexeme AS term FROM unnest(to_tsvector('english', ${query}::text))
+      SELECT lexeme AS term FROM unnest(to_tsvector('english', ${lexicalText(query)}::text))
     ), s AS (
       SELECT wiki_id, chunks::float8 AS n, length_sum::float8 / greatest(chunks, 1) AS avgdl
       FROM search_stats WHERE wiki_id = ANY(${wikiIds}::text[])
@@ -306,4 +324,34 @@ export async function updateEmbeddings(
     UPDATE chunks c SET embedding = r.embedding::vector, embedder = ${embedder}
     FROM jsonb_to_recordset(${JSON.stringify(json)}::text::jsonb) AS r(id bigint, embedding text)
     WHERE c.id = r.id`;
+}
+
+/**
+ * Pages with chunks indexed before other scripts were: text in a CJK script (then indexed as
+ * whole runs, now as bigrams), or an offline vector of length zero (text the old tokenizer
+ * saw no word in). `cjk` is a regular-expression bracket of the CJK ranges.
+ */
+export function selectPagesToReindexScripts(
+  db: Db,
+  wikiId: string | null,
+  cjk: string,
+): Promise<{ id: number; wiki_id: string }[]> {
+  return db`
+    SELECT DISTINCT c.page_id AS id, c.wiki_id FROM chunks c
+    WHERE (${wikiId}::text IS NULL OR c.wiki_id = ${wikiId})
+      AND ((c.heading_text || ' ' || c.text) ~ ${cjk}
+        OR (c.embedder LIKE 'offline:%' AND vector_norm(c.embedding) = 0))
+    ORDER BY c.page_id`;
+}
+
+/** A page's chunks as stored, in order, for re-indexing them. */
+export function selectPageChunks(
+  db: Db,
+  pageId: number,
+): Promise<
+  { ord: number; heading_path: string[]; anchor: string; heading_text: string; text: string }[]
+> {
+  return db`
+    SELECT ord, heading_path, anchor, heading_text, text FROM chunks
+    WHERE page_id = ${pageId} ORDER BY ord`;
 }

@@ -38,10 +38,60 @@ export function stem(word: string): string {
   return word;
 }
 
-/** Lower-case ASCII words and numbers, accents folded. */
+/**
+ * Han, kana and Hangul: scripts written without spaces between words (Korean has spaces but
+ * glues particles on). Their runs are indexed as overlapping character pairs; the lexical
+ * index's `search_text` (migrations/0012_search_text.sql) uses the same ranges.
+ */
+export const CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af";
+
+/**
+ * ASCII words first (so English text splits exactly as it always has), then runs of CJK,
+ * then words of any other script (Cyrillic, Greek, accented Latin kept whole).
+ */
+const WORD = new RegExp(`[a-z0-9]+|[${CJK}]+|[[\\p{L}\\p{N}]--[${CJK}]]+`, "gv");
+
+/**
+ * Lower-case words and numbers in any script, accents folded: ASCII words as they are,
+ * Cyrillic and Greek as words, CJK runs as character bigrams (a single character alone).
+ * Emoji and punctuation give no token.
+ */
 export function tokenize(text: string): string[] {
-  return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().match(/[a-z0-9]+/g) ??
-    [];
+  // NFKD then NFC: compatibility forms (full-width letters) fold and accents drop, while
+  // Hangul syllables and kana with voicing marks are composed again.
+  const folded = text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").normalize("NFC")
+    .toLowerCase();
+  const tokens: string[] = [];
+  for (const [word] of folded.matchAll(WORD)) {
+    if (!CJK_RUN.test(word)) {
+      tokens.push(word);
+      continue;
+    }
+    const chars = [...word];
+    if (chars.length === 1) tokens.push(word);
+    for (let i = 0; i + 1 < chars.length; i++) tokens.push(chars[i]! + chars[i + 1]!);
+  }
+  return tokens;
+}
+
+const CJK_RUN = new RegExp(`^[${CJK}]`, "v");
+
+const CJK_RUNS = new RegExp(`[${CJK}]+`, "gv");
+
+/**
+ * Text as the lexical index reads it: CJK runs spelled out as space-separated character
+ * bigrams (PostgreSQL's parser would take a whole run, a clause or more, as one word), the
+ * rest unchanged for the `english` configuration to split and stem. Used on chunks when they
+ * are indexed and on queries, so both sides split the same way.
+ */
+export function lexicalText(text: string): string {
+  return text.replace(CJK_RUNS, (run) => {
+    const chars = [...run];
+    if (chars.length === 1) return ` ${run} `;
+    const pairs = [];
+    for (let i = 0; i + 1 < chars.length; i++) pairs.push(chars[i]! + chars[i + 1]!);
+    return ` ${pairs.join(" ")} `;
+  });
 }
 
 /** The stemmed content words of a text, each with the first word it came from. */

@@ -96,12 +96,20 @@ function NextField(props: { next?: string | undefined }) {
 }
 
 /** A page for a request that failed: its status as title and a safe message. */
-export function ErrorPage(props: PageContext & { title: string; message: string }) {
+export function ErrorPage(
+  props: PageContext & { title: string; message: string; signInNext?: string },
+) {
   return (
     <Layout title={props.title} account={props.account} csrfToken={props.csrfToken}>
       <p role="alert">{props.message}</p>
       <p>
-        <a href={props.account ? "/account" : "/signin"}>
+        <a
+          href={props.account
+            ? "/account"
+            : props.signInNext
+            ? `/signin?next=${encodeURIComponent(props.signInNext)}`
+            : "/signin"}
+        >
           {props.account ? "Back to your account" : "Sign in"}
         </a>
       </p>

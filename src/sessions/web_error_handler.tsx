@@ -33,12 +33,19 @@ export function webErrorHandler(
       });
     }
     const shown = expected ?? internalError();
+    // Signed out, a "not found" may be a private space of the reader's: the page's sign-in
+    // link brings them back here.
+    const url = new URL(c.req.url);
+    const signInNext = options.signInNext && c.req.method === "GET" && !c.get("account")
+      ? url.pathname + url.search
+      : undefined;
     return c.html(
       <ErrorPage
         account={c.get("account") ?? null}
         csrfToken={c.get("csrfToken") ?? ""}
         title={shown.title}
         message={shown.detail}
+        signInNext={signInNext}
       />,
       shown.status as ContentfulStatusCode,
     );

@@ -12,8 +12,9 @@ export type WebSpace = { wiki: WikiRow; role: "owner" | "admin" | "member" | nul
 /**
  * Loads a wiki for a web page and checks what the visitor may do: anyone reads a public wiki;
  * members read and write their spaces; owners and admins manage them. A private wiki the
- * visitor cannot reach is `wiki_not_found` (its existence is not revealed); signed out, a
- * page that needs more than reading asks to sign in.
+ * visitor cannot reach is `wiki_not_found`, signed in or out, exactly as for an id that does
+ * not exist, so its existence is not revealed (the 404 page links to sign-in with `next`, for
+ * an owner who was signed out). Signed out, changing a public wiki asks to sign in.
  */
 export async function loadWebSpace(
   deps: Pick<Deps, "db">,
@@ -29,10 +30,7 @@ export async function loadWebSpace(
     ? (await selectSpacesOf(deps.db, account.id)).find((s) => s.id === wikiId)?.role ?? null
     : null;
   if (!role) {
-    if (wiki.visibility !== "public") {
-      if (!account) throw new AppError("unauthorized", "Sign in to see this space");
-      throw notFound;
-    }
+    if (wiki.visibility !== "public") throw notFound;
     if (need === "read") return { wiki, role };
     if (!account) throw new AppError("unauthorized", "Sign in to change this wiki");
     throw new AppError("forbidden", `Only members of "${wikiId}" can change it`);

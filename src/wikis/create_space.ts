@@ -1,9 +1,17 @@
 import { z } from "zod";
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
+import { countRequest } from "../limits/store.ts";
 import { selectTeamsOf } from "../teams/store.ts";
 import type { WikiRow } from "./store.ts";
-import { createWiki, WIKI_ID } from "./wikis.ts";
+import { createWiki, RESERVED_WIKI_IDS, WIKI_ID } from "./wikis.ts";
+
+/**
+ * Space creations one account may attempt per window. Ids are global, so a create must fail
+ * on a taken id, which tells the caller the id exists; the budget makes that costly to use
+ * as a probe (and a refusal past it does not depend on the id asked for).
+ */
+export const CREATE_ATTEMPTS = { limit: 30, windowSeconds: 3600 };
 
 /** The create-a-space form: `owner` is "me" or the id of a team the account manages. */
 export const newSpaceSchema = z.object({
@@ -30,7 +38,8 @@ export async function createSpace(
   accountId: string,
   form: Record<string, unknown>,
 ): Promise<
-  { ok: true; wiki: WikiRow } | { ok: false; status: 400 | 409; errors: SpaceFormErrors }
+  | { ok: true; wiki: WikiRow }
+  | { ok: false; status: 400 | 409 | 429; errors: SpaceFormErrors }
 > {
   const parsed = newSpaceSchema.safeParse(form);
   if (!parsed.success) {
@@ -41,6 +50,21 @@ export async function createSpace(
     return { ok: false, status: 400, errors };
   }
   const { owner, ...space } = parsed.data;
+  const attempts = await countRequest(
+    db,
+    `space-create:${accountId}`,
+    CREATE_ATTEMPTS.windowSeconds,
+  );
+  if (attempts.count > CREATE_ATTEMPTS.limit) {
+    return {
+      ok: false,
+      status: 429,
+      errors: { id: "Too many spaces tried in the last hour: try again later" },
+    };
+  }
+  // One answer for a reserved id and a taken one, public or private: "not available".
+  const unavailable = { id: `The id "${space.id}" is not available` };
+  if (RESERVED_WIKI_IDS.has(space.id)) return { ok: false, status: 409, errors: unavailable };
   let ownerTeamId: string | null = null;
   if (owner !== "me") {
     const team = (await selectTeamsOf(db, accountId)).find((t) => t.id === owner);
@@ -62,7 +86,7 @@ export async function createSpace(
     return { ok: true, wiki };
   } catch (error) {
     if (error instanceof AppError && error.code === "wiki_exists") {
-      return { ok: false, status: 409, errors: { id: `The id "${space.id}" is taken` } };
+      return { ok: false, status: 409, errors: unavailable };
     }
     throw error;
   }

@@ -1,5 +1,7 @@
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { decodeUriComponent } from "../lib/decode_uri.ts";
 import { requirePublicWiki, WIKI_LIST_HINTS } from "../mcp/servers.ts";
 import { listPages } from "../pages/list_pages.ts";
 import { resolvePageRef } from "../pages/read_page.ts";
@@ -63,7 +65,13 @@ export function llmsRoutes(deps: Deps): Hono {
 
   app.get("/w/:id/:path{.+\\.md}", async (c) => {
     const id = await requirePublicWiki(deps, c.req.param("id"), WIKI_LIST_HINTS.web);
-    const path = decodeURIComponent(c.req.param("path")).replace(/\.md$/, "");
+    // Hono has decoded the parameter already (and leaves a malformed one as it was):
+    // decode the raw segment once, so `%25` means `%` and `%E0%A4%A` is refused.
+    const raw = new URL(c.req.url).pathname.split("/").slice(3).join("/");
+    const path = decodeUriComponent(raw)?.replace(/\.md$/, "");
+    if (path === undefined) {
+      throw new AppError("bad_request", `The page path "${raw}" is not valid percent-encoding`);
+    }
     const page = await resolvePageRef(deps.db, id, path);
     return new Response(page.markdown, {
       headers: {

@@ -1,7 +1,7 @@
 import type { Deps, WriteDeps } from "../deps.ts";
 import { importPages, type ImportSummary } from "../importer/import_pages.ts";
 import { readSources } from "../importer/read_sources.ts";
-import { ensureWiki } from "./wikis.ts";
+import { DOCS_WIKI_ID, ensureWiki } from "./wikis.ts";
 
 /** The project's own user guide, imported as the public wiki `docs`. */
 export const GUIDE_DIR = new URL("../../docs/guide/", import.meta.url);
@@ -18,13 +18,23 @@ export async function seedDocs(
   deps: WriteDeps & { config?: Pick<Deps["config"], "operatorContact"> },
   dir: URL = GUIDE_DIR,
 ): Promise<ImportSummary> {
-  await ensureWiki(deps.db, {
-    id: "docs",
+  const { wiki } = await ensureWiki(deps.db, {
+    id: DOCS_WIKI_ID,
     title: "Service documentation",
     description:
       "How to use this service: connecting assistants, the MCP tools, the REST API, tokens, writing pages and self-hosting.",
     visibility: "public",
   });
+  // The seeded wiki is public and owned by nobody. A space someone made under this id (before
+  // it was reserved, or while seeding was off) is theirs: never write the guide into it, and
+  // never prune their pages.
+  if (wiki.visibility !== "public" || wiki.owner_account_id || wiki.owner_team_id) {
+    deps.log.error("docs wiki not seeded: the id belongs to another space", {
+      wiki_id: DOCS_WIKI_ID,
+      visibility: wiki.visibility,
+    });
+    return { added: 0, updated: 0, unchanged: 0, deleted: 0, failed: [] };
+  }
   const contact = deps.config?.operatorContact
     ? `\`${deps.config.operatorContact}\``
     : "the operator of this service (none is configured here: ask whoever runs it)";
@@ -33,5 +43,5 @@ export async function seedDocs(
       ? { ...page, markdown: page.markdown.replaceAll(CONTACT_PLACEHOLDER, contact) }
       : page
   );
-  return await importPages(deps, "docs", pages, { prune: true, source: "seed" });
+  return await importPages(deps, DOCS_WIKI_ID, pages, { prune: true, source: "seed" });
 }

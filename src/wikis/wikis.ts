@@ -5,6 +5,45 @@ import { insertWiki, selectWiki, type WikiRow } from "./store.ts";
 /** Wiki ids: short, URL-safe, lower case, e.g. `deno-manual`. */
 export const WIKI_ID = /^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$/;
 
+/** The id of the seeded public wiki holding the user guide. */
+export const DOCS_WIKI_ID = "docs";
+
+/**
+ * Ids nobody can take through the app: the seeded guide's, and names of the service's own
+ * paths and roles, which would read as official (`/w/api`, `/w/admin`).
+ */
+export const RESERVED_WIKI_IDS: ReadonlySet<string> = new Set([
+  DOCS_WIKI_ID,
+  "account",
+  "admin",
+  "api",
+  "app",
+  "auth",
+  "connect",
+  "dashboard",
+  "help",
+  "hub",
+  "login",
+  "logout",
+  "mcp",
+  "new",
+  "oauth",
+  "public",
+  "root",
+  "settings",
+  "signin",
+  "signout",
+  "signup",
+  "spaces",
+  "static",
+  "support",
+  "system",
+  "w",
+  "well-known",
+  "wiki",
+  "www",
+]);
+
 /** What creating a wiki takes. */
 export type NewWiki = {
   id: string;
