@@ -204,15 +204,6 @@ Deno.test("recordUsage logs and swallows a failure instead of failing the call",
   assert.equal((await db`SELECT 1 FROM usage_daily`).length, 0);
 });
 
-Deno.test("usageClient names a User-Agent by its first product, other names as given", () => {
-  assert.equal(usageClient("claude-code/2.0.1 (cli)"), "claude-code");
-  assert.equal(usageClient("Mozilla/5.0 (X11; Linux x86_64)"), "Mozilla");
-  assert.equal(usageClient("Claude Desktop"), "Claude Desktop");
-  assert.equal(usageClient("  node "), "node");
-  assert.equal(usageClient(null), "");
-  assert.equal(usageClient("x".repeat(300)).length, 64);
-});
-
 Deno.test("migration 0009 counts the confirmed uses recorded before it, by day, page and client", async () => {
   await using db = await freshDb({ migrate: false });
   const all = await readMigrations();
