@@ -17,3 +17,10 @@ Deno.test("a wrong configuration value stops start-up with a message naming the 
     "postgres://u:p@db/w",
   );
 });
+
+Deno.test("PASSWORD_HASH_COST sets scrypt's N; the default is production's 2^15", () => {
+  assert.deepEqual(loadConfig({}).passwordHash, { N: 32768, r: 8, p: 1 });
+  assert.deepEqual(loadConfig({ PASSWORD_HASH_COST: "10" }).passwordHash, { N: 1024, r: 8, p: 1 });
+  assert.throws(() => loadConfig({ PASSWORD_HASH_COST: "9" }), /PASSWORD_HASH_COST/);
+  assert.throws(() => loadConfig({ PASSWORD_HASH_COST: "21" }), /PASSWORD_HASH_COST/);
+});

@@ -88,7 +88,7 @@ export function dashboardRoutes(deps: Deps): Hono {
       sessionToken: c.get("sessionToken")!,
       current: form.current_password,
       next: form.new_password,
-    });
+    }, deps.config.passwordHash);
     if (!result.ok) return settings(c, { errors: result.errors });
     deps.log.info("password changed", {
       request_id: c.get("requestId"),

@@ -45,7 +45,7 @@ export function sessionRoutes(deps: Deps): Hono {
   app.post("/signup", async (c) => {
     const form = await c.req.parseBody();
     const next = safeNext(form.next);
-    const result = await signUp(deps.db, form);
+    const result = await signUp(deps.db, form, deps.config.passwordHash);
     if (!result.ok) {
       const values = { email: text(form.email), name: text(form.name) };
       return c.html(
@@ -75,7 +75,7 @@ export function sessionRoutes(deps: Deps): Hono {
       email,
       password: form.password,
       ip: clientIp(c, deps.config),
-    });
+    }, deps.config.passwordHash);
     if (!result.ok) {
       const fields = { request_id: c.get("requestId"), reason: result.reason };
       if (result.reason === "rate_limited") {

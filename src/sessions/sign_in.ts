@@ -4,7 +4,13 @@ import type { AccountRow } from "../accounts/store.ts";
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
 import { checkLoginLimit, clearLoginFailures, recordLoginFailure } from "./login_limit.ts";
-import { hashPassword, needsRehash, verifyPassword } from "./password.ts";
+import {
+  hashPassword,
+  needsRehash,
+  PASSWORD_PARAMS,
+  type ScryptParams,
+  verifyPassword,
+} from "./password.ts";
 import { selectPasswordOf, updatePasswordHash } from "./store.ts";
 
 /** The sign-up form. */
@@ -22,10 +28,14 @@ export const signUpSchema = z.object({
 /** Messages for the fields of a form that was not accepted, by field name. */
 export type FieldErrors = Record<string, string>;
 
-/** Creates an account with a password; field errors for what the form got wrong. */
+/**
+ * Creates an account with a password (hashed with `params`, the configured cost); field
+ * errors for what the form got wrong.
+ */
 export async function signUp(
   db: Db,
   form: Record<string, unknown>,
+  params: ScryptParams = PASSWORD_PARAMS,
 ): Promise<
   { ok: true; account: AccountRow } | { ok: false; status: 400 | 409; errors: FieldErrors }
 > {
@@ -39,7 +49,7 @@ export async function signUp(
       errors: { password: "Your password must not be your email address" },
     };
   }
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, params);
   try {
     return { ok: true, account: await createAccount(db, { email, name, passwordHash }) };
   } catch (error) {
@@ -70,6 +80,7 @@ export type SignInRefusal =
 export async function signIn(
   db: Db,
   input: { email: unknown; password: unknown; ip: string },
+  params: ScryptParams = PASSWORD_PARAMS,
 ): Promise<{ ok: true; accountId: string } | SignInRefusal> {
   const email = typeof input.email === "string" ? input.email.trim() : "";
   const password = typeof input.password === "string" ? input.password : "";
@@ -80,14 +91,14 @@ export async function signIn(
   const limit = await checkLoginLimit(db, subject);
   if (!limit.ok) return { ok: false, reason: "rate_limited", retryAfter: limit.retryAfter };
   const account = await selectPasswordOf(db, email);
-  const valid = await verifyPassword(password, account?.password_hash ?? null);
+  const valid = await verifyPassword(password, account?.password_hash ?? null, params);
   if (!account || !valid) {
     await recordLoginFailure(db, subject);
     return { ok: false, reason: "invalid" };
   }
   await clearLoginFailures(db, subject);
-  if (needsRehash(account.password_hash!)) {
-    await updatePasswordHash(db, account.id, await hashPassword(password));
+  if (needsRehash(account.password_hash!, params)) {
+    await updatePasswordHash(db, account.id, await hashPassword(password, params));
   }
   return { ok: true, accountId: account.id };
 }
