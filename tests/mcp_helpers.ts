@@ -1,4 +1,4 @@
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/client@2.4.0";
 import type { Hono } from "hono";
 
 /** A real MCP SDK client talking to the app in process (its fetch calls `app.request`). */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/client@2.4.0";
 import type { Hono } from "hono";
 import { createToken } from "../src/auth/tokens.ts";
 import type { Db } from "../src/db/db.ts";
