@@ -22,7 +22,8 @@ token=$(deno task admin create-token --email ci@example.com --name ci 2>/dev/nul
 deno task start >"$data/server.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT
-for _ in $(seq 1 120); do
+# Up to three minutes: CI runs these checks beside the PGlite test suite.
+for _ in $(seq 1 360); do
   curl -sf "$base/healthz" >/dev/null 2>&1 && break
   sleep 0.5
 done
