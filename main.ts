@@ -1,9 +1,11 @@
 import { ConfigError } from "./src/config/config.ts";
+import { MigrationError } from "./src/db/migrate.ts";
 import { startServer } from "./src/server.ts";
 
 try {
   await startServer(Deno.env.toObject());
 } catch (error) {
-  console.error(error instanceof ConfigError ? error.message : error);
+  const expected = error instanceof ConfigError || error instanceof MigrationError;
+  console.error(expected ? error.message : error);
   Deno.exit(1);
 }

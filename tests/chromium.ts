@@ -1,4 +1,4 @@
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, chromium, type Page } from "npm:playwright-core@1.65.1";
 
 /**
  * Where Debian's Chromium is (`apt-get install chromium`), or `CHROMIUM_PATH`; null when

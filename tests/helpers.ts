@@ -2,13 +2,14 @@ import type { Hono } from "hono";
 import { createApp } from "../src/app.ts";
 import { type Config, loadConfig } from "../src/config/config.ts";
 import type { Db } from "../src/db/db.ts";
-import { migrate } from "../src/db/migrate.ts";
+import { migrate, readMigrations } from "../src/db/migrate.ts";
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { wrapPglite } from "../src/db/pglite.ts";
 import { openPostgres } from "../src/db/postgres.ts";
 import type { Deps } from "../src/deps.ts";
 import { createLog } from "../src/lib/log.ts";
+import { sha256Hex } from "../src/lib/sha256.ts";
 import { createOfflineEmbedder } from "../src/search/offline_embedder.ts";
 
 /** The PostgreSQL server the suite runs against, when `DATABASE_URL` is set. */
@@ -17,8 +18,8 @@ export const DATABASE_URL = Deno.env.get("DATABASE_URL") || undefined;
 /** A fresh, migrated database of its own: a new PostgreSQL database, or in-memory PGlite. */
 export type TestDb = Db & { [Symbol.asyncDispose](): Promise<void>; url?: string };
 
-/** One migrated in-memory PGlite per test process; each test gets a clone of it. */
-let template: Promise<PGlite> | undefined;
+/** The migrated, empty PGlite store as a data-dir dump; each test loads its own copy. */
+let template: Promise<Blob> | undefined;
 
 /** Opens a fresh database for one test; `await using db = await freshDb()` drops it after. */
 export async function freshDb(options: { migrate?: boolean } = {}): Promise<TestDb> {
@@ -42,12 +43,8 @@ export async function freshDb(options: { migrate?: boolean } = {}): Promise<Test
   } else if (!migrated) {
     db = wrapPglite(await PGlite.create({ extensions: { vector } }));
   } else {
-    template ??= (async () => {
-      const pg = await PGlite.create({ extensions: { vector } });
-      await migrate(wrapPglite(pg));
-      return pg;
-    })();
-    db = wrapPglite(await (await template).clone() as PGlite);
+    template ??= templateDump();
+    db = wrapPglite(await PGlite.create({ loadDataDir: await template, extensions: { vector } }));
   }
   const close = db.close;
   return Object.assign(db, {
@@ -59,10 +56,50 @@ export async function freshDb(options: { migrate?: boolean } = {}): Promise<Test
   });
 }
 
-/** A configuration for tests: the given overrides over the defaults. */
+/**
+ * The migrated empty store, dumped, and cached in the temporary folder under a key of the
+ * migrations and the PGlite version. A new PGlite (its initdb) costs several seconds, loading a
+ * dump a fraction of that: with the cache, only the first test file of a run pays it. Parallel
+ * test files may write it at once; each writes its own file and renames it into place.
+ */
+async function templateDump(): Promise<Blob> {
+  const migrations = await readMigrations();
+  const key = await sha256Hex(JSON.stringify([
+    import.meta.resolve("@electric-sql/pglite"),
+    import.meta.resolve("@electric-sql/pglite-pgvector"),
+    migrations.map((m) => [m.name, m.sql]),
+  ]));
+  const dir = Deno.env.get("TMPDIR") ?? Deno.env.get("TEMP") ?? "/tmp";
+  const path = `${dir}/wiki-test-pglite-${key.slice(0, 16)}.tar`;
+  try {
+    return new Blob([await Deno.readFile(path)]);
+  } catch {
+    // Not cached yet: make it.
+  }
+  const pg = await PGlite.create({ extensions: { vector } });
+  await migrate(wrapPglite(pg), migrations);
+  const dump = await pg.dumpDataDir("none");
+  await pg.close();
+  const partial = `${path}.${crypto.randomUUID()}`;
+  await Deno.writeFile(partial, new Uint8Array(await dump.arrayBuffer()));
+  await Deno.rename(partial, path);
+  return dump;
+}
+
+/**
+ * A configuration for tests: the given overrides over the defaults. Password hashes are made
+ * at scrypt N = 2^10 instead of production's 2^15 (every sign-up would otherwise cost ~150 ms);
+ * a test about the production cost sets `PASSWORD_HASH_COST: "15"`.
+ */
 export function testConfig(env: Record<string, string> = {}): Config {
-  // Tests sign many people up from one address; tests of the sign-up limit set their own.
-  return loadConfig({ BASE_URL: "http://wiki.test", RATE_LIMIT_SIGNUPS_PER_HOUR: "1000", ...env });
+  // Tests sign many people up from one address (tests of the sign-up limit set their own),
+  // and hash passwords at a cheap cost (production keeps its own).
+  return loadConfig({
+    BASE_URL: "http://wiki.test",
+    RATE_LIMIT_SIGNUPS_PER_HOUR: "1000",
+    PASSWORD_HASH_COST: "10",
+    ...env,
+  });
 }
 
 /** Dependencies over a fresh database, with a log that keeps its lines for assertions. */

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { ConfigError, loadConfig } from "../src/config/config.ts";
 import { writePage } from "../src/pages/write_page.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb, testApp, testDeps } from "./helpers.ts";
@@ -65,21 +64,4 @@ Deno.test("bad input and unknown routes get problem+json with a code and the req
   const missing = await app.request("/api/v1/nothing-here");
   assert.equal(missing.status, 404);
   assert.equal((await missing.json()).code, "not_found");
-});
-
-Deno.test("a wrong configuration value stops start-up with a message naming the variable", () => {
-  assert.throws(() => loadConfig({ PORT: "eighty" }), (e: ConfigError) => /PORT/.test(e.message));
-  assert.throws(() => loadConfig({ DATABASE_URL: "mysql://x/y" }), /DATABASE_URL/);
-  assert.throws(() => loadConfig({ LOG_LEVEL: "loud" }), /LOG_LEVEL/);
-  const config = loadConfig({ PORT: "9000", BASE_URL: "https://wiki.example.com/" });
-  assert.equal(config.baseUrl, "https://wiki.example.com");
-  assert.equal(loadConfig({ PORT: "9000" }).baseUrl, "http://localhost:9000");
-  assert.throws(
-    () => loadConfig({ DENO_DEPLOYMENT_ID: "abc" }),
-    /DATABASE_URL: required on Deno Deploy/,
-  );
-  assert.equal(
-    loadConfig({ DENO_DEPLOYMENT_ID: "abc", DATABASE_URL: "postgres://u:p@db/w" }).databaseUrl,
-    "postgres://u:p@db/w",
-  );
 });

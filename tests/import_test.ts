@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
-import { zipSync } from "fflate";
 import type { Db } from "../src/db/db.ts";
 import { importPages } from "../src/importer/import_pages.ts";
-import { readSources, readZip } from "../src/importer/read_sources.ts";
+import { readSources } from "../src/importer/read_sources.ts";
 import { resolvePageRef } from "../src/pages/read_page.ts";
 import { selectLinksFrom, selectRevisions } from "../src/pages/store.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
@@ -79,19 +78,6 @@ Deno.test("a corrupt file is reported by name and skipped; the rest imports", as
   assert.match(summary.failed.find((f) => f.name === "Latin1.md")!.error, /not UTF-8/);
   assert.match(summary.failed.find((f) => f.name === "Bad front matter.md")!.error, /Front matter/);
   await resolvePageRef(db, "w", "Good");
-});
-
-Deno.test("a zip's single top folder is dropped from page paths", () => {
-  const zip = zipSync({
-    "export/Home.md": encode("# Home"),
-    "export/Guides/Setup.md": encode("# Setup"),
-    "export/image.png": new Uint8Array([1, 2, 3]),
-  });
-  assert.deepEqual(readZip(zip).map((p) => "path" in p ? p.path : p.error), [
-    "Guides/Setup",
-    "Home",
-  ]);
-  assert.throws(() => readZip(encode("not a zip at all")), /cannot be read as a zip/);
 });
 
 Deno.test("pages.jsonl imports with its titles; a bad line is reported by number", async () => {

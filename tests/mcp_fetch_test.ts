@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Client } from "@modelcontextprotocol/client";
+import type { Client } from "npm:@modelcontextprotocol/client@2.4.0";
 import { createAccount } from "../src/accounts/accounts.ts";
 import { createToken } from "../src/auth/tokens.ts";
 import type { Db } from "../src/db/db.ts";

@@ -6,8 +6,8 @@ import {
   type OAuthDiscoveryState,
   StreamableHTTPClientTransport,
   UnauthorizedError,
-} from "@modelcontextprotocol/client";
-import * as oauth from "oauth4webapi";
+} from "npm:@modelcontextprotocol/client@2.4.0";
+import * as oauth from "npm:oauth4webapi@3.8.8";
 import { freshDb } from "./helpers.ts";
 import { callError, callOk } from "./mcp_helpers.ts";
 import { BASE, type Browser, grantTokens, oauthApp, signedIn } from "./oauth_helpers.ts";

@@ -28,6 +28,8 @@ export function startServerProcess(port: number, env: Record<string, string>): S
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
+      "--frozen",
+      "--lock=deno.lock",
       "--allow-net",
       "--allow-env",
       "--allow-read",

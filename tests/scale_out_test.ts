@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/client@2.4.0";
 import { encodeBase64url } from "../src/lib/base64url.ts";
 import { readMigrations } from "../src/db/migrate.ts";
 import { openPostgres } from "../src/db/postgres.ts";

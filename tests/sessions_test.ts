@@ -69,7 +69,7 @@ Deno.test("over plain http the cookie is wiki_session, without Secure", async ()
 
 Deno.test("passwords are stored only as scrypt hashes and never logged", async () => {
   await using db = await freshDb();
-  const { app, deps } = webApp(db);
+  const { app, deps } = webApp(db, { PASSWORD_HASH_COST: "15" });
   const b = browser(app);
   await signUp(b, "ana@example.com");
   await b.post("/signout", { _csrf: await b.token("/account") });
@@ -292,7 +292,7 @@ Deno.test("an expired session signs nobody in; one past half its life is renewed
 
 Deno.test("a hash made with older parameters still verifies and is upgraded at sign-in", async () => {
   await using db = await freshDb();
-  const { app } = webApp(db);
+  const { app } = webApp(db, { PASSWORD_HASH_COST: "15" });
   await signUp(browser(app), "ana@example.com");
   const current = await hashPassword(PASSWORD);
   assert.equal(needsRehash(current), false);

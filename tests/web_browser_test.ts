@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import * as oauth from "oauth4webapi";
-import type { Page } from "playwright-core";
+import { Client, StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/client@2.4.0";
+import * as oauth from "npm:oauth4webapi@3.8.8";
+import type { Page } from "npm:playwright-core@1.65.1";
 import { createApp } from "../src/app.ts";
 import { seedDocs } from "../src/wikis/seed_docs.ts";
 import { chromiumPath, launchChromium, screenshot } from "./chromium.ts";

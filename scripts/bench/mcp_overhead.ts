@@ -1,4 +1,4 @@
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/client@2.4.0";
 import { createApp } from "../../src/app.ts";
 import type { Deps } from "../../src/deps.ts";
 import { round } from "../../src/search/metrics.ts";

@@ -1,4 +1,4 @@
-import { create, insertMultiple, search } from "@orama/orama";
+import { create, insertMultiple, search } from "npm:@orama/orama@3.1.18";
 import type { Db } from "../../src/db/db.ts";
 import type { Embedder } from "../../src/search/embedder.ts";
 import { STOPWORDS } from "../../src/search/terms.ts";

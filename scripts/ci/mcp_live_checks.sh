@@ -28,7 +28,8 @@ server=$!
 deno run -A scripts/ci/bearer_proxy.ts "$proxy_port" "$port" "$token" >"$data/proxy.log" 2>&1 &
 proxy=$!
 trap 'kill $server $proxy 2>/dev/null; wait $server $proxy 2>/dev/null; rm -rf "$data"' EXIT
-for _ in $(seq 1 120); do
+# Up to three minutes: CI runs these checks beside the PGlite test suite.
+for _ in $(seq 1 360); do
   curl -sf "$base/healthz" >/dev/null 2>&1 && break
   sleep 0.5
 done

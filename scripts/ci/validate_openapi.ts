@@ -2,7 +2,7 @@
  * Validates the service's OpenAPI document with a real validator (swagger-parser: schema
  * validation and $ref resolution), built in process over a throwaway store. Exits 1 on failure.
  */
-import SwaggerParser from "@apidevtools/swagger-parser";
+import SwaggerParser from "npm:@apidevtools/swagger-parser@13.1.0";
 import { createApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config/config.ts";
 import { openThrowawayStore } from "../../src/db/throwaway.ts";

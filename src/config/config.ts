@@ -36,6 +36,9 @@ const envSchema = z.object({
   EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),
   EMBEDDING_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   EMBEDDING_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
+  // log2 of scrypt's N. 15 is the production cost; the tests run at 10 (hashes record their
+  // own N, so a hash made at one cost verifies at another).
+  PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(15),
 });
 
 /** The service's configuration, parsed once at start-up and passed down. */
@@ -75,6 +78,8 @@ export type Config = {
   embedding: EmbeddingConfig;
   /** The language model that writes answers; null: answers are extractive. */
   llm: LlmConfig | null;
+  /** scrypt parameters of new password hashes (N = 2^15 in production; tests use less). */
+  passwordHash: { N: number; r: number; p: number };
 };
 
 /** An OpenAI-compatible chat completions endpoint. */
@@ -154,6 +159,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     timeouts: { requestMs: e.REQUEST_TIMEOUT_MS, importMs: e.IMPORT_TIMEOUT_MS },
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     operatorContact: e.OPERATOR_CONTACT ?? null,
+    passwordHash: { N: 2 ** e.PASSWORD_HASH_COST, r: 8, p: 1 },
     llm: e.LLM_MODEL
       ? {
         baseUrl: e.LLM_BASE_URL.replace(/\/+$/, ""),

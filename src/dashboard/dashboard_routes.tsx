@@ -91,7 +91,7 @@ export function dashboardRoutes(deps: Deps): Hono {
       current: form.current_password,
       next: form.new_password,
       revokeCredentials: form.revoke_credentials === "yes",
-    });
+    }, deps.config.passwordHash);
     if (!result.ok) return settings(c, { errors: result.errors });
     deps.log.info("password changed", {
       request_id: c.get("requestId"),

@@ -90,3 +90,33 @@ Deno.test("isPrivateAddress refuses every special-purpose IPv4 and IPv6 block", 
 Deno.test("isPrivateAddress lets public unicast addresses through", () => {
   for (const ip of PUBLIC) assert.equal(isPrivateAddress(ip), false, ip);
 });
+
+Deno.test("private addresses are recognised in every form", () => {
+  for (
+    const ip of [
+      "127.0.0.1",
+      "10.1.2.3",
+      "172.16.0.1",
+      "192.168.1.1",
+      "169.254.169.254",
+      "100.64.0.1",
+      "0.0.0.0",
+      "::1",
+      "::",
+      "fe80::1",
+      "fd00::1",
+      "::ffff:127.0.0.1",
+      "::ffff:7f00:1",
+      "64:ff9b::a00:1",
+      "[::1]",
+      "not-an-ip",
+    ]
+  ) {
+    assert.ok(isPrivateAddress(ip), ip);
+  }
+  // IPv4-mapped addresses are refused whole (IANA special-purpose), even of a public IPv4.
+  assert.ok(isPrivateAddress("::ffff:8.8.8.8"));
+  for (const ip of ["93.184.215.14", "8.8.8.8", "2606:4700::1111"]) {
+    assert.ok(!isPrivateAddress(ip), ip);
+  }
+});

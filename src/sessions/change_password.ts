@@ -3,7 +3,7 @@ import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
 import { sha256Hex } from "../lib/sha256.ts";
 import { revokeAllGrantsOf } from "../oauth/store.ts";
-import { hashPassword, verifyPassword } from "./password.ts";
+import { hashPassword, PASSWORD_PARAMS, type ScryptParams, verifyPassword } from "./password.ts";
 import { signUpSchema } from "./sign_in.ts";
 import { deleteOtherSessions, selectPasswordHash, updatePasswordHash } from "./store.ts";
 
@@ -22,6 +22,7 @@ export async function changePassword(
     next: unknown;
     revokeCredentials?: boolean;
   },
+  params: ScryptParams = PASSWORD_PARAMS,
 ): Promise<
   { ok: true; revoked: { tokens: number; grants: number } } | {
     ok: false;
@@ -29,13 +30,14 @@ export async function changePassword(
   }
 > {
   const current = typeof input.current === "string" ? input.current : "";
-  const valid = await verifyPassword(current, await selectPasswordHash(db, input.accountId));
+  const stored = await selectPasswordHash(db, input.accountId);
+  const valid = await verifyPassword(current, stored, params);
   if (!valid) return { ok: false, errors: { current_password: "This is not your password" } };
   const parsed = signUpSchema.shape.password.safeParse(input.next);
   if (!parsed.success) {
     return { ok: false, errors: { new_password: parsed.error.issues[0]!.message } };
   }
-  const hash = await hashPassword(parsed.data);
+  const hash = await hashPassword(parsed.data, params);
   const keep = await sha256Hex(input.sessionToken);
   return await db.transaction(async (tx) => {
     await updatePasswordHash(tx, input.accountId, hash);
@@ -55,10 +57,15 @@ export async function changePassword(
  * Sets an account's password as the operator (`deno task admin set-password`): how an account
  * made by `create-account` gets one. Every session of the account is signed out.
  */
-export async function setPassword(db: Db, accountId: string, password: string): Promise<void> {
+export async function setPassword(
+  db: Db,
+  accountId: string,
+  password: string,
+  params: ScryptParams = PASSWORD_PARAMS,
+): Promise<void> {
   const parsed = signUpSchema.shape.password.safeParse(password);
   if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0]!.message);
-  const hash = await hashPassword(parsed.data);
+  const hash = await hashPassword(parsed.data, params);
   await db.transaction(async (tx) => {
     await updatePasswordHash(tx, accountId, hash);
     await deleteOtherSessions(tx, accountId, "");

@@ -7,11 +7,11 @@ import { decodeBase64url, encodeBase64url } from "../lib/base64url.ts";
  * every 10 ms, so other requests go on meanwhile (the blocking form takes ~120 ms). argon2id
  * at OWASP's smallest setting (19 MiB, t = 2) took ~220 ms in the same library.
  */
-const CURRENT = { N: 2 ** 15, r: 8, p: 1 } as const;
+export const PASSWORD_PARAMS: ScryptParams = { N: 2 ** 15, r: 8, p: 1 };
 const SALT_BYTES = 32;
 const HASH_BYTES = 32;
 
-/** Stands in for a missing or unreadable hash: the same cost as a real one, matches nothing. */
+/** Stands in for a missing or unreadable hash: matches nothing (its cost is set per call). */
 const DUMMY = parseHash(
   "scrypt$32768$8$1$XtD2XqYC_pd3CCw3vaBr_x0lQ5tJSYwnAsePSvP9kak$H_Y3pBgg0_7GJVQvhJpRRKfuUrG8kIawq1qnf-APBAw",
 )!;
@@ -22,7 +22,7 @@ const DUMMY = parseHash(
  */
 export async function hashPassword(
   password: string,
-  params: ScryptParams = CURRENT,
+  params: ScryptParams = PASSWORD_PARAMS,
 ): Promise<string> {
   const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES));
   const hash = await derive(password, salt, params);
@@ -33,18 +33,22 @@ export async function hashPassword(
 /**
  * Whether the password matches the stored hash, compared in constant time. A missing hash
  * (an account without a password) costs the same as a wrong password, so timing does not
- * tell which emails have accounts.
+ * tell which emails have accounts: the dummy is derived at the cost new hashes get.
  */
-export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
-  const parsed = (stored && parseHash(stored)) || DUMMY;
+export async function verifyPassword(
+  password: string,
+  stored: string | null,
+  params: ScryptParams = PASSWORD_PARAMS,
+): Promise<boolean> {
+  const parsed = (stored && parseHash(stored)) || { ...DUMMY, params };
   const actual = await derive(password, parsed.salt, parsed.params);
-  return parsed !== DUMMY && constantTimeEqual(actual, parsed.hash);
+  return parsed.salt !== DUMMY.salt && constantTimeEqual(actual, parsed.hash);
 }
 
 /** Whether a stored hash was made with other parameters than today's (rehash at sign-in). */
-export function needsRehash(stored: string): boolean {
+export function needsRehash(stored: string, current: ScryptParams = PASSWORD_PARAMS): boolean {
   const params = parseHash(stored)?.params;
-  return !params || params.N !== CURRENT.N || params.r !== CURRENT.r || params.p !== CURRENT.p;
+  return !params || params.N !== current.N || params.r !== current.r || params.p !== current.p;
 }
 
 /** scrypt's cost (N, a power of two), block size (r) and parallelism (p). */

@@ -48,7 +48,7 @@ export function sessionRoutes(deps: Deps): Hono {
     const result = await signUp(deps.db, form, {
       ip: clientIp(c, deps.config),
       perHour: deps.config.rateLimits.signupsPerHour,
-    });
+    }, deps.config.passwordHash);
     if (!result.ok && result.status === 429) {
       deps.log.warn("sign-up refused", { request_id: c.get("requestId"), reason: "rate_limited" });
       c.header("Retry-After", String(result.retryAfter));
@@ -99,7 +99,7 @@ export function sessionRoutes(deps: Deps): Hono {
       email,
       password: form.password,
       ip: clientIp(c, deps.config),
-    });
+    }, deps.config.passwordHash);
     if (!result.ok) {
       const fields = { request_id: c.get("requestId"), reason: result.reason };
       if (result.reason === "rate_limited") {

@@ -5,7 +5,13 @@ import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
 import { countRequest } from "../limits/store.ts";
 import { checkLoginLimit, clearLoginFailures, recordLoginFailure } from "./login_limit.ts";
-import { hashPassword, needsRehash, verifyPassword } from "./password.ts";
+import {
+  hashPassword,
+  needsRehash,
+  PASSWORD_PARAMS,
+  type ScryptParams,
+  verifyPassword,
+} from "./password.ts";
 import { selectPasswordOf, updatePasswordHash } from "./store.ts";
 
 /** The sign-up form. */
@@ -33,11 +39,13 @@ export type SignUpRefusal =
  * caller answers exactly as for a new account (without a session), so that sign-up does not
  * tell who has an account here. Each well-formed attempt counts against the address's hourly
  * sign-up budget (a taken email too, so the form is no faster oracle than the budget allows).
+ * The password is hashed with `params`, the configured cost.
  */
 export async function signUp(
   db: Db,
   form: Record<string, unknown>,
   limit: { ip: string; perHour: number },
+  params: ScryptParams = PASSWORD_PARAMS,
 ): Promise<{ ok: true; account: AccountRow | null } | SignUpRefusal> {
   const parsed = signUpSchema.safeParse(form);
   if (!parsed.success) return { ok: false, status: 400, errors: fieldErrors(parsed.error) };
@@ -54,7 +62,7 @@ export async function signUp(
     const elapsed = (counted.now.getTime() - counted.window_started_at.getTime()) / 1000;
     return { ok: false, status: 429, retryAfter: Math.max(1, Math.ceil(3600 - elapsed)) };
   }
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, params);
   try {
     return { ok: true, account: await createAccount(db, { email, name, passwordHash }) };
   } catch (error) {
@@ -81,6 +89,7 @@ export type SignInRefusal =
 export async function signIn(
   db: Db,
   input: { email: unknown; password: unknown; ip: string },
+  params: ScryptParams = PASSWORD_PARAMS,
 ): Promise<{ ok: true; accountId: string } | SignInRefusal> {
   const email = typeof input.email === "string" ? input.email.trim() : "";
   const password = typeof input.password === "string" ? input.password : "";
@@ -91,14 +100,14 @@ export async function signIn(
   const limit = await checkLoginLimit(db, subject);
   if (!limit.ok) return { ok: false, reason: "rate_limited", retryAfter: limit.retryAfter };
   const account = await selectPasswordOf(db, email);
-  const valid = await verifyPassword(password, account?.password_hash ?? null);
+  const valid = await verifyPassword(password, account?.password_hash ?? null, params);
   if (!account || !valid) {
     await recordLoginFailure(db, subject);
     return { ok: false, reason: "invalid" };
   }
   await clearLoginFailures(db, subject);
-  if (needsRehash(account.password_hash!)) {
-    await updatePasswordHash(db, account.id, await hashPassword(password));
+  if (needsRehash(account.password_hash!, params)) {
+    await updatePasswordHash(db, account.id, await hashPassword(password, params));
   }
   return { ok: true, accountId: account.id };
 }

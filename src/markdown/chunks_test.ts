@@ -1,0 +1,27 @@
+import assert from "node:assert/strict";
+import { chunkMarkdown, MAX_WORDS } from "./chunks.ts";
+
+Deno.test("chunks follow headings and carry their heading path and anchor", () => {
+  const chunks = chunkMarkdown(
+    "Intro text.\n# Guide\n## Install\nRun it.\n## Install\nAgain.\n```\n# not a heading\n```",
+  );
+  assert.deepEqual(chunks.map((c) => [c.headingPath, c.anchor]), [
+    [[], ""],
+    [["Guide", "Install"], "install"],
+    [["Guide", "Install"], "install-1"],
+  ]);
+  assert.match(chunks[2]!.text, /# not a heading/);
+});
+
+Deno.test("a long section is split into overlapping passages of bounded size", () => {
+  const sentence = (i: number) => `Sentence number ${i} says something about topic ${i}.`;
+  const body = "# Long\n" + Array.from({ length: 200 }, (_, i) => sentence(i)).join(" ");
+  const chunks = chunkMarkdown(body);
+  assert.ok(chunks.length >= 4, `expected several chunks, got ${chunks.length}`);
+  for (const c of chunks) assert.ok(c.text.split(/\s+/).length <= MAX_WORDS + 50);
+  const lastWords = chunks[0]!.text.split(/\s+/).slice(-5).join(" ");
+  assert.ok(
+    chunks[1]!.text.includes(lastWords),
+    "the next passage starts with the previous one's tail",
+  );
+});
