@@ -307,3 +307,27 @@ export async function updateEmbeddings(
     FROM jsonb_to_recordset(${JSON.stringify(json)}::text::jsonb) AS r(id bigint, embedding text)
     WHERE c.id = r.id`;
 }
+
+/**
+ * For each stemmed term of a query (PostgreSQL's English lexemes, as BM25 uses): its document
+ * frequency across the given wikis, their chunk count, and which of `chunkIds` hold it. The
+ * evidence behind `ask`'s verdict: does the best passage hold the question's rare terms?
+ */
+export function selectTermEvidence(
+  db: Db,
+  wikiIds: string[],
+  query: string,
+  chunkIds: number[],
+): Promise<{ term: string; df: number; n: number; chunks: number[] }[]> {
+  return db`
+    WITH q AS (SELECT DISTINCT lexeme AS term FROM unnest(to_tsvector('english', ${query}::text)))
+    SELECT q.term,
+      coalesce((SELECT sum(df) FROM term_stats d
+        WHERE d.term = q.term AND d.wiki_id = ANY(${wikiIds}::text[])), 0)::int AS df,
+      coalesce((SELECT sum(chunks) FROM search_stats s
+        WHERE s.wiki_id = ANY(${wikiIds}::text[])), 0)::int AS n,
+      ARRAY(SELECT p.chunk_id::int FROM chunk_terms p
+        WHERE p.wiki_id = ANY(${wikiIds}::text[]) AND p.term = q.term
+          AND p.chunk_id = ANY(${chunkIds}::bigint[])) AS chunks
+    FROM q`;
+}
