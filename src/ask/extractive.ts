@@ -1,4 +1,4 @@
-import { contentTerms } from "../search/terms.ts";
+import { contentTerms, stem, STOPWORDS, tokenize } from "../search/terms.ts";
 import type { Passage } from "./passages.ts";
 import { plainText, type Sentence, splitSentences } from "./sentences.ts";
 
@@ -31,6 +31,14 @@ export type SentenceEvidence = {
   typeMatch: number;
   /** How many content words the question has. */
   terms: number;
+  /** `best`, counting only the question's words that are not in the best page's title. */
+  specific: number;
+  /** How many of the question's content words the best sentence lacks. */
+  missing: number;
+  /** Retrieval rank of the best sentence's passage (0 is the best-ranked). */
+  bestRank: number;
+  /** The best share of the question's words in one sentence of the best-ranked passage. */
+  topSentence: number;
 };
 
 /** At most this many sentences make an extractive answer. */
@@ -93,6 +101,10 @@ export function pickSentences(
     rarest: false,
     typeMatch: 0,
     terms: qTerms.length,
+    specific: 0,
+    missing: qTerms.length,
+    bestRank: 8,
+    topSentence: 0,
   };
   if (qTerms.length === 0 || passages.length === 0) {
     return { picks: [], coverage: 0, evidence: none };
@@ -105,7 +117,7 @@ export function pickSentences(
         rank,
         sentence: s,
         plain,
-        terms: new Set(contentTerms(plain).keys()),
+        terms: withCompounds(question, plain),
       };
     }).filter((c) => c.plain.length >= 15)
   );
@@ -149,10 +161,17 @@ export function pickSentences(
     if (addsTerms || newPassage) add(c);
   }
   const union = new Set(chosen.flatMap((c) => [...c.terms]));
-  const passageTerms = new Set(
-    contentTerms(`${best.passage.title} ${best.passage.section ?? ""} ${best.passage.text}`).keys(),
+  const passageTerms = withCompounds(
+    question,
+    `${best.passage.title} ${best.passage.section ?? ""} ${best.passage.text}`,
   );
   const rarest = [...idf].sort((a, b) => b[1] - a[1])[0]![0];
+  const titleTerms = new Set(contentTerms(best.passage.title).keys());
+  const own = qTerms.filter((t) => !titleTerms.has(t));
+  const ownTotal = own.reduce((sum, t) => sum + idf.get(t)!, 0);
+  const specific = ownTotal === 0
+    ? best.coverage
+    : own.reduce((sum, t) => sum + (best.terms.has(t) ? idf.get(t)! : 0), 0) / ownTotal;
   return {
     picks: chosen.map((c) => ({
       passage: c.passage,
@@ -171,6 +190,10 @@ export function pickSentences(
       rarest: best.terms.has(rarest),
       typeMatch: typeMatch(question, best.plain),
       terms: qTerms.length,
+      specific,
+      missing: qTerms.filter((t) => !best.terms.has(t)).length,
+      bestRank: best.rank,
+      topSentence: Math.max(0, ...scored.filter((c) => c.rank === 0).map((c) => c.coverage)),
     },
   };
 }
@@ -200,4 +223,20 @@ function typeMatch(question: string, sentence: string): number {
     return 0;
   }
   return /\d/.test(sentence) ? 1 : -1;
+}
+
+/**
+ * The stemmed content words of a text, plus the question's words that it holds as one
+ * compound: "roll back" is in a text that says "rollback", "set up" in one that says "setup".
+ */
+export function withCompounds(question: string, text: string): Set<string> {
+  const terms = new Set(contentTerms(text).keys());
+  const words = new Set(tokenize(text));
+  const q = tokenize(question);
+  for (let i = 0; i + 1 < q.length; i++) {
+    const [a, b] = [q[i]!, q[i + 1]!];
+    if (!words.has(a + b) && !words.has(stem(a + b))) continue;
+    for (const w of [a, b]) if (!STOPWORDS.has(w)) terms.add(stem(w));
+  }
+  return terms;
 }

@@ -69,7 +69,9 @@ export function splitSentences(text: string): Sentence[] {
       continue;
     }
     if (TABLE_ROW.test(line.text) || RULE.test(line.text)) {
-      push(line.start, line.end, RULE.test(line.text) ? "markup" : "row");
+      // A row above the |---| line is the table's header: column names, not an answer.
+      const header = i + 1 < lines.length && /^\s*\|?\s*:?-{3,}/.test(lines[i + 1]!.text);
+      push(line.start, line.end, RULE.test(line.text) ? "markup" : header ? "heading" : "row");
       i++;
       continue;
     }
@@ -99,6 +101,7 @@ function sentenceSpans(text: string, start: number, end: number): [number, numbe
   for (const m of block.matchAll(boundary)) {
     const stop = m.index + m[0].length;
     if (m[0][0] === "." && !endsSentence(block, m.index)) continue;
+    if (/^\s*\d{1,9}$/.test(block.slice(from, m.index))) continue; // "1. " starts a list item
     spans.push([start + from, start + stop]);
     from = stop;
   }
@@ -129,7 +132,7 @@ export function plainText(sentence: Pick<Sentence, "text" | "kind">): string {
     t = t.replace(/^ {0,3}(`{3,}|~{3,}).*\n?/, "").replace(/\n? {0,3}(`{3,}|~{3,})\s*$/, "");
     return t.split("\n").map((l) => l.trim()).filter(Boolean).join("; ");
   }
-  if (sentence.kind === "row") {
+  if (sentence.kind === "row" || (sentence.kind === "heading" && TABLE_ROW.test(t))) {
     t = t.trim().replace(/^\|/, "").replace(/\|$/, "").split("|").map((c) => c.trim())
       .filter(Boolean).join(", ");
   }
