@@ -3,6 +3,8 @@ import { askWikis } from "../src/ask/ask.ts";
 import type { Answer } from "../src/ask/ask_schema.ts";
 import type { Db } from "../src/db/db.ts";
 import { writePage } from "../src/pages/write_page.ts";
+import { searchWikis } from "../src/search/search_wikis.ts";
+import { markSnippet } from "../src/search/snippet.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb, testDeps } from "./helpers.ts";
 
@@ -116,4 +118,60 @@ Deno.test("guide questions answered from lists, tables and code quote the page v
     assertPlain(answer);
     await assertVerbatim(db, answer);
   }
+});
+
+Deno.test("a snippet keeps `<sha>` and placeholders, and never collides with markdown bold", async () => {
+  await using db = await freshDb();
+  const deps = await space(db, {
+    ...OPS,
+    Connect: "# Connect\n\n**Connect** your assistant to `/mcp/w/<id>/` and send " +
+      "`Authorization: Bearer <token>` with every request.",
+  });
+  const found = await searchWikis(deps, ["ops"], { query: "rollback" });
+  const falcon = found.results.find((r) => r.page === "Falcon")!;
+  assert.match(falcon.snippet, /falcon rollback --to <sha>/);
+  assert.ok(falcon.matches.length > 0);
+  for (const m of falcon.matches) {
+    assert.match(falcon.snippet.slice(m.start, m.end), /^rollbacks?$/i);
+  }
+  const connect = (await searchWikis(deps, ["ops"], { query: "connect assistant token" }))
+    .results.find((r) => r.page === "Connect")!;
+  assert.doesNotMatch(connect.snippet, /\*\*/);
+  assert.match(connect.snippet, /\/mcp\/w\/<id>\//);
+  assert.match(connect.snippet, /Authorization: Bearer <token>/);
+  assert.deepEqual(
+    connect.matches.map((m) => connect.snippet.slice(m.start, m.end)),
+    ["Connect", "assistant", "token"],
+  );
+  assert.match(
+    markSnippet({ text: connect.snippet, matches: connect.matches }),
+    /^⟦Connect⟧ your ⟦assistant⟧/,
+  );
+});
+
+Deno.test("a search for 7443 returns only the pages that contain it", async () => {
+  await using db = await freshDb();
+  const filler = Object.fromEntries(
+    Array.from({ length: 10 }, (_, i) => [
+      `Service ${i}`,
+      `# Service ${i}\n\nService ${i} runs in the cluster and serves traffic on its own port.`,
+    ]),
+  );
+  const deps = await space(db, { ...OPS, ...filler });
+  const found = await searchWikis(deps, ["ops"], { query: "7443" });
+  assert.deepEqual(found.results.map((r) => r.page), ["Ops notes"]);
+  const answer = await askWikis(deps, ["ops"], { question: "What uses port 7443?" });
+  assert.ok(answer.citations.every((c) => c.page === "Ops notes" || c.quote.includes("port")));
+});
+
+Deno.test("a page that only links to a section ranks below the section itself", async () => {
+  await using db = await freshDb();
+  const deps = await space(db, {
+    Tokens: "# Tokens\n\nTokens let programs read a space.\n\n## Rate limits\n\n" +
+      "Each token may make 600 requests a minute; past that the API answers 429.",
+    Overview: "# Overview\n\nSee [[Tokens#Rate limits]].",
+  });
+  const found = await searchWikis(deps, ["ops"], { query: "rate limits" });
+  assert.equal(found.results[0]!.page, "Tokens", JSON.stringify(found.results));
+  assert.equal(found.results[0]!.section, "Tokens > Rate limits");
 });

@@ -36,7 +36,7 @@ export async function retrievePassages(
 ): Promise<Passage[]> {
   const ranked = await rankChunks(deps, wikiIds, question, "hybrid");
   const rows = new Map(
-    (await selectChunkDetails(deps.db, ranked.slice(0, 40).map((h) => h.chunk_id), null)).map((
+    (await selectChunkDetails(deps.db, ranked.slice(0, 40).map((h) => h.chunk_id))).map((
       r,
     ) => [r.chunk_id, r]),
   );

@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { askWikis } from "../ask/ask.ts";
+import { markSnippet } from "../search/snippet.ts";
 import { answerSchema, askInput } from "../ask/ask_schema.ts";
 import type { Deps } from "../deps.ts";
 import { getPageContent, getPageInput, pageContentSchema } from "../pages/get_page_content.ts";
@@ -33,7 +34,7 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
     title: "Search the wiki",
     description:
       "Find the pages that answer a question or mention a topic. Call this first, before get_page. " +
-      "Returns up to `limit` pages, best first, each with the best matching passage (terms marked **), " +
+      "Returns up to `limit` pages, best first, each with the best matching passage (as plain text, the query's words marked ⟦ ⟧), " +
       "its section, the page path for get_page, its url and revision. Exact title matches come first.",
     inputSchema: withScope(searchInput),
     outputSchema: searchOutputSchema,
@@ -47,7 +48,9 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
         `${i + 1}. ${r.title} — page "${r.page}"${
           r.section ? `, section ${r.section}` : ""
         } (rev ${r.revision})\n` +
-        `   ${r.snippet.replace(/\s+/g, " ")}\n   ${r.url}`
+        `   ${
+          markSnippet({ text: r.snippet, matches: r.matches }).replace(/\s+/g, " ")
+        }\n   ${r.url}`
       );
       const text = lines.length > 0
         ? lines.join("\n") +
