@@ -6,6 +6,7 @@ import { writePage } from "../src/pages/write_page.ts";
 import { searchWikis } from "../src/search/search_wikis.ts";
 import { markSnippet } from "../src/search/snippet.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
+import { startFakeOpenAi } from "./fake_openai.ts";
 import { freshDb, testDeps } from "./helpers.ts";
 
 const by = { source: "test" };
@@ -174,4 +175,42 @@ Deno.test("a page that only links to a section ranks below the section itself", 
   const found = await searchWikis(deps, ["ops"], { query: "rate limits" });
   assert.equal(found.results[0]!.page, "Tokens", JSON.stringify(found.results));
   assert.equal(found.results[0]!.section, "Tokens > Rate limits");
+});
+
+Deno.test("with a model, it is asked even on weak matches, and its checked 'not covered' stands", async () => {
+  const fake = startFakeOpenAi();
+  try {
+    await using db = await freshDb();
+    const deps = testDeps(db, { LLM_MODEL: "fake-chat", LLM_BASE_URL: fake.url });
+    await createWiki(db, { id: "ops", visibility: "public" });
+    for (const [path, markdown] of Object.entries(OPS)) {
+      await writePage(deps, { wikiId: "ops", path, markdown }, by);
+    }
+    fake.chat(() =>
+      JSON.stringify({ answer: "The passages do not say.", citations: [], covered: false })
+    );
+    const vendors = await askWikis(deps, ["ops"], {
+      question: "Which vendors do we use for billing?",
+    });
+    assert.equal(fake.chats.length, 1, "the model saw a weak retrieval too");
+    assert.equal(vendors.mode, "llm");
+    assert.equal(vendors.coverage, "unsupported");
+    // A "not covered" against strong evidence is not taken at its word.
+    fake.chat(({ messages }) => {
+      const n = /\[(\d+)\] \(page "Falcon"/.exec(messages[1]!.content)![1];
+      return JSON.stringify({
+        answer: `Use falcon rollback [${n}].`,
+        citations: [{ passage: Number(n), quote: "Rollbacks are done with" }],
+        covered: false,
+      });
+    });
+    const falcon = await askWikis(deps, ["ops"], { question: "How do I roll back Falcon?" });
+    assert.equal(falcon.coverage, "partial");
+    assert.ok(
+      falcon.frontier.some((f) => f.kind === "weak_match" && /check the cited/.test(f.note)),
+    );
+    await assertVerbatim(db, falcon);
+  } finally {
+    await fake.close();
+  }
 });
