@@ -5,6 +5,9 @@
  * and latency for the lexical leg, the vector leg and hybrid; the last line is JSON.
  * `--gate` exits 1 when hybrid falls below the better single leg on nDCG@10 or Recall@5;
  * `--min metric=value` (repeatable) exits 1 when hybrid falls below the value.
+ * `--ask` measures answers instead (see `evaluateAnswers`); there `--max metric=value` exits 1
+ * when a figure is above the value, and `--features out.jsonl` writes each question's verdict
+ * evidence, for fitting the verdict (docs/answers.md).
  */
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config/config.ts";
@@ -14,14 +17,22 @@ import { importPages } from "../src/importer/import_pages.ts";
 import { progressBar } from "../src/importer/progress_bar.ts";
 import { readSources } from "../src/importer/read_sources.ts";
 import { createLog } from "../src/lib/log.ts";
-import { askWikis } from "../src/ask/ask.ts";
+import { assessQuestion } from "../src/ask/ask.ts";
+import { featureVector } from "../src/ask/verdict.ts";
 import { createEmbedder } from "../src/search/create_embedder.ts";
 import { meanScores, quantile, round, scoreQuery } from "../src/search/metrics.ts";
 import { rankPages, type SearchMode } from "../src/search/search_wikis.ts";
 import { ensureVectorIndex } from "../src/search/vector_index.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 
-type Query = { id: string; query: string; gold: string[]; answers?: string[] };
+type Query = {
+  id: string;
+  query: string;
+  gold: string[];
+  answers?: string[];
+  /** false: the page that answers it was removed (squad-abstain); `ask` should flag it. */
+  answerable?: boolean;
+};
 
 const { values, positionals } = parseArgs({
   args: Deno.args,
@@ -32,6 +43,8 @@ const { values, positionals } = parseArgs({
     gate: { type: "boolean", default: false },
     ask: { type: "boolean", default: false },
     min: { type: "string", multiple: true },
+    max: { type: "string", multiple: true },
+    features: { type: "string" },
   },
 });
 const dir = positionals[0];
@@ -74,6 +87,13 @@ try {
       const [metric, value] = rule.split("=");
       if (!((figures as Record<string, number>)[metric ?? ""]! >= Number(value))) {
         console.error(`gate: ${metric} is below ${value}`);
+        Deno.exitCode = 1;
+      }
+    }
+    for (const rule of values.max ?? []) {
+      const [metric, value] = rule.split("=");
+      if (!((figures as Record<string, number>)[metric ?? ""]! <= Number(value))) {
+        console.error(`gate: ${metric} is above ${value}`);
         Deno.exitCode = 1;
       }
     }
@@ -121,9 +141,12 @@ try {
 }
 
 /**
- * Runs every question through `askWikis` and measures how often a gold answer string is in
- * the answer, how often a gold page is cited, and the share of quotes found verbatim in their
- * page's markdown.
+ * Runs every question through `ask` and measures, on answerable questions, how often a gold
+ * answer string is in the answer and a gold page is cited; on every question, the share of
+ * citations whose quote is `markdown.slice(start, end)` of its page, of answers carrying
+ * markdown syntax (`markup_in_answers`) and of fragments (`fragment_answers`); on a set with
+ * `answerable`, the share of uncovered questions flagged (coverage not `supported`) and of
+ * covered ones wrongly flagged.
  */
 async function evaluateAnswers(deps: Deps) {
   const markdown = new Map(
@@ -136,27 +159,86 @@ async function evaluateAnswers(deps: Deps) {
   let goldCited = 0;
   let quotes = 0;
   let verbatim = 0;
+  let markup = 0;
+  let fragments = 0;
+  let answered = 0;
+  const flagged = { covered: 0, uncovered: 0, nCovered: 0, nUncovered: 0 };
   const latencies: number[] = [];
-  const asked = queries.filter((q) => q.answers && q.answers.length > 0);
+  const asked = queries.filter((q) => (q.answers && q.answers.length > 0) || "answerable" in q);
+  const answerable = asked.filter((q) => q.answerable !== false);
+  const dump: string[] = [];
   for (const q of asked) {
     const t = performance.now();
-    const answer = await askWikis(deps, ["eval"], { question: q.query });
+    const { answer, evidence, probability } = await assessQuestion(deps, ["eval"], {
+      question: q.query,
+    });
     latencies.push(performance.now() - t);
-    const text = answer.answer.toLowerCase();
-    if (q.answers!.some((a) => text.includes(a.toLowerCase()))) containsGold++;
-    if (answer.citations.some((c) => q.gold.includes(c.page))) goldCited++;
+    if (values.features) {
+      dump.push(JSON.stringify({
+        id: q.id,
+        answerable: q.answerable ?? true,
+        probability,
+        coverage: answer.coverage,
+        features: featureVector(evidence),
+      }));
+    }
+    if ("answerable" in q) {
+      const isFlagged = answer.coverage !== "supported";
+      if (q.answerable) {
+        flagged.nCovered++;
+        if (isFlagged) flagged.covered++;
+      } else {
+        flagged.nUncovered++;
+        if (isFlagged) flagged.uncovered++;
+      }
+    }
+    if (answer.citations.length > 0) {
+      answered++;
+      if (hasMarkup(answer.answer)) markup++;
+      if (isFragment(answer.answer)) fragments++;
+    }
+    if (q.answerable !== false) {
+      const text = answer.answer.toLowerCase();
+      if (q.answers?.some((a) => text.includes(a.toLowerCase()))) containsGold++;
+      if (answer.citations.some((c) => q.gold.includes(c.page))) goldCited++;
+    }
     for (const c of answer.citations) {
       quotes++;
-      if (markdown.get(c.page)?.includes(c.quote)) verbatim++;
+      if (markdown.get(c.page)?.slice(c.start, c.end) === c.quote) verbatim++;
     }
   }
+  if (values.features) await Deno.writeTextFile(values.features, dump.join("\n") + "\n");
+  const share = (n: number, of: number) => round(n / Math.max(of, 1));
   return {
     questions: asked.length,
-    answer_contains_gold: round(containsGold / Math.max(asked.length, 1)),
-    gold_page_cited: round(goldCited / Math.max(asked.length, 1)),
+    answer_contains_gold: share(containsGold, answerable.length),
+    gold_page_cited: share(goldCited, answerable.length),
     verbatim_quotes: round(quotes === 0 ? 1 : verbatim / quotes),
+    markup_in_answers: share(markup, answered),
+    fragment_answers: share(fragments, answered),
+    ...(flagged.nCovered + flagged.nUncovered > 0
+      ? {
+        uncovered_flagged: share(flagged.uncovered, flagged.nUncovered),
+        covered_flagged: share(flagged.covered, flagged.nCovered),
+      }
+      : {}),
     citations_per_answer: round(quotes / Math.max(asked.length, 1)),
     p50_ms: round(quantile(latencies, 0.5)),
     p95_ms: round(quantile(latencies, 0.95)),
   };
+}
+
+/** Whether an answer carries markdown syntax: bold, a wikilink, a fence or a table row. */
+function hasMarkup(answer: string): boolean {
+  return /\*\*|\[\[|```|~~~|(^|\n)\s*\|.*\|/.test(answer);
+}
+
+/**
+ * An answer that starts in lower case or inside a parenthesis, or ends without sentence
+ * punctuation (citation markers aside).
+ */
+function isFragment(answer: string): boolean {
+  const text = answer.replace(/\s*\[\d+\]/g, "").trim();
+  return /^[\p{Ll})\]]/u.test(text) || /^[^(]*\)/.test(text) ||
+    !/[.!?]["')\]”’]?$/.test(text);
 }

@@ -122,7 +122,11 @@ Deno.test("search results carry section, marked snippet, url, revision; a cursor
   const top = first.results[0]!;
   assert.equal(top.page, "Setup");
   assert.equal(top.section, "Setup > Install the server");
-  assert.match(top.snippet, /\*\*installer\*\*/);
+  assert.equal(top.snippet, "Run the installer and restart the service.");
+  assert.deepEqual(top.matches.map((m) => top.snippet.slice(m.start, m.end)), [
+    "installer",
+    "restart",
+  ]);
   assert.equal(top.url, "http://wiki.test/w/w/Setup#install-the-server");
   assert.equal(top.revision, 1);
   assert.ok(first.next_cursor);

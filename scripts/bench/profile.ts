@@ -82,7 +82,7 @@ export async function profileSearch(
         const page = pages.find((p) => p.chunk_id === h.chunk_id);
         if (page && !best.has(page.page_id)) best.set(page.page_id, h.chunk_id);
       }
-      await selectChunkDetails(deps.db, [...best.values()].slice(0, 10), query);
+      await selectChunkDetails(deps.db, [...best.values()].slice(0, 10));
       tick();
       STEPS.forEach((s, i) => times[s]!.push(t[i + 1]! - t[i]!));
       times.total!.push(t.at(-1)! - t[0]!);

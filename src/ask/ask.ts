@@ -3,16 +3,25 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { type Answer, askInput, type Citation, type FrontierNote } from "./ask_schema.ts";
 import { pickSentences } from "./extractive.ts";
+import { conflictNotes } from "./conflicts.ts";
 import { frontierNotes, WEAK_COVERAGE } from "./frontier.ts";
 import { answerWithLlm, LlmUnavailable } from "./llm.ts";
 import { type Passage, retrievePassages } from "./passages.ts";
+import {
+  answerability,
+  type Evidence,
+  gatherEvidence,
+  SUPPORTED_AT,
+  UNSUPPORTED_BELOW,
+} from "./verdict.ts";
 
 type AskDeps = Pick<Deps, "db" | "embedder" | "log" | "config">;
 
 /**
  * Answers a question from one or more wikis: retrieve passages (hybrid search), synthesize
- * (the configured LLM, or extractively from the best sentences), verify (every quote is found
- * in its page; nothing is cited that was not retrieved), and say where coverage is thin.
+ * (the configured LLM, or extractively from the best sentences), verify (every quote is cut
+ * from its page with its offsets; nothing is cited that was not retrieved), weigh the
+ * evidence into a calibrated verdict (src/ask/verdict.ts), and say where coverage is thin.
  * An LLM failure falls back to the extractive answer with a note; it is never a 500.
  */
 export async function askWikis(
@@ -20,26 +29,80 @@ export async function askWikis(
   wikiIds: string[],
   input: z.input<typeof askInput>,
 ): Promise<Answer> {
+  return (await assessQuestion(deps, wikiIds, input)).answer;
+}
+
+/** `askWikis` with the evidence and probability behind its verdict (for the eval harness). */
+export async function assessQuestion(
+  deps: AskDeps,
+  wikiIds: string[],
+  input: z.input<typeof askInput>,
+): Promise<{ answer: Answer; evidence: Evidence; probability: number }> {
   const parsed = askInput.safeParse(input);
   if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0]!.message);
   const question = parsed.data.question;
   const passages = await retrievePassages(deps, wikiIds, question);
   const extractive = pickSentences(question, passages);
-  const draft = (deps.config.llm && passages.length > 0 && extractive.coverage >= WEAK_COVERAGE)
+  const evidence = await gatherEvidence(
+    deps,
+    wikiIds,
+    question,
+    passages,
+    extractive.evidence,
+    extractive.picks[0]?.passage,
+  );
+  const probability = answerability(evidence);
+  // With a model, it sees every retrieval that found passages, and may say "not covered".
+  const draft = deps.config.llm && passages.length > 0
     ? await llmDraft(deps, deps.config.llm, question, passages)
     : null;
-  const { answer, citations, notes, mode } = draft && "answer" in draft
+  const { answer, citations, notes, mode, covered } = draft && "answer" in draft
     ? draft
     : extractiveDraft(extractive, passages, draft?.notes ?? []);
-  const frontier = await frontierNotes(deps.db, question, passages, citations, extractive.coverage);
+  const level = verdictOf(citations, probability, covered);
+  const frontier = await frontierNotes(deps.db, question, passages, citations, level);
+  if (covered === false && level !== "unsupported") {
+    // The model's "not covered" is checked against the evidence: strong evidence overrules it.
+    notes.after.push({
+      kind: "weak_match",
+      note: "The language model found no answer, but the passages match the question well: " +
+        "check the cited pages",
+      pages: [...new Set(passages.slice(0, 3).map((p) => p.page))],
+    });
+  }
   return {
-    question,
-    answer,
-    citations,
-    frontier: dedupe([...notes.before, ...frontier.notes, ...notes.after]),
-    coverage: frontier.coverage,
-    mode,
+    answer: {
+      question,
+      answer,
+      citations,
+      frontier: dedupe([
+        ...notes.before,
+        ...frontier.notes,
+        ...conflictNotes(citations),
+        ...notes.after,
+      ]),
+      coverage: frontier.coverage,
+      mode,
+    },
+    evidence,
+    probability,
   };
+}
+
+/**
+ * The coverage summary: `supported` when the calibrated probability reaches `SUPPORTED_AT`
+ * (and a model, if any, did not say "not covered" on weak evidence), `unsupported` with
+ * nothing to cite, `partial` otherwise.
+ */
+function verdictOf(
+  citations: Citation[],
+  probability: number,
+  covered: boolean | undefined,
+): Answer["coverage"] {
+  if (citations.length === 0) return "unsupported";
+  if (covered === false) return probability >= SUPPORTED_AT ? "partial" : "unsupported";
+  if (covered === true) return probability >= UNSUPPORTED_BELOW ? "supported" : "partial";
+  return probability >= SUPPORTED_AT ? "supported" : "partial";
 }
 
 type Draft = {
@@ -47,6 +110,8 @@ type Draft = {
   citations: Citation[];
   notes: { before: FrontierNote[]; after: FrontierNote[] };
   mode: Answer["mode"];
+  /** The model's own claim that the passages do (not) answer the question. */
+  covered?: boolean;
 };
 
 /** The model's verified answer, or the note that explains why there is none. */
@@ -60,9 +125,10 @@ async function llmDraft(
     const out = await answerWithLlm(llm, question, passages);
     return {
       answer: renumber(out.answer, out.cited.map((c) => c.passage.n)),
-      citations: out.cited.map((c, i) => citationOf(c.passage, c.quote, i + 1)),
+      citations: out.cited.map((c, i) => citationOf(c.passage, c, i + 1)),
       notes: { before: out.modelNotes, after: out.dropped },
       mode: "llm",
+      covered: out.covered,
     };
   } catch (error) {
     if (!(error instanceof LlmUnavailable)) throw error;
@@ -84,19 +150,23 @@ function extractiveDraft(
 ): Draft {
   const picks = extractive.coverage < WEAK_COVERAGE ? [] : extractive.picks;
   const answer = picks.length > 0
-    ? picks.map((p, i) => `${p.sentence} [${i + 1}]`).join(" ")
+    ? picks.map((p, i) => `${p.plain} [${i + 1}]`).join(" ")
     : passages.length > 0
     ? `The wiki does not answer this. The closest pages are ${closest(passages)}.`
     : "The wiki has nothing on this.";
   return {
     answer,
-    citations: picks.map((p, i) => citationOf(p.passage, p.sentence, i + 1)),
+    citations: picks.map((p, i) => citationOf(p.passage, p, i + 1)),
     notes: { before, after: [] },
     mode: "extractive",
   };
 }
 
-function citationOf(p: Passage, quote: string, n: number): Citation {
+function citationOf(
+  p: Passage,
+  q: { quote: string; start: number; end: number },
+  n: number,
+): Citation {
   return {
     n,
     wiki: p.wiki,
@@ -105,7 +175,9 @@ function citationOf(p: Passage, quote: string, n: number): Citation {
     url: p.url,
     revision: p.revision,
     section: p.section,
-    quote,
+    quote: q.quote,
+    start: q.start,
+    end: q.end,
   };
 }
 

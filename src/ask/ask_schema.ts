@@ -19,13 +19,17 @@ export const frontierNoteSchema = z.object({
     "missing_page",
     "citation_dropped",
     "llm_fallback",
+    "conflict",
   ]),
   note: z.string(),
   pages: z.array(z.string()).optional(),
 });
 export type FrontierNote = z.infer<typeof frontierNoteSchema>;
 
-/** A cited passage: `n` is the marker `[n]` in the answer; `quote` is verbatim from the page. */
+/**
+ * A cited passage: `n` is the marker `[n]` in the answer; `quote` is verbatim from the page's
+ * markdown at `revision`, byte for byte: `markdown.slice(start, end) === quote`.
+ */
 export const citationSchema = z.object({
   n: z.number().int(),
   wiki: z.string(),
@@ -35,6 +39,8 @@ export const citationSchema = z.object({
   revision: z.number().int(),
   section: z.string().nullable(),
   quote: z.string(),
+  start: z.number().int().describe("Offset of the quote's first character in the page's markdown"),
+  end: z.number().int().describe("Offset just past the quote's last character"),
 });
 export type Citation = z.infer<typeof citationSchema>;
 

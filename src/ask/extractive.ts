@@ -1,9 +1,45 @@
-import { contentTerms } from "../search/terms.ts";
+import { contentTerms, stem, STOPWORDS, tokenize } from "../search/terms.ts";
 import type { Passage } from "./passages.ts";
-import { isMarkupOnly, splitSentences } from "./sentences.ts";
+import { plainText, type Sentence, splitSentences } from "./sentences.ts";
 
-/** A sentence chosen for an extractive answer. */
-export type Pick = { passage: Passage; sentence: string; coverage: number };
+/**
+ * A sentence chosen for an extractive answer: `quote` is `passage.markdown.slice(start, end)`,
+ * byte for byte; `plain` is the same sentence rendered to plain text for the answer.
+ */
+export type Pick = {
+  passage: Passage;
+  quote: string;
+  start: number;
+  end: number;
+  plain: string;
+  coverage: number;
+};
+
+/** What the picker saw, for the verdict (src/ask/verdict.ts). */
+export type SentenceEvidence = {
+  /** Rarity-weighted share of the question's words in the best sentence. */
+  best: number;
+  /** The same share in the best sentence's whole passage, with its title and section. */
+  passage: number;
+  /** The same share over all picked sentences. */
+  union: number;
+  /** Share of the question's adjacent word pairs that stand together in the best sentence. */
+  bigrams: number;
+  /** Whether the question's rarest word (among retrieved sentences) is in the best sentence. */
+  rarest: boolean;
+  /** Whether the best sentence holds a number where the question asks for one. */
+  typeMatch: number;
+  /** How many content words the question has. */
+  terms: number;
+  /** `best`, counting only the question's words that are not in the best page's title. */
+  specific: number;
+  /** How many of the question's content words the best sentence lacks. */
+  missing: number;
+  /** Retrieval rank of the best sentence's passage (0 is the best-ranked). */
+  bestRank: number;
+  /** The best share of the question's words in one sentence of the best-ranked passage. */
+  topSentence: number;
+};
 
 /** At most this many sentences make an extractive answer. */
 const MAX_SENTENCES = 4;
@@ -16,6 +52,35 @@ const TOP_PAGES = 3;
 /** …when it matches at least this share of what the best sentence matches. */
 const MIN_SHARE = 0.2;
 
+/** Sentences of a passage located in its page's markdown (quotes are cut from the page). */
+export function locatedSentences(passage: Passage): (Sentence & { quote: string })[] {
+  const out: (Sentence & { quote: string })[] = [];
+  for (const s of splitSentences(passage.text)) {
+    if (s.kind === "heading" || s.kind === "markup") continue;
+    let start: number;
+    let end: number;
+    if (passage.offset >= 0) {
+      start = passage.offset + s.start;
+      end = passage.offset + s.end;
+    } else {
+      const found = findLoosely(passage.markdown, s.text);
+      if (!found) continue;
+      [start, end] = found;
+    }
+    out.push({ ...s, start, end, quote: passage.markdown.slice(start, end) });
+  }
+  return out;
+}
+
+/** Where `needle` stands in `text`, white space compared loosely; null if absent. */
+export function findLoosely(text: string, needle: string): [number, number] | null {
+  const words = needle.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return null;
+  const m = new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s+"))
+    .exec(text);
+  return m ? [m.index, m.index + m[0].length] : null;
+}
+
 /**
  * Chooses the sentences that best answer the question: each scores the share of the
  * question's content words it holds, each word weighted by how rare it is among the
@@ -26,19 +91,37 @@ const MIN_SHARE = 0.2;
 export function pickSentences(
   question: string,
   passages: Passage[],
-): { picks: Pick[]; coverage: number } {
+): { picks: Pick[]; coverage: number; evidence: SentenceEvidence } {
   const qTerms = [...contentTerms(question).keys()];
-  if (qTerms.length === 0 || passages.length === 0) return { picks: [], coverage: 0 };
+  const none: SentenceEvidence = {
+    best: 0,
+    passage: 0,
+    union: 0,
+    bigrams: 0,
+    rarest: false,
+    typeMatch: 0,
+    terms: qTerms.length,
+    specific: 0,
+    missing: qTerms.length,
+    bestRank: 8,
+    topSentence: 0,
+  };
+  if (qTerms.length === 0 || passages.length === 0) {
+    return { picks: [], coverage: 0, evidence: none };
+  }
   const candidates = passages.flatMap((passage, rank) =>
-    splitSentences(passage.text).filter((s) => !isMarkupOnly(s.text) && s.text.length >= 20)
-      .map((s) => ({
+    locatedSentences(passage).filter((s) => s.text.length >= 20).map((s) => {
+      const plain = plainText(s);
+      return {
         passage,
         rank,
-        sentence: s.text,
-        terms: new Set(contentTerms(s.text).keys()),
-      }))
+        sentence: s,
+        plain,
+        terms: withCompounds(question, plain),
+      };
+    }).filter((c) => c.plain.length >= 15)
   );
-  if (candidates.length === 0) return { picks: [], coverage: 0 };
+  if (candidates.length === 0) return { picks: [], coverage: 0, evidence: none };
   const idf = new Map(qTerms.map((t) => {
     const df = candidates.filter((c) => c.terms.has(t)).length;
     return [t, Math.log(1 + candidates.length / (1 + df))];
@@ -78,8 +161,82 @@ export function pickSentences(
     if (addsTerms || newPassage) add(c);
   }
   const union = new Set(chosen.flatMap((c) => [...c.terms]));
+  const passageTerms = withCompounds(
+    question,
+    `${best.passage.title} ${best.passage.section ?? ""} ${best.passage.text}`,
+  );
+  const rarest = [...idf].sort((a, b) => b[1] - a[1])[0]![0];
+  const titleTerms = new Set(contentTerms(best.passage.title).keys());
+  const own = qTerms.filter((t) => !titleTerms.has(t));
+  const ownTotal = own.reduce((sum, t) => sum + idf.get(t)!, 0);
+  const specific = ownTotal === 0
+    ? best.coverage
+    : own.reduce((sum, t) => sum + (best.terms.has(t) ? idf.get(t)! : 0), 0) / ownTotal;
   return {
-    picks: chosen.map((c) => ({ passage: c.passage, sentence: c.sentence, coverage: c.coverage })),
+    picks: chosen.map((c) => ({
+      passage: c.passage,
+      quote: c.sentence.quote,
+      start: c.sentence.start,
+      end: c.sentence.end,
+      plain: c.plain,
+      coverage: c.coverage,
+    })),
     coverage: covered(union),
+    evidence: {
+      best: best.coverage,
+      passage: covered(passageTerms),
+      union: covered(union),
+      bigrams: bigramShare(qTerms, best.plain),
+      rarest: best.terms.has(rarest),
+      typeMatch: typeMatch(question, best.plain),
+      terms: qTerms.length,
+      specific,
+      missing: qTerms.filter((t) => !best.terms.has(t)).length,
+      bestRank: best.rank,
+      topSentence: Math.max(0, ...scored.filter((c) => c.rank === 0).map((c) => c.coverage)),
+    },
   };
+}
+
+/** Share of the question's adjacent content-word pairs that stand within 3 words in `text`. */
+function bigramShare(qTerms: string[], text: string): number {
+  if (qTerms.length < 2) return 0;
+  const words = [...contentTerms(text).keys()];
+  const at = new Map<string, number[]>();
+  words.forEach((w, i) => at.set(w, [...(at.get(w) ?? []), i]));
+  let hit = 0;
+  for (let i = 0; i + 1 < qTerms.length; i++) {
+    const a = at.get(qTerms[i]!) ?? [];
+    const b = at.get(qTerms[i + 1]!) ?? [];
+    if (a.some((x) => b.some((y) => Math.abs(x - y) <= 3))) hit++;
+  }
+  return hit / (qTerms.length - 1);
+}
+
+/** 1 when the question asks for a number or a date and the sentence holds one, -1 when not. */
+function typeMatch(question: string, sentence: string): number {
+  if (
+    !/\b(how (many|much|long|old|far|tall|large|big)|what year|when|what percentage)\b/i.test(
+      question,
+    )
+  ) {
+    return 0;
+  }
+  return /\d/.test(sentence) ? 1 : -1;
+}
+
+/**
+ * The stemmed content words of a text, plus the question's words that it holds as one
+ * compound: "roll back" is in a text that says "rollback", "set up" in one that says "setup".
+ */
+export function withCompounds(question: string, text: string): Set<string> {
+  const terms = new Set(contentTerms(text).keys());
+  const words = new Set(tokenize(text));
+  const q = tokenize(question);
+  for (let i = 0; i + 1 < q.length; i++) {
+    const [a, b] = [q[i]!, q[i + 1]!];
+    if (!words.has(a + b) && !words.has(stem(a + b))) continue;
+    for (const w of [a, b]) if (!STOPWORDS.has(w)) terms.add(stem(w));
+  }
+  return terms;
 }

@@ -9,8 +9,6 @@ const STALE_AFTER_DAYS = 365;
 
 /** Below this share of the question's weighted words, the wiki is taken not to cover it. */
 export const WEAK_COVERAGE = 0.35;
-/** At or above this share, the answer counts as supported. */
-export const FULL_COVERAGE = 0.75;
 
 /**
  * Where the wiki's coverage is thin: question words no passage holds, an answer resting on one
@@ -21,7 +19,7 @@ export async function frontierNotes(
   question: string,
   passages: Passage[],
   citations: Citation[],
-  coverage: number,
+  level: Answer["coverage"],
 ): Promise<{ notes: FrontierNote[]; coverage: Answer["coverage"] }> {
   const notes: FrontierNote[] = [];
   const qTerms = contentTerms(question);
@@ -35,15 +33,12 @@ export async function frontierNotes(
       note: `No retrieved passage mentions ${absent.map((w) => `"${w}"`).join(", ")}`,
     });
   }
-  const level: Answer["coverage"] = citations.length === 0 || coverage < WEAK_COVERAGE
-    ? "unsupported"
-    : coverage >= FULL_COVERAGE && absent.length === 0
-    ? "supported"
-    : "partial";
-  if (level === "unsupported") {
+  if (level !== "supported") {
     notes.push({
       kind: "weak_match",
-      note: "The wiki does not cover this question: only weak matches were found",
+      note: level === "unsupported"
+        ? "The wiki does not cover this question: only weak matches were found"
+        : "The wiki may not cover this question: the best passages match it only in part",
       pages: [...new Set(passages.slice(0, 3).map((p) => p.page))],
     });
   }

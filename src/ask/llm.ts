@@ -2,6 +2,7 @@ import OpenAI from "openai";
 import { z } from "zod";
 import type { LlmConfig } from "../config/config.ts";
 import type { FrontierNote } from "./ask_schema.ts";
+import { findLoosely } from "./extractive.ts";
 import type { Passage } from "./passages.ts";
 
 /** What the model must return. */
@@ -9,14 +10,17 @@ const modelAnswer = z.object({
   answer: z.string().min(1),
   citations: z.array(z.object({ passage: z.number().int(), quote: z.string().min(1) })).default([]),
   frontier: z.array(z.object({ kind: z.string(), note: z.string() })).default([]),
+  covered: z.boolean().optional(),
 });
 
 /** A model answer whose citations were checked against the passages. */
 export type VerifiedAnswer = {
   answer: string;
-  cited: { passage: Passage; quote: string }[];
+  cited: { passage: Passage; quote: string; start: number; end: number }[];
   dropped: FrontierNote[];
   modelNotes: FrontierNote[];
+  /** The model's claim that the passages do (not) answer the question, if it made one. */
+  covered?: boolean;
 };
 
 /** Why the model's answer could not be used. */
@@ -27,7 +31,8 @@ export class LlmUnavailable extends Error {
 const SYSTEM = [
   "You answer questions using only the numbered passages from a wiki.",
   'Reply with one JSON object: {"answer": string, "citations": [{"passage": number, "quote": string}],',
-  '"frontier": [{"kind": "uncovered" | "weak_match", "note": string}]}.',
+  '"frontier": [{"kind": "uncovered" | "weak_match", "note": string}], "covered": boolean}.',
+  "Set `covered` to false when the passages do not answer the question, true when they do.",
   "In `answer`, put [n] after each claim, n being the passage it comes from.",
   "Each citation's `quote` must be copied exactly, character for character, from passage `passage`.",
   "If the passages do not answer the question, say so in `answer` and add a frontier note of kind weak_match.",
@@ -86,8 +91,8 @@ function verify(parsed: z.infer<typeof modelAnswer>, passages: Passage[]): Verif
   const dropped: FrontierNote[] = [];
   for (const c of parsed.citations) {
     const passage = byNumber.get(c.passage);
-    const quote = passage ? findVerbatim(passage.text, c.quote) : null;
-    if (!passage || quote === null) {
+    const span = passage ? quoteSpan(passage, c.quote) : null;
+    if (!passage || span === null) {
       dropped.push({
         kind: "citation_dropped",
         note: passage
@@ -98,8 +103,10 @@ function verify(parsed: z.infer<typeof modelAnswer>, passages: Passage[]): Verif
       });
       continue;
     }
+    const [start, end] = span;
+    const quote = passage.markdown.slice(start, end);
     if (!cited.some((x) => x.passage === passage && x.quote === quote)) {
-      cited.push({ passage, quote });
+      cited.push({ passage, quote, start, end });
     }
   }
   const backed = new Set(cited.map((c) => c.passage.n));
@@ -110,7 +117,21 @@ function verify(parsed: z.infer<typeof modelAnswer>, passages: Passage[]): Verif
     kind: f.kind as "uncovered" | "weak_match",
     note: f.note.slice(0, 500),
   }));
-  return { answer, cited, dropped, modelNotes };
+  return { answer, cited, dropped, modelNotes, covered: parsed.covered };
+}
+
+/**
+ * Where a model's quote stands in the page's markdown: first inside the passage's own chunk,
+ * then anywhere in the page — but only if the passage holds it (white space aside).
+ */
+function quoteSpan(passage: Passage, quote: string): [number, number] | null {
+  if (findVerbatim(passage.text, quote) === null) return null;
+  if (passage.offset >= 0) {
+    const region = passage.markdown.slice(passage.offset, passage.offset + passage.text.length);
+    const inChunk = findLoosely(region, quote);
+    if (inChunk) return [passage.offset + inChunk[0], passage.offset + inChunk[1]];
+  }
+  return findLoosely(passage.markdown, quote);
 }
 
 /** The text of `quote` as it stands in `text`, comparing white space loosely; null if absent. */

@@ -2,6 +2,7 @@ import type { Deps } from "../deps.ts";
 import { rankChunks } from "../search/search_wikis.ts";
 import { selectChunkDetails } from "../search/store.ts";
 import { pageUrl } from "../wikis/urls.ts";
+import { selectPageMarkdown } from "./store.ts";
 
 /** A retrieved passage, numbered for synthesis. */
 export type Passage = {
@@ -17,6 +18,10 @@ export type Passage = {
   updatedAt: Date;
   text: string;
   score: number;
+  /** The page's markdown at `revision`, which quotes are cut from. */
+  markdown: string;
+  /** Where `text` starts in `markdown`, or -1 when the chunk was re-joined (a long section). */
+  offset: number;
 };
 
 /** Passages handed to synthesis, and at most this many from one page. */
@@ -31,9 +36,13 @@ export async function retrievePassages(
 ): Promise<Passage[]> {
   const ranked = await rankChunks(deps, wikiIds, question, "hybrid");
   const rows = new Map(
-    (await selectChunkDetails(deps.db, ranked.slice(0, 40).map((h) => h.chunk_id), null)).map((
+    (await selectChunkDetails(deps.db, ranked.slice(0, 40).map((h) => h.chunk_id))).map((
       r,
     ) => [r.chunk_id, r]),
+  );
+  const markdown = new Map(
+    (await selectPageMarkdown(deps.db, [...new Set([...rows.values()].map((r) => r.page_id))]))
+      .map((r) => [Number(r.id), r.markdown]),
   );
   const perPage = new Map<number, number>();
   const passages: Passage[] = [];
@@ -57,6 +66,8 @@ export async function retrievePassages(
       updatedAt: row.updated_at,
       text: row.text,
       score: hit.score,
+      markdown: markdown.get(Number(row.page_id)) ?? "",
+      offset: (markdown.get(Number(row.page_id)) ?? "").indexOf(row.text),
     });
     if (passages.length >= MAX_PASSAGES) break;
   }

@@ -1,29 +1,162 @@
-/** A sentence of a passage, verbatim, with its position in the passage text. */
-export type Sentence = { text: string; start: number };
+/**
+ * A sentence of a text, verbatim, with its position: `text === source.slice(start, end)`.
+ * `kind` says what block it came from, so it can be rendered to plain text.
+ */
+export type Sentence = {
+  text: string;
+  start: number;
+  end: number;
+  kind: "prose" | "item" | "row" | "code" | "heading" | "markup";
+};
+
+/** Words ending in `.` that do not end a sentence. */
+const ABBREVIATIONS = new Set(
+  ("e.g i.e etc vs cf al approx ca mr mrs ms dr prof st jr sr inc ltd co corp no nos fig figs vol " +
+    "pp p ed eds est dept univ jan feb mar apr jun jul aug sep sept oct nov dec mt ft gen col lt " +
+    "sgt capt rev hon u.s u.k u.n a.m p.m")
+    .split(" "),
+);
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const LIST_ITEM = /^\s{0,6}(?:[-*+]|\d{1,9}[.)])\s+/;
+const HEADING = /^ {0,3}#{1,6}(?:\s|$)/;
+const TABLE_ROW = /^\s*\|.*\|\s*$/;
+const RULE = /^\s*(?:[-*_=|:]\s*){3,}$/;
 
 /**
- * Splits passage text into sentences: at `.`, `!` or `?` followed by space and a capital, a
- * digit or a quote, and at line breaks (list items, headings). Each piece is verbatim.
+ * Splits markdown into sentences, each verbatim with its offsets. Blocks come first: a fenced
+ * code block is one unit, a list item is one unit (with its indented continuation lines), a
+ * table row is one unit, a heading is one unit; none is ever glued to the text around it.
+ * Prose paragraphs and list items are then split at `.`, `!` or `?` followed by white space
+ * and a capital, a digit or an opening quote — not after an abbreviation (`e.g.`, `Dr.`), an
+ * initial (`J. Smith`), nor inside a decimal (`3.5`), which has no white space after its dot.
  */
 export function splitSentences(text: string): Sentence[] {
   const out: Sentence[] = [];
-  const boundary = /(?<=[.!?])["')\]]?\s+(?=["'(\[]?[A-Z0-9])|\n+/g;
-  let start = 0;
-  const push = (end: number) => {
+  const lines: { start: number; end: number; text: string }[] = [];
+  let pos = 0;
+  for (const line of text.split("\n")) {
+    lines.push({ start: pos, end: pos + line.length, text: line });
+    pos += line.length + 1;
+  }
+  const push = (start: number, end: number, kind: Sentence["kind"]) => {
     const raw = text.slice(start, end);
     const lead = raw.length - raw.trimStart().length;
-    const piece = raw.trim();
-    if (piece) out.push({ text: piece, start: start + lead });
+    const trail = raw.length - raw.trimEnd().length;
+    const s = start + lead;
+    const e = end - trail;
+    if (e > s) out.push({ text: text.slice(s, e), start: s, end: e, kind });
   };
-  for (const m of text.matchAll(boundary)) {
-    push(m.index);
-    start = m.index + m[0].length;
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i]!;
+    const fence = FENCE.exec(line.text);
+    if (fence) {
+      let j = i + 1;
+      while (j < lines.length && !lines[j]!.text.trimStart().startsWith(fence[1]!)) j++;
+      const last = lines[Math.min(j, lines.length - 1)]!;
+      push(line.start, last.end, "code");
+      i = j + 1;
+      continue;
+    }
+    if (!line.text.trim()) {
+      i++;
+      continue;
+    }
+    if (HEADING.test(line.text)) {
+      push(line.start, line.end, "heading");
+      i++;
+      continue;
+    }
+    if (TABLE_ROW.test(line.text) || RULE.test(line.text)) {
+      // A row above the |---| line is the table's header: column names, not an answer.
+      const header = i + 1 < lines.length && /^\s*\|?\s*:?-{3,}/.test(lines[i + 1]!.text);
+      push(line.start, line.end, RULE.test(line.text) ? "markup" : header ? "heading" : "row");
+      i++;
+      continue;
+    }
+    const isItem = LIST_ITEM.test(line.text);
+    // A block runs until a blank line, a new block, or (for a list item) the next item.
+    let j = i + 1;
+    while (j < lines.length) {
+      const next = lines[j]!.text;
+      if (!next.trim() || FENCE.test(next) || HEADING.test(next) || TABLE_ROW.test(next)) break;
+      if (LIST_ITEM.test(next)) break;
+      j++;
+    }
+    const blockEnd = lines[j - 1]!.end;
+    const kind = isItem ? "item" : "prose";
+    for (const [s, e] of sentenceSpans(text, line.start, blockEnd)) push(s, e, kind);
+    i = j;
   }
-  push(text.length);
   return out;
+}
+
+/** Sentence spans of `text[start, end)`, a paragraph or a list item. */
+function sentenceSpans(text: string, start: number, end: number): [number, number][] {
+  const block = text.slice(start, end);
+  const spans: [number, number][] = [];
+  const boundary = /[.!?]["')\]”’]*(?=\s+["'(\[“‘]?[A-Z0-9])/g;
+  let from = 0;
+  for (const m of block.matchAll(boundary)) {
+    const stop = m.index + m[0].length;
+    if (m[0][0] === "." && !endsSentence(block, m.index)) continue;
+    if (/^\s*\d{1,9}$/.test(block.slice(from, m.index))) continue; // "1. " starts a list item
+    spans.push([start + from, start + stop]);
+    from = stop;
+  }
+  spans.push([start + from, end]);
+  return spans;
+}
+
+/** Whether the dot at `dot` ends a sentence: not after an abbreviation or an initial. */
+function endsSentence(block: string, dot: number): boolean {
+  const word = /[\p{L}.]+$/u.exec(block.slice(Math.max(0, dot - 12), dot))?.[0] ?? "";
+  if (/^\p{Lu}$/u.test(word)) return false; // an initial: "J. Smith"
+  return !ABBREVIATIONS.has(word.toLowerCase().replace(/^\.+/, ""));
 }
 
 /** Whether a sentence is only markup (a heading line, a rule, a table border). */
 export function isMarkupOnly(sentence: string): boolean {
   return /^(#{1,6}\s|[-*_=|:\s]+$|```)/.test(sentence);
+}
+
+/**
+ * Renders a sentence's markdown to plain text for an answer: no emphasis, code marks,
+ * wikilink or link syntax, list markers, table pipes or fences. A list item or a table row
+ * that ends without punctuation gets a full stop, so it reads as a sentence.
+ */
+export function plainText(sentence: Pick<Sentence, "text" | "kind">): string {
+  let t = sentence.text;
+  if (sentence.kind === "code") {
+    t = t.replace(/^ {0,3}(`{3,}|~{3,}).*\n?/, "").replace(/\n? {0,3}(`{3,}|~{3,})\s*$/, "");
+    return t.split("\n").map((l) => l.trim()).filter(Boolean).join("; ");
+  }
+  if (sentence.kind === "row" || (sentence.kind === "heading" && TABLE_ROW.test(t))) {
+    t = t.trim().replace(/^\|/, "").replace(/\|$/, "").split("|").map((c) => c.trim())
+      .filter(Boolean).join(", ");
+  }
+  if (sentence.kind === "heading") t = t.replace(/^ {0,3}#{1,6}\s*/, "").replace(/\s#+\s*$/, "");
+  t = t.replace(LIST_ITEM, "")
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(
+      /\[\[([^\]|#]*)(?:#([^\]|]*))?(?:\|([^\]]*))?\]\]/g,
+      (_m, target, section, label) => label ?? (section ? `${target} › ${section}` : target),
+    )
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/`+([^`]*)`+/g, "$1")
+    .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, "$2")
+    .replace(/(^|[^\w*])[*_](?=\S)([^*_]*?\S)[*_](?!\w)/g, "$1$2")
+    .replace(
+      /<\/?[a-z][^>]*>/gi,
+      (m) => /^<\/?(br|p|div|span|b|i|em|strong|code)\b/i.test(m) ? "" : m,
+    )
+    .replace(/\*\*|~~/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  if ((sentence.kind === "item" || sentence.kind === "row") && t) {
+    t = t[0]!.toUpperCase() + t.slice(1);
+    if (!/[.!?:]["')\]]?$/.test(t)) t += ".";
+  }
+  return t;
 }

@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { askWikis } from "../ask/ask.ts";
+import { markSnippet } from "../search/snippet.ts";
 import { answerSchema, askInput } from "../ask/ask_schema.ts";
 import type { Deps } from "../deps.ts";
 import { withoutTitleHeading } from "../markdown/outline.ts";
@@ -41,7 +42,7 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
     title: "Search the wiki",
     description:
       "Find the pages that answer a question or mention a topic. Call this first, before get_page. " +
-      "Returns up to `limit` pages, best first, each with the best matching passage (terms marked **), " +
+      "Returns up to `limit` pages, best first, each with the best matching passage (as plain text; in the text form the query's words are marked ⟦ ⟧), " +
       "its section, an `id` for fetch, the page path for get_page, its url and revision. Exact title " +
       "matches come first." +
       (scope.all
@@ -65,8 +66,13 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
       for (const wikiId of counted) {
         await recordUsage(deps, { wikiId, kind: "search", client: scope.client });
       }
-      // The text is the JSON of the results: the convention of ChatGPT's search/fetch tools.
-      return toolResult(out, JSON.stringify(out));
+      // The text is the JSON of the results (the convention of ChatGPT's search/fetch tools),
+      // with the matched words marked ⟦ ⟧ in each snippet: markers no markdown uses.
+      const marked = out.results.map(({ matches, ...r }) => ({
+        ...r,
+        snippet: markSnippet({ text: r.snippet, matches }),
+      }));
+      return toolResult(out, JSON.stringify({ ...out, results: marked }));
     }));
 
   registerFetchTool(server, deps, scope);

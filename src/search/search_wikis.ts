@@ -8,6 +8,8 @@ import { selectWikis } from "../wikis/store.ts";
 import { pageUrl } from "../wikis/urls.ts";
 import { EmbedderError } from "./embedder.ts";
 import { BM25, CANDIDATES, fuse, lexicalWeight } from "./fusion.ts";
+import { buildSnippet } from "./snippet.ts";
+import { contentTerms } from "./terms.ts";
 import {
   type ChunkHit,
   countChunks,
@@ -43,7 +45,12 @@ export const searchResultSchema = z.object({
   page: z.string().describe("The page path, accepted by get_page and neighbors"),
   title: z.string(),
   section: z.string().nullable().describe("The heading path of the best matching passage"),
-  snippet: z.string().describe("The best matching passage, query terms marked with **"),
+  snippet: z.string().describe(
+    "The best matching passage as plain text, cut at whole words; nothing in it is altered",
+  ),
+  matches: z.array(z.object({ start: z.number().int(), end: z.number().int() })).describe(
+    "Where the query's words stand in `snippet`, as character offsets",
+  ),
   score: z.number(),
   url: z.string(),
   revision: z.number().int(),
@@ -80,7 +87,7 @@ export async function searchWikis(
   const offset = cursor ? offsetOf(cursor) : 0;
   const page = ranked.slice(offset, offset + limit);
   const details = new Map(
-    (await selectChunkDetails(deps.db, page.map((r) => r.chunk_id), query)).map((
+    (await selectChunkDetails(deps.db, page.map((r) => r.chunk_id))).map((
       d,
     ) => [d.chunk_id, d]),
   );
@@ -88,12 +95,14 @@ export async function searchWikis(
     results: page.map((r) => {
       const d = details.get(r.chunk_id)!;
       const url = pageUrl(deps.config.baseUrl, d.wiki_id, d.path);
+      const snippet = buildSnippet(d.text, query);
       return {
         wiki: d.wiki_id,
         page: d.path,
         title: d.title,
         section: d.heading_path.length > 0 ? d.heading_path.join(" > ") : null,
-        snippet: d.snippet ?? "",
+        snippet: snippet.text,
+        matches: snippet.matches,
         score: Math.round(r.score * 10_000) / 10_000,
         url: d.anchor ? `${url}#${d.anchor}` : url,
         revision: d.revision,
@@ -135,8 +144,67 @@ export async function rankChunks(
     mode === "lexical" ? [] : nearestChunks(deps, wikiIds, query),
   ]);
   const weight = mode === "lexical" ? 1 : mode === "vector" ? 0 : lexicalWeight(deps.embedder);
-  return fuse(lexical, vector, weight);
+  const fused = fuse(
+    lexical,
+    mode === "hybrid" ? aboveBackground(vector, lexical) : vector,
+    weight,
+  );
+  return mode === "vector" ? fused : await demoteLinkOnly(deps, fused, query);
 }
+
+/** How many of the best chunks are checked for matches that are only link text. */
+const LINK_CHECK = 30;
+/** The score share kept by a chunk that matches the query only inside links. */
+const LINK_ONLY_SHARE = 0.5;
+
+/**
+ * Link text and link targets are not the topic: a chunk among the best whose query words
+ * stand only inside `[[…]]` or `[…](…)` (a page that just links to "Tokens › Rate limits")
+ * keeps half its score, so the section it links to ranks above it.
+ */
+async function demoteLinkOnly(
+  deps: SearchDeps,
+  hits: ChunkHit[],
+  query: string,
+): Promise<ChunkHit[]> {
+  const terms = [...contentTerms(query).keys()];
+  const top = hits.slice(0, LINK_CHECK);
+  if (terms.length === 0 || top.length === 0) return hits;
+  const details = await selectChunkDetails(deps.db, top.map((h) => h.chunk_id));
+  const linkOnly = new Set(
+    details.filter((d) => {
+      if (!/\[\[|\]\(/.test(d.text)) return false;
+      const own = contentTerms(
+        `${d.title} ${d.heading_path.join(" ")} ${
+          d.text.replace(/\[\[[^\]]*\]\]|\[[^\]]*\]\([^)]*\)/g, " ")
+        }`,
+      );
+      const all = contentTerms(d.text);
+      return terms.some((t) => all.has(t)) && !terms.some((t) => own.has(t));
+    }).map((d) => d.chunk_id),
+  );
+  if (linkOnly.size === 0) return hits;
+  return hits.map((h) => linkOnly.has(h.chunk_id) ? { ...h, score: h.score * LINK_ONLY_SHARE } : h)
+    .sort((a, b) => b.score - a.score || a.chunk_id - b.chunk_id);
+}
+
+/**
+ * The relevance floor of hybrid search: a chunk needs real evidence. A lexical match is
+ * evidence; a vector hit without one must stand clearly above the wiki's background — in the
+ * upper half between the median similarity of the nearest chunks and the best one. Without
+ * it, every chunk of a small wiki is "found" (the vector leg scores them all).
+ */
+export function aboveBackground(vector: ChunkHit[], lexical: ChunkHit[]): ChunkHit[] {
+  if (vector.length < 4) return vector;
+  const matched = new Set(lexical.map((h) => h.chunk_id));
+  const scores = vector.map((h) => h.score).sort((a, b) => a - b);
+  const median = scores[Math.floor(scores.length / 2)]!;
+  const floor = median + FLOOR_SHARE * (scores[scores.length - 1]! - median);
+  return vector.filter((h) => matched.has(h.chunk_id) || h.score >= floor);
+}
+
+/** Where the floor stands between the background (median) and the best similarity. */
+const FLOOR_SHARE = 0.5;
 
 /** The ranking behind every search, up to `CANDIDATES` pages, best first. */
 export async function rankPages(

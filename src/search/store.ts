@@ -248,32 +248,14 @@ export type ChunkDetail = {
   heading_path: string[];
   anchor: string;
   text: string;
-  /** The best fragments with the query's terms marked `**`; null without a query. */
-  snippet: string | null;
 };
 
-/**
- * Chunks with their pages. With a query, `ts_headline` marks its terms with `**` in the best
- * fragments of each chunk (the search snippet).
- */
-export function selectChunkDetails(
-  db: Db,
-  chunkIds: number[],
-  query: string | null,
-): Promise<ChunkDetail[]> {
+/** Chunks with their pages (snippets are built from `text` by `buildSnippet`, not here). */
+export function selectChunkDetails(db: Db, chunkIds: number[]): Promise<ChunkDetail[]> {
   return db<ChunkDetail>`
-    WITH q AS (
-      SELECT (string_agg(DISTINCT quote_literal(lexeme), ' | '))::tsquery AS tsq
-      FROM unnest(to_tsvector('english', coalesce(${query}::text, '')))
-    )
     SELECT c.id AS chunk_id, p.id AS page_id, p.wiki_id, p.path, p.title, p.revision, p.updated_at,
-      c.heading_path, c.anchor, c.text,
-      CASE WHEN ${query}::text IS NULL THEN NULL
-        WHEN q.tsq IS NULL THEN left(c.text, 240)
-        ELSE ts_headline('english', c.text, q.tsq,
-          'StartSel=**, StopSel=**, MaxWords=40, MinWords=15, ShortWord=2, MaxFragments=2, FragmentDelimiter=" … "')
-      END AS snippet
-    FROM chunks c JOIN pages p ON p.id = c.page_id CROSS JOIN q
+      c.heading_path, c.anchor, c.text
+    FROM chunks c JOIN pages p ON p.id = c.page_id
     WHERE c.id = ANY(${chunkIds}::bigint[])`;
 }
 
@@ -354,4 +336,29 @@ export function selectPageChunks(
   return db`
     SELECT ord, heading_path, anchor, heading_text, text FROM chunks
     WHERE page_id = ${pageId} ORDER BY ord`;
+}
+
+/**
+ * For each stemmed term of a query (PostgreSQL's English lexemes, as BM25 uses): its document
+ * frequency across the given wikis, their chunk count, and which of `chunkIds` hold it. The
+ * evidence behind `ask`'s verdict: does the best passage hold the question's rare terms?
+ */
+export function selectTermEvidence(
+  db: Db,
+  wikiIds: string[],
+  query: string,
+  chunkIds: number[],
+): Promise<{ term: string; df: number; n: number; chunks: number[] }[]> {
+  return db`
+    WITH q AS (SELECT DISTINCT lexeme AS term
+      FROM unnest(to_tsvector('english', ${lexicalText(query)}::text)))
+    SELECT q.term,
+      coalesce((SELECT sum(df) FROM term_stats d
+        WHERE d.term = q.term AND d.wiki_id = ANY(${wikiIds}::text[])), 0)::int AS df,
+      coalesce((SELECT sum(chunks) FROM search_stats s
+        WHERE s.wiki_id = ANY(${wikiIds}::text[])), 0)::int AS n,
+      ARRAY(SELECT p.chunk_id::int FROM chunk_terms p
+        WHERE p.wiki_id = ANY(${wikiIds}::text[]) AND p.term = q.term
+          AND p.chunk_id = ANY(${chunkIds}::bigint[])) AS chunks
+    FROM q`;
 }

@@ -35,7 +35,7 @@ export function SearchPage(
                   {r.section && <>{" › "}{r.section}</>}
                 </p>
                 <p>
-                  <Snippet text={r.snippet} />
+                  <Snippet text={r.snippet} matches={r.matches} />
                 </p>
               </li>
             ))}
@@ -53,12 +53,20 @@ export function SearchPage(
   );
 }
 
-/** A snippet with its `**marked**` query terms as `<mark>`, everything else as text. */
-function Snippet(props: { text: string }) {
+/** A snippet with its matched words (offsets from search) as `<mark>`, everything else as text. */
+function Snippet(props: { text: string; matches: { start: number; end: number }[] }) {
+  const parts: { text: string; mark: boolean }[] = [];
+  let at = 0;
+  for (const m of props.matches) {
+    parts.push({ text: props.text.slice(at, m.start), mark: false });
+    parts.push({ text: props.text.slice(m.start, m.end), mark: true });
+    at = m.end;
+  }
+  parts.push({ text: props.text.slice(at), mark: false });
   return (
     <>
-      {props.text.split("**").map((part, i) => (
-        <Fragment key={String(i)}>{i % 2 === 1 ? <mark>{part}</mark> : part}</Fragment>
+      {parts.map((part, i) => (
+        <Fragment key={String(i)}>{part.mark ? <mark>{part.text}</mark> : part.text}</Fragment>
       ))}
     </>
   );

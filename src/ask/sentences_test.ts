@@ -1,0 +1,50 @@
+import assert from "node:assert/strict";
+import { plainText, splitSentences } from "./sentences.ts";
+
+Deno.test("the splitter keeps abbreviations, initials and decimals inside their sentence", () => {
+  const text = "Use a light soil, e.g. loam. Dr. J. Smith measured 3.5 cm. It grew.";
+  assert.deepEqual(splitSentences(text).map((s) => s.text), [
+    "Use a light soil, e.g. loam.",
+    "Dr. J. Smith measured 3.5 cm.",
+    "It grew.",
+  ]);
+});
+
+Deno.test("list items, table rows and code blocks are units of their own, with exact offsets", () => {
+  const text =
+    "Steps:\n1. Open the app.\n2. Run this\n   on two lines\n\n```sh\nfalcon rollback --to <sha>\n```\n" +
+    "| Port | Use |\n|---|---|\n| 8443 | HTTPS |\nAfter the table.";
+  const sentences = splitSentences(text);
+  for (const s of sentences) assert.equal(text.slice(s.start, s.end), s.text);
+  assert.deepEqual(sentences.map((s) => [s.kind, s.text]), [
+    ["prose", "Steps:"],
+    ["item", "1. Open the app."],
+    ["item", "2. Run this\n   on two lines"],
+    ["code", "```sh\nfalcon rollback --to <sha>\n```"],
+    ["heading", "| Port | Use |"],
+    ["markup", "|---|---|"],
+    ["row", "| 8443 | HTTPS |"],
+    ["prose", "After the table."],
+  ]);
+  assert.deepEqual(sentences.map(plainText), [
+    "Steps:",
+    "Open the app.",
+    "Run this on two lines.",
+    "falcon rollback --to <sha>",
+    "Port, Use",
+    "|---|---|",
+    "8443, HTTPS.",
+    "After the table.",
+  ]);
+});
+
+Deno.test("plain text drops emphasis, code marks and link syntax but keeps placeholders", () => {
+  assert.equal(
+    plainText({
+      kind: "prose",
+      text:
+        "Run **`falcon rollback --to <sha>`** (see [[Deploys#Rollbacks|rollbacks]] and [docs](https://x.test)).",
+    }),
+    "Run falcon rollback --to <sha> (see rollbacks and docs).",
+  );
+});

@@ -1,0 +1,116 @@
+import type { Deps } from "../deps.ts";
+import { selectTermEvidence } from "../search/store.ts";
+import { tokenize } from "../search/terms.ts";
+import type { SentenceEvidence } from "./extractive.ts";
+import type { Passage } from "./passages.ts";
+
+/** Everything the verdict weighs, one number each (documented in docs/answers.md). */
+export type Evidence = SentenceEvidence & {
+  /** Wiki-wide rarity-weighted share of the question's terms in the best-ranked passage. */
+  rareTop: number;
+  /** The same share in the passage of the best sentence. */
+  rareBest: number;
+  /** Share of the question's terms that appear nowhere in the wiki. */
+  unseen: number;
+  /** Fused score of the best passage minus that of the best passage of another page. */
+  margin: number;
+};
+
+/**
+ * Gathers the verdict's evidence: the picker's sentence-level features, plus how much of the
+ * question's wiki-wide rare vocabulary the best passages hold (from the lexical index).
+ */
+export async function gatherEvidence(
+  deps: Pick<Deps, "db">,
+  wikiIds: string[],
+  question: string,
+  passages: Passage[],
+  sentence: SentenceEvidence,
+  bestPassage: Passage | undefined,
+): Promise<Evidence> {
+  const top = passages[0];
+  if (!top) return { ...sentence, rareTop: 0, rareBest: 0, unseen: 1, margin: 0 };
+  const best = bestPassage ?? top;
+  const terms = await selectTermEvidence(deps.db, wikiIds, question, [top.chunkId, best.chunkId]);
+  const idf = (df: number, n: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  const weights = terms.map((t) => ({ w: idf(t.df, Math.max(t.n, 1)), chunks: t.chunks }));
+  const total = weights.reduce((s, t) => s + t.w, 0) || 1;
+  // A term also counts as held when the passage holds it inside a compound of the question's
+  // adjacent words ("roll back" in "rollback"); PostgreSQL's stems are prefixes of the words.
+  const q = tokenize(question);
+  const compoundParts = (p: Passage) => {
+    const words = new Set(tokenize(p.text));
+    const parts: string[] = [];
+    for (let i = 0; i + 1 < q.length; i++) {
+      if (words.has(q[i]! + q[i + 1]!)) parts.push(q[i]!, q[i + 1]!);
+    }
+    return parts;
+  };
+  const held = (t: { term: string; chunks: number[] }, p: Passage) =>
+    t.chunks.includes(p.chunkId) || compoundParts(p).some((w) => w.startsWith(t.term));
+  const share = (p: Passage) =>
+    terms.reduce((s, t, i) => s + (held(t, p) ? weights[i]!.w : 0), 0) / total;
+  const other = passages.find((p) => p.page !== top.page);
+  return {
+    ...sentence,
+    rareTop: share(top),
+    rareBest: share(best),
+    unseen: terms.length === 0 ? 0 : terms.filter((t) => t.df === 0).length / terms.length,
+    margin: top.score - (other?.score ?? 0),
+  };
+}
+
+/**
+ * Logistic model of "the wiki answers this question", fitted on the development set
+ * `../shared/eval/squad-abstain` (docs/answers.md). Order of `WEIGHTS` is `FEATURES`.
+ */
+export const FEATURES = [
+  "best",
+  "passage",
+  "union",
+  "bigrams",
+  "rarest",
+  "typeMatch",
+  "rareTop",
+  "rareBest",
+  "unseen",
+  "margin",
+  "terms",
+  "specific",
+  "missing",
+  "bestRank",
+  "topSentence",
+] as const;
+const WEIGHTS: Record<(typeof FEATURES)[number], number> = {
+  best: 1.191,
+  passage: -1.101,
+  union: 0,
+  bigrams: 1.469,
+  rarest: 0,
+  typeMatch: 0,
+  rareTop: 0,
+  rareBest: 2.292,
+  unseen: 0,
+  margin: 3.002,
+  terms: 0,
+  specific: 1.198,
+  missing: -0.039,
+  bestRank: 0,
+  topSentence: -0.794,
+};
+const BIAS = -2.47;
+/** At or above this probability the answer is `supported` (Youden's J on the fitting half). */
+export const SUPPORTED_AT = 0.52;
+/** Below this probability a model's "covered" claim is not enough for `supported`. */
+export const UNSUPPORTED_BELOW = 0.3;
+
+/** The feature vector of some evidence, in `FEATURES` order. */
+export function featureVector(e: Evidence): number[] {
+  return FEATURES.map((f) => Number(e[f]));
+}
+
+/** The probability that the retrieved passages answer the question. */
+export function answerability(e: Evidence): number {
+  const z = FEATURES.reduce((s, f) => s + WEIGHTS[f] * Number(e[f]), BIAS);
+  return 1 / (1 + Math.exp(-z));
+}
