@@ -32,6 +32,11 @@ const envSchema = z.object({
   EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),
   EMBEDDING_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   EMBEDDING_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
+  SYNC_SECRET_KEY: z.string().refine(isKey32, "must be 32 random bytes in base64").optional(),
+  SYNC_ALLOW_HOSTS: z.string().optional(),
+  SYNC_SCHEDULER: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
+  SYNC_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+  SYNC_POLL_SECONDS: z.coerce.number().min(0.05).max(3600).default(15),
 });
 
 /** The service's configuration, parsed once at start-up and passed down. */
@@ -60,6 +65,20 @@ export type Config = {
   embedding: EmbeddingConfig;
   /** The language model that writes answers; null: answers are extractive. */
   llm: LlmConfig | null;
+  /** Spaces synced from Git: see docs/guide/Git sync.md. */
+  sync: SyncConfig;
+};
+
+/** Git sync: the token key, the hosts allowed besides public https ones, the job loop. */
+export type SyncConfig = {
+  /** Base64 of 32 bytes (AES-256-GCM) for access tokens; null: tokens cannot be stored. */
+  secretKey: string | null;
+  /** `host:port` entries reachable over plain http and on private addresses (tests, self-hosting). */
+  allowHosts: string[];
+  /** Whether this process runs the sync job loop. */
+  scheduler: boolean;
+  leaseSeconds: number;
+  pollSeconds: number;
 };
 
 /** An OpenAI-compatible chat completions endpoint. */
@@ -145,6 +164,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         maxRetries: e.LLM_MAX_RETRIES,
       }
       : null,
+    sync: {
+      secretKey: e.SYNC_SECRET_KEY ?? null,
+      allowHosts: list(e.SYNC_ALLOW_HOSTS).map((h) => h.toLowerCase()),
+      scheduler: e.SYNC_SCHEDULER,
+      leaseSeconds: e.SYNC_LEASE_SECONDS,
+      pollSeconds: e.SYNC_POLL_SECONDS,
+    },
     embedding: {
       provider: e.EMBEDDER,
       baseUrl: e.EMBEDDING_BASE_URL.replace(/\/+$/, ""),
@@ -156,6 +182,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       maxRetries: e.EMBEDDING_MAX_RETRIES,
     },
   };
+}
+
+function isKey32(value: string): boolean {
+  try {
+    return atob(value).length === 32;
+  } catch {
+    return false;
+  }
 }
 
 function list(value: string | undefined): string[] {
