@@ -168,6 +168,8 @@ export async function claimSyncJob(
   db: Db,
   owner: string,
   leaseSeconds: number,
+  /** Only this job (a sync asked for on demand, run by the request that asked). */
+  jobId: number | null = null,
 ): Promise<SyncJobRow | null> {
   const [job] = await db<SyncJobRow>`
     UPDATE sync_jobs
@@ -175,7 +177,8 @@ export async function claimSyncJob(
         lease_until = now() + make_interval(secs => ${leaseSeconds})
     WHERE id = (
       SELECT id FROM sync_jobs
-      WHERE state = 'queued' OR (state = 'running' AND lease_until < now())
+      WHERE (state = 'queued' OR (state = 'running' AND lease_until < now()))
+        AND (${jobId}::bigint IS NULL OR id = ${jobId}::bigint)
       ORDER BY id
       LIMIT 1
       FOR UPDATE SKIP LOCKED)
