@@ -10,6 +10,8 @@ export type GitServer = {
   url(name: string): string;
   /** Creates a bare repository and a working clone to commit in. */
   createRepo(name: string): Promise<Repo>;
+  /** Holds every answer this long (a slow server, to catch a sync in progress). */
+  delayMs: number;
   [Symbol.asyncDispose](): Promise<void>;
 };
 
@@ -47,12 +49,16 @@ export async function runGit(cwd: string, ...args: string[]): Promise<string> {
 /** Starts the server; `await using` stops it and removes its repositories. */
 export async function startGitServer(): Promise<GitServer> {
   const root = await Deno.makeTempDir({ prefix: "git_server_" });
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen() {} },
-    (request) => cgi(root, request),
-  );
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+    // Held while `delayMs` lasts, and let go at once when it is set back to 0.
+    for (const started = Date.now(); Date.now() - started < git.delayMs;) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return await cgi(root, request);
+  });
   const host = `127.0.0.1:${server.addr.port}`;
-  return {
+  const git: GitServer = {
+    delayMs: 0,
     host,
     url: (name) => `http://${host}/${name}.git`,
     async createRepo(name) {
@@ -83,6 +89,7 @@ export async function startGitServer(): Promise<GitServer> {
       await Deno.remove(root, { recursive: true });
     },
   };
+  return git;
 }
 
 /** One CGI request to `git http-backend` (RFC 3875): environment in, headers and body out. */

@@ -107,8 +107,8 @@ export async function recordSyncSuccess(
 ): Promise<void> {
   await db`
     UPDATE git_sources
-    SET last_commit = ${commit}, last_synced_at = now(), files = ${JSON.stringify(files)}::jsonb,
-        last_error = NULL, failures = 0
+    SET last_commit = ${commit}, last_synced_at = now(),
+        files = ${JSON.stringify(files)}::text::jsonb, last_error = NULL, failures = 0
     WHERE wiki_id = ${wikiId}`;
 }
 
@@ -209,7 +209,7 @@ export async function finishSyncJob(
 ): Promise<boolean> {
   const rows = await db`
     UPDATE sync_jobs
-    SET state = ${outcome.state}, result = ${JSON.stringify(outcome.result ?? null)}::jsonb,
+    SET state = ${outcome.state}, result = ${JSON.stringify(outcome.result ?? null)}::text::jsonb,
         error = ${outcome.error ?? null}, lease_until = NULL,
         finished_at = CASE WHEN ${outcome.state} = 'queued' THEN NULL ELSE now() END
     WHERE id = ${jobId} AND lease_owner = ${owner} AND state = 'running'
