@@ -8,6 +8,7 @@ import { runSyncJob } from "../src/sync/sync_jobs.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { startGitServer } from "./git_server.ts";
 import { freshDb, testApp } from "./helpers.ts";
+import { html, person } from "./space_helpers.ts";
 
 const KEY = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
 
@@ -243,4 +244,101 @@ Deno.test("a repository URL must be https and public; tokens need SYNC_SECRET_KE
     url: "https://8.8.4.4/b.git",
   })).json();
   assert.equal(moved.has_token, false);
+});
+
+Deno.test("search, get_page and ask citations carry the source commit; failing syncs note stale_source", async () => {
+  await using git = await startGitServer();
+  await using db = await freshDb();
+  const { call } = await world(db, { SYNC_ALLOW_HOSTS: git.host });
+  const repo = await git.createRepo("fresh");
+  await repo.write("Compost.md", "# Compost\n\nTurn the compost heap every week to aerate it.\n");
+  const head = await repo.commit("compost");
+  await call("PUT", "/spaces/handbook/sync", { url: git.url("fresh") });
+  await call("POST", "/spaces/handbook/sync");
+  const { last_synced_at } = await (await call("GET", "/spaces/handbook/sync")).json();
+
+  const found = await (await call("GET", "/spaces/handbook/search?q=compost%20heap")).json();
+  assert.equal(found.results[0].source_commit, head);
+  assert.equal(found.results[0].synced_at, last_synced_at);
+  const page = await (await call("GET", "/spaces/handbook/pages/Compost")).json();
+  assert.equal(page.source_commit, head);
+  assert.equal(page.synced_at, last_synced_at);
+  const asked = await (await call("POST", "/spaces/handbook/ask", {
+    question: "How often should the compost heap be turned?",
+  })).json();
+  assert.ok(asked.citations.length > 0, JSON.stringify(asked));
+  assert.equal(asked.citations[0].source_commit, head);
+  assert.ok(!asked.frontier.some((f: { kind: string }) => f.kind === "stale_source"));
+
+  // The repository goes away: the next syncs fail, and answers say their source may be stale.
+  await Deno.remove(`${repo.dir}/../fresh.git`, { recursive: true });
+  const failed = await (await call("POST", "/spaces/handbook/sync")).json();
+  assert.equal(failed.state, "failed");
+  const stale = await (await call("POST", "/spaces/handbook/ask", {
+    question: "How often should the compost heap be turned?",
+  })).json();
+  const note = stale.frontier.find((f: { kind: string }) => f.kind === "stale_source");
+  assert.ok(note, JSON.stringify(stale.frontier));
+  assert.match(note.note, /could not be synced from its Git repository \(1 failed sync/);
+  assert.equal(stale.citations[0].source_commit, head, "the pages stay as last synced");
+});
+
+Deno.test("web: connect on the sync page, Sync now from settings, freshness shown, the editor refuses", async () => {
+  await using git = await startGitServer();
+  await using db = await freshDb();
+  const { app } = testApp(db, {
+    SYNC_ALLOW_HOSTS: git.host,
+    SYNC_SCHEDULER: "false",
+    RATE_LIMIT_ANON_PER_MINUTE: "100000",
+  });
+  const ana = await person(app, db, "ana@example.com", "Ana");
+  await createWiki(db, { id: "kb", ownerAccountId: ana.id });
+  const repo = await git.createRepo("kb");
+  await repo.write("Welcome.md", "# Welcome\n\nHello.\n");
+  const head = await repo.commit("welcome");
+
+  const empty = await html(await ana.get("/w/kb/-/settings"), 200);
+  assert.match(empty, /connect a repository/);
+  const noKey = await html(await ana.get("/w/kb/-/sync"), 200);
+  assert.match(noKey, /cannot store tokens: its operator has not set SYNC_SECRET_KEY/);
+  const refused = await ana.submit("/w/kb/-/sync", { url: "https://10.1.2.3/x.git" });
+  assert.equal(refused.status, 400);
+  assert.match(await refused.text(), /not a public address/);
+
+  const connected = await html(
+    await ana.submit("/w/kb/-/sync", { url: git.url("kb"), branch: "main", interval: "15" }),
+    200,
+  );
+  assert.match(connected, /Webhook secret, <strong>shown this once<\/strong>/);
+  assert.match(connected, /whsec_/);
+  const later = await html(await ana.get("/w/kb/-/sync"), 200);
+  assert.doesNotMatch(later, /whsec_/, "the secret is not shown again");
+
+  const now = await ana.submit("/w/kb/-/sync/now");
+  assert.equal(now.status, 303);
+  assert.equal(now.headers.get("location"), "/w/kb/-/sync?done=synced");
+  const settings = await html(await ana.get("/w/kb/-/settings"), 200);
+  assert.match(
+    settings,
+    new RegExp(`Last synced commit <code title="${head}">${head.slice(0, 12)}`),
+  );
+  assert.match(settings, /Every 15 minutes/);
+  assert.match(settings, /Sync now/);
+
+  const edit = await ana.submit("/w/kb/-/edit/Welcome", {
+    markdown: "# Welcome\n\nMy local change.",
+    base_revision: "1",
+  });
+  assert.equal(edit.status, 409);
+  const editor = await edit.text();
+  assert.match(editor, /synced from a Git repository/);
+  assert.match(editor, /My local change\./, "the text stays in the editor");
+
+  const off = await ana.submit("/w/kb/-/sync/disconnect");
+  assert.equal(off.status, 303);
+  const saved = await ana.submit("/w/kb/-/edit/Welcome", {
+    markdown: "# Welcome\n\nMy local change.",
+    base_revision: "1",
+  });
+  assert.equal(saved.status, 303, "editable again once disconnected");
 });

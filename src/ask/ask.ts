@@ -6,6 +6,7 @@ import { pickSentences } from "./extractive.ts";
 import { frontierNotes, WEAK_COVERAGE } from "./frontier.ts";
 import { answerWithLlm, LlmUnavailable } from "./llm.ts";
 import { type Passage, retrievePassages } from "./passages.ts";
+import { addSourceFreshness, failingSourceNotes } from "../sync/freshness.ts";
 
 type AskDeps = Pick<Deps, "db" | "embedder" | "log" | "config">;
 
@@ -32,6 +33,8 @@ export async function askWikis(
     ? draft
     : extractiveDraft(extractive, passages, draft?.notes ?? []);
   const frontier = await frontierNotes(deps.db, question, passages, citations, extractive.coverage);
+  await addSourceFreshness(deps.db, citations);
+  frontier.notes.push(...await failingSourceNotes(deps.db, wikiIds));
   return {
     question,
     answer,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { sourceFreshnessFields } from "../sync/freshness.ts";
 
 /** A question to a wiki (REST `ask`, MCP `ask`). */
 export const askInput = z.object({
@@ -35,6 +36,7 @@ export const citationSchema = z.object({
   revision: z.number().int(),
   section: z.string().nullable(),
   quote: z.string(),
+  ...sourceFreshnessFields,
 });
 export type Citation = z.infer<typeof citationSchema>;
 
