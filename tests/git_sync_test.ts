@@ -7,7 +7,10 @@ import { syncSpace } from "../src/sync/run_sync.ts";
 import { runSyncJob } from "../src/sync/sync_jobs.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { startGitServer } from "./git_server.ts";
-import { freshDb, testApp } from "./helpers.ts";
+import { freshDb, testApp, testConfig } from "./helpers.ts";
+import { openDeps } from "../src/server.ts";
+import { createLog } from "../src/lib/log.ts";
+import { connectGitSource, connectSchema } from "../src/sync/connect_source.ts";
 import { html, person } from "./space_helpers.ts";
 
 const KEY = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
@@ -341,4 +344,52 @@ Deno.test("web: connect on the sync page, Sync now from settings, freshness show
     base_revision: "1",
   });
   assert.equal(saved.status, 303, "editable again once disconnected");
+});
+
+Deno.test("deno task sync <space> syncs a connected space and says what it did", async () => {
+  await using git = await startGitServer();
+  await using db = await freshDb();
+  const dataDir = await Deno.makeTempDir({ prefix: "sync_task_" });
+  const env: Record<string, string> = {
+    SYNC_ALLOW_HOSTS: git.host,
+    SEED_DOCS: "false",
+    DATA_DIR: dataDir,
+    DATABASE_URL: db.url ?? "",
+  };
+  try {
+    const repo = await git.createRepo("task");
+    await repo.write("One.md", "# One\n");
+    await repo.write("Two.md", "# Two\n");
+    const head = await repo.commit("two pages");
+    const config = testConfig(env);
+    const deps = await openDeps(config, createLog("error"));
+    try {
+      await createWiki(deps.db, { id: "task", visibility: "private" });
+      await connectGitSource(deps, "task", connectSchema.parse({ url: git.url("task") }));
+    } finally {
+      await deps.db.close();
+    }
+    const run = (...args: string[]) =>
+      new Deno.Command(Deno.execPath(), {
+        args: ["task", "sync", ...args],
+        cwd: new URL("../", import.meta.url),
+        env: { ...env, NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+    const out = await run("task");
+    const text = new TextDecoder().decode(out.stdout);
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    assert.match(text, new RegExp(`task at ${head.slice(0, 12)} \\(synced\\): 2 added`));
+    const again = new TextDecoder().decode((await run("task")).stdout);
+    assert.match(again, /\(unchanged\): 0 added/);
+    const missing = await run("nowhere");
+    assert.equal(missing.code, 1);
+    assert.match(
+      new TextDecoder().decode(missing.stderr),
+      /Space "nowhere" is not connected to a Git repository/,
+    );
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
 });
