@@ -12,6 +12,8 @@ export type GitServer = {
   createRepo(name: string): Promise<Repo>;
   /** Holds every answer this long (a slow server, to catch a sync in progress). */
   delayMs: number;
+  /** `METHOD /path` of every request served, in order. */
+  requests: string[];
   [Symbol.asyncDispose](): Promise<void>;
 };
 
@@ -50,6 +52,7 @@ export async function runGit(cwd: string, ...args: string[]): Promise<string> {
 export async function startGitServer(): Promise<GitServer> {
   const root = await Deno.makeTempDir({ prefix: "git_server_" });
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+    git.requests.push(`${request.method} ${new URL(request.url).pathname}`);
     // Held while `delayMs` lasts, and let go at once when it is set back to 0.
     for (const started = Date.now(); Date.now() - started < git.delayMs;) {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -59,6 +62,7 @@ export async function startGitServer(): Promise<GitServer> {
   const host = `127.0.0.1:${server.addr.port}`;
   const git: GitServer = {
     delayMs: 0,
+    requests: [],
     host,
     url: (name) => `http://${host}/${name}.git`,
     async createRepo(name) {

@@ -69,9 +69,12 @@ Deno.test("a space synced from a real Git server: connect, sync, push, sync agai
   assert.equal(shown.webhook_secret, undefined, "the secret is shown once");
   assert.equal((await call("GET", "/spaces/handbook/pages/README")).status, 404);
 
-  // The same commit again writes nothing.
+  // The same commit again writes nothing, and fetches no pack.
+  const packs = () => git.requests.filter((r) => r.endsWith("/git-upload-pack")).length;
+  const fetched = packs();
   const again = await (await call("POST", "/spaces/handbook/sync")).json();
   assert.equal(again.result.status, "unchanged");
+  assert.equal(packs(), fetched, "only the refs were asked for");
   assert.equal((await revisionsOf(db, "Intro")).length, 1);
 
   // A pushed change: one new revision carrying the commit and its author.

@@ -49,8 +49,7 @@ export async function fetchTree(
     maxBytes: options.limits.packBytes,
     resolve: options.resolve,
   });
-  const headers: Record<string, string> = {};
-  if (source.token) headers.Authorization = `Basic ${btoa(`x-access-token:${source.token}`)}`;
+  const headers = authHeaders(source);
   try {
     await git.clone({
       fs,
@@ -121,6 +120,40 @@ export async function fetchTree(
       return blob.length > options.limits.fileBytes ? null : blob;
     },
   };
+}
+
+/**
+ * The commit at the head of the branch, asked of the server without fetching any objects (the
+ * ref advertisement), so a sync of an unchanged branch downloads no pack. Null when the branch
+ * is not there.
+ */
+export async function remoteHead(
+  source: RepoSource,
+  options: { allowHosts: string[]; limits: SyncLimits; resolve?: ResolveDns },
+): Promise<string | null> {
+  const git = (await import("isomorphic-git")).default;
+  const http = guardedGitHttp({
+    allowHosts: options.allowHosts,
+    maxBytes: options.limits.packBytes,
+    resolve: options.resolve,
+  });
+  try {
+    const refs = await git.listServerRefs({
+      http,
+      url: source.url,
+      headers: authHeaders(source),
+      prefix: `refs/heads/${source.branch}`,
+      // v1: the refs come with the GET of `info/refs`; no POST, no pack.
+      protocolVersion: 1,
+    });
+    return refs.find((r) => r.ref === `refs/heads/${source.branch}`)?.oid ?? null;
+  } catch (error) {
+    throw asSyncError(error, source);
+  }
+}
+
+function authHeaders(source: RepoSource): Record<string, string> {
+  return source.token ? { Authorization: `Basic ${btoa(`x-access-token:${source.token}`)}` } : {};
 }
 
 function asSyncError(error: unknown, source: RepoSource): AppError {

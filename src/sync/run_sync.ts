@@ -9,6 +9,7 @@ import type { WriteBy } from "../pages/write_page.ts";
 import {
   fetchTree,
   MARKDOWN_FILE,
+  remoteHead,
   type RepoTree,
   SYNC_LIMITS,
   type SyncLimits,
@@ -55,24 +56,27 @@ export async function syncSpace(
     const token = source.token_sealed
       ? await openToken(deps.config.sync.secretKey, wikiId, source.token_sealed)
       : null;
-    const tree = await fetchTree({ ...source, token }, {
+    const fetchOptions = {
       allowHosts: deps.config.sync.allowHosts,
       limits: options.limits ?? SYNC_LIMITS,
       resolve: options.resolve,
-    });
-    if (tree.commit === source.last_commit) {
-      await recordSyncSuccess(deps.db, wikiId, tree.commit, source.files);
+    };
+    // The same commit again: nothing fetched, nothing written.
+    const head = await remoteHead({ ...source, token }, fetchOptions);
+    if (head !== null && head === source.last_commit) {
+      await recordSyncSuccess(deps.db, wikiId, head, source.files);
       return {
         status: "unchanged",
-        commit: tree.commit,
+        commit: head,
         added: 0,
         updated: 0,
-        unchanged: tree.files.size,
+        unchanged: Object.keys(source.files).length,
         renamed: 0,
         deleted: 0,
         failed: [],
       };
     }
+    const tree = await fetchTree({ ...source, token }, fetchOptions);
     const summary = await applyTree(deps, source, tree, options.limits ?? SYNC_LIMITS);
     await recordSyncSuccess(deps.db, wikiId, tree.commit, Object.fromEntries(tree.files));
     deps.log.info("space synced", { wiki: wikiId, ...summary, failed: summary.failed.length });
