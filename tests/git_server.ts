@@ -14,6 +14,8 @@ export type GitServer = {
   delayMs: number;
   /** `METHOD /path` of every request served, in order. */
   requests: string[];
+  /** Repositories named `private…` answer 401 without HTTP Basic with this password. */
+  token: string;
   [Symbol.asyncDispose](): Promise<void>;
 };
 
@@ -52,7 +54,16 @@ export async function runGit(cwd: string, ...args: string[]): Promise<string> {
 export async function startGitServer(): Promise<GitServer> {
   const root = await Deno.makeTempDir({ prefix: "git_server_" });
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
-    git.requests.push(`${request.method} ${new URL(request.url).pathname}`);
+    const path = new URL(request.url).pathname;
+    git.requests.push(`${request.method} ${path}`);
+    const auth = request.headers.get("authorization") ?? "";
+    const password = auth.startsWith("Basic ") ? atob(auth.slice(6)).split(":")[1] : null;
+    if (path.startsWith("/private") && password !== git.token) {
+      return new Response("authentication required", {
+        status: 401,
+        headers: { "WWW-Authenticate": 'Basic realm="git"' },
+      });
+    }
     // Held while `delayMs` lasts, and let go at once when it is set back to 0.
     for (const started = Date.now(); Date.now() - started < git.delayMs;) {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -63,6 +74,7 @@ export async function startGitServer(): Promise<GitServer> {
   const git: GitServer = {
     delayMs: 0,
     requests: [],
+    token: `tok_${crypto.randomUUID()}`,
     host,
     url: (name) => `http://${host}/${name}.git`,
     async createRepo(name) {

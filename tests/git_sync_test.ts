@@ -396,3 +396,32 @@ Deno.test("deno task sync <space> syncs a connected space and says what it did",
     await Deno.remove(dataDir, { recursive: true });
   }
 });
+
+Deno.test("a private repository: refused without its token, synced with the sealed one", async () => {
+  await using git = await startGitServer();
+  await using db = await freshDb();
+  const { call } = await world(db, { SYNC_ALLOW_HOSTS: git.host, SYNC_SECRET_KEY: KEY });
+  const repo = await git.createRepo("private-notes");
+  await repo.write("Secret.md", "# Secret\n\nOnly for us.\n");
+  await repo.commit("secret");
+
+  await call("PUT", "/spaces/handbook/sync", { url: git.url("private-notes") });
+  const refused = await (await call("POST", "/spaces/handbook/sync")).json();
+  assert.equal(refused.state, "failed");
+  assert.match(refused.error, /refused access \(401\): it needs an access token/);
+
+  await call("PUT", "/spaces/handbook/sync", { url: git.url("private-notes"), token: "wrong" });
+  const wrong = await (await call("POST", "/spaces/handbook/sync")).json();
+  assert.match(wrong.error, /refused access \(401\): check the access token/);
+
+  await call("PUT", "/spaces/handbook/sync", { url: git.url("private-notes"), token: git.token });
+  const synced = await (await call("POST", "/spaces/handbook/sync")).json();
+  assert.equal(synced.state, "done", JSON.stringify(synced));
+  assert.equal((await call("GET", "/spaces/handbook/pages/Secret")).status, 200);
+  const [row] = await db<{ token_sealed: string }>`SELECT token_sealed FROM git_sources`;
+  assert.ok(!row!.token_sealed.includes(git.token) && !atob(row!.token_sealed).includes(git.token));
+  // Changing other fields keeps the token (same URL).
+  await call("PUT", "/spaces/handbook/sync", { url: git.url("private-notes"), folder: "" });
+  const kept = await (await call("GET", "/spaces/handbook/sync")).json();
+  assert.equal(kept.has_token, true);
+});
