@@ -12,6 +12,7 @@ import { openDeps } from "../src/server.ts";
 import { createLog } from "../src/lib/log.ts";
 import { connectGitSource, connectSchema } from "../src/sync/connect_source.ts";
 import { html, person } from "./space_helpers.ts";
+import { callOk, mcpClient } from "./mcp_helpers.ts";
 
 const KEY = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
 
@@ -26,7 +27,7 @@ async function world(db: Db, env: Record<string, string>) {
       headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  return { app, deps, call };
+  return { app, deps, call, token };
 }
 
 async function revisionsOf(db: Db, path: string) {
@@ -255,7 +256,7 @@ Deno.test("a repository URL must be https and public; tokens need SYNC_SECRET_KE
 Deno.test("search, get_page and ask citations carry the source commit; failing syncs note stale_source", async () => {
   await using git = await startGitServer();
   await using db = await freshDb();
-  const { call } = await world(db, { SYNC_ALLOW_HOSTS: git.host });
+  const { app, call, token } = await world(db, { SYNC_ALLOW_HOSTS: git.host });
   const repo = await git.createRepo("fresh");
   await repo.write("Compost.md", "# Compost\n\nTurn the compost heap every week to aerate it.\n");
   const head = await repo.commit("compost");
@@ -275,6 +276,20 @@ Deno.test("search, get_page and ask citations carry the source commit; failing s
   assert.ok(asked.citations.length > 0, JSON.stringify(asked));
   assert.equal(asked.citations[0].source_commit, head);
   assert.ok(!asked.frontier.some((f: { kind: string }) => f.kind === "stale_source"));
+  // The same fields over MCP, where assistants read them.
+  const client = await mcpClient(app, "/mcp/", token);
+  try {
+    const mcpPage = await callOk(client, "get_page", { space: "handbook", page: "Compost" });
+    assert.equal(mcpPage.source_commit, head);
+    assert.equal(mcpPage.synced_at, last_synced_at);
+    const mcpFound = await callOk<{ results: Record<string, unknown>[] }>(client, "search", {
+      space: "handbook",
+      query: "compost heap",
+    });
+    assert.equal(mcpFound.results[0]!.source_commit, head);
+  } finally {
+    await client.close();
+  }
 
   // The repository goes away: the next syncs fail, and answers say their source may be stale.
   await Deno.remove(`${repo.dir}/../fresh.git`, { recursive: true });
