@@ -6,6 +6,7 @@ import type { Deps } from "./deps.ts";
 import { createLog, type Log } from "./lib/log.ts";
 import { createEmbedder } from "./search/create_embedder.ts";
 import { countStaleChunks, ensureVectorIndex } from "./search/vector_index.ts";
+import { startSyncScheduler } from "./sync/sync_scheduler.ts";
 import { seedDocs } from "./wikis/seed_docs.ts";
 
 /**
@@ -47,6 +48,7 @@ export async function startServer(
     }
   }
   const app = createApp(deps);
+  const scheduler = config.sync.scheduler ? startSyncScheduler(deps) : null;
   const server = Deno.serve({
     port: config.port,
     hostname: config.host,
@@ -69,6 +71,7 @@ export async function startServer(
     log.info("shutting down: draining requests");
     try {
       await server.shutdown();
+      await scheduler?.stop();
       await deps.db.close();
     } catch (error) {
       log.error("unclean shutdown", { error: String(error) });

@@ -14,6 +14,7 @@ import {
   SUPPORTED_AT,
   UNSUPPORTED_BELOW,
 } from "./verdict.ts";
+import { addSourceFreshness, failingSourceNotes } from "../sync/freshness.ts";
 
 type AskDeps = Pick<Deps, "db" | "embedder" | "log" | "config">;
 
@@ -70,6 +71,8 @@ export async function assessQuestion(
       pages: [...new Set(passages.slice(0, 3).map((p) => p.page))],
     });
   }
+  await addSourceFreshness(deps.db, citations);
+  frontier.notes.push(...await failingSourceNotes(deps.db, wikiIds));
   return {
     answer: {
       question,

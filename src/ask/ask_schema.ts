@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { sourceFreshnessFields } from "../sync/freshness.ts";
 
 /** A question to a wiki (REST `ask`, MCP `ask`). */
 export const askInput = z.object({
@@ -41,6 +42,7 @@ export const citationSchema = z.object({
   quote: z.string(),
   start: z.number().int().describe("Offset of the quote's first character in the page's markdown"),
   end: z.number().int().describe("Offset just past the quote's last character"),
+  ...sourceFreshnessFields,
 });
 export type Citation = z.infer<typeof citationSchema>;
 

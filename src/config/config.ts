@@ -39,6 +39,11 @@ const envSchema = z.object({
   // log2 of scrypt's N. 15 is the production cost; the tests run at 10 (hashes record their
   // own N, so a hash made at one cost verifies at another).
   PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(15),
+  SYNC_SECRET_KEY: z.string().refine(isKey32, "must be 32 random bytes in base64").optional(),
+  SYNC_ALLOW_HOSTS: z.string().optional(),
+  SYNC_SCHEDULER: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
+  SYNC_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+  SYNC_POLL_SECONDS: z.coerce.number().min(0.05).max(3600).default(15),
 });
 
 /** The service's configuration, parsed once at start-up and passed down. */
@@ -80,6 +85,20 @@ export type Config = {
   llm: LlmConfig | null;
   /** scrypt parameters of new password hashes (N = 2^15 in production; tests use less). */
   passwordHash: { N: number; r: number; p: number };
+  /** Spaces synced from Git: see docs/guide/Git sync.md. */
+  sync: SyncConfig;
+};
+
+/** Git sync: the token key, the hosts allowed besides public https ones, the job loop. */
+export type SyncConfig = {
+  /** Base64 of 32 bytes (AES-256-GCM) for access tokens; null: tokens cannot be stored. */
+  secretKey: string | null;
+  /** `host:port` entries reachable over plain http and on private addresses (tests, self-hosting). */
+  allowHosts: string[];
+  /** Whether this process runs the sync job loop. */
+  scheduler: boolean;
+  leaseSeconds: number;
+  pollSeconds: number;
 };
 
 /** An OpenAI-compatible chat completions endpoint. */
@@ -169,6 +188,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         maxRetries: e.LLM_MAX_RETRIES,
       }
       : null,
+    sync: {
+      secretKey: e.SYNC_SECRET_KEY ?? null,
+      allowHosts: list(e.SYNC_ALLOW_HOSTS).map((h) => h.toLowerCase()),
+      scheduler: e.SYNC_SCHEDULER,
+      leaseSeconds: e.SYNC_LEASE_SECONDS,
+      pollSeconds: e.SYNC_POLL_SECONDS,
+    },
     embedding: {
       provider: e.EMBEDDER,
       baseUrl: e.EMBEDDING_BASE_URL.replace(/\/+$/, ""),
@@ -180,6 +206,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       maxRetries: e.EMBEDDING_MAX_RETRIES,
     },
   };
+}
+
+function isKey32(value: string): boolean {
+  try {
+    return atob(value).length === 32;
+  } catch {
+    return false;
+  }
 }
 
 function list(value: string | undefined): string[] {

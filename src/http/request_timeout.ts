@@ -4,8 +4,12 @@ import { AppError } from "../errors.ts";
 import type { Log } from "../lib/log.ts";
 import { problemResponse } from "./problem.ts";
 
-/** Imports: REST `/api/v1/spaces/<id>/import` and the web's `/w/<id>/-/import`. */
-const IMPORT_PATH = /^\/(api\/v1\/spaces\/[^/]+\/import|w\/[^/]+\/-\/import)\/?$/;
+/**
+ * Imports: REST `/api/v1/spaces/<id>/import` and the web's `/w/<id>/-/import`; Git syncs run in
+ * the request too (`/api/v1/spaces/<id>/sync`, `/w/<id>/-/sync/now`).
+ */
+const IMPORT_PATH =
+  /^\/(api\/v1\/spaces\/[^/]+\/(import|sync)|w\/[^/]+\/-\/(import|sync\/now))\/?$/;
 
 /**
  * Answers `503 request_timeout` (problem+json) when a request has not produced its response

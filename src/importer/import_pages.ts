@@ -21,6 +21,8 @@ export type ImportOptions = {
   prune?: boolean;
   author?: string | null;
   source?: string;
+  /** The Git commit the pages come from (a sync): recorded on each revision written. */
+  commit?: { id: string; author: string | null };
   onProgress?: (done: number, total: number, summary: ImportSummary) => void;
 };
 
@@ -38,7 +40,11 @@ export async function importPages(
   const summary: ImportSummary = { added: 0, updated: 0, unchanged: 0, deleted: 0, failed: [] };
   const stored = await selectPageHashes(deps.db, wikiId);
   const seen = new Map<string, string>();
-  const by = { author: options.author ?? null, source: options.source ?? "import" };
+  const by = {
+    author: options.author ?? null,
+    source: options.source ?? "import",
+    commit: options.commit,
+  };
   let done = 0;
   for (const page of pages) {
     try {

@@ -6,6 +6,7 @@ import { findSection, outlineOf, sectionAt } from "../markdown/outline.ts";
 import { pageUrl } from "../wikis/urls.ts";
 import { resolvePageRef } from "./read_page.ts";
 import { type PageRow, selectLinksFrom, selectRevision } from "./store.ts";
+import { addSourceFreshness, sourceFreshnessFields } from "../sync/freshness.ts";
 
 /** Default and largest slice of a page returned at once (about 5k and 12k tokens). */
 export const DEFAULT_MAX_CHARS = 20_000;
@@ -55,6 +56,7 @@ export const pageContentSchema = z.object({
     "True when more of the page follows: call again with next_offset",
   ),
   next_offset: z.number().int().nullable(),
+  ...sourceFreshnessFields,
 });
 export type PageContent = z.infer<typeof pageContentSchema>;
 
@@ -176,7 +178,7 @@ export async function getPageContent(
     ? await selectLinksFrom(deps.db, current.id)
     : [];
   const seen = new Set<string>();
-  return {
+  const content: PageContent = {
     wiki: wikiId,
     page: current.path,
     title: text.title,
@@ -198,4 +200,6 @@ export async function getPageContent(
     truncated: end < total,
     next_offset: end < total ? end : null,
   };
+  await addSourceFreshness(deps.db, [content]);
+  return content;
 }

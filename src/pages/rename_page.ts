@@ -49,7 +49,7 @@ export async function renamePage(
   const from = requirePath(rename.path);
   const to = requireNewPath(rename.newPath);
   return await deps.db.transaction(async (tx) => {
-    await lockWiki(tx, rename.wikiId);
+    await lockWiki(tx, rename.wikiId, by);
     const page = await requirePage(tx, rename.wikiId, from);
     if (rename.baseRevision !== undefined && rename.baseRevision !== page.revision) {
       throw conflict(page.path, rename.baseRevision, page.revision);
@@ -112,7 +112,7 @@ export async function deletePage(
 ): Promise<{ revision: number }> {
   const path = requirePath(del.path);
   return await deps.db.transaction(async (tx) => {
-    await lockWiki(tx, del.wikiId);
+    await lockWiki(tx, del.wikiId, by);
     const page = await requirePage(tx, del.wikiId, path);
     if (del.baseRevision !== undefined && del.baseRevision !== page.revision) {
       throw conflict(page.path, del.baseRevision, page.revision);

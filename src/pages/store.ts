@@ -120,14 +120,23 @@ export async function insertRevision(
     "id" | "wiki_id" | "revision" | "path" | "title" | "markdown" | "content_hash"
   >,
   action: RevisionRow["action"],
-  by: { author: string | null; source: string },
+  by: RevisionBy,
 ): Promise<void> {
   await tx`
     INSERT INTO page_revisions
-      (page_id, revision, wiki_id, action, path, title, markdown, content_hash, author_account_id, source)
+      (page_id, revision, wiki_id, action, path, title, markdown, content_hash, author_account_id,
+       source, source_commit, source_author)
     VALUES (${page.id}, ${page.revision}, ${page.wiki_id}, ${action}, ${page.path}, ${page.title},
-            ${page.markdown}, ${page.content_hash}, ${by.author}, ${by.source})`;
+            ${page.markdown}, ${page.content_hash}, ${by.author}, ${by.source},
+            ${by.commit?.id ?? null}, ${by.commit?.author ?? null})`;
 }
+
+/** Who a revision is by; a Git sync adds the commit and its author. */
+export type RevisionBy = {
+  author: string | null;
+  source: string;
+  commit?: { id: string; author: string | null } | undefined;
+};
 
 /** Removes a page; its links and chunks go with it, links to it become missing. */
 export async function deletePageRow(tx: Db, id: number): Promise<void> {

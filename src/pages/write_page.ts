@@ -7,6 +7,7 @@ import { cleanPath, nameKey, pathKey } from "../markdown/paths.ts";
 import { prepareChunks } from "../search/prepare_chunks.ts";
 import { replaceChunks } from "../search/store.ts";
 import { lockWikiForWrite, touchWiki } from "../wikis/store.ts";
+import { refuseSyncedWrite } from "../sync/refuse_synced_write.ts";
 import {
   insertPage,
   insertRevision,
@@ -15,6 +16,7 @@ import {
   type PageRow,
   replaceLinks,
   resolveLinks,
+  type RevisionBy,
   updatePage,
 } from "./store.ts";
 
@@ -27,8 +29,15 @@ export const MAX_MARKDOWN_CHARS = 2_000_000;
  */
 export const MAX_DISTINCT_LINKS = 5_000;
 
-/** Who wrote a change and through what (`api`, `web`, `import`, `rename`…). */
-export type WriteBy = { author?: string | null; source: string };
+/**
+ * Who wrote a change and through what (`api`, `web`, `import`, `rename`, `sync`…); a Git
+ * sync adds the commit the content came from and that commit's author.
+ */
+export type WriteBy = {
+  author?: string | null;
+  source: string;
+  commit?: { id: string; author: string | null };
+};
 
 /** A page write: new content at a path. */
 export type PageWrite = {
@@ -120,7 +129,7 @@ export async function writePage(
   const parsed = await parseOrThrow(path, write.markdown, write.title);
   const prepared = await prepareChunks(deps, parsed);
   return await deps.db.transaction(async (tx) => {
-    await lockWiki(tx, write.wikiId);
+    await lockWiki(tx, write.wikiId, by);
     const key = pathKey(path);
     let existing = await lockPage(tx, write.wikiId, key);
     if (!existing) {
@@ -184,11 +193,15 @@ export async function indexPage(
   await touchWiki(tx, page.wiki_id);
 }
 
-/** Takes the wiki's write lock (first thing in every page write); `wiki_not_found` if absent. */
-export async function lockWiki(tx: Db, wikiId: string): Promise<void> {
+/**
+ * Takes the wiki's write lock (first thing in every page write); `wiki_not_found` if absent.
+ * Given the writer, refuses writes other than a sync's to a space synced from Git.
+ */
+export async function lockWiki(tx: Db, wikiId: string, by?: WriteBy): Promise<void> {
   if (!await lockWikiForWrite(tx, wikiId)) {
     throw new AppError("wiki_not_found", `Wiki "${wikiId}" not found`);
   }
+  if (by && by.source !== "sync") await refuseSyncedWrite(tx, wikiId);
 }
 
 /** The `revision_conflict` error, with the revision the page is at. */
@@ -203,6 +216,6 @@ export function conflict(path: string, base: number, current: number): AppError 
 }
 
 /** Normalises `WriteBy` for the history. */
-export function byOf(by: WriteBy): { author: string | null; source: string } {
-  return { author: by.author ?? null, source: by.source };
+export function byOf(by: WriteBy): RevisionBy {
+  return { author: by.author ?? null, source: by.source, commit: by.commit };
 }

@@ -21,6 +21,7 @@ import {
   selectNearestExact,
   selectNearestIndexed,
 } from "./store.ts";
+import { addSourceFreshness, sourceFreshnessFields } from "../sync/freshness.ts";
 
 /** Longest query accepted, in characters. */
 export const MAX_QUERY_CHARS = 1000;
@@ -55,6 +56,7 @@ export const searchResultSchema = z.object({
   url: z.string(),
   revision: z.number().int(),
   updated_at: z.string(),
+  ...sourceFreshnessFields,
 });
 
 /** A page of search results. */
@@ -91,7 +93,7 @@ export async function searchWikis(
       d,
     ) => [d.chunk_id, d]),
   );
-  return {
+  const out: SearchOutput = {
     results: page.map((r) => {
       const d = details.get(r.chunk_id)!;
       const url = pageUrl(deps.config.baseUrl, d.wiki_id, d.path);
@@ -111,6 +113,8 @@ export async function searchWikis(
     }),
     next_cursor: offset + limit < ranked.length ? encodeCursor(`o:${offset + limit}`) : null,
   };
+  await addSourceFreshness(deps.db, out.results);
+  return out;
 }
 
 /** Validates a search's input: a query of 1 to `MAX_QUERY_CHARS` characters. */

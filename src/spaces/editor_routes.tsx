@@ -137,6 +137,8 @@ async function save(c: Context, deps: Deps, mode: EditorState["mode"]): Promise<
     if (!(error instanceof AppError)) throw error;
     if (error.code === "revision_conflict") return await showConflict(c, deps, view, state);
     if (error.code === "invalid_path") return show({ errors: { path: error.detail } }, 400);
+    // A synced space: the text stays in the editor to copy into the repository.
+    if (error.code === "space_synced") return show({ errors: { markdown: error.detail } }, 409);
     if (error.code === "invalid_markdown" || error.code === "payload_too_large") {
       return show({ errors: { markdown: error.detail } }, error.status as ContentfulStatusCode);
     }

@@ -1,4 +1,6 @@
 import { Alert, CsrfField, Field } from "../web/layout.tsx";
+import type { SyncStatus } from "../sync/connect_source.ts";
+import { SyncSummary } from "../sync/sync_page.tsx";
 import { toolHref } from "./space_urls.ts";
 import { type SpaceView, TextArea, WikiFrame } from "./wiki_frame.tsx";
 import type { WikiSettingsErrors, WikiSettingsForm } from "./wiki_settings.ts";
@@ -13,6 +15,8 @@ export function SettingsPage(
     errors?: WikiSettingsErrors;
     saved?: boolean;
     deleteError?: string | undefined;
+    /** The space's Git connection, when it has one. */
+    sync?: SyncStatus | null;
   },
 ) {
   const { wiki, role } = props.space;
@@ -72,6 +76,18 @@ export function SettingsPage(
         />
         <button type="submit">Save settings</button>
       </form>
+
+      <h2>Git sync</h2>
+      {props.sync
+        ? <SyncSummary wikiId={wiki.id} status={props.sync} csrfToken={props.csrfToken} />
+        : (
+          <p>
+            Keep this space's pages in a Git repository:{" "}
+            <a href={toolHref(wiki.id, "sync")}>
+              connect a repository
+            </a>.
+          </p>
+        )}
 
       <h2>Members</h2>
       {wiki.owner_team_id

@@ -4,6 +4,8 @@ import { AppError } from "../errors.ts";
 import type {} from "../http/request_id.ts";
 import type { WikiRow } from "../wikis/store.ts";
 import { SettingsPage } from "./settings_page.tsx";
+import { syncStatusOf } from "../sync/connect_source.ts";
+import { selectGitSource } from "../sync/store.ts";
 import { formText, openSpace } from "./space_context.ts";
 import { toolHref } from "./space_urls.ts";
 import { changeWikiSettings, deleteWikiConfirmed, type WikiSettingsForm } from "./wiki_settings.ts";
@@ -14,9 +16,11 @@ export function settingsRoutes(deps: Deps): Hono {
 
   app.get("/w/:id/-/settings", async (c) => {
     const view = await openSpace(deps, c, "admin");
+    const source = await selectGitSource(deps.db, view.space.wiki.id);
     return c.html(
       <SettingsPage
         {...view}
+        sync={source ? syncStatusOf(deps.config.baseUrl, source) : null}
         values={valuesOf(view.space.wiki)}
         saved={c.req.query("saved") === "1"}
       />,

@@ -1,0 +1,230 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { json, problems, wikiIdParam } from "../api/schemas.ts";
+import { auditedSpace } from "../audit/record_audit.ts";
+import { spacesOf } from "../auth/credentials.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { selectWiki } from "../wikis/store.ts";
+import {
+  connectGitSource,
+  connectSchema,
+  disconnectGitSource,
+  notConnected,
+  rotateWebhookSecret,
+  syncStatusOf,
+} from "./connect_source.ts";
+import { enqueueSyncJob, selectGitSource, selectRecentSyncJobs, type SyncJobRow } from "./store.ts";
+import { processOwner, runSyncJob } from "./sync_jobs.ts";
+import { verifyWebhook } from "./webhook_signature.ts";
+
+const statusSchema = z.object({
+  url: z.string(),
+  branch: z.string(),
+  folder: z.string(),
+  has_token: z.boolean(),
+  interval_minutes: z.number().int().nullable(),
+  next_sync_at: z.string().nullable(),
+  last_commit: z.string().nullable(),
+  last_synced_at: z.string().nullable(),
+  last_error: z.string().nullable(),
+  failures: z.number().int(),
+  webhook_url: z.string(),
+});
+
+const jobSchema = z.object({
+  id: z.number().int(),
+  reason: z.string(),
+  state: z.enum(["queued", "running", "done", "failed"]),
+  attempts: z.number().int(),
+  result: z.unknown(),
+  error: z.string().nullable(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+
+/**
+ * REST for Git sync: connect a space (`PUT /spaces/{id}/sync`, owners and admins), see its
+ * freshness (`GET`), sync now (`POST`), disconnect (`DELETE`), a new webhook secret, and the
+ * push webhook `POST /hooks/git/{id}`, which takes no token but the host's signature.
+ */
+export function registerSyncRoutes(app: OpenAPIHono, deps: Deps): void {
+  const security = [{ bearer: [] }];
+  const owner = processOwner();
+  const requireSpace = async (c: Context, id: string, admin: boolean) => {
+    const space = (await spacesOf(deps.db, c.get("credential"))).find((s) => s.id === id);
+    if (!space) throw new AppError("wiki_not_found", `Space "${id}" is not one of your spaces`);
+    if (admin && space.role === "member") {
+      throw new AppError("forbidden", `Only owners and admins of "${id}" can change its sync`);
+    }
+    return auditedSpace(id);
+  };
+
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: "/spaces/{id}/sync",
+      tags: ["Git sync"],
+      summary: "The space's Git connection, freshness and latest sync jobs",
+      security,
+      request: { params: wikiIdParam },
+      responses: {
+        200: json(statusSchema.extend({ jobs: z.array(jobSchema) }), "The connection"),
+        ...problems(401, 403, 404),
+      },
+    }),
+    async (c) => {
+      const wikiId = await requireSpace(c, c.req.valid("param").id, false);
+      const row = await selectGitSource(deps.db, wikiId);
+      if (!row) throw notConnected(wikiId);
+      const jobs = await selectRecentSyncJobs(deps.db, wikiId);
+      return c.json({ ...syncStatusOf(deps.config.baseUrl, row), jobs: jobs.map(jobOf) }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: "put",
+      path: "/spaces/{id}/sync",
+      tags: ["Git sync"],
+      summary: "Connect the space to a Git repository, or change its connection",
+      description: "The access token is stored encrypted and never returned. A new connection's " +
+        "response carries `webhook_secret`, shown this once. Pages of a connected space change " +
+        "only through syncs.",
+      security,
+      request: {
+        params: wikiIdParam,
+        body: { content: { "application/json": { schema: connectSchema } }, required: true },
+      },
+      responses: {
+        200: json(statusSchema, "Changed"),
+        201: json(statusSchema.extend({ webhook_secret: z.string() }), "Connected"),
+        ...problems(400, 401, 403, 404),
+      },
+    }),
+    async (c) => {
+      const wikiId = await requireSpace(c, c.req.valid("param").id, true);
+      const out = await connectGitSource(deps, wikiId, c.req.valid("json"));
+      return out.created
+        ? c.json({ ...out.status, webhook_secret: out.webhookSecret! }, 201)
+        : c.json(out.status, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: "delete",
+      path: "/spaces/{id}/sync",
+      tags: ["Git sync"],
+      summary: "Disconnect the repository (pages stay, editable again)",
+      security,
+      request: { params: wikiIdParam },
+      responses: { 204: { description: "Disconnected" }, ...problems(401, 403, 404) },
+    }),
+    async (c) => {
+      const wikiId = await requireSpace(c, c.req.valid("param").id, true);
+      await disconnectGitSource(deps, wikiId);
+      return c.body(null, 204);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: "post",
+      path: "/spaces/{id}/sync/webhook-secret",
+      tags: ["Git sync"],
+      summary: "Replace the webhook secret (shown this once)",
+      security,
+      request: { params: wikiIdParam },
+      responses: {
+        200: json(z.object({ webhook_secret: z.string() }), "The new secret"),
+        ...problems(401, 403, 404),
+      },
+    }),
+    async (c) => {
+      const wikiId = await requireSpace(c, c.req.valid("param").id, true);
+      return c.json({ webhook_secret: await rotateWebhookSecret(deps, wikiId) }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: "post",
+      path: "/spaces/{id}/sync",
+      tags: ["Git sync"],
+      summary: "Sync the space now",
+      description: "Queues a sync and runs it in this request: 200 with the job as it ended. " +
+        "When another process is already syncing the space, 202 with that job.",
+      security,
+      request: { params: wikiIdParam },
+      responses: {
+        200: json(jobSchema, "The sync ran"),
+        202: json(jobSchema, "A sync of the space is already running elsewhere"),
+        ...problems(401, 403, 404, 422),
+      },
+    }),
+    async (c) => {
+      const wikiId = await requireSpace(c, c.req.valid("param").id, false);
+      if (!await selectGitSource(deps.db, wikiId)) throw notConnected(wikiId);
+      const queued = await enqueueSyncJob(deps.db, wikiId, "manual");
+      const ran = await runSyncJob(deps, owner, { jobId: queued.id });
+      return ran ? c.json(jobOf(ran), 200) : c.json(jobOf(queued), 202);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: "post",
+      path: "/hooks/git/{id}",
+      tags: ["Git sync"],
+      summary: "Push webhook of GitHub, GitLab or Gitea: queues a sync",
+      description: "Signed with the space's webhook secret: GitHub `X-Hub-Signature-256`, " +
+        "Gitea `X-Gitea-Signature` (HMAC-SHA256 of the body), GitLab `X-Gitlab-Token`. A push " +
+        "to another branch is ignored.",
+      request: { params: wikiIdParam },
+      responses: {
+        202: json(z.object({ queued: z.boolean(), job: z.number().int().nullable() }), "Taken"),
+        ...problems(400, 401, 404),
+      },
+    }),
+    async (c) => {
+      const id = c.req.valid("param").id;
+      const row = await selectWiki(deps.db, id) && await selectGitSource(deps.db, id);
+      // The same answer for an unknown space and a space without a repository.
+      if (!row) throw notConnected(id);
+      const body = new Uint8Array(await c.req.arrayBuffer());
+      const verdict = await verifyWebhook(c.req.raw.headers, body, row.webhook_secret);
+      if (!verdict.ok) throw new AppError("unauthorized", verdict.reason);
+      const ref = pushedRef(body);
+      if (ref !== null && ref !== `refs/heads/${row.branch}`) {
+        return c.json({ queued: false, job: null }, 202);
+      }
+      const job = await enqueueSyncJob(deps.db, id, "webhook");
+      deps.log.info("sync queued by webhook", { wiki: id, host: verdict.host, job: job.id });
+      return c.json({ queued: true, job: job.id }, 202);
+    },
+  );
+}
+
+function jobOf(job: SyncJobRow) {
+  return {
+    id: Number(job.id),
+    reason: job.reason,
+    state: job.state,
+    attempts: job.attempts,
+    result: typeof job.result === "string" ? JSON.parse(job.result) : job.result,
+    error: job.error,
+    created_at: new Date(job.created_at).toISOString(),
+    finished_at: job.finished_at ? new Date(job.finished_at).toISOString() : null,
+  };
+}
+
+/** The `ref` of a push event's JSON body (all three hosts name it so), or null. */
+function pushedRef(body: Uint8Array): string | null {
+  try {
+    const ref = JSON.parse(new TextDecoder().decode(body))?.ref;
+    return typeof ref === "string" ? ref : null;
+  } catch {
+    return null;
+  }
+}
