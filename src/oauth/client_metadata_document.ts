@@ -26,11 +26,12 @@ export const networkFetcher: DocumentFetcher = {
 };
 
 /**
- * A GET of `url` over a connection to `address`: node's `lookup` hook answers the socket's
+ * A request to `url` over a connection to `address`: node's `lookup` hook answers the socket's
  * name lookup with the checked address, so nothing resolves the host a second time, while
  * TLS still sends the URL's host as SNI and verifies the certificate against it, and the
- * `Host` header names it. No redirects are followed. `request` is node's `https.request`,
- * or `http.request` in tests.
+ * `Host` header names it. No redirects are followed. `init.method` defaults to GET; a body
+ * must be bytes. `request` is node's `https.request`, or `http.request` in tests. Git sync
+ * uses it too, for the same reason.
  */
 export function pinnedFetch(
   url: string,
@@ -41,7 +42,7 @@ export function pinnedFetch(
   const family = address.includes(":") ? 6 : 4;
   return new Promise((resolve, reject) => {
     const req = request(url, {
-      method: "GET",
+      method: init.method ?? "GET",
       headers: Object.fromEntries(new Headers(init.headers)),
       signal: init.signal ?? undefined,
       lookup: ((_host: string, options: { all?: boolean }, callback: LookupCallback) => {
@@ -61,7 +62,9 @@ export function pinnedFetch(
       resolve(new Response(body, { status, headers }));
     });
     req.on("error", reject);
-    req.end();
+    const body = init.body;
+    if (body instanceof ArrayBuffer || body instanceof Uint8Array) req.end(new Uint8Array(body));
+    else req.end();
   });
 }
 

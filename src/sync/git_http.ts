@@ -1,4 +1,5 @@
 import { AppError } from "../errors.ts";
+import { pinnedFetch } from "../oauth/client_metadata_document.ts";
 import { isPrivateAddress } from "../oauth/private_address.ts";
 
 /** Resolves a host name to its addresses; tests may pass a fake. */
@@ -26,6 +27,19 @@ export async function checkRepositoryUrl(
   /** A request Git makes (`info/refs?service=…`) may carry a query. */
   request = false,
 ): Promise<URL> {
+  return (await checkRepositoryAddress(raw, allowHosts, resolve, request)).url;
+}
+
+/**
+ * `checkRepositoryUrl`, and the address that was checked: the fetch connects to it, so a second
+ * name resolution (DNS rebinding) cannot send it elsewhere. Null for an allowed host.
+ */
+export async function checkRepositoryAddress(
+  raw: string,
+  allowHosts: string[],
+  resolve: ResolveDns,
+  request: boolean,
+): Promise<{ url: URL; address: string | null }> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -43,7 +57,7 @@ export async function checkRepositoryUrl(
         "give an access token separately",
     );
   }
-  if (allowed) return url;
+  if (allowed) return { url, address: null };
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (/(^|\.)(localhost|local|internal)$/i.test(host)) {
     throw new AppError("bad_request", `The repository host "${host}" is not public`);
@@ -56,7 +70,7 @@ export async function checkRepositoryUrl(
   if (addresses.some(isPrivateAddress)) {
     throw new AppError("bad_request", `The repository host "${host}" is not a public address`);
   }
-  return url;
+  return { url, address: addresses[0]! };
 }
 
 type GitRequest = {
@@ -77,17 +91,27 @@ export function guardedGitHttp(
 ) {
   return {
     async request(req: GitRequest) {
-      await checkRepositoryUrl(req.url, options.allowHosts, options.resolve ?? resolveDns, true);
+      const { address } = await checkRepositoryAddress(
+        req.url,
+        options.allowHosts,
+        options.resolve ?? resolveDns,
+        true,
+      );
       const chunks: Uint8Array[] = [];
       if (req.body) { for await (const chunk of req.body) chunks.push(chunk); }
       const body = chunks.length ? await new Blob(chunks as BlobPart[]).arrayBuffer() : undefined;
-      const response = await fetch(req.url, {
+      const init = {
         method: req.method ?? "GET",
         headers: req.headers,
         body,
-        redirect: "manual",
+        redirect: "manual" as const,
         signal: options.signal,
-      });
+      };
+      // A checked public host is reached at the address that was checked (no second lookup);
+      // an allowed host (tests, self-hosted Git) through the ordinary fetch.
+      const response = address
+        ? await pinnedFetch(req.url, init, address)
+        : await fetch(req.url, init);
       if (response.status >= 300 && response.status < 400) {
         await response.body?.cancel();
         throw new AppError(
