@@ -129,7 +129,7 @@ export function mcpRoutes(deps: Deps): Hono {
 async function serve(c: Context, deps: Deps, build: () => McpServer): Promise<Response> {
   const refused = await chargeBatch(c, deps, mcpTooManyRequests);
   if (refused) return refused;
-  const request = withLenientAccept(c.req.raw);
+  const request = await forTransport(c.req.raw);
   if (await isLegacyRequest(request)) return withBudget(c, await serveLegacy(request, build()));
   const handler = createMcpHandler(build, {
     legacy: "reject",
@@ -182,15 +182,26 @@ async function withBudget(c: Context, response: Response): Promise<Response> {
 }
 
 /**
- * The transport insists on both JSON and SSE in `Accept` (406 otherwise), but clients that
- * send only one are common; we always answer JSON, which both kinds of client read.
+ * The request as the SDK gets it. The transport insists on both JSON and SSE in `Accept` (406
+ * otherwise), but clients that send only one are common; we always answer JSON, which both
+ * kinds of client read. And it gets a signal of its own: the 2026-07-28 handler listens for
+ * the request's abort, and Deno's `request.signal` also aborts once a response has been sent
+ * (its legacy behaviour, about which it warns on stderr in every process); the handler is
+ * closed by `serve` instead.
  */
-function withLenientAccept(request: Request): Request {
-  const accept = request.headers.get("accept") ?? "";
-  if (accept.includes("application/json") && accept.includes("text/event-stream")) return request;
+async function forTransport(request: Request): Promise<Request> {
   const headers = new Headers(request.headers);
-  headers.set("accept", "application/json, text/event-stream");
-  return new Request(request, { headers });
+  const accept = headers.get("accept") ?? "";
+  if (!(accept.includes("application/json") && accept.includes("text/event-stream"))) {
+    headers.set("accept", "application/json, text/event-stream");
+  }
+  const body = request.body ? await request.arrayBuffer() : null;
+  return new Request(request.url, {
+    method: request.method,
+    headers,
+    body,
+    signal: new AbortController().signal,
+  });
 }
 
 function originAllowed(deps: Deps, origin: string): boolean {
