@@ -135,7 +135,7 @@ Deno.test("the hub searches every public wiki when no wiki is named, never a pri
   assert.equal(bread.results[0]!.id, "kitchen/Bread");
   // Only pages with real evidence come back: the guide says nothing of yeast.
   assert.deepEqual([...new Set(bread.results.map((r) => r.wiki))].sort(), ["kitchen"]);
-  const tools = await callJson<SearchText>(client, "search", { query: "tokens" });
+  const tools = await callJson<SearchText>(client, "search", { query: "assistant calls" });
   assert.ok(tools.results.some((r) => r.wiki === "docs"), "the docs wiki is searched too");
   const page = await callJson<FetchText>(client, "fetch", { id: "kitchen/Bread" });
   assert.match(page.text, /flour, water/);
