@@ -1,8 +1,8 @@
+import { spaceRole } from "../access/space_role.ts";
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
 import { encodeBase64url } from "../lib/base64url.ts";
 import { sha256Hex } from "../lib/sha256.ts";
-import { selectSpacesOf } from "../wikis/store.ts";
 import {
   insertToken,
   revokeTokenRow,
@@ -41,15 +41,14 @@ export async function createToken(
   }
   let wikiId: string | null = null;
   if (input.kind === "space") {
-    const spaces = await selectSpacesOf(db, input.accountId);
-    const space = spaces.find((s) => s.id === input.spaceId);
-    if (!space) {
+    const role = input.spaceId ? await spaceRole(db, input.accountId, input.spaceId) : null;
+    if (!role) {
       throw new AppError(
         "wiki_not_found",
         `Space "${input.spaceId}" is not one of this account's spaces`,
       );
     }
-    wikiId = space.id;
+    wikiId = input.spaceId!;
   }
   const secret = TOKEN_PREFIX[input.kind] +
     encodeBase64url(crypto.getRandomValues(new Uint8Array(32)));

@@ -1,3 +1,4 @@
+import { reachableSpaces } from "../access/access_policy.ts";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { updateAccountName } from "../accounts/store.ts";
@@ -8,7 +9,6 @@ import { webErrorHandler } from "../sessions/web_error_handler.tsx";
 import { selectInvitationsFor, selectTeamsOf } from "../teams/store.ts";
 import { webPage } from "../web/web_middleware.ts";
 import { createSpace } from "../wikis/create_space.ts";
-import { selectSpacesOf } from "../wikis/store.ts";
 import { DashboardPage, SettingsPage } from "./dashboard_page.tsx";
 
 const nameSchema = z.string({ error: "Enter a name" }).trim().min(1, "Enter a name")
@@ -28,7 +28,7 @@ export function dashboardRoutes(deps: Deps): Hono {
   ) => {
     const account = requireAccount(c);
     const [spaces, teams, invitations] = await Promise.all([
-      selectSpacesOf(deps.db, account.id),
+      reachableSpaces(deps.db, { kind: "session", accountId: account.id }),
       selectTeamsOf(deps.db, account.id),
       selectInvitationsFor(deps.db, account.email),
     ]);

@@ -1,6 +1,5 @@
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
-import { AppError } from "../errors.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
 import { loadWebSpace } from "../web/space_access.ts";
 import { webPage } from "../web/web_middleware.ts";
@@ -24,11 +23,7 @@ export function usageRoutes(deps: Deps): Hono {
     const id = c.req.param("id");
     // Members only, of public wikis too: usage tells who reads what, which visitors need not
     // know. A private space stays hidden (404) from non-members.
-    const { wiki, role } = await loadWebSpace(deps, c, id, "read");
-    if (!role) {
-      if (!c.get("account")) throw new AppError("unauthorized", "Sign in to see this usage");
-      throw new AppError("forbidden", `Only members of "${id}" can see its usage`);
-    }
+    const { wiki } = await loadWebSpace(deps, c, id, "member", "see its usage");
     const asked = Number(c.req.query("days"));
     const days = PERIODS.find((p) => p === asked) ?? 30;
     const [daily, confirmed, read, clients, notes] = await Promise.all([

@@ -100,9 +100,14 @@ export async function ensureWiki(
   }
 }
 
+/** The wiki with this id, or null (an id that breaks `WIKI_ID` is never looked up). */
+export async function findWiki(db: Db, id: string): Promise<WikiRow | null> {
+  return WIKI_ID.test(id) ? await selectWiki(db, id) : null;
+}
+
 /** The wiki, or `wiki_not_found`. */
 export async function getWiki(db: Db, id: string): Promise<WikiRow> {
-  const wiki = WIKI_ID.test(id) ? await selectWiki(db, id) : null;
+  const wiki = await findWiki(db, id);
   if (!wiki) throw new AppError("wiki_not_found", `Wiki "${id}" not found`);
   return wiki;
 }
