@@ -5,7 +5,7 @@ import { requireAccount } from "../sessions/sessions.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
 import { webPage } from "../web/web_middleware.ts";
 import { AuditPage } from "./audit_page.tsx";
-import { selectAuditEvents } from "./store.ts";
+import { listAuditEvents } from "./record_audit.ts";
 
 /** Entries per page of the log. */
 const PAGE_SIZE = 50;
@@ -32,7 +32,7 @@ export function auditRoutes(deps: Deps): Hono {
     );
     const before = c.req.query("before");
     const beforeId = before && /^\d{1,15}$/.test(before) ? Number(before) : null;
-    const rows = await selectAuditEvents(deps.db, wikiId, { beforeId, limit: PAGE_SIZE + 1 });
+    const rows = await listAuditEvents(deps.db, wikiId, { beforeId, limit: PAGE_SIZE + 1 });
     const entries = rows.slice(0, PAGE_SIZE);
     const base = `/w/${wikiId}/-/audit`;
     return c.html(

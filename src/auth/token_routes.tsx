@@ -7,9 +7,8 @@ import { csrfProtection } from "../sessions/csrf.ts";
 import { pageHeaders } from "../sessions/session_routes.tsx";
 import { requireAccount, sessionMiddleware } from "../sessions/sessions.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
-import { selectTokensOf } from "./store.ts";
 import { TokensPage } from "./token_pages.tsx";
-import { createToken, revokeToken } from "./tokens.ts";
+import { createToken, listTokens, revokeToken } from "./tokens.ts";
 
 /**
  * The account's tokens in the web app: made (shown once), listed with their last use, revoked
@@ -31,7 +30,7 @@ export function tokenRoutes(deps: Deps): Hono {
   ) => {
     const account = requireAccount(c);
     const [tokens, spaces] = await Promise.all([
-      selectTokensOf(deps.db, account.id),
+      listTokens(deps.db, account.id),
       reachableSpaces(deps.db, { kind: "session", accountId: account.id }),
     ]);
     return c.html(

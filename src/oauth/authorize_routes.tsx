@@ -17,7 +17,7 @@ import {
 } from "./authorize.ts";
 import type { DocumentFetcher } from "./client_metadata_document.ts";
 import { ConsentPage } from "./consent_page.tsx";
-import { revokeAccountGrant, selectLiveGrantsOf } from "./store.ts";
+import { disconnectApp, listConnectedApps } from "./grants.ts";
 
 /**
  * The browser side of the authorization server: `/authorize` (sign-in through the web
@@ -97,7 +97,7 @@ export function authorizeRoutes(deps: Deps, fetcher: DocumentFetcher): Hono {
 
   app.get("/account/apps", async (c) => {
     const account = requireAccount(c);
-    const apps = await selectLiveGrantsOf(deps.db, account.id);
+    const apps = await listConnectedApps(deps.db, account.id);
     return c.html(
       <ConnectedAppsPage account={account} csrfToken={c.get("csrfToken")} apps={apps} />,
     );
@@ -106,7 +106,7 @@ export function authorizeRoutes(deps: Deps, fetcher: DocumentFetcher): Hono {
   app.post("/account/apps/:id/revoke", async (c) => {
     const account = requireAccount(c);
     const id = c.req.param("id");
-    if (!await revokeAccountGrant(deps.db, account.id, id)) {
+    if (!await disconnectApp(deps.db, account.id, id)) {
       throw new AppError("not_found", `Connected app "${id}" not found or already disconnected`);
     }
     return c.redirect("/account/apps", 303);

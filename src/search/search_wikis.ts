@@ -4,11 +4,11 @@ import { AppError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../lib/cursor.ts";
 import { requireWellFormed } from "../lib/well_formed.ts";
 import { pathKey } from "../markdown/paths.ts";
-import { selectWikis } from "../wikis/store.ts";
 import { pageUrl } from "../wikis/urls.ts";
 import { EmbedderError } from "./embedder.ts";
 import { BM25, CANDIDATES, fuse, lexicalWeight } from "./fusion.ts";
 import {
+  type ChunkDetail,
   type ChunkHit,
   countChunks,
   selectBm25,
@@ -19,6 +19,8 @@ import {
   selectNearestExact,
   selectNearestIndexed,
 } from "./store.ts";
+import { type Db } from "../db/db.ts";
+import { findWikis } from "../wikis/wikis.ts";
 
 /** Longest query accepted, in characters. */
 export const MAX_QUERY_CHARS = 1000;
@@ -206,7 +208,7 @@ async function nearestChunks(
 
 async function requireWikis(deps: SearchDeps, wikiIds: string[]) {
   if (wikiIds.length === 0) throw new AppError("bad_request", "Name a wiki to search");
-  const found = new Set((await selectWikis(deps.db, wikiIds)).map((w) => w.id));
+  const found = new Set((await findWikis(deps.db, wikiIds)).map((w) => w.id));
   const unknown = wikiIds.find((id) => !found.has(id));
   if (unknown !== undefined) throw new AppError("wiki_not_found", `Wiki "${unknown}" not found`);
 }
@@ -216,4 +218,13 @@ function offsetOf(cursor: string): number {
   const m = /^o:(\d{1,4})$/.exec(position);
   if (!m) throw new AppError("bad_request", "This cursor belongs to another listing");
   return Number(m[1]);
+}
+
+/** The text, page and place of these chunks, with `query`'s terms marked when given. */
+export function chunkDetails(
+  db: Db,
+  chunkIds: number[],
+  query: string | null,
+): Promise<ChunkDetail[]> {
+  return selectChunkDetails(db, chunkIds, query);
 }

@@ -3,13 +3,8 @@ import type { Deps } from "../deps.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
 import { loadWebSpace } from "../web/space_access.ts";
 import { webPage } from "../web/web_middleware.ts";
-import {
-  selectDailyUsage,
-  selectRecentNotes,
-  selectTopPages,
-  selectUsageByClient,
-} from "./store.ts";
 import { PERIODS, UsagePage } from "./usage_page.tsx";
+import { usageReport } from "./usage_report.ts";
 
 const TOP_PAGES = 25;
 const NOTES = 10;
@@ -26,18 +21,12 @@ export function usageRoutes(deps: Deps): Hono {
     const { wiki } = await loadWebSpace(deps, c, id, "member", "see its usage");
     const asked = Number(c.req.query("days"));
     const days = PERIODS.find((p) => p === asked) ?? 30;
-    const [daily, confirmed, read, clients, notes] = await Promise.all([
-      selectDailyUsage(deps.db, wiki.id, days),
-      selectTopPages(deps.db, wiki.id, "confirm", days, TOP_PAGES),
-      selectTopPages(deps.db, wiki.id, "read", days, TOP_PAGES),
-      selectUsageByClient(deps.db, wiki.id, days),
-      selectRecentNotes(deps.db, wiki.id, days, NOTES),
-    ]);
+    const report = await usageReport(deps.db, wiki.id, days, { topPages: TOP_PAGES, notes: NOTES });
     return c.html(
       <UsagePage
         account={c.get("account")}
         csrfToken={c.get("csrfToken")}
-        {...{ wiki, days, daily, confirmed, read, clients, notes }}
+        {...{ wiki, days, ...report }}
       />,
     );
   });
