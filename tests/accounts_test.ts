@@ -6,7 +6,7 @@ import { recordPageUse } from "../src/pages/record_page_use.ts";
 import { writePage } from "../src/pages/write_page.ts";
 import { selectTeamsOf } from "../src/teams/store.ts";
 import { createTeam, setMemberRole } from "../src/teams/teams.ts";
-import { selectSpacesOf } from "../src/wikis/store.ts";
+import { selectSpacesOf } from "../src/access/store.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb, testDeps } from "./helpers.ts";
 

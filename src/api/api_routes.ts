@@ -3,14 +3,13 @@ import { bodyLimit } from "hono/body-limit";
 import { auditSpaceRequests } from "../audit/audit_hooks.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { requirePublicWiki, WIKI_LIST_HINTS } from "../mcp/servers.ts";
+import { ANONYMOUS, authorize } from "../access/access_policy.ts";
 import {
+  describePublicWiki,
   listPublicWikis,
   publicWikiListSchema,
   publicWikiSchema,
 } from "../wikis/list_public_wikis.ts";
-import { getWiki } from "../wikis/wikis.ts";
-import { wikiUrl } from "../wikis/urls.ts";
 import { requireAccountToken } from "./api_auth.ts";
 import { apiReferencePage } from "./reference_page.ts";
 import { registerReadRoutes, requireJson } from "./read_routes.ts";
@@ -86,27 +85,15 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
       },
     }),
     async (c) => {
-      const id = await requirePublicWiki(deps, c.req.valid("param").id, WIKI_LIST_HINTS.rest);
-      const wiki = await getWiki(deps.db, id);
-      const listed = (await listPublicWikis(deps, { query: id, limit: 200 })).wikis.find((w) =>
-        w.id === id
-      );
-      return c.json({
-        id,
-        title: wiki.title,
-        description: wiki.description,
-        pages: listed?.pages ?? 0,
-        updated_at: wiki.updated_at.toISOString(),
-        url: wikiUrl(deps.config.baseUrl, id),
-        instructions: wiki.instructions,
-      }, 200);
+      const { wiki } = await authorize(deps, ANONYMOUS, c.req.valid("param").id, "read", "rest");
+      return c.json(await describePublicWiki(deps, wiki), 200);
     },
   );
 
   registerReadRoutes(app, deps, {
     base: "/public/wikis/{id}",
     tag: "Public wikis",
-    resolve: (_c, id) => requirePublicWiki(deps, id, WIKI_LIST_HINTS.rest),
+    resolve: async (_c, id) => (await authorize(deps, ANONYMOUS, id, "read", "rest")).wiki.id,
     secured: false,
   });
 

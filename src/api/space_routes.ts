@@ -1,7 +1,8 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { HonoRequest } from "hono";
 import { auditedSpace } from "../audit/record_audit.ts";
-import { spacesOf } from "../auth/credentials.ts";
+import { authorize, type Need } from "../access/access_policy.ts";
+import type { Credential } from "../auth/credentials.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { importPages } from "../importer/import_pages.ts";
@@ -36,15 +37,10 @@ const importSummary = z.object({
 export function registerSpaceRoutes(app: OpenAPIHono, deps: Deps): void {
   const security = [{ bearer: [] }];
   const requireSpace = async (
-    c: { get(key: "credential"): Parameters<typeof spacesOf>[1] },
+    c: { get(key: "credential"): Credential },
     id: string,
-  ) => {
-    const spaces = await spacesOf(deps.db, c.get("credential"));
-    if (!spaces.some((s) => s.id === id)) {
-      throw new AppError("wiki_not_found", `Space "${id}" is not one of your spaces`);
-    }
-    return auditedSpace(id);
-  };
+    need: Need = "read",
+  ) => auditedSpace((await authorize(deps, c.get("credential"), id, need, "rest")).wiki.id);
 
   app.openapi(
     createRoute({
@@ -97,7 +93,7 @@ export function registerSpaceRoutes(app: OpenAPIHono, deps: Deps): void {
     }),
     async (c) => {
       const { id, path } = c.req.valid("param");
-      const wikiId = await requireSpace(c, id);
+      const wikiId = await requireSpace(c, id, "write");
       const { markdown, title } = await readPageBody(c.req);
       const baseRevision = parseIfMatch(c.req.header("if-match"));
       const credential = c.get("credential");
@@ -138,7 +134,7 @@ export function registerSpaceRoutes(app: OpenAPIHono, deps: Deps): void {
     }),
     async (c) => {
       const { id, path } = c.req.valid("param");
-      const wikiId = await requireSpace(c, id);
+      const wikiId = await requireSpace(c, id, "write");
       try {
         await deletePage(deps, {
           wikiId,
@@ -191,7 +187,7 @@ export function registerSpaceRoutes(app: OpenAPIHono, deps: Deps): void {
       },
     }),
     async (c) => {
-      const wikiId = await requireSpace(c, c.req.valid("param").id);
+      const wikiId = await requireSpace(c, c.req.valid("param").id, "write");
       const type = c.req.header("content-type") ?? "";
       let pages: SourcePage[];
       if (/^application\/(x-)?zip/i.test(type)) {

@@ -1,8 +1,8 @@
 import type { Db } from "../db/db.ts";
-import { selectMissingLinksFrom } from "../pages/store.ts";
 import { contentTerms } from "../search/terms.ts";
 import type { Answer, Citation, FrontierNote } from "./ask_schema.ts";
 import type { Passage } from "./passages.ts";
+import { missingLinksFrom } from "../pages/list_neighbors.ts";
 
 /** A source older than this is noted as possibly stale. */
 const STALE_AFTER_DAYS = 365;
@@ -61,7 +61,7 @@ export async function frontierNotes(
     });
   }
   const sources = [...new Set(passages.slice(0, 4).map((p) => p.pageId))];
-  const missing = await selectMissingLinksFrom(db, sources);
+  const missing = await missingLinksFrom(db, sources);
   for (const m of missing) {
     const words = contentTerms(m.target);
     if (![...words.keys()].some((t) => qTerms.has(t))) continue;

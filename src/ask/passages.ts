@@ -1,6 +1,5 @@
 import type { Deps } from "../deps.ts";
-import { rankChunks } from "../search/search_wikis.ts";
-import { selectChunkDetails } from "../search/store.ts";
+import { chunkDetails, rankChunks } from "../search/search_wikis.ts";
 import { pageUrl } from "../wikis/urls.ts";
 import { selectPageMarkdown } from "./store.ts";
 
@@ -36,7 +35,7 @@ export async function retrievePassages(
 ): Promise<Passage[]> {
   const ranked = await rankChunks(deps, wikiIds, question, "hybrid");
   const rows = new Map(
-    (await selectChunkDetails(deps.db, ranked.slice(0, 40).map((h) => h.chunk_id))).map((
+    (await chunkDetails(deps.db, ranked.slice(0, 40).map((h) => h.chunk_id))).map((
       r,
     ) => [r.chunk_id, r]),
   );

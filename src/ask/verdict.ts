@@ -1,5 +1,5 @@
 import type { Deps } from "../deps.ts";
-import { selectTermEvidence } from "../search/store.ts";
+import { termEvidence } from "../search/search_wikis.ts";
 import { tokenize } from "../search/terms.ts";
 import type { SentenceEvidence } from "./extractive.ts";
 import type { Passage } from "./passages.ts";
@@ -31,7 +31,7 @@ export async function gatherEvidence(
   const top = passages[0];
   if (!top) return { ...sentence, rareTop: 0, rareBest: 0, unseen: 1, margin: 0 };
   const best = bestPassage ?? top;
-  const terms = await selectTermEvidence(deps.db, wikiIds, question, [top.chunkId, best.chunkId]);
+  const terms = await termEvidence(deps.db, wikiIds, question, [top.chunkId, best.chunkId]);
   const idf = (df: number, n: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
   const weights = terms.map((t) => ({ w: idf(t.df, Math.max(t.n, 1)), chunks: t.chunks }));
   const total = weights.reduce((s, t) => s + t.w, 0) || 1;

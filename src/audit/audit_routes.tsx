@@ -1,12 +1,11 @@
 import { Hono } from "hono";
+import { authorize } from "../access/access_policy.ts";
 import type { Deps } from "../deps.ts";
-import { AppError } from "../errors.ts";
 import { requireAccount } from "../sessions/sessions.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
 import { webPage } from "../web/web_middleware.ts";
-import { selectWiki } from "../wikis/store.ts";
 import { AuditPage } from "./audit_page.tsx";
-import { selectAuditEvents, selectSpaceRole } from "./store.ts";
+import { listAuditEvents } from "./record_audit.ts";
 
 /** Entries per page of the log. */
 const PAGE_SIZE = 50;
@@ -23,17 +22,17 @@ export function auditRoutes(deps: Deps): Hono {
   app.get("/w/:id/-/audit", async (c) => {
     const account = requireAccount(c);
     const wikiId = c.req.param("id");
-    const role = /^[a-z0-9-]{1,64}$/.test(wikiId)
-      ? await selectSpaceRole(deps.db, account.id, wikiId)
-      : null;
-    const wiki = role ? await selectWiki(deps.db, wikiId) : null;
-    if (!role || !wiki) throw new AppError("wiki_not_found", `Space "${wikiId}" not found`);
-    if (role === "member") {
-      throw new AppError("forbidden", `Only owners and admins of "${wikiId}" see its audit log`);
-    }
+    const { wiki } = await authorize(
+      deps,
+      { kind: "session", accountId: account.id },
+      wikiId,
+      "admin",
+      "web",
+      "see its audit log",
+    );
     const before = c.req.query("before");
     const beforeId = before && /^\d{1,15}$/.test(before) ? Number(before) : null;
-    const rows = await selectAuditEvents(deps.db, wikiId, { beforeId, limit: PAGE_SIZE + 1 });
+    const rows = await listAuditEvents(deps.db, wikiId, { beforeId, limit: PAGE_SIZE + 1 });
     const entries = rows.slice(0, PAGE_SIZE);
     const base = `/w/${wikiId}/-/audit`;
     return c.html(

@@ -1,6 +1,13 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Deps } from "../deps.ts";
-import { type AuditEvent, deleteOldAuditEvents, insertAuditEvent } from "./store.ts";
+import {
+  type AuditEvent,
+  type AuditRow,
+  deleteOldAuditEvents,
+  insertAuditEvent,
+  selectAuditEvents,
+} from "./store.ts";
+import { type Db } from "../db/db.ts";
 
 /** One in a thousand writes also prunes the entries past their retention. */
 const PRUNE_EVERY = 1000;
@@ -54,4 +61,13 @@ export function auditedSpace(wikiId: string): string {
   const call = currentCall.getStore();
   if (call) call.wikiId = wikiId;
   return wikiId;
+}
+
+/** A page of a space's audit log, newest first, before entry `beforeId` when given. */
+export function listAuditEvents(
+  db: Db,
+  wikiId: string,
+  options: { beforeId: number | null; limit: number },
+): Promise<AuditRow[]> {
+  return selectAuditEvents(db, wikiId, options);
 }

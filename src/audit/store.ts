@@ -65,17 +65,3 @@ export function selectAuditEvents(
     ORDER BY e.id DESC
     LIMIT ${options.limit}`;
 }
-
-/** The account's role in a space: owner of its own, its team role in a team's; null if none. */
-export async function selectSpaceRole(
-  db: Db,
-  accountId: string,
-  wikiId: string,
-): Promise<"owner" | "admin" | "member" | null> {
-  const rows = await db<{ role: "owner" | "admin" | "member" }>`
-    SELECT 'owner' AS role FROM wikis WHERE id = ${wikiId} AND owner_account_id = ${accountId}
-    UNION ALL
-    SELECT m.role FROM wikis w JOIN memberships m ON m.team_id = w.owner_team_id
-    WHERE w.id = ${wikiId} AND m.account_id = ${accountId}`;
-  return rows[0]?.role ?? null;
-}

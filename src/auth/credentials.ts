@@ -1,9 +1,7 @@
 import type { Context } from "hono";
-import type { Db } from "../db/db.ts";
 import type { Deps } from "../deps.ts";
 import { OAUTH_TOKEN_PREFIX, resolveAccessToken } from "../oauth/oauth_tokens.ts";
 import { mcpResource } from "../oauth/resource.ts";
-import { selectSpacesOf, type WikiSummaryRow } from "../wikis/store.ts";
 import { resolveToken, type TokenRefusal } from "./tokens.ts";
 
 /** Who is calling, as resolved from `Authorization: Bearer …` (one model for MCP and REST). */
@@ -50,22 +48,6 @@ export async function resolveCredential(
       ? { kind: "space_token", id: t.id, accountId: t.account_id, spaceId: t.wiki_id! }
       : { kind: "account_token", id: t.id, accountId: t.account_id },
   };
-}
-
-/** A space the credential reaches, with the account's role in it. */
-export type Space = WikiSummaryRow & { role: "owner" | "admin" | "member" };
-
-/**
- * The spaces a credential reaches now: an account token, all of its account's spaces; a
- * space token, its one space while its account can still reach it (a member who leaves a
- * team loses the space's tokens with it); an OAuth token, the spaces granted at consent that
- * its account still reaches.
- */
-export async function spacesOf(db: Db, credential: Credential): Promise<Space[]> {
-  const spaces = await selectSpacesOf(db, credential.accountId);
-  if (credential.kind === "space_token") return spaces.filter((s) => s.id === credential.spaceId);
-  if (credential.kind === "oauth") return spaces.filter((s) => credential.spaceIds.includes(s.id));
-  return spaces;
 }
 
 type Resolution = Awaited<ReturnType<typeof resolveCredential>>;

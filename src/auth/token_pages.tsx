@@ -1,4 +1,4 @@
-import type { Space } from "./credentials.ts";
+import type { Space } from "../access/access_policy.ts";
 import type { TokenRow } from "./store.ts";
 import { Alert, CsrfField, Field, Layout, type PageContext } from "../web/layout.tsx";
 

@@ -1,3 +1,4 @@
+import { reachableSpaces } from "../access/access_policy.ts";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Deps } from "../deps.ts";
@@ -6,10 +7,8 @@ import { csrfProtection } from "../sessions/csrf.ts";
 import { pageHeaders } from "../sessions/session_routes.tsx";
 import { requireAccount, sessionMiddleware } from "../sessions/sessions.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
-import { spacesOf } from "./credentials.ts";
-import { selectTokensOf } from "./store.ts";
 import { TokensPage } from "./token_pages.tsx";
-import { createToken, revokeToken } from "./tokens.ts";
+import { createToken, listTokens, revokeToken } from "./tokens.ts";
 
 /**
  * The account's tokens in the web app: made (shown once), listed with their last use, revoked
@@ -31,8 +30,8 @@ export function tokenRoutes(deps: Deps): Hono {
   ) => {
     const account = requireAccount(c);
     const [tokens, spaces] = await Promise.all([
-      selectTokensOf(deps.db, account.id),
-      spacesOf(deps.db, { kind: "account_token", id: "", accountId: account.id }),
+      listTokens(deps.db, account.id),
+      reachableSpaces(deps.db, { kind: "session", accountId: account.id }),
     ]);
     return c.html(
       <TokensPage

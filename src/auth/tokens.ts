@@ -1,12 +1,15 @@
+import { spaceRole } from "../access/space_role.ts";
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
 import { encodeBase64url } from "../lib/base64url.ts";
 import { sha256Hex } from "../lib/sha256.ts";
-import { selectSpacesOf } from "../wikis/store.ts";
 import {
   insertToken,
+  revokeAllTokensOf,
+  revokeTeamSpaceTokens,
   revokeTokenRow,
   selectTokenByHash,
+  selectTokensOf,
   type TokenRow,
   touchToken,
 } from "./store.ts";
@@ -41,15 +44,14 @@ export async function createToken(
   }
   let wikiId: string | null = null;
   if (input.kind === "space") {
-    const spaces = await selectSpacesOf(db, input.accountId);
-    const space = spaces.find((s) => s.id === input.spaceId);
-    if (!space) {
+    const role = input.spaceId ? await spaceRole(db, input.accountId, input.spaceId) : null;
+    if (!role) {
       throw new AppError(
         "wiki_not_found",
         `Space "${input.spaceId}" is not one of this account's spaces`,
       );
     }
-    wikiId = space.id;
+    wikiId = input.spaceId!;
   }
   const secret = TOKEN_PREFIX[input.kind] +
     encodeBase64url(crypto.getRandomValues(new Uint8Array(32)));
@@ -92,4 +94,19 @@ export async function revokeToken(db: Db, accountId: string, tokenId: string): P
   if (!await revokeTokenRow(db, accountId, tokenId)) {
     throw new AppError("not_found", `Token "${tokenId}" not found or already revoked`);
   }
+}
+
+/** The account's tokens, for its token page. */
+export function listTokens(db: Db, accountId: string): Promise<TokenRow[]> {
+  return selectTokensOf(db, accountId);
+}
+
+/** Revokes every token of the account (a password change); returns how many. */
+export function revokeAllTokens(db: Db, accountId: string): Promise<number> {
+  return revokeAllTokensOf(db, accountId);
+}
+
+/** Revokes the account's space tokens for the team's spaces (it left the team). */
+export function revokeTeamTokens(db: Db, accountId: string, teamId: string): Promise<void> {
+  return revokeTeamSpaceTokens(db, accountId, teamId);
 }

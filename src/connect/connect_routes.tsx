@@ -1,9 +1,9 @@
+import { reachableSpaces } from "../access/access_policy.ts";
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
 import { loadWebSpace } from "../web/space_access.ts";
 import { webPage } from "../web/web_middleware.ts";
-import { selectSpacesOf } from "../wikis/store.ts";
 import { reachableFromInternet } from "./client_configs.ts";
 import { ConnectPage, type EndpointView } from "./connect_page.tsx";
 
@@ -20,7 +20,9 @@ export function connectRoutes(deps: Deps): Hono {
 
   app.get("/connect", async (c) => {
     const account = c.get("account");
-    const spaces = account ? await selectSpacesOf(deps.db, account.id) : [];
+    const spaces = account
+      ? await reachableSpaces(deps.db, { kind: "session", accountId: account.id })
+      : [];
     const endpoints: EndpointView[] = [
       {
         key: "hub",

@@ -1,15 +1,16 @@
+import { reachableSpaces } from "../access/access_policy.ts";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { updateAccountName } from "../accounts/store.ts";
 import type { Deps } from "../deps.ts";
 import { changePassword } from "../sessions/change_password.ts";
 import { requireAccount } from "../sessions/sessions.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
-import { selectInvitationsFor, selectTeamsOf } from "../teams/store.ts";
 import { webPage } from "../web/web_middleware.ts";
 import { createSpace } from "../wikis/create_space.ts";
-import { selectSpacesOf } from "../wikis/store.ts";
 import { DashboardPage, SettingsPage } from "./dashboard_page.tsx";
+import { renameAccount } from "../accounts/accounts.ts";
+import { invitationsFor } from "../teams/invitations.ts";
+import { teamsOf } from "../teams/teams.ts";
 
 const nameSchema = z.string({ error: "Enter a name" }).trim().min(1, "Enter a name")
   .max(100, "Use at most 100 characters");
@@ -28,9 +29,9 @@ export function dashboardRoutes(deps: Deps): Hono {
   ) => {
     const account = requireAccount(c);
     const [spaces, teams, invitations] = await Promise.all([
-      selectSpacesOf(deps.db, account.id),
-      selectTeamsOf(deps.db, account.id),
-      selectInvitationsFor(deps.db, account.email),
+      reachableSpaces(deps.db, { kind: "session", accountId: account.id }),
+      teamsOf(deps.db, account.id),
+      invitationsFor(deps.db, account.email),
     ]);
     return c.html(
       <DashboardPage
@@ -77,7 +78,7 @@ export function dashboardRoutes(deps: Deps): Hono {
     const account = requireAccount(c);
     const parsed = nameSchema.safeParse((await c.req.parseBody()).name);
     if (!parsed.success) return settings(c, { errors: { name: parsed.error.issues[0]!.message } });
-    await updateAccountName(deps.db, account.id, parsed.data);
+    await renameAccount(deps.db, account.id, parsed.data);
     c.set("account", { ...account, name: parsed.data });
     return settings(c, { saved: "Your name is saved." });
   });

@@ -3,9 +3,9 @@ import { AppError } from "../errors.ts";
 import { parsePage } from "../markdown/parse_page.ts";
 import { pathKey } from "../markdown/paths.ts";
 import { deletePage } from "../pages/rename_page.ts";
-import { selectPageHashes } from "../pages/store.ts";
 import { writePage } from "../pages/write_page.ts";
 import type { SourcePage } from "./read_sources.ts";
+import { pageHashes } from "../pages/list_pages.ts";
 
 /** What an import did. */
 export type ImportSummary = {
@@ -38,7 +38,7 @@ export async function importPages(
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
   const summary: ImportSummary = { added: 0, updated: 0, unchanged: 0, deleted: 0, failed: [] };
-  const stored = await selectPageHashes(deps.db, wikiId);
+  const stored = await pageHashes(deps.db, wikiId);
   const seen = new Map<string, string>();
   const by = {
     author: options.author ?? null,

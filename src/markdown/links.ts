@@ -120,3 +120,8 @@ export function maskCode(markdown: string): string {
   }).join("\n");
   return out.replace(/(`+)([\s\S]*?[^`])\1(?!`)/g, (span) => " ".repeat(span.length));
 }
+
+/** What makes two links the same link: kind, target as written, section and label. */
+export function linkIdentity(l: ParsedLink): string {
+  return JSON.stringify([l.kind, l.target, l.section, l.label]);
+}

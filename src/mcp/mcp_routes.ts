@@ -6,11 +6,12 @@ import {
 } from "@modelcontextprotocol/server";
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
+import { ANONYMOUS, authorize } from "../access/access_policy.ts";
 import { type Credential, requestCredential } from "../auth/credentials.ts";
 import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
 import { chargeBatch } from "../limits/rate_limit.ts";
 import { SUPPORTED_SCOPES } from "../oauth/scopes.ts";
-import { selectWiki } from "../wikis/store.ts";
 import { buildHubServer, buildPrivateServer, buildWikiServer } from "./servers.ts";
 import { mcpTooManyRequests } from "./too_many_requests.ts";
 
@@ -72,9 +73,14 @@ export function mcpRoutes(deps: Deps): Hono {
   for (const path of ["/mcp/w/:id", "/mcp/w/:id/"]) {
     app.post(path, async (c) => {
       const id = c.req.param("id") ?? "";
-      const wiki = /^[a-z0-9-]{1,64}$/.test(id) ? await selectWiki(deps.db, id) : null;
-      if (!wiki || wiki.visibility !== "public") {
-        return jsonRpcError(c, 404, `Public wiki "${id}" not found`);
+      let wiki;
+      try {
+        ({ wiki } = await authorize(deps, ANONYMOUS, id, "read", "mcp"));
+      } catch (error) {
+        if (error instanceof AppError && error.code === "wiki_not_found") {
+          return jsonRpcError(c, 404, error.detail);
+        }
+        throw error;
       }
       return serve(c, deps, () => buildWikiServer(deps, wiki, userAgent(c)));
     });

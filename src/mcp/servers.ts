@@ -1,6 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { type Credential, type Space, spacesOf } from "../auth/credentials.ts";
+import { ANONYMOUS, authorize, chooseSpace, reachableSpaces } from "../access/access_policy.ts";
+import type { Credential } from "../auth/credentials.ts";
 import { auditToolCalls } from "../audit/audit_hooks.ts";
 import { auditedSpace } from "../audit/record_audit.ts";
 import type { Deps } from "../deps.ts";
@@ -8,12 +9,13 @@ import { AppError } from "../errors.ts";
 import { recordPageUse } from "../pages/record_page_use.ts";
 import { recordUsage } from "../usage/record_usage.ts";
 import {
+  listPublicWikiIds,
   listPublicWikis,
   listPublicWikisInput,
   publicWikiListSchema,
 } from "../wikis/list_public_wikis.ts";
 import { listSpaces, spaceListSchema } from "../wikis/list_spaces.ts";
-import { selectPublicWikis, selectWiki, type WikiRow } from "../wikis/store.ts";
+import type { WikiRow } from "../wikis/store.ts";
 import { HUB_INSTRUCTIONS, PRIVATE_INSTRUCTIONS, wikiInstructions } from "./instructions.ts";
 import { registerReadTools } from "./read_tools.ts";
 import { runTool, toolResult } from "./tool_result.ts";
@@ -79,7 +81,7 @@ export function buildHubServer(deps: Deps, client: string | null = null): McpSer
         "The id of a public wiki, from list_wikis; leave it out to search every public wiki",
       ),
     },
-    resolve: (id) => requirePublicWiki(deps, id ?? ""),
+    resolve: async (id) => (await authorize(deps, ANONYMOUS, id ?? "", "read", "mcp")).wiki.id,
     all: () => publicWikiIds(deps),
     client,
   });
@@ -118,7 +120,7 @@ export function buildPrivateServer(
     "The id of one of your spaces, from my_spaces (needed when you can reach more than one)",
   );
   const resolve = async (id: string | undefined) =>
-    auditedSpace(await requireSpace(deps, credential, id));
+    auditedSpace(await chooseSpace(deps, credential, id));
 
   server.registerTool("my_spaces", {
     title: "List my spaces",
@@ -146,7 +148,7 @@ export function buildPrivateServer(
     },
     resolve,
     all: async () => {
-      const spaces = await spacesOf(deps.db, credential);
+      const spaces = await reachableSpaces(deps.db, credential);
       if (spaces.length === 0) {
         throw new AppError("bad_request", "This credential reaches no space");
       }
@@ -208,102 +210,7 @@ export const HUB_SEARCH_WIKIS = 500;
 
 /** The ids of the public wikis a hub search without `wiki` covers. */
 async function publicWikiIds(deps: Pick<Deps, "db" | "config">): Promise<string[]> {
-  const rows = await selectPublicWikis(deps.db, {
-    afterId: null,
-    limit: HUB_SEARCH_WIKIS,
-    query: null,
-  });
-  if (rows.length === 0) throw new AppError("wiki_not_found", "This server has no public wiki");
-  return rows.map((w) => w.id);
-}
-
-/** The public wiki with this id, or `wiki_not_found` with close ids suggested. */
-/** Where each surface lists the public wikis, for not-found messages in its own words. */
-export const WIKI_LIST_HINTS = {
-  mcp: "Call list_wikis for the ids",
-  rest: "GET /api/v1/public/wikis lists the ids",
-  web: "/llms.txt lists the public wikis",
-} as const;
-
-/**
- * The public wiki with this id, or `wiki_not_found` with close ids suggested, and otherwise a
- * pointer to the list in the caller's surface (`hint`: MCP by default).
- */
-export async function requirePublicWiki(
-  deps: Pick<Deps, "db" | "config">,
-  id: string,
-  hint: string = WIKI_LIST_HINTS.mcp,
-): Promise<string> {
-  const wiki = /^[a-z0-9-]{1,64}$/.test(id) ? await selectWiki(deps.db, id) : null;
-  if (wiki?.visibility === "public") return wiki.id;
-  const all = (await listPublicWikis(deps, { limit: 200 })).wikis.map((w) => w.id);
-  throw notFound(`Public wiki "${id}" not found`, id, all, hint);
-}
-
-/**
- * The space a call means: the named one if this credential reaches it, the token's own space
- * for a space token, the only space of an account that has one; otherwise an error that
- * lists the choices. Never a silent fallback to another space.
- */
-export async function requireSpace(
-  deps: Pick<Deps, "db">,
-  credential: Credential,
-  id: string | undefined,
-) {
-  const spaces = await spacesOf(deps.db, credential);
-  if (credential.kind === "space_token") {
-    if (id !== undefined && id !== credential.spaceId) {
-      throw new AppError(
-        "forbidden",
-        `This token opens space "${credential.spaceId}" only, not "${id}"`,
-      );
-    }
-    if (spaces.length === 0) {
-      throw new AppError("forbidden", "This token's space is no longer reachable");
-    }
-    return credential.spaceId;
-  }
-  if (id === undefined) {
-    if (spaces.length === 1) return spaces[0]!.id;
-    throw new AppError(
-      "bad_request",
-      spaces.length === 0
-        ? "This account has no space yet"
-        : `Name a space with "space": one of ${spaces.map((s) => `"${s.id}"`).join(", ")}`,
-    );
-  }
-  if (spaces.some((s: Space) => s.id === id)) return id;
-  throw notFound(
-    `Space "${id}" is not one of your spaces`,
-    id,
-    spaces.map((s) => s.id),
-    "Call my_spaces for the ids",
-  );
-}
-
-function notFound(message: string, id: string, candidates: string[], hint: string): AppError {
-  const close = candidates.filter((c) =>
-    c.includes(id) || id.includes(c) || editDistance(c, id) <= 2
-  ).slice(0, 5);
-  const suggestion = close.length > 0
-    ? `; did you mean ${close.map((c) => `"${c}"`).join(", ")}?`
-    : `. ${hint}`;
-  return new AppError("wiki_not_found", message + suggestion, { suggestions: close });
-}
-
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(
-        previous[j]! + 1,
-        current[j - 1]! + 1,
-        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
+  const ids = await listPublicWikiIds(deps.db, HUB_SEARCH_WIKIS);
+  if (ids.length === 0) throw new AppError("wiki_not_found", "This server has no public wiki");
+  return ids;
 }

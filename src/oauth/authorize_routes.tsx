@@ -1,3 +1,4 @@
+import { reachableSpaces } from "../access/access_policy.ts";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Deps } from "../deps.ts";
@@ -7,7 +8,6 @@ import { ErrorPage } from "../sessions/session_pages.tsx";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
 import { pageHeaders } from "../sessions/session_routes.tsx";
 import { requireAccount, sessionMiddleware } from "../sessions/sessions.ts";
-import { selectSpacesOf } from "../wikis/store.ts";
 import { ConnectedAppsPage } from "./apps_page.tsx";
 import {
   type AuthorizationCheck,
@@ -17,7 +17,7 @@ import {
 } from "./authorize.ts";
 import type { DocumentFetcher } from "./client_metadata_document.ts";
 import { ConsentPage } from "./consent_page.tsx";
-import { revokeAccountGrant, selectLiveGrantsOf } from "./store.ts";
+import { disconnectApp, listConnectedApps } from "./grants.ts";
 
 /**
  * The browser side of the authorization server: `/authorize` (sign-in through the web
@@ -39,7 +39,7 @@ export function authorizeRoutes(deps: Deps, fetcher: DocumentFetcher): Hono {
       const next = `/authorize?${params}`;
       return c.redirect(`/signin?next=${encodeURIComponent(next)}`, 302);
     }
-    const spaces = await selectSpacesOf(deps.db, account.id);
+    const spaces = await reachableSpaces(deps.db, { kind: "session", accountId: account.id });
     return c.html(
       <ConsentPage
         account={account}
@@ -77,7 +77,9 @@ export function authorizeRoutes(deps: Deps, fetcher: DocumentFetcher): Hono {
         303,
       );
     }
-    const reachable = new Set((await selectSpacesOf(deps.db, account.id)).map((s) => s.id));
+    const reachable = new Set(
+      (await reachableSpaces(deps.db, { kind: "session", accountId: account.id })).map((s) => s.id),
+    );
     const chosen = [...new Set(params.getAll("space"))];
     const foreign = chosen.find((id) => !reachable.has(id));
     if (foreign) throw new AppError("forbidden", `Space "${foreign}" is not one of your spaces`);
@@ -95,7 +97,7 @@ export function authorizeRoutes(deps: Deps, fetcher: DocumentFetcher): Hono {
 
   app.get("/account/apps", async (c) => {
     const account = requireAccount(c);
-    const apps = await selectLiveGrantsOf(deps.db, account.id);
+    const apps = await listConnectedApps(deps.db, account.id);
     return c.html(
       <ConnectedAppsPage account={account} csrfToken={c.get("csrfToken")} apps={apps} />,
     );
@@ -104,7 +106,7 @@ export function authorizeRoutes(deps: Deps, fetcher: DocumentFetcher): Hono {
   app.post("/account/apps/:id/revoke", async (c) => {
     const account = requireAccount(c);
     const id = c.req.param("id");
-    if (!await revokeAccountGrant(deps.db, account.id, id)) {
+    if (!await disconnectApp(deps.db, account.id, id)) {
       throw new AppError("not_found", `Connected app "${id}" not found or already disconnected`);
     }
     return c.redirect("/account/apps", 303);

@@ -1,4 +1,4 @@
-import type { Space } from "../auth/credentials.ts";
+import type { Space } from "../access/access_policy.ts";
 import { Alert, CsrfField, Layout, type PageContext } from "../web/layout.tsx";
 import { AUTHORIZATION_PARAMS, type AuthorizationRequest } from "./authorize.ts";
 

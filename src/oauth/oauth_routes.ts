@@ -2,14 +2,13 @@ import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import type { Deps } from "../deps.ts";
-import { sha256Hex } from "../lib/sha256.ts";
 import { authorizeRoutes } from "./authorize_routes.tsx";
 import { type DocumentFetcher, networkFetcher } from "./client_metadata_document.ts";
 import { authenticateClient } from "./clients.ts";
 import { authorizationServerMetadata, protectedResourceMetadata } from "./metadata.ts";
 import { NO_STORE, oauthErrorResponse, type OAuthFailure, oauthFailure } from "./oauth_error.ts";
 import { registerClient } from "./register_client.ts";
-import { revokeGrantRow, selectGrantOfTokenHash } from "./store.ts";
+import { revokeGrantOfToken } from "./grants.ts";
 import { exchangeCode, refreshTokens } from "./token_grants.ts";
 
 /** What the authorization server may be given besides its dependencies (tests pass fakes). */
@@ -112,10 +111,7 @@ export function oauthRoutes(deps: Deps, options: OAuthOptions = {}): Hono {
       form.params,
     );
     if (!auth.ok) return oauthErrorResponse(c, auth);
-    const grant = token.length <= 200
-      ? await selectGrantOfTokenHash(deps.db, await sha256Hex(token))
-      : null;
-    if (grant && grant.client_id === auth.client.id) await revokeGrantRow(deps.db, grant.grant_id);
+    await revokeGrantOfToken(deps.db, token, auth.client.id);
     return c.body(null, 200, NO_STORE);
   });
 

@@ -1,7 +1,14 @@
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { resolvePageRef } from "./read_page.ts";
-import { selectLinksFrom, selectLinksTo } from "./store.ts";
+import {
+  type LinkRow,
+  selectLinksFrom,
+  selectLinksTo,
+  selectMissingLinksFrom,
+  selectMissingTargets,
+} from "./store.ts";
+import { type Db } from "../db/db.ts";
 
 /** Input of a neighbourhood query (MCP `neighbors`, REST neighbors route). */
 export const neighborsInput = z.object({
@@ -76,4 +83,26 @@ export async function listNeighbors(
     neighbors: neighbors.slice(0, limit),
     truncated: neighbors.length > limit,
   };
+}
+
+/** The links pointing at a page. */
+export function linksTo(db: Db, pageId: number): Promise<LinkRow[]> {
+  return selectLinksTo(db, pageId);
+}
+
+/** Links out of these pages whose target does not exist, with the page each is on. */
+export function missingLinksFrom(
+  db: Db,
+  pageIds: number[],
+): Promise<{ target: string; from_path: string }[]> {
+  return selectMissingLinksFrom(db, pageIds);
+}
+
+/** The most linked targets of the wiki that have no page yet. */
+export function missingTargets(
+  db: Db,
+  wikiId: string,
+  limit: number,
+): Promise<{ target: string; links: number }[]> {
+  return selectMissingTargets(db, wikiId, limit);
 }

@@ -6,7 +6,8 @@ import { outlineOf } from "../markdown/outline.ts";
 import { cleanPath, pathKey } from "../markdown/paths.ts";
 import { pageUrl } from "../wikis/urls.ts";
 import { resolvePageRef } from "./read_page.ts";
-import { selectPageHeads } from "./store.ts";
+import { type PageHead, selectPageHashes, selectPageHeads } from "./store.ts";
+import { type Db } from "../db/db.ts";
 
 /** Input of a page listing (MCP `list_pages`, REST `GET …/pages`); the wiki comes from the caller. */
 export const listPagesInput = z.object({
@@ -93,4 +94,18 @@ export async function listPages(
     next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.path_key) : null,
     outline,
   };
+}
+
+/** The wiki's pages by path key, without their markdown (keyset paging after `afterKey`). */
+export function pageHeads(
+  db: Db,
+  wikiId: string,
+  options: { afterKey: string | null; limit: number; prefix?: string | null },
+): Promise<PageHead[]> {
+  return selectPageHeads(db, wikiId, options);
+}
+
+/** Each page's content hash by path key (imports skip unchanged pages). */
+export function pageHashes(db: Db, wikiId: string): Promise<Map<string, string>> {
+  return selectPageHashes(db, wikiId);
 }

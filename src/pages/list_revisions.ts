@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { resolvePageRef } from "./read_page.ts";
-import { selectRevisionPage } from "./store.ts";
+import { type RevisionRow, selectRevision, selectRevisionPage } from "./store.ts";
+import { type Db } from "../db/db.ts";
 
 /** Input of a page's history listing (REST `GET …/pages/{path}/revisions`). */
 export const listRevisionsInput = z.object({
@@ -59,4 +60,13 @@ export async function listRevisions(
     })),
     next_before: rows.length > limit ? shown[shown.length - 1]!.revision : null,
   };
+}
+
+/** One revision of a page, with its markdown, or null. */
+export function findRevision(
+  db: Db,
+  pageId: number,
+  revision: number,
+): Promise<RevisionRow | null> {
+  return selectRevision(db, pageId, revision);
 }

@@ -1,5 +1,5 @@
 import type { Db } from "../db/db.ts";
-import type { ParsedLink } from "../markdown/links.ts";
+import { linkIdentity, type ParsedLink } from "../markdown/links.ts";
 
 /** A page as stored. */
 export type PageRow = {
@@ -173,11 +173,6 @@ export async function replaceLinks(tx: Db, wikiId: string, pageId: number, links
     SELECT ${pageId}, r.position, ${wikiId}, r.kind, r.target, r.target_key, r.section, r.label
     FROM jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb)
       AS r(position int, kind text, target text, target_key text, section text, label text)`;
-}
-
-/** What makes two links the same link: kind, target as written, section and label. */
-export function linkIdentity(l: ParsedLink): string {
-  return JSON.stringify([l.kind, l.target, l.section, l.label]);
 }
 
 /**

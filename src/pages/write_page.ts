@@ -5,13 +5,13 @@ import { requireWellFormed } from "../lib/well_formed.ts";
 import { type ParsedPage, parsePage } from "../markdown/parse_page.ts";
 import { cleanPath, nameKey, pathKey } from "../markdown/paths.ts";
 import { prepareChunks } from "../search/prepare_chunks.ts";
+import { linkIdentity } from "../markdown/links.ts";
 import { replaceChunks } from "../search/store.ts";
 import { lockWikiForWrite, touchWiki } from "../wikis/store.ts";
 import { refuseSyncedWrite } from "../sync/refuse_synced_write.ts";
 import {
   insertPage,
   insertRevision,
-  linkIdentity,
   lockPage,
   type PageRow,
   replaceLinks,

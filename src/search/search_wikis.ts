@@ -4,13 +4,13 @@ import { AppError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../lib/cursor.ts";
 import { requireWellFormed } from "../lib/well_formed.ts";
 import { pathKey } from "../markdown/paths.ts";
-import { selectWikis } from "../wikis/store.ts";
 import { pageUrl } from "../wikis/urls.ts";
 import { EmbedderError } from "./embedder.ts";
 import { BM25, CANDIDATES, fuse, lexicalWeight } from "./fusion.ts";
 import { buildSnippet } from "./snippet.ts";
 import { contentTerms } from "./terms.ts";
 import {
+  type ChunkDetail,
   type ChunkHit,
   countChunks,
   selectBm25,
@@ -20,7 +20,10 @@ import {
   selectFirstChunks,
   selectNearestExact,
   selectNearestIndexed,
+  selectTermEvidence,
 } from "./store.ts";
+import { type Db } from "../db/db.ts";
+import { findWikis } from "../wikis/wikis.ts";
 import { addSourceFreshness, sourceFreshnessFields } from "../sync/freshness.ts";
 
 /** Longest query accepted, in characters. */
@@ -278,7 +281,7 @@ async function nearestChunks(
 
 async function requireWikis(deps: SearchDeps, wikiIds: string[]) {
   if (wikiIds.length === 0) throw new AppError("bad_request", "Name a wiki to search");
-  const found = new Set((await selectWikis(deps.db, wikiIds)).map((w) => w.id));
+  const found = new Set((await findWikis(deps.db, wikiIds)).map((w) => w.id));
   const unknown = wikiIds.find((id) => !found.has(id));
   if (unknown !== undefined) throw new AppError("wiki_not_found", `Wiki "${unknown}" not found`);
 }
@@ -288,4 +291,22 @@ function offsetOf(cursor: string): number {
   const m = /^o:(\d{1,4})$/.exec(position);
   if (!m) throw new AppError("bad_request", "This cursor belongs to another listing");
   return Number(m[1]);
+}
+
+/** The text, page and place of these chunks, with `query`'s terms marked when given. */
+export function chunkDetails(db: Db, chunkIds: number[]): Promise<ChunkDetail[]> {
+  return selectChunkDetails(db, chunkIds);
+}
+
+/**
+ * For each term of a query: its document frequency across the wikis, their chunk count, and
+ * which of `chunkIds` hold it (the evidence behind `ask`'s verdict).
+ */
+export function termEvidence(
+  db: Db,
+  wikiIds: string[],
+  query: string,
+  chunkIds: number[],
+): Promise<{ term: string; df: number; n: number; chunks: number[] }[]> {
+  return selectTermEvidence(db, wikiIds, query, chunkIds);
 }

@@ -3,9 +3,8 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import type {} from "../http/request_id.ts";
-import { extractLinks } from "../markdown/links.ts";
+import { extractLinks, linkIdentity } from "../markdown/links.ts";
 import { cleanPath, pathKey } from "../markdown/paths.ts";
-import { linkIdentity, selectPage, selectRevision } from "../pages/store.ts";
 import { MAX_DISTINCT_LINKS, MAX_MARKDOWN_CHARS, writePage } from "../pages/write_page.ts";
 import { EditorPage, type EditorState } from "./editor_page.tsx";
 import { findPageRecord } from "./find_page_record.ts";
@@ -14,6 +13,8 @@ import { renderPage } from "./render_page.ts";
 import { formMarkdown, formText, openSpace, revisionParam } from "./space_context.ts";
 import { actionHref, newPageHref, pageHref } from "./space_urls.ts";
 import type { SpaceView } from "./wiki_frame.tsx";
+import { findPage } from "../pages/read_page.ts";
+import { findRevision } from "../pages/list_revisions.ts";
 
 /**
  * Writing pages: the editor for new and existing pages, its preview (a fragment for
@@ -37,7 +38,7 @@ export function editorRoutes(deps: Deps): Hono {
     };
     const revision = revisionParam(c.req.query("revision"));
     if (record?.kind === "deleted" && revision !== undefined) {
-      const old = await selectRevision(deps.db, record.pageId, revision);
+      const old = await findRevision(deps.db, record.pageId, revision);
       if (!old) throw revisionNotFound(revision, path!);
       state.markdown = old.markdown;
       state.notice =
@@ -60,7 +61,7 @@ export function editorRoutes(deps: Deps): Hono {
     };
     const revision = revisionParam(c.req.query("revision"));
     if (revision !== undefined && revision !== page.revision) {
-      const old = await selectRevision(deps.db, page.id, revision);
+      const old = await findRevision(deps.db, page.id, revision);
       if (!old) throw revisionNotFound(revision, page.path);
       state.markdown = old.markdown;
       state.notice = `The editor holds revision ${revision}; saving makes it revision ${
@@ -91,7 +92,7 @@ export function editorRoutes(deps: Deps): Hono {
 /** The page at a path (any case, `_` for space), or null. */
 async function pageAt(deps: Deps, wikiId: string, path: string) {
   const clean = cleanPath(path);
-  return clean ? await selectPage(deps.db, wikiId, pathKey(clean)) : null;
+  return clean ? await findPage(deps.db, wikiId, pathKey(clean)) : null;
 }
 
 /**
@@ -162,7 +163,7 @@ async function showConflict(
   if (!current && state.mode === "edit") {
     const record = await findPageRecord(deps.db, id, state.path);
     if (record?.kind === "deleted") {
-      saved = (await selectRevision(deps.db, record.pageId, record.last.revision))?.markdown ?? "";
+      saved = (await findRevision(deps.db, record.pageId, record.last.revision))?.markdown ?? "";
     }
   }
   const alert = !current

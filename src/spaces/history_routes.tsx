@@ -1,14 +1,14 @@
 import { type Context, Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { selectRevision } from "../pages/store.ts";
 import { findPageRecord } from "./find_page_record.ts";
 import { DiffPage, HistoryPage, RecentChangesPage, RevisionPage } from "./history_pages.tsx";
 import { lineDiff } from "./line_diff.ts";
 import { renderPage } from "./render_page.ts";
 import { openSpace, revisionParam } from "./space_context.ts";
 import { actionHref } from "./space_urls.ts";
-import { selectHistory, selectRecentChanges } from "./store.ts";
+import { findRevision } from "../pages/list_revisions.ts";
+import { pageHistory, recentChanges } from "./space_history.ts";
 
 /** Revisions listed on a history page at most. */
 const HISTORY_LIMIT = 500;
@@ -19,7 +19,7 @@ export function historyRoutes(deps: Deps): Hono {
 
   app.get("/w/:id/-/history", async (c) => {
     const view = await openSpace(deps, c, "read");
-    const changes = await selectRecentChanges(deps.db, view.space.wiki.id, 100);
+    const changes = await recentChanges(deps.db, view.space.wiki.id, 100);
     return c.html(<RecentChangesPage {...view} changes={changes} />);
   });
 
@@ -27,12 +27,12 @@ export function historyRoutes(deps: Deps): Hono {
     const opened = await openHistory(c, deps, "history");
     if (opened instanceof Response) return opened;
     const { view, record } = opened;
-    const revisions = await selectHistory(deps.db, record.pageId, HISTORY_LIMIT);
+    const revisions = await pageHistory(deps.db, record.pageId, HISTORY_LIMIT);
     const asked = revisionParam(c.req.query("revision"));
     if (asked === undefined) {
       return c.html(<HistoryPage {...view} record={record} revisions={revisions} />);
     }
-    const revision = await selectRevision(deps.db, record.pageId, asked);
+    const revision = await findRevision(deps.db, record.pageId, asked);
     if (!revision) throw revisionNotFound(asked, record.path);
     const html = await renderPage(deps.db, {
       wikiId: view.space.wiki.id,
@@ -56,12 +56,12 @@ export function historyRoutes(deps: Deps): Hono {
     const opened = await openHistory(c, deps, "diff");
     if (opened instanceof Response) return opened;
     const { view, record } = opened;
-    const [latest] = await selectHistory(deps.db, record.pageId, 1);
+    const [latest] = await pageHistory(deps.db, record.pageId, 1);
     const to = revisionParam(c.req.query("to"), latest?.revision ?? 1);
     const from = revisionParam(c.req.query("from"), Math.max(0, to - 1));
     const text = async (n: number) => {
       if (n === 0) return "";
-      const revision = await selectRevision(deps.db, record.pageId, n);
+      const revision = await findRevision(deps.db, record.pageId, n);
       if (!revision) throw revisionNotFound(n, record.path);
       return revision.markdown;
     };

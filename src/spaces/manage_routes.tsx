@@ -5,10 +5,12 @@ import { AppError } from "../errors.ts";
 import type {} from "../http/request_id.ts";
 import { cleanPath, pathKey } from "../markdown/paths.ts";
 import { deletePage, renamePage } from "../pages/rename_page.ts";
-import { type PageRow, selectLinksTo, selectPage } from "../pages/store.ts";
+import type { PageRow } from "../pages/store.ts";
 import { DeletePageForm, RenamePageForm } from "./manage_pages.tsx";
 import { formText, openSpace, revisionParam } from "./space_context.ts";
 import { pageHref, spaceHref } from "./space_urls.ts";
+import { linksTo } from "../pages/list_neighbors.ts";
+import { findPage } from "../pages/read_page.ts";
 
 /** Renaming and deleting pages, each behind a confirmation form. */
 export function manageRoutes(deps: Deps): Hono {
@@ -103,10 +105,10 @@ async function openPage(c: Context, deps: Deps) {
   const id = view.space.wiki.id;
   const asked = c.req.param("path") ?? "";
   const clean = cleanPath(asked);
-  const page = clean ? await selectPage(deps.db, id, pathKey(clean)) : null;
+  const page = clean ? await findPage(deps.db, id, pathKey(clean)) : null;
   if (!page) throw new AppError("page_not_found", `Page "${asked}" not found in wiki "${id}"`);
   const from = new Set(
-    (await selectLinksTo(deps.db, page.id)).map((l) => l.from_page_id).filter((p) => p !== page.id),
+    (await linksTo(deps.db, page.id)).map((l) => l.from_page_id).filter((p) => p !== page.id),
   );
   return { view, page, backlinks: from.size };
 }

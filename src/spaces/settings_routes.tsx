@@ -5,7 +5,7 @@ import type {} from "../http/request_id.ts";
 import type { WikiRow } from "../wikis/store.ts";
 import { SettingsPage } from "./settings_page.tsx";
 import { syncStatusOf } from "../sync/connect_source.ts";
-import { selectGitSource } from "../sync/store.ts";
+import { findGitSource } from "../sync/git_source.ts";
 import { formText, openSpace } from "./space_context.ts";
 import { toolHref } from "./space_urls.ts";
 import { changeWikiSettings, deleteWikiConfirmed, type WikiSettingsForm } from "./wiki_settings.ts";
@@ -16,7 +16,7 @@ export function settingsRoutes(deps: Deps): Hono {
 
   app.get("/w/:id/-/settings", async (c) => {
     const view = await openSpace(deps, c, "admin");
-    const source = await selectGitSource(deps.db, view.space.wiki.id);
+    const source = await findGitSource(deps.db, view.space.wiki.id);
     return c.html(
       <SettingsPage
         {...view}

@@ -9,7 +9,7 @@ import type { SpaceView } from "./wiki_frame.tsx";
  * every page of it is rendered with.
  */
 export async function openSpace(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "config">,
   c: Context,
   need: WebAccess,
 ): Promise<SpaceView> {

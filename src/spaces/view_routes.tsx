@@ -2,12 +2,6 @@ import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { cleanPath, pathKey } from "../markdown/paths.ts";
-import {
-  selectLinksTo,
-  selectMissingTargets,
-  selectPageHeads,
-  selectSimilarPaths,
-} from "../pages/store.ts";
 import { searchWikis } from "../search/search_wikis.ts";
 import { findPageRecord } from "./find_page_record.ts";
 import { WikiHomePage } from "./home_page.tsx";
@@ -16,8 +10,11 @@ import { MissingPageView, PageView } from "./page_view.tsx";
 import { renderPage } from "./render_page.ts";
 import { SearchPage } from "./search_page.tsx";
 import { openSpace } from "./space_context.ts";
-import { countPages, selectRecentPages } from "./store.ts";
 import { pageHref, spaceHref } from "./space_urls.ts";
+import { linksTo, missingTargets } from "../pages/list_neighbors.ts";
+import { pageHeads } from "../pages/list_pages.ts";
+import { similarPaths } from "../pages/read_page.ts";
+import { countWikiPages, recentPages } from "./space_history.ts";
 
 /** Pages listed in a wiki's home tree at most; search reaches the rest. */
 const TREE_PAGES = 2_000;
@@ -33,10 +30,10 @@ export function viewRoutes(deps: Deps): Hono {
     const view = await openSpace(deps, c, "read");
     const id = view.space.wiki.id;
     const [pageCount, recent, heads, wanted] = await Promise.all([
-      countPages(deps.db, id),
-      selectRecentPages(deps.db, id, 10),
-      selectPageHeads(deps.db, id, { afterKey: null, limit: TREE_PAGES + 1 }),
-      view.space.role ? selectMissingTargets(deps.db, id, 20) : [],
+      countWikiPages(deps.db, id),
+      recentPages(deps.db, id, 10),
+      pageHeads(deps.db, id, { afterKey: null, limit: TREE_PAGES + 1 }),
+      view.space.role ? missingTargets(deps.db, id, 20) : [],
     ]);
     return c.html(
       <WikiHomePage
@@ -98,7 +95,7 @@ export function viewRoutes(deps: Deps): Hono {
       return c.redirect(pageHref(wiki.id, record.page.path));
     }
     if (record?.kind !== "page") {
-      const suggestions = await selectSimilarPaths(deps.db, wiki.id, pathKey(path));
+      const suggestions = await similarPaths(deps.db, wiki.id, pathKey(path));
       return c.html(
         <MissingPageView
           {...view}
@@ -118,7 +115,7 @@ export function viewRoutes(deps: Deps): Hono {
         canCreate: role !== null,
         title: page.title,
       }),
-      selectLinksTo(deps.db, page.id),
+      linksTo(deps.db, page.id),
     ]);
     const backlinks = new Map<string, { path: string; title: string }>();
     for (const link of links) {

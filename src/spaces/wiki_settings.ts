@@ -1,8 +1,9 @@
 import { z } from "zod";
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
-import { updateWiki, type WikiRow } from "../wikis/store.ts";
+import type { WikiRow } from "../wikis/store.ts";
 import { deleteWikiRow } from "./store.ts";
+import { changeWiki } from "../wikis/wikis.ts";
 
 /** The settings form of a wiki, as posted. */
 export const wikiSettingsSchema = z.object({
@@ -34,7 +35,7 @@ export async function changeWikiSettings(
     }
     return { ok: false, errors };
   }
-  const wiki = await updateWiki(db, wikiId, parsed.data);
+  const wiki = await changeWiki(db, wikiId, parsed.data);
   if (!wiki) throw new AppError("wiki_not_found", `Wiki "${wikiId}" not found`);
   return { ok: true, wiki };
 }

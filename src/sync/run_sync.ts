@@ -4,7 +4,7 @@ import { importPages, type ImportSummary } from "../importer/import_pages.ts";
 import { type SourcePage, toPage } from "../importer/read_sources.ts";
 import { cleanPath, pathKey } from "../markdown/paths.ts";
 import { deletePage, renamePage } from "../pages/rename_page.ts";
-import { selectPageHashes } from "../pages/store.ts";
+import { pageHashes } from "../pages/list_pages.ts";
 import type { WriteBy } from "../pages/write_page.ts";
 import {
   fetchTree,
@@ -104,7 +104,7 @@ async function applyTree(
 
   // Renames first: the same blob gone from one path and new at another.
   let renamed = 0;
-  let stored = await selectPageHashes(deps.db, wikiId);
+  let stored = await pageHashes(deps.db, wikiId);
   const gone = new Map<string, string[]>();
   for (const [file, oid] of previous) {
     if (!tree.files.has(file)) gone.set(oid, [...gone.get(oid) ?? [], file]);
@@ -125,7 +125,7 @@ async function applyTree(
       if (!(error instanceof AppError)) throw error;
     }
   }
-  if (renamed > 0) stored = await selectPageHashes(deps.db, wikiId);
+  if (renamed > 0) stored = await pageHashes(deps.db, wikiId);
 
   // New and changed files through the import's code path.
   const pages: SourcePage[] = [...tree.skipped];

@@ -2,10 +2,10 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { json, problems, wikiIdParam } from "../api/schemas.ts";
 import { auditedSpace } from "../audit/record_audit.ts";
-import { spacesOf } from "../auth/credentials.ts";
+import { authorize } from "../access/access_policy.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { selectWiki } from "../wikis/store.ts";
+import { findWiki } from "../wikis/wikis.ts";
 import {
   connectGitSource,
   connectSchema,
@@ -14,7 +14,8 @@ import {
   rotateWebhookSecret,
   syncStatusOf,
 } from "./connect_source.ts";
-import { enqueueSyncJob, selectGitSource, selectRecentSyncJobs, type SyncJobRow } from "./store.ts";
+import { findGitSource, queueSync, recentSyncJobs } from "./git_source.ts";
+import type { SyncJobRow } from "./store.ts";
 import { processOwner, runSyncJob } from "./sync_jobs.ts";
 import { verifyWebhook } from "./webhook_signature.ts";
 
@@ -51,14 +52,17 @@ const jobSchema = z.object({
 export function registerSyncRoutes(app: OpenAPIHono, deps: Deps): void {
   const security = [{ bearer: [] }];
   const owner = processOwner();
-  const requireSpace = async (c: Context, id: string, admin: boolean) => {
-    const space = (await spacesOf(deps.db, c.get("credential"))).find((s) => s.id === id);
-    if (!space) throw new AppError("wiki_not_found", `Space "${id}" is not one of your spaces`);
-    if (admin && space.role === "member") {
-      throw new AppError("forbidden", `Only owners and admins of "${id}" can change its sync`);
-    }
-    return auditedSpace(id);
-  };
+  const requireSpace = async (c: Context, id: string, admin: boolean) =>
+    auditedSpace(
+      (await authorize(
+        deps,
+        c.get("credential"),
+        id,
+        admin ? "admin" : "read",
+        "rest",
+        admin ? "change its sync" : undefined,
+      )).wiki.id,
+    );
 
   app.openapi(
     createRoute({
@@ -75,9 +79,9 @@ export function registerSyncRoutes(app: OpenAPIHono, deps: Deps): void {
     }),
     async (c) => {
       const wikiId = await requireSpace(c, c.req.valid("param").id, false);
-      const row = await selectGitSource(deps.db, wikiId);
+      const row = await findGitSource(deps.db, wikiId);
       if (!row) throw notConnected(wikiId);
-      const jobs = await selectRecentSyncJobs(deps.db, wikiId);
+      const jobs = await recentSyncJobs(deps.db, wikiId);
       return c.json({ ...syncStatusOf(deps.config.baseUrl, row), jobs: jobs.map(jobOf) }, 200);
     },
   );
@@ -165,8 +169,8 @@ export function registerSyncRoutes(app: OpenAPIHono, deps: Deps): void {
     }),
     async (c) => {
       const wikiId = await requireSpace(c, c.req.valid("param").id, false);
-      if (!await selectGitSource(deps.db, wikiId)) throw notConnected(wikiId);
-      const queued = await enqueueSyncJob(deps.db, wikiId, "manual");
+      if (!await findGitSource(deps.db, wikiId)) throw notConnected(wikiId);
+      const queued = await queueSync(deps.db, wikiId, "manual");
       const ran = await runSyncJob(deps, owner, { jobId: queued.id });
       return ran ? c.json(jobOf(ran), 200) : c.json(jobOf(queued), 202);
     },
@@ -189,7 +193,7 @@ export function registerSyncRoutes(app: OpenAPIHono, deps: Deps): void {
     }),
     async (c) => {
       const id = c.req.valid("param").id;
-      const row = await selectWiki(deps.db, id) && await selectGitSource(deps.db, id);
+      const row = await findWiki(deps.db, id) && await findGitSource(deps.db, id);
       // The same answer for an unknown space and a space without a repository.
       if (!row) throw notConnected(id);
       const body = new Uint8Array(await c.req.arrayBuffer());
@@ -199,7 +203,7 @@ export function registerSyncRoutes(app: OpenAPIHono, deps: Deps): void {
       if (ref !== null && ref !== `refs/heads/${row.branch}`) {
         return c.json({ queued: false, job: null }, 202);
       }
-      const job = await enqueueSyncJob(deps.db, id, "webhook");
+      const job = await queueSync(deps.db, id, "webhook");
       deps.log.info("sync queued by webhook", { wiki: id, host: verdict.host, job: job.id });
       return c.json({ queued: true, job: job.id }, 202);
     },

@@ -12,7 +12,7 @@ import {
   rotateWebhookSecret,
   syncStatusOf,
 } from "./connect_source.ts";
-import { enqueueSyncJob, selectGitSource, selectRecentSyncJobs } from "./store.ts";
+import { findGitSource, queueSync, recentSyncJobs } from "./git_source.ts";
 import { processOwner, runSyncJob } from "./sync_jobs.ts";
 import { type SyncForm, SyncPage } from "./sync_page.tsx";
 
@@ -32,7 +32,7 @@ export function syncRoutes(deps: Deps): Hono {
     status = 200,
   ) => {
     const view = await openSpace(deps, c, "admin");
-    const row = await selectGitSource(deps.db, view.space.wiki.id);
+    const row = await findGitSource(deps.db, view.space.wiki.id);
     const values = extra.values ?? {
       url: row?.url ?? "",
       branch: row?.branch ?? "main",
@@ -43,7 +43,7 @@ export function syncRoutes(deps: Deps): Hono {
       <SyncPage
         {...view}
         status={row ? syncStatusOf(deps.config.baseUrl, row) : null}
-        jobs={row ? await selectRecentSyncJobs(deps.db, row.wiki_id) : []}
+        jobs={row ? await recentSyncJobs(deps.db, row.wiki_id) : []}
         canStoreTokens={deps.config.sync.secretKey !== null}
         values={values}
         error={extra.error}
@@ -98,10 +98,10 @@ export function syncRoutes(deps: Deps): Hono {
   app.post("/w/:id/-/sync/now", async (c) => {
     const view = await openSpace(deps, c, "write");
     const wikiId = view.space.wiki.id;
-    if (!await selectGitSource(deps.db, wikiId)) {
+    if (!await findGitSource(deps.db, wikiId)) {
       throw new AppError("not_found", `Space "${wikiId}" is not connected to a Git repository`);
     }
-    const queued = await enqueueSyncJob(deps.db, wikiId, "manual");
+    const queued = await queueSync(deps.db, wikiId, "manual");
     const job = await runSyncJob(deps, owner, { jobId: queued.id });
     const done = !job ? "queued" : job.state === "done" ? "synced" : "failed";
     const back = view.space.role === "member" ? `/w/${encodeURIComponent(wikiId)}` : undefined;

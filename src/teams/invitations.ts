@@ -4,8 +4,11 @@ import { AppError } from "../errors.ts";
 import { requireManager } from "./teams.ts";
 import {
   deleteInvitation,
+  type InvitationRow,
   lockMembers,
   type Role,
+  selectInvitationsFor,
+  selectTeamInvitations,
   upsertInvitation,
   upsertMembership,
 } from "./store.ts";
@@ -68,4 +71,14 @@ export async function cancelInvitation(
     requireManager(await lockMembers(tx, input.teamId), input.actorId, input.teamId);
     await deleteInvitation(tx, input.teamId, input.email);
   });
+}
+
+/** The open invitations of a team. */
+export function teamInvitations(db: Db, teamId: string): Promise<InvitationRow[]> {
+  return selectTeamInvitations(db, teamId);
+}
+
+/** The open invitations addressed to this e-mail address. */
+export function invitationsFor(db: Db, email: string): Promise<InvitationRow[]> {
+  return selectInvitationsFor(db, email);
 }

@@ -4,8 +4,12 @@ import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { requireAccount } from "../sessions/sessions.ts";
-import { answerInvitation, cancelInvitation, inviteToTeam } from "./invitations.ts";
-import { selectTeamInvitations } from "./store.ts";
+import {
+  answerInvitation,
+  cancelInvitation,
+  inviteToTeam,
+  teamInvitations,
+} from "./invitations.ts";
 import {
   changeMemberRole,
   createTeam,
@@ -176,7 +180,7 @@ async function teamPageWithError(
 /** What the team page shows a member: the team, its members and, to managers, invitations. */
 async function teamView(deps: Pick<Deps, "db">, teamId: string, accountId: string) {
   const view = await getTeamForMember(deps.db, teamId, accountId);
-  const invitations = view.role === "member" ? [] : await selectTeamInvitations(deps.db, teamId);
+  const invitations = view.role === "member" ? [] : await teamInvitations(deps.db, teamId);
   return { ...view, invitations };
 }
 

@@ -1,8 +1,5 @@
-import { selectAccountByEmail } from "../accounts/store.ts";
-import { revokeTeamSpaceTokens } from "../auth/store.ts";
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
-import { removeTeamSpacesFromGrants } from "../oauth/store.ts";
 import { WIKI_ID } from "../wikis/wikis.ts";
 import {
   deleteMembership,
@@ -12,9 +9,13 @@ import {
   type Role,
   selectMembers,
   selectTeam,
+  selectTeamsOf,
   type TeamRow,
   upsertMembership,
 } from "./store.ts";
+import { findAccountByEmail } from "../accounts/accounts.ts";
+import { revokeTeamTokens } from "../auth/tokens.ts";
+import { dropTeamSpacesFromGrants } from "../oauth/grants.ts";
 
 /** Creates a team with its creator as owner, in one transaction. */
 export async function createTeam(
@@ -60,8 +61,8 @@ export async function setMemberRole(
     }
     if (role === null) {
       await deleteMembership(tx, teamId, accountId);
-      await revokeTeamSpaceTokens(tx, accountId, teamId);
-      await removeTeamSpacesFromGrants(tx, accountId, teamId);
+      await revokeTeamTokens(tx, accountId, teamId);
+      await dropTeamSpacesFromGrants(tx, accountId, teamId);
     } else await upsertMembership(tx, teamId, accountId, role);
   });
 }
@@ -95,7 +96,7 @@ export async function addTeamMember(
       throw new AppError("forbidden", `Only an owner of team "${input.teamId}" can add an owner`);
     }
     const email = input.email.trim();
-    const account = email ? await selectAccountByEmail(tx, email) : null;
+    const account = email ? await findAccountByEmail(tx, email) : null;
     if (!account) throw new AppError("not_found", `No account has the email "${email}"`);
     if (members.some((m) => m.account_id === account.id)) {
       throw new AppError(
@@ -186,4 +187,9 @@ export function requireManager(members: MemberRow[], actorId: string, teamId: st
     );
   }
   return actor;
+}
+
+/** The teams the account belongs to, with its role in each. */
+export function teamsOf(db: Db, accountId: string): Promise<(TeamRow & { role: Role })[]> {
+  return selectTeamsOf(db, accountId);
 }

@@ -1,16 +1,10 @@
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
-import { AppError } from "../errors.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
 import { loadWebSpace } from "../web/space_access.ts";
 import { webPage } from "../web/web_middleware.ts";
-import {
-  selectDailyUsage,
-  selectRecentNotes,
-  selectTopPages,
-  selectUsageByClient,
-} from "./store.ts";
 import { PERIODS, UsagePage } from "./usage_page.tsx";
+import { usageReport } from "./usage_report.ts";
 
 const TOP_PAGES = 25;
 const NOTES = 10;
@@ -24,25 +18,15 @@ export function usageRoutes(deps: Deps): Hono {
     const id = c.req.param("id");
     // Members only, of public wikis too: usage tells who reads what, which visitors need not
     // know. A private space stays hidden (404) from non-members.
-    const { wiki, role } = await loadWebSpace(deps, c, id, "read");
-    if (!role) {
-      if (!c.get("account")) throw new AppError("unauthorized", "Sign in to see this usage");
-      throw new AppError("forbidden", `Only members of "${id}" can see its usage`);
-    }
+    const { wiki } = await loadWebSpace(deps, c, id, "member", "see its usage");
     const asked = Number(c.req.query("days"));
     const days = PERIODS.find((p) => p === asked) ?? 30;
-    const [daily, confirmed, read, clients, notes] = await Promise.all([
-      selectDailyUsage(deps.db, wiki.id, days),
-      selectTopPages(deps.db, wiki.id, "confirm", days, TOP_PAGES),
-      selectTopPages(deps.db, wiki.id, "read", days, TOP_PAGES),
-      selectUsageByClient(deps.db, wiki.id, days),
-      selectRecentNotes(deps.db, wiki.id, days, NOTES),
-    ]);
+    const report = await usageReport(deps.db, wiki.id, days, { topPages: TOP_PAGES, notes: NOTES });
     return c.html(
       <UsagePage
         account={c.get("account")}
         csrfToken={c.get("csrfToken")}
-        {...{ wiki, days, daily, confirmed, read, clients, notes }}
+        {...{ wiki, days, ...report }}
       />,
     );
   });

@@ -1,42 +1,30 @@
 import type { Context } from "hono";
+import { type Access, authorize, type Need } from "../access/access_policy.ts";
 import type { Deps } from "../deps.ts";
-import { AppError } from "../errors.ts";
-import { selectSpacesOf, selectWiki, type WikiRow } from "../wikis/store.ts";
 
 /** What a person may do in a wiki through the web app. */
-export type WebAccess = "read" | "write" | "admin";
+export type WebAccess = Need;
 
 /** A wiki as the signed-in person (or a visitor) sees it, with their role if any. */
-export type WebSpace = { wiki: WikiRow; role: "owner" | "admin" | "member" | null };
+export type WebSpace = Access;
 
 /**
- * Loads a wiki for a web page and checks what the visitor may do: anyone reads a public wiki;
- * members read and write their spaces; owners and admins manage them. A private wiki the
- * visitor cannot reach is `wiki_not_found`, signed in or out, exactly as for an id that does
- * not exist, so its existence is not revealed (the 404 page links to sign-in with `next`, for
- * an owner who was signed out). Signed out, changing a public wiki asks to sign in.
+ * Loads a wiki for a web page and checks what the visitor may do, by the one access policy
+ * (`src/access/access_policy.ts`) as the signed-in account or a signed-out visitor. A private
+ * wiki the visitor cannot reach is `wiki_not_found`, signed in or out, exactly as for an id
+ * that does not exist (the 404 page links to sign-in with `next`, for an owner who was signed
+ * out). Signed out, changing a public wiki asks to sign in.
  */
-export async function loadWebSpace(
-  deps: Pick<Deps, "db">,
+export function loadWebSpace(
+  deps: Pick<Deps, "db" | "config">,
   c: Context,
   wikiId: string,
   need: WebAccess,
+  purpose?: string,
 ): Promise<WebSpace> {
   const account = c.get("account");
-  const wiki = await selectWiki(deps.db, wikiId);
-  const notFound = new AppError("wiki_not_found", `Wiki "${wikiId}" not found`);
-  if (!wiki) throw notFound;
-  const role = account
-    ? (await selectSpacesOf(deps.db, account.id)).find((s) => s.id === wikiId)?.role ?? null
-    : null;
-  if (!role) {
-    if (wiki.visibility !== "public") throw notFound;
-    if (need === "read") return { wiki, role };
-    if (!account) throw new AppError("unauthorized", "Sign in to change this wiki");
-    throw new AppError("forbidden", `Only members of "${wikiId}" can change it`);
-  }
-  if (need === "admin" && role === "member") {
-    throw new AppError("forbidden", `Only owners and admins of "${wikiId}" can do this`);
-  }
-  return { wiki, role };
+  const caller = account
+    ? { kind: "session" as const, accountId: account.id }
+    : { kind: "anonymous" as const };
+  return authorize(deps, caller, wikiId, need, "web", purpose);
 }

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
-import { countRequest } from "../limits/store.ts";
-import { selectTeamsOf } from "../teams/store.ts";
 import type { WikiRow } from "./store.ts";
 import { createWiki, RESERVED_WIKI_IDS, WIKI_ID } from "./wikis.ts";
+import { countEvent } from "../limits/rate_limit.ts";
+import { teamsOf } from "../teams/teams.ts";
 
 /**
  * Space creations one account may attempt per window. Ids are global, so a create must fail
@@ -50,7 +50,7 @@ export async function createSpace(
     return { ok: false, status: 400, errors };
   }
   const { owner, ...space } = parsed.data;
-  const attempts = await countRequest(
+  const attempts = await countEvent(
     db,
     `space-create:${accountId}`,
     CREATE_ATTEMPTS.windowSeconds,
@@ -67,7 +67,7 @@ export async function createSpace(
   if (RESERVED_WIKI_IDS.has(space.id)) return { ok: false, status: 409, errors: unavailable };
   let ownerTeamId: string | null = null;
   if (owner !== "me") {
-    const team = (await selectTeamsOf(db, accountId)).find((t) => t.id === owner);
+    const team = (await teamsOf(db, accountId)).find((t) => t.id === owner);
     if (!team || team.role === "member") {
       return {
         ok: false,

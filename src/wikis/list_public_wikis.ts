@@ -1,7 +1,8 @@
 import { z } from "zod";
+import type { Db } from "../db/db.ts";
 import type { Deps } from "../deps.ts";
 import { decodeCursor, encodeCursor } from "../lib/cursor.ts";
-import { selectPublicWikis } from "./store.ts";
+import { selectPageCount, selectPublicWikis, type WikiRow } from "./store.ts";
 import { wikiUrl } from "./urls.ts";
 
 /** Input of the public wiki listing (REST `GET /public/wikis`, MCP `list_wikis`). */
@@ -58,5 +59,27 @@ export async function listPublicWikis(
       url: wikiUrl(deps.config.baseUrl, w.id),
     })),
     next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.id) : null,
+  };
+}
+
+/** The ids of the first `limit` public wikis, by id (suggestions, searches across the hub). */
+export async function listPublicWikiIds(db: Db, limit: number): Promise<string[]> {
+  const rows = await selectPublicWikis(db, { afterId: null, limit, query: null });
+  return rows.map((w) => w.id);
+}
+
+/** One public wiki as REST `GET /public/wikis/{id}` shows it: as listed, with its instructions. */
+export async function describePublicWiki(
+  deps: Pick<Deps, "db" | "config">,
+  wiki: WikiRow,
+): Promise<PublicWiki & { instructions: string | null }> {
+  return {
+    id: wiki.id,
+    title: wiki.title,
+    description: wiki.description,
+    pages: await selectPageCount(deps.db, wiki.id),
+    updated_at: wiki.updated_at.toISOString(),
+    url: wikiUrl(deps.config.baseUrl, wiki.id),
+    instructions: wiki.instructions,
   };
 }

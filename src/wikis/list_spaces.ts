@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { type Credential, spacesOf } from "../auth/credentials.ts";
+import { reachableSpaces } from "../access/access_policy.ts";
+import type { Credential } from "../auth/credentials.ts";
 import type { Deps } from "../deps.ts";
 import { wikiUrl } from "./urls.ts";
 
@@ -23,7 +24,7 @@ export async function listSpaces(
   deps: Pick<Deps, "db" | "config">,
   credential: Credential,
 ): Promise<SpaceList> {
-  const spaces = await spacesOf(deps.db, credential);
+  const spaces = await reachableSpaces(deps.db, credential);
   return {
     spaces: spaces.map((s) => ({
       id: s.id,

@@ -2,11 +2,10 @@ import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { decodeUriComponent } from "../lib/decode_uri.ts";
-import { requirePublicWiki, WIKI_LIST_HINTS } from "../mcp/servers.ts";
+import { ANONYMOUS, authorize } from "../access/access_policy.ts";
 import { listPages } from "../pages/list_pages.ts";
 import { resolvePageRef } from "../pages/read_page.ts";
 import { listPublicWikis } from "./list_public_wikis.ts";
-import { getWiki } from "./wikis.ts";
 import { wikiUrl } from "./urls.ts";
 
 /** Pages listed in one wiki's llms.txt at most. */
@@ -46,8 +45,8 @@ export function llmsRoutes(deps: Deps): Hono {
   });
 
   app.get("/w/:id/llms.txt", async (c) => {
-    const id = await requirePublicWiki(deps, c.req.param("id"), WIKI_LIST_HINTS.web);
-    const wiki = await getWiki(deps.db, id);
+    const { wiki } = await authorize(deps, ANONYMOUS, c.req.param("id"), "read", "web");
+    const id = wiki.id;
     const { pages } = await listPages(deps, id, { limit: LLMS_PAGES });
     return text([
       `# ${wiki.title}`,
@@ -64,7 +63,7 @@ export function llmsRoutes(deps: Deps): Hono {
   });
 
   app.get("/w/:id/:path{.+\\.md}", async (c) => {
-    const id = await requirePublicWiki(deps, c.req.param("id"), WIKI_LIST_HINTS.web);
+    const { id } = (await authorize(deps, ANONYMOUS, c.req.param("id"), "read", "web")).wiki;
     // Hono has decoded the parameter already (and leaves a malformed one as it was):
     // decode the raw segment once, so `%25` means `%` and `%E0%A4%A` is refused.
     const raw = new URL(c.req.url).pathname.split("/").slice(3).join("/");

@@ -74,22 +74,6 @@ export function selectPublicWikis(
     LIMIT ${options.limit}`;
 }
 
-/** The wikis an account can reach: its own (as owner) and its teams' (with its team role). */
-export function selectSpacesOf(
-  db: Db,
-  accountId: string,
-): Promise<(WikiSummaryRow & { role: "owner" | "admin" | "member" })[]> {
-  return db`
-    SELECT w.*, s.role, (SELECT count(*)::int FROM pages p WHERE p.wiki_id = w.id) AS page_count
-    FROM (
-      SELECT id AS wiki_id, 'owner' AS role FROM wikis WHERE owner_account_id = ${accountId}
-      UNION ALL
-      SELECT w.id, m.role FROM wikis w JOIN memberships m ON m.team_id = w.owner_team_id
-      WHERE m.account_id = ${accountId}
-    ) s JOIN wikis w ON w.id = s.wiki_id
-    ORDER BY w.id`;
-}
-
 /**
  * Locks a wiki's row for a page write; false when the wiki does not exist. Every write to a
  * wiki takes this lock first, so the wiki's search statistics are updated one write at a
@@ -103,4 +87,11 @@ export async function lockWikiForWrite(tx: Db, id: string): Promise<boolean> {
 /** The wikis with these ids (those that exist). */
 export function selectWikis(db: Db, ids: string[]): Promise<WikiRow[]> {
   return db<WikiRow>`SELECT * FROM wikis WHERE id = ANY(${ids}::text[]) ORDER BY id`;
+}
+
+/** How many pages a wiki holds. */
+export async function selectPageCount(db: Db, wikiId: string): Promise<number> {
+  const rows = await db<{ n: number }>`
+    SELECT count(*)::int AS n FROM pages WHERE wiki_id = ${wikiId}`;
+  return rows[0]!.n;
 }

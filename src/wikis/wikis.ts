@@ -1,6 +1,6 @@
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
-import { insertWiki, selectWiki, type WikiRow } from "./store.ts";
+import { insertWiki, selectWiki, selectWikis, updateWiki, type WikiRow } from "./store.ts";
 
 /** Wiki ids: short, URL-safe, lower case, e.g. `deno-manual`. */
 export const WIKI_ID = /^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$/;
@@ -100,9 +100,28 @@ export async function ensureWiki(
   }
 }
 
+/** The wiki with this id, or null (an id that breaks `WIKI_ID` is never looked up). */
+export async function findWiki(db: Db, id: string): Promise<WikiRow | null> {
+  return WIKI_ID.test(id) ? await selectWiki(db, id) : null;
+}
+
 /** The wiki, or `wiki_not_found`. */
 export async function getWiki(db: Db, id: string): Promise<WikiRow> {
-  const wiki = WIKI_ID.test(id) ? await selectWiki(db, id) : null;
+  const wiki = await findWiki(db, id);
   if (!wiki) throw new AppError("wiki_not_found", `Wiki "${id}" not found`);
   return wiki;
+}
+
+/** The wikis with these ids (those that exist), by id. */
+export function findWikis(db: Db, ids: string[]): Promise<WikiRow[]> {
+  return selectWikis(db, ids);
+}
+
+/** Changes a wiki's title, description, visibility and instructions; null if it is gone. */
+export function changeWiki(
+  db: Db,
+  id: string,
+  fields: Pick<WikiRow, "title" | "description" | "visibility" | "instructions">,
+): Promise<WikiRow | null> {
+  return updateWiki(db, id, fields);
 }
