@@ -169,7 +169,7 @@ async function evaluateAnswers(deps: Deps) {
   const dump: string[] = [];
   for (const q of asked) {
     const t = performance.now();
-    const { answer, evidence, probability } = await assessQuestion(deps, ["eval"], {
+    const { answer, evidence, probability, passages } = await assessQuestion(deps, ["eval"], {
       question: q.query,
     });
     latencies.push(performance.now() - t);
@@ -180,6 +180,7 @@ async function evaluateAnswers(deps: Deps) {
         probability,
         coverage: answer.coverage,
         features: featureVector(evidence),
+        ...(Deno.env.get("EVAL_DUMP_PASSAGES") ? { question: q.query, passages } : {}),
       }));
     }
     if ("answerable" in q) {
