@@ -7,7 +7,8 @@
  * `--min metric=value` (repeatable) exits 1 when hybrid falls below the value.
  * `--ask` measures answers instead (see `evaluateAnswers`); there `--max metric=value` exits 1
  * when a figure is above the value, and `--features out.jsonl` writes each question's verdict
- * evidence, for fitting the verdict (docs/answers.md).
+ * evidence, for fitting the verdict with scripts/fit_verdict.ts (docs/answers.md); with
+ * `EVAL_DUMP_PASSAGES=1` each line also carries the question and its retrieved passages.
  */
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config/config.ts";
