@@ -7,7 +7,8 @@
  * `--min metric=value` (repeatable) exits 1 when hybrid falls below the value.
  * `--ask` measures answers instead (see `evaluateAnswers`); there `--max metric=value` exits 1
  * when a figure is above the value, and `--features out.jsonl` writes each question's verdict
- * evidence, for fitting the verdict (docs/answers.md).
+ * evidence, for fitting the verdict with scripts/fit_verdict.ts (docs/answers.md); with
+ * `EVAL_DUMP_PASSAGES=1` each line also carries the question and its retrieved passages.
  */
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config/config.ts";
@@ -169,7 +170,7 @@ async function evaluateAnswers(deps: Deps) {
   const dump: string[] = [];
   for (const q of asked) {
     const t = performance.now();
-    const { answer, evidence, probability } = await assessQuestion(deps, ["eval"], {
+    const { answer, evidence, probability, passages } = await assessQuestion(deps, ["eval"], {
       question: q.query,
     });
     latencies.push(performance.now() - t);
@@ -180,6 +181,7 @@ async function evaluateAnswers(deps: Deps) {
         probability,
         coverage: answer.coverage,
         features: featureVector(evidence),
+        ...(Deno.env.get("EVAL_DUMP_PASSAGES") ? { question: q.query, passages } : {}),
       }));
     }
     if ("answerable" in q) {

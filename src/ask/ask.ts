@@ -38,7 +38,7 @@ export async function assessQuestion(
   deps: AskDeps,
   wikiIds: string[],
   input: z.input<typeof askInput>,
-): Promise<{ answer: Answer; evidence: Evidence; probability: number }> {
+): Promise<{ answer: Answer; evidence: Evidence; probability: number; passages: Passage[] }> {
   const parsed = askInput.safeParse(input);
   if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0]!.message);
   const question = parsed.data.question;
@@ -89,6 +89,7 @@ export async function assessQuestion(
     },
     evidence,
     probability,
+    passages,
   };
 }
 

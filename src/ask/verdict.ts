@@ -3,9 +3,10 @@ import { termEvidence } from "../search/search_wikis.ts";
 import { tokenize } from "../search/terms.ts";
 import type { SentenceEvidence } from "./extractive.ts";
 import type { Passage } from "./passages.ts";
+import { type Signals, windowSignals } from "./signals.ts";
 
 /** Everything the verdict weighs, one number each (documented in docs/answers.md). */
-export type Evidence = SentenceEvidence & {
+export type Evidence = SentenceEvidence & Signals & {
   /** Wiki-wide rarity-weighted share of the question's terms in the best-ranked passage. */
   rareTop: number;
   /** The same share in the passage of the best sentence. */
@@ -29,7 +30,8 @@ export async function gatherEvidence(
   bestPassage: Passage | undefined,
 ): Promise<Evidence> {
   const top = passages[0];
-  if (!top) return { ...sentence, rareTop: 0, rareBest: 0, unseen: 1, margin: 0 };
+  const signals = windowSignals(question, passages);
+  if (!top) return { ...sentence, ...signals, rareTop: 0, rareBest: 0, unseen: 1, margin: 0 };
   const best = bestPassage ?? top;
   const terms = await termEvidence(deps.db, wikiIds, question, [top.chunkId, best.chunkId]);
   const idf = (df: number, n: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
@@ -53,6 +55,7 @@ export async function gatherEvidence(
   const other = passages.find((p) => p.page !== top.page);
   return {
     ...sentence,
+    ...signals,
     rareTop: share(top),
     rareBest: share(best),
     unseen: terms.length === 0 ? 0 : terms.filter((t) => t.df === 0).length / terms.length,
@@ -61,8 +64,9 @@ export async function gatherEvidence(
 }
 
 /**
- * Logistic model of "the wiki answers this question", fitted on the development set
- * `../shared/eval/squad-abstain` (docs/answers.md). Order of `WEIGHTS` is `FEATURES`.
+ * Logistic model of "the wiki answers this question", fitted by scripts/fit_verdict.ts on half
+ * of the development set `../shared/eval/squad-abstain` (docs/answers.md). Order of `WEIGHTS`
+ * is `FEATURES`; the features after `topSentence` are the window signals (src/ask/signals.ts).
  */
 export const FEATURES = [
   "best",
@@ -80,27 +84,43 @@ export const FEATURES = [
   "missing",
   "bestRank",
   "topSentence",
+  "window",
+  "specificWindow",
+  "specificMissing",
+  "absent",
+  "run",
+  "anchors",
+  "answerType",
+  "windowMargin",
 ] as const;
 const WEIGHTS: Record<(typeof FEATURES)[number], number> = {
-  best: 1.191,
-  passage: -1.101,
-  union: 0,
-  bigrams: 1.469,
-  rarest: 0,
-  typeMatch: 0,
-  rareTop: 0,
-  rareBest: 2.292,
-  unseen: 0,
-  margin: 3.002,
-  terms: 0,
-  specific: 1.198,
-  missing: -0.039,
-  bestRank: 0,
-  topSentence: -0.794,
+  best: 1.31,
+  passage: -1.206,
+  union: 0.302,
+  bigrams: 0.991,
+  rarest: -0.394,
+  typeMatch: 0.21,
+  rareTop: 0.905,
+  rareBest: 0.931,
+  unseen: -0.971,
+  margin: 2.006,
+  terms: 0.166,
+  specific: 1.467,
+  missing: -0.227,
+  bestRank: -0.186,
+  topSentence: -0.905,
+  window: -0.261,
+  specificWindow: -0.121,
+  specificMissing: -0.052,
+  absent: 0.058,
+  run: 0.599,
+  anchors: -0.344,
+  answerType: -0.124,
+  windowMargin: 2.338,
 };
-const BIAS = -2.47;
+const BIAS = -2.667;
 /** At or above this probability the answer is `supported` (Youden's J on the fitting half). */
-export const SUPPORTED_AT = 0.52;
+export const SUPPORTED_AT = 0.46;
 /** Below this probability a model's "covered" claim is not enough for `supported`. */
 export const UNSUPPORTED_BELOW = 0.3;
 

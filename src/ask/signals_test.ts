@@ -1,0 +1,41 @@
+import assert from "node:assert/strict";
+import type { Passage } from "./passages.ts";
+import { windowSignals } from "./signals.ts";
+
+const passage = (page: string, title: string, text: string): Passage => ({
+  n: 1,
+  chunkId: 1,
+  pageId: 1,
+  wiki: "w",
+  page,
+  title,
+  section: null,
+  url: "",
+  revision: 1,
+  updatedAt: new Date(0),
+  text,
+  score: 0,
+  markdown: text,
+  offset: 0,
+});
+
+Deno.test("a window holds the question's words across a sentence and the next one", () => {
+  const s = windowSignals("When was the Falcon gateway moved to port 7443?", [
+    passage("falcon", "Falcon", "The Falcon gateway serves HTTPS. It moved to port 7443 in 2024."),
+    passage("tokens", "Tokens", "Tokens expire after an hour."),
+  ]);
+  assert.equal(s.window, 1);
+  assert.equal(s.answerType, 1, "a year the question does not hold");
+  assert.equal(s.absent, 0);
+  assert.ok(s.windowMargin > 0.5);
+  assert.ok(s.run > 0, "'port 7443' stands in the sentence as in the question");
+});
+
+Deno.test("words no passage holds count as absent, and a missing answer type is -1", () => {
+  const s = windowSignals("How many moons does Neptune have?", [
+    passage("mars", "Mars", "Mars has moons named Phobos and Deimos."),
+  ]);
+  assert.ok(s.absent > 0.3);
+  assert.ok(s.window < 0.7);
+  assert.equal(windowSignals("", []).window, 0);
+});
