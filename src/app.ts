@@ -24,6 +24,7 @@ import { llmsRoutes } from "./wikis/llms_routes.ts";
 import { spaceRoutes } from "./spaces/space_routes.tsx";
 import { connectRoutes } from "./connect/connect_routes.tsx";
 import { usageRoutes } from "./usage/usage_routes.tsx";
+import { feedbackRoutes } from "./feedback/feedback_routes.tsx";
 
 /**
  * Builds the whole HTTP application from its dependencies; nothing here listens. Tests may
@@ -53,6 +54,7 @@ export function createApp(deps: Deps, options: { oauth?: OAuthOptions } = {}): H
   app.route("/", llmsRoutes(deps));
   app.route("/", connectRoutes(deps));
   app.route("/", usageRoutes(deps));
+  app.route("/", feedbackRoutes(deps));
   app.route("/", spaceRoutes(deps));
   app.route("/", assetRoutes());
   app.route("/", landingRoutes(deps));

@@ -60,6 +60,7 @@ Deno.test("the hub lists public wikis and switches wiki by parameter on every ca
     "list_pages",
     "list_wikis",
     "neighbors",
+    "report_problem",
     "search",
   ]);
   const search = tools.find((t) => t.name === "search")!;
@@ -140,6 +141,7 @@ Deno.test("/mcp/w/<id>/ fixes the wiki by path, with its own instructions; priva
     "get_page",
     "list_pages",
     "neighbors",
+    "report_problem",
     "search",
   ]);
   assert.ok(!("wiki" in (tools[0]!.inputSchema.properties ?? {})));
@@ -231,6 +233,8 @@ Deno.test("an account token lists its spaces and must name one when it has sever
     "list_pages",
     "my_spaces",
     "neighbors",
+    "propose_edit",
+    "report_problem",
     "search",
   ]);
   const spaces = await callOk<{ spaces: { id: string; role: string }[] }>(client, "my_spaces");
@@ -340,7 +344,7 @@ Deno.test("MCP over HTTP: 405 for GET and DELETE, one Accept type is enough, COR
       body: list,
     });
     assert.equal(res.status, 200, accept);
-    assert.equal((await res.json()).result.tools.length, 7);
+    assert.equal((await res.json()).result.tools.length, 8);
   }
   const preflight = await app.request("/mcp/", {
     method: "OPTIONS",

@@ -6,8 +6,9 @@ import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
 import { type Credential, requestCredential } from "../auth/credentials.ts";
 import type { Deps } from "../deps.ts";
+import { clientIp } from "../http/client_ip.ts";
 import { chargeBatch } from "../limits/rate_limit.ts";
-import { SUPPORTED_SCOPES } from "../oauth/scopes.ts";
+import { DEFAULT_SCOPES } from "../oauth/scopes.ts";
 import { selectWiki } from "../wikis/store.ts";
 import { buildHubServer, buildPrivateServer, buildWikiServer } from "./servers.ts";
 
@@ -56,7 +57,7 @@ export function mcpRoutes(deps: Deps): Hono {
   const notAllowed = (c: Context) => c.body(null, 405, { Allow: "POST, OPTIONS" });
 
   for (const path of ["/mcp/hub", "/mcp/hub/"]) {
-    app.post(path, (c) => serve(c, deps, buildHubServer(deps, userAgent(c))));
+    app.post(path, (c) => serve(c, deps, buildHubServer(deps, userAgent(c), callerKey(c, deps))));
     app.on(["GET", "DELETE"], path, notAllowed);
   }
   for (const path of ["/mcp/w/:id", "/mcp/w/:id/"]) {
@@ -66,7 +67,7 @@ export function mcpRoutes(deps: Deps): Hono {
       if (!wiki || wiki.visibility !== "public") {
         return jsonRpcError(c, 404, `Public wiki "${id}" not found`);
       }
-      return serve(c, deps, buildWikiServer(deps, wiki, userAgent(c)));
+      return serve(c, deps, buildWikiServer(deps, wiki, userAgent(c), callerKey(c, deps)));
     });
     app.on(["GET", "DELETE"], path, notAllowed);
   }
@@ -177,7 +178,7 @@ function originAllowed(deps: Deps, origin: string): boolean {
  */
 function challenge(c: Context, deps: Deps, reason: string): Response {
   const metadata = `${deps.config.baseUrl}/.well-known/oauth-protected-resource/mcp`;
-  const base = `Bearer resource_metadata="${metadata}", scope="${SUPPORTED_SCOPES.join(" ")}"`;
+  const base = `Bearer resource_metadata="${metadata}", scope="${DEFAULT_SCOPES.join(" ")}"`;
   const detail = {
     missing: "This endpoint needs a token: Authorization: Bearer <token>, or sign in with OAuth",
     malformed: "The Authorization header must be: Bearer <token>",
@@ -204,6 +205,11 @@ function jsonRpcError(c: Context, status: 403 | 404, message: string): Response 
 function clientNameOf(c: Context, credential: Credential): string | null {
   if (credential.kind === "oauth") return credential.clientName;
   return userAgent(c);
+}
+
+/** The key the caller's requests are counted on (its address without a credential). */
+function callerKey(c: Context, deps: Deps): string {
+  return c.get("rateLimit")?.key ?? `ip:${clientIp(c, deps.config)}`;
 }
 
 function userAgent(c: Context): string | null {

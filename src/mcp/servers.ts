@@ -5,6 +5,7 @@ import { auditToolCalls } from "../audit/audit_hooks.ts";
 import { auditedSpace } from "../audit/record_audit.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { registerProposeTool, registerReportTool } from "../feedback/feedback_tools.ts";
 import { recordPageUse } from "../pages/record_page_use.ts";
 import { recordUsage } from "../usage/record_usage.ts";
 import {
@@ -23,9 +24,13 @@ export const SERVER_INFO = { name: "knowledge-wiki", version: "0.1.0" };
 
 /**
  * The hub: every public wiki, chosen per call by the `wiki` parameter. `client` names the
- * caller in usage counts.
+ * caller in usage counts; `caller` is the key its requests are counted on (its report budget).
  */
-export function buildHubServer(deps: Deps, client: string | null = null): McpServer {
+export function buildHubServer(
+  deps: Deps,
+  client: string | null = null,
+  caller = "unknown",
+): McpServer {
   const server = new McpServer({ ...SERVER_INFO, title: "Public wikis" }, {
     instructions: HUB_INSTRUCTIONS,
   });
@@ -52,18 +57,20 @@ export function buildHubServer(deps: Deps, client: string | null = null): McpSer
       const more = out.next_cursor ? `\nMore wikis: pass cursor "${out.next_cursor}".` : "";
       return toolResult(out, (lines.join("\n") || "No public wiki matches.") + more);
     }));
-  registerReadTools(server, deps, {
+  const scope = {
     param: {
-      name: "wiki",
+      name: "wiki" as const,
       schema: z.string().min(1).max(64).describe("The id of a public wiki, from list_wikis"),
       searchSchema: z.string().min(1).max(64).optional().describe(
         "The id of a public wiki, from list_wikis; leave it out to search every public wiki",
       ),
     },
-    resolve: (id) => requirePublicWiki(deps, id ?? ""),
+    resolve: (id: string | undefined) => requirePublicWiki(deps, id ?? ""),
     all: () => publicWikiIds(deps),
     client,
-  });
+  };
+  registerReadTools(server, deps, scope);
+  registerReportTool(server, deps, scope, anonymous(client), caller);
   return server;
 }
 
@@ -72,15 +79,14 @@ export function buildWikiServer(
   deps: Deps,
   wiki: WikiRow,
   client: string | null = null,
+  caller = "unknown",
 ): McpServer {
   const server = new McpServer({ ...SERVER_INFO, title: wiki.title }, {
     instructions: wikiInstructions(wiki),
   });
-  registerReadTools(server, deps, {
-    param: null,
-    resolve: () => Promise.resolve(wiki.id),
-    client,
-  });
+  const scope = { param: null, resolve: () => Promise.resolve(wiki.id), client };
+  registerReadTools(server, deps, scope);
+  registerReportTool(server, deps, scope, anonymous(client), caller);
   return server;
 }
 
@@ -139,6 +145,25 @@ export function buildPrivateServer(
     },
     client: clientName,
   });
+  registerReportTool(
+    server,
+    deps,
+    {
+      param: { name: "space", schema: spaceParam, searchSchema: spaceParam },
+      resolve,
+      client: clientName,
+    },
+    {
+      accountId: credential.accountId,
+      credentialKind: credential.kind,
+      credentialId: credential.id,
+      clientName,
+    },
+    credential.kind === "space_token"
+      ? `token:${credential.id}`
+      : `account:${credential.accountId}`,
+  );
+  registerProposeTool(server, deps, spaceParam, resolve, { credential, clientName });
 
   server.registerTool("confirm_use", {
     title: "Confirm use of a page",
@@ -184,6 +209,11 @@ export function buildPrivateServer(
       );
     }));
   return server;
+}
+
+/** The sender of an anonymous report: only the client's name is known. */
+function anonymous(client: string | null) {
+  return { accountId: null, credentialKind: null, credentialId: null, clientName: client };
 }
 
 /** Most public wikis one hub search covers when it names none (the first, by id). */

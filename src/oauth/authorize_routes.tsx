@@ -17,6 +17,7 @@ import {
 } from "./authorize.ts";
 import type { DocumentFetcher } from "./client_metadata_document.ts";
 import { ConsentPage } from "./consent_page.tsx";
+import { consentedScope } from "./scopes.ts";
 import { revokeAccountGrant, selectLiveGrantsOf } from "./store.ts";
 
 /**
@@ -81,7 +82,9 @@ export function authorizeRoutes(deps: Deps, fetcher: DocumentFetcher): Hono {
     const chosen = [...new Set(params.getAll("space"))];
     const foreign = chosen.find((id) => !reachable.has(id));
     if (foreign) throw new AppError("forbidden", `Space "${foreign}" is not one of your spaces`);
-    const code = await issueCode(deps, request, account.id, chosen);
+    // Writing is granted only when the person ticked it, whatever the client asked for.
+    const scope = consentedScope(request.scope, params.get("allow_write") === "on");
+    const code = await issueCode(deps, { ...request, scope }, account.id, chosen);
     deps.log.info("oauth consent given", {
       client_id: request.client.id,
       account_id: account.id,

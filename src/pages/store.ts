@@ -119,13 +119,20 @@ export async function insertRevision(
     "id" | "wiki_id" | "revision" | "path" | "title" | "markdown" | "content_hash"
   >,
   action: RevisionRow["action"],
-  by: { author: string | null; source: string },
+  by: {
+    author: string | null;
+    source: string;
+    proposedBy?: string | null;
+    proposedClient?: string | null;
+  },
 ): Promise<void> {
   await tx`
     INSERT INTO page_revisions
-      (page_id, revision, wiki_id, action, path, title, markdown, content_hash, author_account_id, source)
+      (page_id, revision, wiki_id, action, path, title, markdown, content_hash, author_account_id, source,
+       proposed_by_account_id, proposed_client)
     VALUES (${page.id}, ${page.revision}, ${page.wiki_id}, ${action}, ${page.path}, ${page.title},
-            ${page.markdown}, ${page.content_hash}, ${by.author}, ${by.source})`;
+            ${page.markdown}, ${page.content_hash}, ${by.author}, ${by.source},
+            ${by.proposedBy ?? null}, ${by.proposedClient ?? null})`;
 }
 
 /** Removes a page; its links and chunks go with it, links to it become missing. */

@@ -19,8 +19,16 @@ import {
 /** Largest page body accepted, in characters. */
 export const MAX_MARKDOWN_CHARS = 2_000_000;
 
-/** Who wrote a change and through what (`api`, `web`, `import`, `rename`…). */
-export type WriteBy = { author?: string | null; source: string };
+/**
+ * Who wrote a change and through what (`api`, `web`, `import`, `rename`, `proposal`…); for an
+ * agent's accepted proposal, also the account whose agent proposed it and the client's name.
+ */
+export type WriteBy = {
+  author?: string | null;
+  source: string;
+  proposedBy?: string | null;
+  proposedClient?: string | null;
+};
 
 /** A page write: new content at a path. */
 export type PageWrite = {
@@ -183,6 +191,16 @@ export function conflict(path: string, base: number, current: number): AppError 
 }
 
 /** Normalises `WriteBy` for the history. */
-export function byOf(by: WriteBy): { author: string | null; source: string } {
-  return { author: by.author ?? null, source: by.source };
+export function byOf(by: WriteBy): {
+  author: string | null;
+  source: string;
+  proposedBy: string | null;
+  proposedClient: string | null;
+} {
+  return {
+    author: by.author ?? null,
+    source: by.source,
+    proposedBy: by.proposedBy ?? null,
+    proposedClient: by.proposedClient ?? null,
+  };
 }
