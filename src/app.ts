@@ -17,6 +17,7 @@ import { isDatabaseUnavailable } from "./db/db.ts";
 import { rateLimit } from "./limits/rate_limit.ts";
 import { mcpRoutes } from "./mcp/mcp_routes.ts";
 import { serverCardRoutes } from "./mcp/server_card.ts";
+import { serverCardsRoutes } from "./mcp/server_cards.ts";
 import { type OAuthOptions, oauthRoutes } from "./oauth/oauth_routes.ts";
 import { sessionRoutes } from "./sessions/session_routes.tsx";
 import { dashboardRoutes } from "./dashboard/dashboard_routes.tsx";
@@ -46,6 +47,7 @@ export function createApp(deps: Deps, options: { oauth?: OAuthOptions } = {}): H
   app.route("/api/v1", apiRoutes(deps));
   app.route("/", mcpRoutes(deps));
   app.route("/", serverCardRoutes(deps));
+  app.route("/", serverCardsRoutes(deps));
   app.route("/", sessionRoutes(deps));
   app.route("/", dashboardRoutes(deps));
   app.route("/", oauthRoutes(deps, options.oauth));

@@ -17,6 +17,7 @@ import { listSpaces, spaceListSchema } from "../wikis/list_spaces.ts";
 import { selectPublicWikis, selectWiki, type WikiRow } from "../wikis/store.ts";
 import { HUB_INSTRUCTIONS, PRIVATE_INSTRUCTIONS, wikiInstructions } from "./instructions.ts";
 import { registerReadTools } from "./read_tools.ts";
+import { registerSkillResources } from "./skills.ts";
 import { runTool, toolResult } from "./tool_result.ts";
 
 /** The service's name and version as MCP servers announce them. */
@@ -71,6 +72,7 @@ export function buildHubServer(
   };
   registerReadTools(server, deps, scope);
   registerReportTool(server, deps, scope, anonymous(client), caller);
+  registerSkillResources(server, deps.config.baseUrl, { kind: "hub" });
   return server;
 }
 
@@ -87,6 +89,7 @@ export function buildWikiServer(
   const scope = { param: null, resolve: () => Promise.resolve(wiki.id), client };
   registerReadTools(server, deps, scope);
   registerReportTool(server, deps, scope, anonymous(client), caller);
+  registerSkillResources(server, deps.config.baseUrl, { kind: "wiki", id: wiki.id });
   return server;
 }
 
@@ -164,6 +167,7 @@ export function buildPrivateServer(
       : `account:${credential.accountId}`,
   );
   registerProposeTool(server, deps, spaceParam, resolve, { credential, clientName });
+  registerSkillResources(server, deps.config.baseUrl, { kind: "private" });
 
   server.registerTool("confirm_use", {
     title: "Confirm use of a page",
