@@ -291,3 +291,21 @@ Deno.test("decidePropose: scope, space setting and direct writes", () => {
     { ok: true, direct: false },
   );
 });
+
+Deno.test("REST proposals share the rule: a read_propose account token proposes, a read one is refused", async () => {
+  await using w = await world();
+  const post = (token: string) =>
+    w.app.request("/api/v1/spaces/notes/proposals", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ page: "Setup", markdown: "# Setup\n\nREST\n", base_revision: 1 }),
+    });
+  const refused = await post(await w.token("read", "account"));
+  assert.equal(refused.status, 403);
+  assert.match((await refused.json()).detail, /This token may only read/);
+  const made = await post(await w.token("read_propose", "account"));
+  assert.equal(made.status, 201, await made.clone().text());
+  const out = await made.json();
+  assert.equal(out.status, "open");
+  assert.match(await html(await w.ana.get(`/w/notes/-/proposals/${out.id}`), 200), /\+ REST/);
+});
