@@ -3,7 +3,8 @@
  *   create-account --email E [--name N]
  *   create-team --id ID --owner EMAIL [--name N]
  *   create-space --id ID (--owner EMAIL | --team TEAM) [--title T] [--description D] [--visibility private|public]
- *   create-token --email E --name N [--space ID] [--expires-days D]    prints the token once
+ *   create-token --email E --name N [--space ID] [--expires-days D] [--scope read|read_propose]
+ *                                                      prints the token once
  *   list-tokens --email E
  *   revoke-token --email E --id TOKEN_ID
  *   remove-member TEAM EMAIL    removes a member at once (never a team's last owner)

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { runAdmin } from "../scripts/admin.ts";
 import { writePage } from "../src/pages/write_page.ts";
 import { freshDb, testDeps } from "./helpers.ts";
 import { callError, callOk, mcpClient } from "./mcp_helpers.ts";
@@ -97,4 +98,26 @@ Deno.test("the tokens form makes a read-and-propose token; tokens are read-only 
     "writer",
     "read_propose",
   ]]);
+});
+
+Deno.test("the admin command makes tokens with a scope, read by default, and refuses others", async () => {
+  await using db = await freshDb();
+  await runAdmin(db, ["create-account", "--email", "op@example.com"]);
+  await runAdmin(db, ["create-token", "--email", "op@example.com", "--name", "r"]);
+  await runAdmin(db, [
+    "create-token",
+    "--email",
+    "op@example.com",
+    "--name",
+    "w",
+    "--scope",
+    "read_propose",
+  ]);
+  await assert.rejects(
+    runAdmin(db, ["create-token", "--email", "op@example.com", "--name", "x", "--scope", "all"]),
+    /--scope is read or read_propose/,
+  );
+  const listed = await runAdmin(db, ["list-tokens", "--email", "op@example.com"]);
+  assert.match(listed, /\tr\t[^\n]*\tread\tlive/);
+  assert.match(listed, /\tw\t[^\n]*\tread_propose\tlive/);
 });
