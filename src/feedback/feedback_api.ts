@@ -116,5 +116,7 @@ function agent(c: Context): string | null {
 }
 
 function callerKey(c: Context, deps: Deps): string {
-  return c.get("rateLimit")?.key ?? `ip:${clientIp(c, deps.config)}`;
+  // A shared-egress pool is many people: count their reports by address instead.
+  const key = c.get("rateLimit")?.key;
+  return key && !key.startsWith("shared:") ? key : `ip:${clientIp(c, deps.config)}`;
 }

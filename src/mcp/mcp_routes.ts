@@ -209,7 +209,9 @@ function clientNameOf(c: Context, credential: Credential): string | null {
 
 /** The key the caller's requests are counted on (its address without a credential). */
 function callerKey(c: Context, deps: Deps): string {
-  return c.get("rateLimit")?.key ?? `ip:${clientIp(c, deps.config)}`;
+  // A shared-egress pool is many people: count their reports by address instead.
+  const key = c.get("rateLimit")?.key;
+  return key && !key.startsWith("shared:") ? key : `ip:${clientIp(c, deps.config)}`;
 }
 
 function userAgent(c: Context): string | null {
