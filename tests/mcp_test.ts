@@ -407,6 +407,8 @@ Deno.test("GET /.well-known/mcp lists the three endpoints and their tools", asyn
     "http://wiki.test/mcp/",
   ]);
   assert.ok(card.endpoints[2].tools.includes("confirm_use"));
+  assert.ok(card.endpoints[2].tools.includes("propose_edit"));
+  assert.ok(card.endpoints[0].tools.includes("report_problem"));
 });
 
 Deno.test("ask over MCP answers with citations from the chosen wiki only", async () => {
