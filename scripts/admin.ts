@@ -3,7 +3,8 @@
  *   create-account --email E [--name N]
  *   create-team --id ID --owner EMAIL [--name N]
  *   create-space --id ID (--owner EMAIL | --team TEAM) [--title T] [--description D] [--visibility private|public]
- *   create-token --email E --name N [--space ID] [--expires-days D]    prints the token once
+ *   create-token --email E --name N [--space ID] [--expires-days D] [--scope read|read_propose]
+ *                                                      prints the token once
  *   list-tokens --email E
  *   revoke-token --email E --id TOKEN_ID
  *   remove-member TEAM EMAIL    removes a member at once (never a team's last owner)
@@ -44,6 +45,7 @@ export async function runAdmin(
       id: { type: "string" },
       owner: { type: "string" },
       team: { type: "string" },
+      scope: { type: "string" },
       title: { type: "string" },
       description: { type: "string" },
       visibility: { type: "string" },
@@ -94,10 +96,15 @@ export async function runAdmin(
     "create-token": async () => {
       const days = values["expires-days"] ? Number(values["expires-days"]) : null;
       if (days !== null && !(days > 0)) throw new Error("--expires-days must be a positive number");
+      const scope = values.scope ?? "read";
+      if (scope !== "read" && scope !== "read_propose") {
+        throw new Error("--scope is read or read_propose");
+      }
       const made = await createToken(db, {
         accountId: await accountId(db, need("email")),
         kind: values.space ? "space" : "account",
         spaceId: values.space,
+        scope,
         name: need("name"),
         expiresAt: days ? new Date(Date.now() + days * 86_400_000) : null,
       });
@@ -105,7 +112,15 @@ export async function runAdmin(
     },
     "list-tokens": async () =>
       (await selectTokensOf(db, await accountId(db, need("email")))).map((t) =>
-        [t.id, t.kind, t.wiki_id ?? "-", t.name, `${t.hint}…`, t.revoked_at ? "revoked" : "live"]
+        [
+          t.id,
+          t.kind,
+          t.wiki_id ?? "-",
+          t.name,
+          `${t.hint}…`,
+          t.scope,
+          t.revoked_at ? "revoked" : "live",
+        ]
           .join("\t")
       ).join("\n"),
     "revoke-token": async () => {

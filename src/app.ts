@@ -18,6 +18,7 @@ import { rateLimit } from "./limits/rate_limit.ts";
 import { mcpCors, mcpRoutes } from "./mcp/mcp_routes.ts";
 import { mcpTooManyRequests } from "./mcp/too_many_requests.ts";
 import { serverCardRoutes } from "./mcp/server_card.ts";
+import { serverCardsRoutes } from "./mcp/server_cards.ts";
 import { type OAuthOptions, oauthRoutes } from "./oauth/oauth_routes.ts";
 import { sessionRoutes } from "./sessions/session_routes.tsx";
 import { dashboardRoutes } from "./dashboard/dashboard_routes.tsx";
@@ -26,6 +27,7 @@ import { spaceRoutes } from "./spaces/space_routes.tsx";
 import { connectRoutes } from "./connect/connect_routes.tsx";
 import { usageRoutes } from "./usage/usage_routes.tsx";
 import { syncRoutes } from "./sync/sync_routes.tsx";
+import { feedbackRoutes } from "./feedback/feedback_routes.tsx";
 
 /**
  * Builds the whole HTTP application from its dependencies; nothing here listens. Tests may
@@ -51,6 +53,7 @@ export function createApp(deps: Deps, options: { oauth?: OAuthOptions } = {}): H
   app.route("/api/v1", apiRoutes(deps));
   app.route("/", mcpRoutes(deps));
   app.route("/", serverCardRoutes(deps));
+  app.route("/", serverCardsRoutes(deps));
   app.route("/", sessionRoutes(deps));
   app.route("/", dashboardRoutes(deps));
   app.route("/", oauthRoutes(deps, options.oauth));
@@ -60,6 +63,7 @@ export function createApp(deps: Deps, options: { oauth?: OAuthOptions } = {}): H
   app.route("/", connectRoutes(deps));
   app.route("/", usageRoutes(deps));
   app.route("/", syncRoutes(deps));
+  app.route("/", feedbackRoutes(deps));
   app.route("/", spaceRoutes(deps));
   app.route("/", assetRoutes());
   app.route("/", landingRoutes(deps));

@@ -61,6 +61,7 @@ Deno.test("the hub lists public wikis and switches wiki by parameter on every ca
     "list_pages",
     "list_wikis",
     "neighbors",
+    "report_problem",
     "search",
   ]);
   const search = tools.find((t) => t.name === "search")!;
@@ -141,6 +142,7 @@ Deno.test("/mcp/w/<id>/ fixes the wiki by path, with its own instructions; priva
     "get_page",
     "list_pages",
     "neighbors",
+    "report_problem",
     "search",
   ]);
   assert.ok(!("wiki" in (tools[0]!.inputSchema.properties ?? {})));
@@ -232,6 +234,8 @@ Deno.test("an account token lists its spaces and must name one when it has sever
     "list_pages",
     "my_spaces",
     "neighbors",
+    "propose_edit",
+    "report_problem",
     "search",
   ]);
   const spaces = await callOk<{ spaces: { id: string; role: string }[] }>(client, "my_spaces");
@@ -341,7 +345,7 @@ Deno.test("MCP over HTTP: 405 for GET and DELETE, one Accept type is enough, COR
       body: list,
     });
     assert.equal(res.status, 200, accept);
-    assert.equal((await res.json()).result.tools.length, 7);
+    assert.equal((await res.json()).result.tools.length, 8);
   }
   const preflight = await app.request("/mcp/", {
     method: "OPTIONS",
@@ -404,6 +408,8 @@ Deno.test("GET /.well-known/mcp lists the three endpoints and their tools", asyn
     "http://wiki.test/mcp/",
   ]);
   assert.ok(card.endpoints[2].tools.includes("confirm_use"));
+  assert.ok(card.endpoints[2].tools.includes("propose_edit"));
+  assert.ok(card.endpoints[0].tools.includes("report_problem"));
 });
 
 Deno.test("ask over MCP answers with citations from the chosen wiki only", async () => {

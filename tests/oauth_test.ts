@@ -76,7 +76,7 @@ Deno.test("protected-resource metadata is served path-inserted and at the root",
     const m = await res.json();
     assert.equal(m.resource, `${BASE}/mcp`);
     assert.deepEqual(m.authorization_servers, [BASE]);
-    assert.deepEqual(m.scopes_supported, ["wiki:read"]);
+    assert.deepEqual(m.scopes_supported, ["wiki:read", "wiki:write"]);
     assert.deepEqual(m.bearer_methods_supported, ["header"]);
   }
 });

@@ -16,6 +16,7 @@ import { registerReadRoutes, requireJson } from "./read_routes.ts";
 import { json, problems, wikiIdParam } from "./schemas.ts";
 import { registerSpaceRoutes } from "./space_routes.ts";
 import { registerSyncRoutes } from "../sync/sync_api_routes.ts";
+import { registerFeedbackApi } from "../feedback/feedback_api.ts";
 
 /** Bodies larger than this are refused (imports: `IMPORT_LIMIT`). */
 const BODY_LIMIT = 4 * 1024 * 1024;
@@ -50,7 +51,7 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
     })(c, next);
   });
   app.use("*", async (c, next) => {
-    if (c.req.method === "POST" && c.req.path.endsWith("/ask")) requireJson(c);
+    if (c.req.method === "POST" && /\/(ask|reports|proposals)$/.test(c.req.path)) requireJson(c);
     await next();
   });
 
@@ -101,6 +102,7 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
   app.use("/spaces/*", requireAccountToken(deps), auditSpaceRequests(deps));
   registerSpaceRoutes(app, deps);
   registerSyncRoutes(app, deps);
+  registerFeedbackApi(app, deps);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",

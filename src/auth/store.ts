@@ -12,29 +12,34 @@ export type TokenRow = {
   last_used_at: Date | null;
   expires_at: Date | null;
   revoked_at: Date | null;
+  /** `read`, or `read_propose`: may also propose edits (MCP `propose_edit`, REST proposals). */
+  scope: "read" | "read_propose";
 };
 
 /** Stores a new token. */
 export async function insertToken(
   db: Db,
   token:
-    & Pick<TokenRow, "id" | "kind" | "account_id" | "wiki_id" | "name" | "hint" | "expires_at">
+    & Pick<
+      TokenRow,
+      "id" | "kind" | "account_id" | "wiki_id" | "name" | "hint" | "expires_at" | "scope"
+    >
     & {
       secret_hash: string;
     },
 ): Promise<TokenRow> {
   const rows = await db<TokenRow>`
-    INSERT INTO tokens (id, kind, account_id, wiki_id, name, hint, secret_hash, expires_at)
+    INSERT INTO tokens (id, kind, account_id, wiki_id, name, hint, secret_hash, expires_at, scope)
     VALUES (${token.id}, ${token.kind}, ${token.account_id}, ${token.wiki_id}, ${token.name}, ${token.hint},
-            ${token.secret_hash}, ${token.expires_at})
-    RETURNING id, kind, account_id, wiki_id, name, hint, created_at, last_used_at, expires_at, revoked_at`;
+            ${token.secret_hash}, ${token.expires_at}, ${token.scope})
+    RETURNING id, kind, account_id, wiki_id, name, hint, created_at, last_used_at, expires_at, revoked_at, scope`;
   return rows[0]!;
 }
 
 /** The token whose secret has this hash, or null. */
 export async function selectTokenByHash(db: Db, hash: string): Promise<TokenRow | null> {
   const rows = await db<TokenRow>`
-    SELECT id, kind, account_id, wiki_id, name, hint, created_at, last_used_at, expires_at, revoked_at
+    SELECT id, kind, account_id, wiki_id, name, hint, created_at, last_used_at, expires_at, revoked_at, scope
     FROM tokens WHERE secret_hash = ${hash}`;
   return rows[0] ?? null;
 }
@@ -49,7 +54,7 @@ export async function touchToken(db: Db, id: string): Promise<void> {
 /** An account's tokens, newest first. */
 export function selectTokensOf(db: Db, accountId: string): Promise<TokenRow[]> {
   return db<TokenRow>`
-    SELECT id, kind, account_id, wiki_id, name, hint, created_at, last_used_at, expires_at, revoked_at
+    SELECT id, kind, account_id, wiki_id, name, hint, created_at, last_used_at, expires_at, revoked_at, scope
     FROM tokens WHERE account_id = ${accountId}
     ORDER BY created_at DESC`;
 }

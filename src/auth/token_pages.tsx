@@ -37,6 +37,16 @@ export function TokensPage(
             ))}
           </select>
         </div>
+        <fieldset>
+          <legend>May</legend>
+          <label>
+            <input type="radio" name="scope" value="read" checked /> Read
+          </label>
+          <label>
+            <input type="radio" name="scope" value="read_propose" />{" "}
+            Read and propose edits (each proposal waits for an owner's review)
+          </label>
+        </fieldset>
         <Field
           name="expires_days"
           label="Expires after (days)"
@@ -64,7 +74,10 @@ export function TokensPage(
             {props.tokens.map((t) => (
               <tr>
                 <td>{t.name}</td>
-                <td>{t.kind === "space" ? `space: ${t.wiki_id}` : "account"}</td>
+                <td>
+                  {t.kind === "space" ? `space: ${t.wiki_id}` : "account"}
+                  {t.scope === "read_propose" ? ", read and propose" : ", read"}
+                </td>
                 <td>
                   <code>{t.hint}…</code>
                 </td>

@@ -60,6 +60,7 @@ export function tokenRoutes(deps: Deps): Hono {
         accountId: account.id,
         kind: space ? "space" : "account",
         spaceId: space || undefined,
+        scope: form.scope === "read_propose" ? "read_propose" : "read",
         name: String(form.name ?? ""),
         expiresAt: days ? new Date(Date.now() + Number(days) * 86_400_000) : null,
       });

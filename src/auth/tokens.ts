@@ -33,6 +33,8 @@ export async function createToken(
     spaceId?: string;
     name: string;
     expiresAt?: Date | null;
+    /** `read` (the default) or `read_propose`: may also propose edits. */
+    scope?: TokenRow["scope"];
   },
 ): Promise<NewToken> {
   const name = input.name.trim();
@@ -64,6 +66,7 @@ export async function createToken(
     hint: secret.slice(0, TOKEN_PREFIX[input.kind].length + 4),
     secret_hash: await sha256Hex(secret),
     expires_at: input.expiresAt ?? null,
+    scope: input.scope ?? "read",
   });
   return { token: secret, record };
 }

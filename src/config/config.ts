@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { type Cidr, parseCidr } from "../limits/cidr.ts";
 
 /** The environment variables the service reads, with their defaults. The README lists them. */
 const envSchema = z.object({
@@ -18,6 +19,8 @@ const envSchema = z.object({
   RATE_LIMIT_TOKEN_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
   RATE_LIMIT_OAUTH_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_SIGNUPS_PER_HOUR: z.coerce.number().int().min(1).default(5),
+  SHARED_EGRESS_RANGES: z.string().optional(),
+  RATE_LIMIT_SHARED_EGRESS_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   IMPORT_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
@@ -73,6 +76,12 @@ export type Config = {
     oauth: number;
     /** Sign-ups (accounts made, or tried with a taken email) per IP per hour. */
     signupsPerHour: number;
+    /**
+     * Address ranges many people's requests come from (a hosted assistant's egress): their
+     * anonymous requests share one larger pool per range, `sharedEgress` a window.
+     */
+    sharedEgressRanges: Cidr[];
+    sharedEgress: number;
   };
   /** How long a request may run before it is answered 503 (imports have their own bound). */
   timeouts: { requestMs: number; importMs: number };
@@ -174,6 +183,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       token: e.RATE_LIMIT_TOKEN_PER_MINUTE,
       oauth: e.RATE_LIMIT_OAUTH_PER_MINUTE,
       signupsPerHour: e.RATE_LIMIT_SIGNUPS_PER_HOUR,
+      sharedEgressRanges: list(e.SHARED_EGRESS_RANGES).map((text) => {
+        const range = parseCidr(text);
+        if (!range) throw new ConfigError(`SHARED_EGRESS_RANGES: "${text}" is not a CIDR range`);
+        return range;
+      }),
+      sharedEgress: e.RATE_LIMIT_SHARED_EGRESS_PER_MINUTE,
     },
     timeouts: { requestMs: e.REQUEST_TIMEOUT_MS, importMs: e.IMPORT_TIMEOUT_MS },
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,

@@ -5,10 +5,15 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { clientIp } from "../http/client_ip.ts";
 import { problemResponse } from "../http/problem.ts";
+import { rangeOf } from "./cidr.ts";
 import { countRequest, deleteOldCounters } from "./store.ts";
 
 /** A named request budget. */
-export type Budget = { name: "anon" | "token" | "oauth"; limit: number; windowSeconds: number };
+export type Budget = {
+  name: "anon" | "token" | "oauth" | "shared";
+  limit: number;
+  windowSeconds: number;
+};
 
 /** Where a request stands against its budget, and the counter (`key`) it was counted on. */
 export type LimitState = { key: string; budget: Budget; remaining: number; resetSeconds: number };
@@ -23,17 +28,23 @@ declare module "hono" {
 export type TooManyRenderer = (
   c: Context,
   state: LimitState,
-  config: Pick<Deps["config"], "operatorContact">,
+  config: Pick<Deps["config"], "operatorContact" | "baseUrl">,
 ) => Response | Promise<Response>;
 
 /** The REST and web 429: problem+json with the retry time and whom to ask for more. */
 const tooManyProblem: TooManyRenderer = (c, state, config) =>
   problemResponse(
     c,
-    new AppError("rate_limited", `Too many requests: try again in ${state.resetSeconds} s`, {
-      retry_after: state.resetSeconds,
-      ...(config.operatorContact ? { contact: config.operatorContact } : {}),
-    }),
+    new AppError(
+      "rate_limited",
+      `Too many requests: try again in ${state.resetSeconds} s${
+        personalBudgetHint(state, config.baseUrl)
+      }`,
+      {
+        retry_after: state.resetSeconds,
+        ...(config.operatorContact ? { contact: config.operatorContact } : {}),
+      },
+    ),
   );
 
 /**
@@ -54,9 +65,24 @@ export function rateLimit(
 ): MiddlewareHandler {
   return async (c, next) => {
     if (c.req.method === "OPTIONS") return await next();
-    const { key, budget } = await keyOf(c, deps, kind);
+    const { key, budget, also } = await keyOf(c, deps, kind);
     let state: LimitState;
     try {
+      // Behind a shared egress range, one address may not spend more than its share of the
+      // pool; it is checked first, so an address over its share does not drain the pool.
+      if (also) {
+        const mine = await countRequest(deps.db, also.key, budget.windowSeconds);
+        if (mine.count > also.limit) {
+          const elapsed = (mine.now.getTime() - mine.window_started_at.getTime()) / 1000;
+          const resetSeconds = Math.max(1, Math.ceil(budget.windowSeconds - elapsed));
+          return await tooMany(
+            c,
+            { key, budget, remaining: 0, resetSeconds },
+            deps.config,
+            options.tooMany,
+          );
+        }
+      }
       const counted = await countRequest(deps.db, key, budget.windowSeconds);
       const elapsed = (counted.now.getTime() - counted.window_started_at.getTime()) / 1000;
       state = {
@@ -87,7 +113,7 @@ async function keyOf(
   c: Context,
   deps: Deps,
   kind: "api" | "oauth",
-): Promise<{ key: string; budget: Budget }> {
+): Promise<{ key: string; budget: Budget; also?: { key: string; limit: number } }> {
   const { rateLimits } = deps.config;
   const windowSeconds = rateLimits.windowSeconds;
   const ip = clientIp(c, deps.config);
@@ -109,6 +135,16 @@ async function keyOf(
       return { key, budget: { name: "token", limit: rateLimits.token, windowSeconds } };
     }
   }
+  const shared = rangeOf(rateLimits.sharedEgressRanges, ip);
+  if (shared) {
+    // Many people behind one hosted assistant's addresses: a larger pool for the range, of
+    // which one address takes at most half (docs/reliability.md, "Shared egress").
+    return {
+      key: `shared:${shared.text}`,
+      budget: { name: "shared", limit: rateLimits.sharedEgress, windowSeconds },
+      also: { key: `shared-ip:${ip}`, limit: Math.ceil(rateLimits.sharedEgress / 2) },
+    };
+  }
   return { key: `ip:${ip}`, budget: { name: "anon", limit: rateLimits.anon, windowSeconds } };
 }
 
@@ -122,6 +158,15 @@ async function tooMany(
   response.headers.set("Retry-After", String(state.resetSeconds));
   setHeaders(response.headers, state);
   return response;
+}
+
+/**
+ * For a request counted by address (alone or in a shared pool), how to get a budget of one's
+ * own: a token or OAuth sign-in is counted per account, never per address.
+ */
+export function personalBudgetHint(state: LimitState, baseUrl: string): string {
+  if (state.budget.name !== "anon" && state.budget.name !== "shared") return "";
+  return `. For a budget of your own, send a token (Authorization: Bearer <token>, made at ${baseUrl}/account/tokens) or sign in with OAuth: signed-in calls are counted per account, not per address`;
 }
 
 /** The most of a body `chargeBatch` reads: the MCP transport refuses larger ones itself. */

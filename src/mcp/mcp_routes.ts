@@ -10,8 +10,9 @@ import { ANONYMOUS, authorize } from "../access/access_policy.ts";
 import { type Credential, requestCredential } from "../auth/credentials.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { clientIp } from "../http/client_ip.ts";
 import { chargeBatch } from "../limits/rate_limit.ts";
-import { SUPPORTED_SCOPES } from "../oauth/scopes.ts";
+import { DEFAULT_SCOPES } from "../oauth/scopes.ts";
 import { buildHubServer, buildPrivateServer, buildWikiServer } from "./servers.ts";
 import { mcpTooManyRequests } from "./too_many_requests.ts";
 
@@ -67,7 +68,10 @@ export function mcpRoutes(deps: Deps): Hono {
   const notAllowed = (c: Context) => c.body(null, 405, { Allow: "POST, OPTIONS" });
 
   for (const path of ["/mcp/hub", "/mcp/hub/"]) {
-    app.post(path, (c) => serve(c, deps, () => buildHubServer(deps, userAgent(c))));
+    app.post(
+      path,
+      (c) => serve(c, deps, () => buildHubServer(deps, userAgent(c), callerKey(c, deps))),
+    );
     app.on(["GET", "DELETE"], path, notAllowed);
   }
   for (const path of ["/mcp/w/:id", "/mcp/w/:id/"]) {
@@ -82,7 +86,7 @@ export function mcpRoutes(deps: Deps): Hono {
         }
         throw error;
       }
-      return serve(c, deps, () => buildWikiServer(deps, wiki, userAgent(c)));
+      return serve(c, deps, () => buildWikiServer(deps, wiki, userAgent(c), callerKey(c, deps)));
     });
     app.on(["GET", "DELETE"], path, notAllowed);
   }
@@ -228,7 +232,7 @@ function originAllowed(deps: Deps, origin: string): boolean {
  */
 function challenge(c: Context, deps: Deps, reason: string): Response {
   const metadata = `${deps.config.baseUrl}/.well-known/oauth-protected-resource/mcp`;
-  const base = `Bearer resource_metadata="${metadata}", scope="${SUPPORTED_SCOPES.join(" ")}"`;
+  const base = `Bearer resource_metadata="${metadata}", scope="${DEFAULT_SCOPES.join(" ")}"`;
   const detail = {
     missing: "This endpoint needs a token: Authorization: Bearer <token>, or sign in with OAuth",
     malformed: "The Authorization header must be: Bearer <token>",
@@ -259,6 +263,13 @@ function clientNameOf(c: Context, credential: Credential): string | null {
 
 function requestIdOf(c: Context): string | null {
   return c.get("requestId") ?? null;
+}
+
+/** The key the caller's requests are counted on (its address without a credential). */
+function callerKey(c: Context, deps: Deps): string {
+  // A shared-egress pool is many people: count their reports by address instead.
+  const key = c.get("rateLimit")?.key;
+  return key && !key.startsWith("shared:") ? key : `ip:${clientIp(c, deps.config)}`;
 }
 
 function userAgent(c: Context): string | null {

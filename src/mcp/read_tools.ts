@@ -11,6 +11,15 @@ import { listPages, listPagesInput, pageListSchema } from "../pages/list_pages.t
 import { searchInput, searchResultSchema, searchWikis } from "../search/search_wikis.ts";
 import { recordUsage } from "../usage/record_usage.ts";
 import { registerFetchTool } from "./fetch_tool.ts";
+import {
+  budgetSchema,
+  cutLine,
+  fitAnswer,
+  fitSearch,
+  maxTokensParam,
+  pageBudget,
+  sliceChars,
+} from "./token_budget.ts";
 import { runTool, toolResult } from "./tool_result.ts";
 import { resolvePageTarget, scopeValue, searchScope, type WikiScope } from "./wiki_scope.ts";
 
@@ -27,6 +36,7 @@ export const toolSearchOutputSchema = z.object({
     id: z.string().describe("The result's id for fetch: `<wiki>/<page path>`"),
   })),
   next_cursor: z.string().nullable(),
+  budget: budgetSchema,
 });
 
 /**
@@ -42,6 +52,8 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
     title: "Search the wiki",
     description:
       "Find the pages that answer a question or mention a topic. Call this first, before get_page. " +
+      "`max_tokens` caps the response (estimated as characters / 4): results then drop from the end " +
+      "and `budget.cut` says how to get them. " +
       "Returns up to `limit` pages, best first, each with the best matching passage (as plain text; in the text form the query's words are marked ⟦ ⟧), " +
       "its section, an `id` for fetch, the page path for get_page, its url and revision. Exact title " +
       "matches come first." +
@@ -49,18 +61,23 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
         ? ` Without \`${scope.param!.name}\`, searches all of them; each result names its wiki.`
         : ""),
     inputSchema: scope.param && scope.all
-      ? searchInput.extend({ [scope.param.name]: scope.param.searchSchema })
-      : withScope(searchInput),
+      ? searchInput.extend({
+        max_tokens: maxTokensParam,
+        [scope.param.name]: scope.param.searchSchema,
+      })
+      : withScope(searchInput.extend({ max_tokens: maxTokensParam })),
     outputSchema: toolSearchOutputSchema,
     annotations: readOnly,
   }, (args: Record<string, unknown>) =>
     runTool(deps.log, async () => {
       const wikis = await searchScope(scope, value(args));
-      const found = await searchWikis(deps, wikis, args as z.input<typeof searchInput>);
-      const out = {
+      const input = args as z.input<typeof searchInput> & { max_tokens?: number };
+      const found = await searchWikis(deps, wikis, input);
+      const all = {
         results: found.results.map((r) => ({ id: `${r.wiki}/${r.page}`, ...r })),
         next_cursor: found.next_cursor,
       };
+      const out = input.max_tokens ? fitSearch(all, input.max_tokens, input.cursor) : all;
       // One wiki searched counts a search there; a search across many counts where it found pages.
       const counted = wikis.length === 1 ? wikis : [...new Set(out.results.map((r) => r.wiki))];
       for (const wikiId of counted) {
@@ -84,16 +101,30 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
       "at that section. Long pages come in slices: when `truncated` is true, call again with `offset` = " +
       "`next_offset`; each slice names the section it starts in. `revision` reads an earlier revision; " +
       "`if_changed_since` returns only `unchanged: true` when you already have the current one. Also " +
-      "returns the page's revision (pass it to confirm_use), url and outgoing links.",
-    inputSchema: withScope(getPageInput),
-    outputSchema: pageContentSchema,
+      "returns the page's revision (pass it to confirm_use), url and outgoing links. `max_tokens` caps " +
+      "the response (estimated as characters / 4): the slice ends sooner and `budget.cut` gives the offset to go on from.",
+    inputSchema: withScope(getPageInput.extend({ max_tokens: maxTokensParam })),
+    outputSchema: pageContentSchema.extend({ budget: budgetSchema }),
     annotations: readOnly,
   }, (args: Record<string, unknown>) =>
     runTool(deps.log, async () => {
-      const input = args as z.input<typeof getPageInput>;
+      const input = args as z.input<typeof getPageInput> & { max_tokens?: number };
       const target = await resolvePageTarget(deps.config.baseUrl, scope, value(args), input.page);
       const wiki = target.wiki;
-      const page = await getPageContent(deps, wiki, { ...input, page: target.ref });
+      const read = (maxChars?: number) =>
+        getPageContent(deps, wiki, {
+          ...input,
+          page: target.ref,
+          ...(maxChars ? { max_chars: maxChars } : {}),
+        });
+      let page = await read();
+      if (input.max_tokens && !page.unchanged) {
+        const overhead = JSON.stringify({ ...page, markdown: "" }).length;
+        const chars = sliceChars(input.max_tokens, overhead);
+        const cutByBudget = chars < page.markdown.length;
+        if (cutByBudget) page = await read(chars);
+        page = pageBudget(page, input.max_tokens, cutByBudget);
+      }
       // A long page read in slices counts once, at its first slice.
       if (!args.offset && !page.unchanged) {
         await recordUsage(deps, {
@@ -103,7 +134,7 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
           client: scope.client,
         });
       }
-      return toolResult(page, renderPage(page));
+      return toolResult(page, renderPage(page) + cutLine(page).join(""));
     }));
 
   server.registerTool("list_pages", {
@@ -152,14 +183,17 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
       "Get a short answer to a question, written from the wiki's pages, with numbered citations " +
       "(page, url, revision and the exact quote) and frontier notes saying where the wiki's coverage is thin " +
       "(parts it does not cover, a single source, stale pages, linked pages nobody wrote). If coverage is " +
-      "`unsupported`, the wiki does not answer the question: do not guess from it.",
-    inputSchema: withScope(askInput),
-    outputSchema: answerSchema,
+      "`unsupported`, the wiki does not answer the question: do not guess from it. `max_tokens` caps the " +
+      "response (estimated as characters / 4): notes, then quotes and citations are cut first, as `budget.cut` says.",
+    inputSchema: withScope(askInput.extend({ max_tokens: maxTokensParam })),
+    outputSchema: answerSchema.extend({ budget: budgetSchema }),
     annotations: readOnly,
   }, (args: Record<string, unknown>) =>
     runTool(deps.log, async () => {
       const wiki = await scope.resolve(value(args));
-      const out = await askWikis(deps, [wiki], args as z.input<typeof askInput>);
+      const input = args as z.input<typeof askInput> & { max_tokens?: number };
+      const answered = await askWikis(deps, [wiki], input);
+      const out = input.max_tokens ? fitAnswer(answered, input.max_tokens) : answered;
       const sources = out.citations.map((c) =>
         `[${c.n}] ${c.title} (page "${c.page}", rev ${c.revision}) ${c.url}`
       );
@@ -172,6 +206,7 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
           ...(notes.length > 0
             ? ["", `Coverage: ${out.coverage}. Notes:`, ...notes]
             : [`\nCoverage: ${out.coverage}.`]),
+          ...cutLine(out),
         ].join("\n"),
       );
     }));

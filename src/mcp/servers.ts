@@ -6,6 +6,7 @@ import { auditToolCalls } from "../audit/audit_hooks.ts";
 import { auditedSpace } from "../audit/record_audit.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { registerProposeTool, registerReportTool } from "../feedback/feedback_tools.ts";
 import { recordPageUse } from "../pages/record_page_use.ts";
 import { recordUsage } from "../usage/record_usage.ts";
 import {
@@ -18,6 +19,7 @@ import { listSpaces, spaceListSchema } from "../wikis/list_spaces.ts";
 import type { WikiRow } from "../wikis/store.ts";
 import { HUB_INSTRUCTIONS, PRIVATE_INSTRUCTIONS, wikiInstructions } from "./instructions.ts";
 import { registerReadTools } from "./read_tools.ts";
+import { registerSkillResources } from "./skills.ts";
 import { runTool, toolResult } from "./tool_result.ts";
 
 /** The service's name and version as MCP servers announce them. */
@@ -46,9 +48,13 @@ function newServer(title: string, instructions: string, scope: "public" | "priva
 
 /**
  * The hub: every public wiki, chosen per call by the `wiki` parameter. `client` names the
- * caller in usage counts.
+ * caller in usage counts; `caller` is the key its requests are counted on (its report budget).
  */
-export function buildHubServer(deps: Deps, client: string | null = null): McpServer {
+export function buildHubServer(
+  deps: Deps,
+  client: string | null = null,
+  caller = "unknown",
+): McpServer {
   const server = newServer("Public wikis", HUB_INSTRUCTIONS, "public");
   server.registerTool("list_wikis", {
     title: "List public wikis",
@@ -73,18 +79,22 @@ export function buildHubServer(deps: Deps, client: string | null = null): McpSer
       const more = out.next_cursor ? `\nMore wikis: pass cursor "${out.next_cursor}".` : "";
       return toolResult(out, (lines.join("\n") || "No public wiki matches.") + more);
     }));
-  registerReadTools(server, deps, {
+  const scope = {
     param: {
-      name: "wiki",
+      name: "wiki" as const,
       schema: z.string().min(1).max(64).describe("The id of a public wiki, from list_wikis"),
       searchSchema: z.string().min(1).max(64).optional().describe(
         "The id of a public wiki, from list_wikis; leave it out to search every public wiki",
       ),
     },
-    resolve: async (id) => (await authorize(deps, ANONYMOUS, id ?? "", "read", "mcp")).wiki.id,
+    resolve: async (id: string | undefined) =>
+      (await authorize(deps, ANONYMOUS, id ?? "", "read", "mcp")).wiki.id,
     all: () => publicWikiIds(deps),
     client,
-  });
+  };
+  registerReadTools(server, deps, scope);
+  registerReportTool(server, deps, scope, anonymous(client), caller);
+  registerSkillResources(server, deps.config.baseUrl, { kind: "hub" });
   return server;
 }
 
@@ -93,13 +103,13 @@ export function buildWikiServer(
   deps: Deps,
   wiki: WikiRow,
   client: string | null = null,
+  caller = "unknown",
 ): McpServer {
   const server = newServer(wiki.title, wikiInstructions(wiki), "public");
-  registerReadTools(server, deps, {
-    param: null,
-    resolve: () => Promise.resolve(wiki.id),
-    client,
-  });
+  const scope = { param: null, resolve: () => Promise.resolve(wiki.id), client };
+  registerReadTools(server, deps, scope);
+  registerReportTool(server, deps, scope, anonymous(client), caller);
+  registerSkillResources(server, deps.config.baseUrl, { kind: "wiki", id: wiki.id });
   return server;
 }
 
@@ -158,6 +168,26 @@ export function buildPrivateServer(
     },
     client: clientName,
   });
+  registerReportTool(
+    server,
+    deps,
+    {
+      param: { name: "space", schema: spaceParam, searchSchema: spaceParam },
+      resolve,
+      client: clientName,
+    },
+    {
+      accountId: credential.accountId,
+      credentialKind: credential.kind,
+      credentialId: credential.id,
+      clientName,
+    },
+    credential.kind === "space_token"
+      ? `token:${credential.id}`
+      : `account:${credential.accountId}`,
+  );
+  registerProposeTool(server, deps, spaceParam, resolve, { credential, clientName });
+  registerSkillResources(server, deps.config.baseUrl, { kind: "private" });
 
   server.registerTool("confirm_use", {
     title: "Confirm use of a page",
@@ -203,6 +233,11 @@ export function buildPrivateServer(
       );
     }));
   return server;
+}
+
+/** The sender of an anonymous report: only the client's name is known. */
+function anonymous(client: string | null) {
+  return { accountId: null, credentialKind: null, credentialId: null, clientName: client };
 }
 
 /** Most public wikis one hub search covers when it names none (the first, by id). */

@@ -1,4 +1,4 @@
-import type { TooManyRenderer } from "../limits/rate_limit.ts";
+import { personalBudgetHint, type TooManyRenderer } from "../limits/rate_limit.ts";
 
 /**
  * The MCP endpoints' 429: a JSON-RPC error (clients parse the body as JSON-RPC, not
@@ -8,6 +8,7 @@ import type { TooManyRenderer } from "../limits/rate_limit.ts";
 export const mcpTooManyRequests: TooManyRenderer = async (c, state, config) => {
   const contact = config.operatorContact;
   const message = `Too many requests: try again in ${state.resetSeconds} s` +
+    personalBudgetHint(state, config.baseUrl) +
     (contact ? `; for a larger budget contact ${contact}` : "");
   return c.json({
     jsonrpc: "2.0",

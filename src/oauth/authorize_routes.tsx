@@ -18,6 +18,7 @@ import {
 import type { DocumentFetcher } from "./client_metadata_document.ts";
 import { ConsentPage } from "./consent_page.tsx";
 import { disconnectApp, listConnectedApps } from "./grants.ts";
+import { consentedScope } from "./scopes.ts";
 
 /**
  * The browser side of the authorization server: `/authorize` (sign-in through the web
@@ -83,7 +84,9 @@ export function authorizeRoutes(deps: Deps, fetcher: DocumentFetcher): Hono {
     const chosen = [...new Set(params.getAll("space"))];
     const foreign = chosen.find((id) => !reachable.has(id));
     if (foreign) throw new AppError("forbidden", `Space "${foreign}" is not one of your spaces`);
-    const code = await issueCode(deps, request, account.id, chosen);
+    // Writing is granted only when the person ticked it, whatever the client asked for.
+    const scope = consentedScope(request.scope, params.get("allow_write") === "on");
+    const code = await issueCode(deps, { ...request, scope }, account.id, chosen);
     deps.log.info("oauth consent given", {
       client_id: request.client.id,
       account_id: account.id,

@@ -39,9 +39,9 @@ export function ConsentPage(
         )}
         <p>
           It may list the spaces you pick, search them, read their pages and follow their links, and
-          record which pages helped it (you see those uses on each space's usage page). It cannot
-          change or delete anything. You can disconnect it at any time under{" "}
-          <a href="/account/apps">Connected apps</a>.
+          record which pages helped it (you see those uses on each space's usage page), and report
+          problems with pages. It cannot change or delete anything unless you allow edits below. You
+          can disconnect it at any time under <a href="/account/apps">Connected apps</a>.
         </p>
         <fieldset>
           <legend>Spaces it may read</legend>
@@ -59,6 +59,16 @@ export function ConsentPage(
               </label>
             ))}
         </fieldset>
+        {props.request.scope.split(" ").includes("wiki:write") && (
+          <fieldset>
+            <legend>Edits</legend>
+            <label>
+              <input type="checkbox" name="allow_write" value="on" />{" "}
+              Also let it propose edits to these spaces (wiki:write). Each proposal waits for an
+              owner of the space to accept it.
+            </label>
+          </fieldset>
+        )}
         <button type="submit" name="decision" value="allow">Allow</button>{" "}
         <button type="submit" name="decision" value="deny">Deny</button>
       </form>

@@ -125,10 +125,11 @@ export async function insertRevision(
   await tx`
     INSERT INTO page_revisions
       (page_id, revision, wiki_id, action, path, title, markdown, content_hash, author_account_id,
-       source, source_commit, source_author)
+       source, source_commit, source_author, proposed_by_account_id, proposed_client)
     VALUES (${page.id}, ${page.revision}, ${page.wiki_id}, ${action}, ${page.path}, ${page.title},
             ${page.markdown}, ${page.content_hash}, ${by.author}, ${by.source},
-            ${by.commit?.id ?? null}, ${by.commit?.author ?? null})`;
+            ${by.commit?.id ?? null}, ${by.commit?.author ?? null},
+            ${by.proposedBy ?? null}, ${by.proposedClient ?? null})`;
 }
 
 /** Who a revision is by; a Git sync adds the commit and its author. */
@@ -136,6 +137,8 @@ export type RevisionBy = {
   author: string | null;
   source: string;
   commit?: { id: string; author: string | null } | undefined;
+  proposedBy?: string | null;
+  proposedClient?: string | null;
 };
 
 /** Removes a page; its links and chunks go with it, links to it become missing. */

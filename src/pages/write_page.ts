@@ -31,12 +31,15 @@ export const MAX_DISTINCT_LINKS = 5_000;
 
 /**
  * Who wrote a change and through what (`api`, `web`, `import`, `rename`, `sync`…); a Git
- * sync adds the commit the content came from and that commit's author.
+ * sync adds the commit the content came from and that commit's author; an agent's accepted
+ * proposal, the account whose agent proposed it and the client's name.
  */
 export type WriteBy = {
   author?: string | null;
   source: string;
   commit?: { id: string; author: string | null };
+  proposedBy?: string | null;
+  proposedClient?: string | null;
 };
 
 /** A page write: new content at a path. */
@@ -217,5 +220,11 @@ export function conflict(path: string, base: number, current: number): AppError 
 
 /** Normalises `WriteBy` for the history. */
 export function byOf(by: WriteBy): RevisionBy {
-  return { author: by.author ?? null, source: by.source, commit: by.commit };
+  return {
+    author: by.author ?? null,
+    source: by.source,
+    commit: by.commit,
+    proposedBy: by.proposedBy ?? null,
+    proposedClient: by.proposedClient ?? null,
+  };
 }

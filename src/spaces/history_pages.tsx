@@ -69,7 +69,13 @@ export function HistoryPage(
                   )}
                 </td>
                 <td>{authorOf(r, role !== null)}</td>
-                <td>{r.source}</td>
+                <td>
+                  {r.source}
+                  {(r.proposer_name || r.proposed_client) &&
+                    ` (proposed by ${r.proposer_name ?? "a member"} with ${
+                      r.proposed_client ?? "an unnamed client"
+                    })`}
+                </td>
                 <td>
                   <Time at={r.created_at} />
                 </td>

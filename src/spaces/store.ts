@@ -5,6 +5,9 @@ import type { RevisionRow } from "../pages/store.ts";
 export type HistoryRow = Omit<RevisionRow, "markdown"> & {
   author_name: string | null;
   author_email: string | null;
+  /** For an agent's accepted proposal: whose agent proposed it, and with which client. */
+  proposer_name?: string | null;
+  proposed_client?: string | null;
 };
 
 /** A change anywhere in a wiki, with the page's path now (null once deleted). */
@@ -32,8 +35,10 @@ export async function selectLinkTargets(
 export function selectHistory(db: Db, pageId: number, limit: number): Promise<HistoryRow[]> {
   return db<HistoryRow>`
     SELECT r.page_id, r.revision, r.action, r.path, r.title, r.content_hash,
-      r.author_account_id, r.source, r.created_at, a.name AS author_name, a.email AS author_email
+      r.author_account_id, r.source, r.created_at, a.name AS author_name, a.email AS author_email,
+      nullif(pa.name, '') AS proposer_name, r.proposed_client
     FROM page_revisions r LEFT JOIN accounts a ON a.id = r.author_account_id
+      LEFT JOIN accounts pa ON pa.id = r.proposed_by_account_id
     WHERE r.page_id = ${pageId}
     ORDER BY r.revision DESC
     LIMIT ${limit}`;

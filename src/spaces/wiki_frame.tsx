@@ -42,6 +42,7 @@ export function WikiFrame(
           {role && <a href={toolHref(wiki.id, "import")}>Import</a>}
           <a href={toolHref(wiki.id, "connect")}>Connect</a>
           {role && <a href={toolHref(wiki.id, "usage")}>Usage</a>}
+          {role && role !== "member" && <a href={toolHref(wiki.id, "feedback")}>Feedback</a>}
           {role && role !== "member" && <a href={toolHref(wiki.id, "audit")}>Audit log</a>}
           {role && role !== "member" && <a href={toolHref(wiki.id, "settings")}>Settings</a>}
         </nav>

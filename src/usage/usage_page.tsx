@@ -47,7 +47,8 @@ export function UsagePage(props: PageContext & UsageView) {
       <p>
         What assistants searched, read and confirmed using in{" "}
         <a href={`/w/${wiki.id}`}>{wiki.title}</a>{" "}
-        <code>{wiki.id}</code>, counted per day (UTC) over MCP and the REST API.
+        <code>{wiki.id}</code>, counted per day (UTC) over MCP and the REST API. What they reported
+        and proposed is on the <a href={`/w/${wiki.id}/-/feedback`}>feedback page</a>.
       </p>
       <nav aria-label="Period" class="periods">
         Show the last {PERIODS.map((p, i) => (
