@@ -51,6 +51,8 @@ function argumentsFor(tool: string, scope: Record<string, string>): Record<strin
     confirm_use: { ...scope, page, query },
     fetch: { id: `${scope.space ?? "garden"}/${page}` },
     list_pages: { ...scope },
+    report_problem: { ...scope, page, kind: "unclear", note: "The steps could say more" },
+    propose_edit: { ...scope, page, markdown: "# Plan\nThe launch moved.", base_revision: 1 },
   }[tool] ?? { ...scope };
 }
 

@@ -7,6 +7,7 @@ const READ_GUIDE = [
   "`ask` answers a question from the pages in a few sentences with numbered citations, and says where coverage is thin; " +
   "if it reports `unsupported`, the wiki does not answer the question: do not guess from it.",
   "Cite pages by their `url`. Search before assuming a page exists; page paths are case-insensitive.",
+  "If a page is wrong, outdated, unclear or missing, tell its owners with `report_problem`.",
 ].join(" ");
 
 /** Server instructions of the hub endpoint. */
@@ -28,4 +29,6 @@ export function wikiInstructions(
 export const PRIVATE_INSTRUCTIONS =
   "This server holds your private spaces. `my_spaces` lists them; pass a " +
   "space's id as `space` (needed when you can reach more than one). " + READ_GUIDE +
-  " After you use a page in an answer, call `confirm_use` with its path and revision so its owners see what helps.";
+  " After you use a page in an answer, call `confirm_use` with its path and revision so its owners see what helps." +
+  " To change a page or add one, `propose_edit` sends markdown with the revision it starts from: the owners review it" +
+  " (it needs a token that may propose).";

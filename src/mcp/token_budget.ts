@@ -76,31 +76,35 @@ export function fitSearch<
  * then citations drop from the end, and last the answer text itself is cut.
  */
 export function fitAnswer(out: Answer, maxTokens: number): Answer & { budget: Budget } {
+  // Room for what is added after fitting: the budget field and its "what was cut" line, which
+  // the text rendering repeats.
+  const reserve = 100;
+  const fitsHere = (a: Answer) => fits(a, maxTokens - reserve);
   const cuts: string[] = [];
   let answer = out;
-  if (!fits(answer, maxTokens) && answer.frontier.length > 0) {
+  if (!fitsHere(answer) && answer.frontier.length > 0) {
     cuts.push(`${answer.frontier.length} frontier notes left out (coverage: ${answer.coverage})`);
     answer = { ...answer, frontier: [] };
   }
-  if (!fits(answer, maxTokens)) {
+  if (!fitsHere(answer)) {
+    // Shortened quotes stay verbatim: the first 160 characters, their offsets moved to match.
     answer = {
       ...answer,
-      citations: answer.citations.map((c) => ({
-        ...c,
-        quote: c.quote.length > 160 ? `${c.quote.slice(0, 160)}…` : c.quote,
-      })),
+      citations: answer.citations.map((c) =>
+        c.quote.length > 160 ? { ...c, quote: c.quote.slice(0, 160), end: c.start + 160 } : c
+      ),
     };
-    cuts.push("quotes shortened: read the cited pages with get_page");
+    cuts.push("quotes shortened to their first 160 characters: read the cited pages with get_page");
   }
   const all = answer.citations.length;
-  while (answer.citations.length > 1 && !fits(answer, maxTokens)) {
+  while (answer.citations.length > 1 && !fitsHere(answer)) {
     answer = { ...answer, citations: answer.citations.slice(0, -1) };
   }
   if (answer.citations.length < all) {
     cuts.push(`${all - answer.citations.length} citations left out`);
   }
-  if (!fits(answer, maxTokens)) {
-    const over = JSON.stringify(answer).length + 160 - maxTokens * 4;
+  if (!fitsHere(answer)) {
+    const over = JSON.stringify(answer).length + 160 - (maxTokens - reserve) * 4;
     const keep = Math.max(80, answer.answer.length - over);
     answer = { ...answer, answer: `${answer.answer.slice(0, keep)}…` };
     cuts.push("the answer was cut short");
