@@ -1,5 +1,4 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { bodyLimit } from "hono/body-limit";
 import { auditSpaceRequests } from "../audit/audit_hooks.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -13,13 +12,10 @@ import { getWiki } from "../wikis/wikis.ts";
 import { wikiUrl } from "../wikis/urls.ts";
 import { requireAccountToken } from "./api_auth.ts";
 import { apiReferencePage } from "./reference_page.ts";
-import { registerReadRoutes, requireJson } from "./read_routes.ts";
+import { rateLimit } from "../limits/rate_limit.ts";
+import { registerReadRoutes } from "./read_routes.ts";
 import { json, problems, wikiIdParam } from "./schemas.ts";
 import { registerSpaceRoutes } from "./space_routes.ts";
-
-/** Bodies larger than this are refused (imports: `IMPORT_LIMIT`). */
-const BODY_LIMIT = 4 * 1024 * 1024;
-const IMPORT_LIMIT = 100 * 1024 * 1024;
 
 /**
  * REST `/api/v1`: public wiki reads without credentials, spaces with an account token. Every
@@ -40,24 +36,15 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
       );
     },
   });
-  app.use("*", async (c, next) => {
-    const limit = c.req.path.endsWith("/import") ? IMPORT_LIMIT : BODY_LIMIT;
-    return await bodyLimit({
-      maxSize: limit,
-      onError: () => {
-        throw new AppError("payload_too_large", `The body is over ${limit} bytes`);
-      },
-    })(c, next);
-  });
-  app.use("*", async (c, next) => {
-    if (c.req.method === "POST" && c.req.path.endsWith("/ask")) requireJson(c);
-    await next();
-  });
+  // The REST budget: per account token, else per IP. Body limits, timeouts and JSON
+  // requirements are declared on each route (`middleware` of its `createRoute`).
+  app.use("*", rateLimit(deps, "api"));
 
   app.openapi(
     createRoute({
       method: "get",
       path: "/public/wikis",
+      operationId: "listPublicWikis",
       tags: ["Public wikis"],
       summary: "The public wikis",
       request: {
@@ -76,6 +63,7 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
     createRoute({
       method: "get",
       path: "/public/wikis/{id}",
+      operationId: "getPublicWiki",
       tags: ["Public wikis"],
       summary: "One public wiki",
       request: { params: wikiIdParam },
@@ -107,6 +95,7 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
     tag: "Public wikis",
     resolve: (_c, id) => requirePublicWiki(deps, id, WIKI_LIST_HINTS.rest),
     secured: false,
+    operationPrefix: "public",
   });
 
   app.use("/spaces", requireAccountToken(deps));

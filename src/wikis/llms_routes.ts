@@ -8,6 +8,7 @@ import { resolvePageRef } from "../pages/read_page.ts";
 import { listPublicWikis } from "./list_public_wikis.ts";
 import { getWiki } from "./wikis.ts";
 import { wikiUrl } from "./urls.ts";
+import { rateLimit } from "../limits/rate_limit.ts";
 
 /** Pages listed in one wiki's llms.txt at most. */
 const LLMS_PAGES = 2_000;
@@ -28,7 +29,9 @@ export function llmsRoutes(deps: Deps): Hono {
     });
   const base = deps.config.baseUrl;
 
-  app.get("/llms.txt", async () => {
+  // Machine reads: they spend the API's budget, wherever they live (also under `/w/`).
+  const budget = rateLimit(deps, "api");
+  app.get("/llms.txt", budget, async () => {
     const { wikis } = await listPublicWikis(deps, { limit: 200 });
     return text([
       "# Knowledge wiki",
@@ -45,7 +48,7 @@ export function llmsRoutes(deps: Deps): Hono {
     ].join("\n"));
   });
 
-  app.get("/w/:id/llms.txt", async (c) => {
+  app.get("/w/:id/llms.txt", budget, async (c) => {
     const id = await requirePublicWiki(deps, c.req.param("id"), WIKI_LIST_HINTS.web);
     const wiki = await getWiki(deps.db, id);
     const { pages } = await listPages(deps, id, { limit: LLMS_PAGES });
@@ -63,7 +66,7 @@ export function llmsRoutes(deps: Deps): Hono {
     ].join("\n"));
   });
 
-  app.get("/w/:id/:path{.+\\.md}", async (c) => {
+  app.get("/w/:id/:path{.+\\.md}", budget, async (c) => {
     const id = await requirePublicWiki(deps, c.req.param("id"), WIKI_LIST_HINTS.web);
     // Hono has decoded the parameter already (and leaves a malformed one as it was):
     // decode the raw segment once, so `%25` means `%` and `%E0%A4%A` is refused.
