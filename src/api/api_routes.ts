@@ -11,6 +11,7 @@ import {
 import { getWiki } from "../wikis/wikis.ts";
 import { wikiUrl } from "../wikis/urls.ts";
 import { requireAccountToken } from "./api_auth.ts";
+import { completeDocument } from "./openapi_document.ts";
 import { apiReferencePage } from "./reference_page.ts";
 import { rateLimit } from "../limits/rate_limit.ts";
 import { registerReadRoutes } from "./read_routes.ts";
@@ -107,17 +108,19 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
     scheme: "bearer",
     description: "An account token (wk_acct_…); space tokens work on MCP only",
   });
-  app.doc31("/openapi.json", {
-    openapi: "3.1.0",
-    info: {
-      title: "Knowledge wiki REST API",
-      version: "1.0.0",
-      description:
-        "Public wikis without credentials; your spaces with an account token. Errors are " +
-        "application/problem+json with a stable `code` and the request id.",
-    },
-    servers: [{ url: `${deps.config.baseUrl}/api/v1` }],
-  });
+  app.get("/openapi.json", (c) =>
+    c.json(completeDocument(app.getOpenAPI31Document({
+      openapi: "3.1.0",
+      info: {
+        title: "Knowledge wiki REST API",
+        version: "1.0.0",
+        description:
+          "Public wikis without credentials; your spaces with an account token. Errors are " +
+          "application/problem+json with a stable `code` and the request id. Every response " +
+          "carries the request budget (`RateLimit`, `RateLimit-Policy`); a 429 says when to retry.",
+      },
+      servers: [{ url: `${deps.config.baseUrl}/api/v1` }],
+    }))));
   app.get("/docs", async (c) => {
     const spec = await (await app.request("/openapi.json")).json();
     return c.html(apiReferencePage(spec));

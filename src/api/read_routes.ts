@@ -76,7 +76,13 @@ export function registerReadRoutes(
       request: {
         params: pageParams,
         query: z.object({
-          offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
+          // Written out: the generator types a default of 0 as nullable, and null is refused.
+          offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0).openapi({
+            type: "integer",
+            minimum: 0,
+            maximum: 1_000_000_000,
+            default: 0,
+          }),
           max_chars: z.coerce.number().int().min(200).max(50_000).default(50_000),
           revision: z.coerce.number().int().min(1).max(2_147_483_647).optional().openapi({
             description: "Read this earlier revision (any listed by …/revisions)",
@@ -237,7 +243,7 @@ export function registerReadRoutes(
             "text/event-stream": { schema: z.string() },
           },
         },
-        ...problems(400, ...auth, 404, 415),
+        ...problems(400, ...auth, 404, 413, 415),
       },
     }),
     async (c) => {

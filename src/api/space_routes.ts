@@ -136,7 +136,7 @@ export function registerSpaceRoutes(app: OpenAPIHono, deps: Deps): void {
       responses: {
         200: json(writeResult, "Updated, or unchanged"),
         201: json(writeResult, "Created"),
-        ...problems(400, 401, 403, 404, 412, 413, 415),
+        ...problems(400, 401, 403, 404, 412, 413, 415, 422),
       },
     }),
     async (c) => {
