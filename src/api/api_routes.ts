@@ -108,8 +108,8 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
     scheme: "bearer",
     description: "An account token (wk_acct_…); space tokens work on MCP only",
   });
-  app.get("/openapi.json", (c) =>
-    c.json(completeDocument(app.getOpenAPI31Document({
+  const document = () =>
+    completeDocument(app.getOpenAPI31Document({
       openapi: "3.1.0",
       info: {
         title: "Knowledge wiki REST API",
@@ -120,10 +120,9 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
           "carries the request budget (`RateLimit`, `RateLimit-Policy`); a 429 says when to retry.",
       },
       servers: [{ url: `${deps.config.baseUrl}/api/v1` }],
-    }))));
-  app.get("/docs", async (c) => {
-    const spec = await (await app.request("/openapi.json")).json();
-    return c.html(apiReferencePage(spec));
-  });
+    }));
+  app.get("/openapi.json", (c) => c.json(document()));
+  // The page reads the document as JSON does (plain data, no generator types).
+  app.get("/docs", (c) => c.html(apiReferencePage(JSON.parse(JSON.stringify(document())))));
   return app;
 }
