@@ -14,7 +14,8 @@ import { requestId } from "./http/request_id.ts";
 import { requestLimits } from "./http/request_limits.ts";
 import { requestTimeout } from "./http/request_timeout.ts";
 import { isDatabaseUnavailable } from "./db/db.ts";
-import { rateLimit } from "./limits/rate_limit.ts";
+import { rateLimit, webBudget } from "./limits/rate_limit.ts";
+import { ownBodyLimit } from "./http/body_limit.ts";
 import { mcpCors, mcpRoutes } from "./mcp/mcp_routes.ts";
 import { mcpTooManyRequests } from "./mcp/too_many_requests.ts";
 import { serverCardRoutes } from "./mcp/server_card.ts";
@@ -29,6 +30,11 @@ import { usageRoutes } from "./usage/usage_routes.tsx";
 import { syncRoutes } from "./sync/sync_routes.tsx";
 import { feedbackRoutes } from "./feedback/feedback_routes.tsx";
 
+/** The MCP SDK transport refuses bodies over 4 MiB itself, as a JSON-RPC error. */
+const mcpTransportBodyLimit = ownBodyLimit(async function mcpTransportBodyLimit(_c, next) {
+  await next();
+});
+
 /**
  * Builds the whole HTTP application from its dependencies; nothing here listens. Tests may
  * give the OAuth server a fetcher that never reaches the network.
@@ -39,17 +45,21 @@ export function createApp(deps: Deps, options: { oauth?: OAuthOptions } = {}): H
   app.use(securityHeaders(deps.config.baseUrl.startsWith("https:")));
   app.use(accessLog(deps.log));
   app.use(requestLimits());
-  app.use(requestTimeout(deps.config.timeouts, deps.log));
+  app.use(requestTimeout({ ms: deps.config.timeouts.requestMs, log: deps.log }));
   app.route("/", healthRoutes(deps));
-  // Budgets before the routes: per credential, else per IP; stricter on the token endpoints.
-  // MCP gets CORS first, so a browser client can read its 429 (a JSON-RPC error) too.
+  // Each surface declares its budget where it is mounted (REST in `apiRoutes`, `llms.txt` and
+  // the OAuth token endpoints on their routes). MCP gets CORS first, so a browser client can
+  // read its 429 (a JSON-RPC error) too; the SDK transport bounds its own bodies (4 MiB).
   for (const path of ["/mcp", "/mcp/*"]) {
-    app.use(path, mcpCors(), rateLimit(deps, "api", { tooMany: mcpTooManyRequests }));
+    app.use(
+      path,
+      mcpCors(),
+      rateLimit(deps, "api", { tooMany: mcpTooManyRequests }),
+      mcpTransportBodyLimit,
+    );
   }
-  for (const path of ["/api/v1/*", "/llms.txt", "/w/*"]) {
-    app.use(path, rateLimit(deps, "api"));
-  }
-  for (const path of ["/token", "/register"]) app.use(path, rateLimit(deps, "oauth"));
+  // Web pages: their own budget, per session when signed in (issue 14.7).
+  app.use("/w/*", webBudget(deps));
   app.route("/api/v1", apiRoutes(deps));
   app.route("/", mcpRoutes(deps));
   app.route("/", serverCardRoutes(deps));

@@ -11,6 +11,7 @@ import type { Deps } from "../src/deps.ts";
 import { createLog } from "../src/lib/log.ts";
 import { sha256Hex } from "../src/lib/sha256.ts";
 import { createOfflineEmbedder } from "../src/search/offline_embedder.ts";
+import { checkRestResponses } from "./openapi_check.ts";
 
 /** The PostgreSQL server the suite runs against, when `DATABASE_URL` is set. */
 export const DATABASE_URL = Deno.env.get("DATABASE_URL") || undefined;
@@ -116,11 +117,27 @@ export function testDeps(db: Db, env: Record<string, string> = {}): Deps & { log
   };
 }
 
-/** The whole app over a fresh database. */
+/**
+ * The whole app over a fresh database. Every `/api/v1` response it gives through
+ * `app.request` is checked against the app's OpenAPI document (`tests/openapi_check.ts`).
+ */
 export function testApp(
   db: Db,
   env: Record<string, string> = {},
 ): { app: Hono; deps: Deps & { logLines: string[] } } {
   const deps = testDeps(db, env);
-  return { app: createApp(deps), deps };
+  const documentApp = () => createApp(testDeps(NO_DATABASE, env));
+  return { app: checkRestResponses(createApp(deps), documentApp), deps };
 }
+
+/** A database that is never there: the app serves its OpenAPI document without one. */
+const NO_DATABASE = Object.assign(
+  () => Promise.reject(new Error("no database: the document is built without one")),
+  {
+    kind: "pglite",
+    query: () => Promise.reject(new Error("no database")),
+    exec: () => Promise.reject(new Error("no database")),
+    transaction: () => Promise.reject(new Error("no database")),
+    close: () => Promise.resolve(),
+  },
+) as unknown as Db;

@@ -5,6 +5,7 @@ import { openPostgres } from "../src/db/postgres.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb, testApp } from "./helpers.ts";
 import { callOk, mcpClient } from "./mcp_helpers.ts";
+import { person } from "./space_helpers.ts";
 
 Deno.test("the N+1st request in a window gets 429 with Retry-After; headers say the budget", async () => {
   await using db = await freshDb();
@@ -124,4 +125,45 @@ Deno.test("behind a trusted proxy, addresses a client puts in X-Forwarded-For do
   }
   assert.deepEqual(statuses, [200, 200, 429]);
   assert.equal((await get("203.0.113.10")).status, 200, "another client has its own budget");
+});
+
+Deno.test("a signed-in web page view is not counted against the address's anonymous API budget", async () => {
+  await using db = await freshDb();
+  const { app } = testApp(db, {
+    RATE_LIMIT_ANON_PER_MINUTE: "3",
+    RATE_LIMIT_WEB_PER_MINUTE: "100",
+  });
+  const ana = await person(app, db, "ana@example.com", "Ana");
+  await createWiki(db, { id: "notes", ownerAccountId: ana.id });
+  // The same address as ana's browser (tests/browser.ts), without a credential.
+  const env = { remoteAddr: { hostname: "192.0.2.1", port: 40000, transport: "tcp" } };
+  const api = [];
+  for (let i = 0; i < 4; i++) api.push((await app.request("/api/v1/public/wikis", {}, env)).status);
+  assert.deepEqual(api, [200, 200, 200, 429]);
+  const page = await ana.get("/w/notes");
+  assert.equal(page.status, 200);
+  assert.match(page.headers.get("ratelimit-policy")!, /^"web";q=100;w=60$/);
+});
+
+Deno.test("the web budget is per session when signed in, per address when not", async () => {
+  await using db = await freshDb();
+  const { app } = testApp(db, { RATE_LIMIT_WEB_PER_MINUTE: "3" });
+  const ana = await person(app, db, "ana@example.com", "Ana");
+  const bo = await person(app, db, "bo@example.com", "Bo");
+  await createWiki(db, { id: "garden", visibility: "public", ownerAccountId: ana.id });
+  const views = [];
+  for (let i = 0; i < 4; i++) views.push((await ana.get("/w/garden")).status);
+  assert.deepEqual(views, [200, 200, 200, 429]);
+  const problem = await (await ana.get("/w/garden")).text();
+  assert.match(problem, /Too many requests/);
+  assert.equal((await bo.get("/w/garden")).status, 200, "another session from the same address");
+  // A made-up session cookie is counted by its address, like any signed-out view.
+  const forged = { cookie: `wiki_session=${"A".repeat(43)}` };
+  const anonymous = [];
+  for (let i = 0; i < 4; i++) {
+    anonymous.push((await app.request("/w/garden", { headers: i % 2 ? forged : {} })).status);
+  }
+  assert.deepEqual(anonymous, [200, 200, 200, 429]);
+  // Machine reads under /w/ spend the API budget, not the page views'.
+  assert.equal((await app.request("/w/garden/llms.txt")).status, 200);
 });

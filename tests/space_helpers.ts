@@ -8,9 +8,9 @@ import { createWiki } from "../src/wikis/wikis.ts";
 import { browser } from "./browser.ts";
 import { testApp } from "./helpers.ts";
 
-/** The whole app with budgets no test reaches (the web pages share the `/w/*` rate limit). */
+/** The whole app with budgets no test reaches (API and web pages alike). */
 export function spaceApp(db: Db): { app: Hono; deps: Deps } {
-  return testApp(db, { RATE_LIMIT_ANON_PER_MINUTE: "100000" });
+  return testApp(db, { RATE_LIMIT_ANON_PER_MINUTE: "100000", RATE_LIMIT_WEB_PER_MINUTE: "100000" });
 }
 
 /** A signed-up person in a browser of their own, with their account id. */

@@ -1,5 +1,4 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { bodyLimit } from "hono/body-limit";
 import { auditSpaceRequests } from "../audit/audit_hooks.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -11,16 +10,14 @@ import {
   publicWikiSchema,
 } from "../wikis/list_public_wikis.ts";
 import { requireAccountToken } from "./api_auth.ts";
+import { completeDocument } from "./openapi_document.ts";
 import { apiReferencePage } from "./reference_page.ts";
-import { registerReadRoutes, requireJson } from "./read_routes.ts";
+import { rateLimit } from "../limits/rate_limit.ts";
+import { registerReadRoutes } from "./read_routes.ts";
 import { json, problems, wikiIdParam } from "./schemas.ts";
 import { registerSpaceRoutes } from "./space_routes.ts";
 import { registerSyncRoutes } from "../sync/sync_api_routes.ts";
 import { registerFeedbackApi } from "../feedback/feedback_api.ts";
-
-/** Bodies larger than this are refused (imports: `IMPORT_LIMIT`). */
-const BODY_LIMIT = 4 * 1024 * 1024;
-const IMPORT_LIMIT = 100 * 1024 * 1024;
 
 /**
  * REST `/api/v1`: public wiki reads without credentials, spaces with an account token. Every
@@ -41,24 +38,15 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
       );
     },
   });
-  app.use("*", async (c, next) => {
-    const limit = c.req.path.endsWith("/import") ? IMPORT_LIMIT : BODY_LIMIT;
-    return await bodyLimit({
-      maxSize: limit,
-      onError: () => {
-        throw new AppError("payload_too_large", `The body is over ${limit} bytes`);
-      },
-    })(c, next);
-  });
-  app.use("*", async (c, next) => {
-    if (c.req.method === "POST" && /\/(ask|reports|proposals)$/.test(c.req.path)) requireJson(c);
-    await next();
-  });
+  // The REST budget: per account token, else per IP. Body limits, timeouts and JSON
+  // requirements are declared on each route (`middleware` of its `createRoute`).
+  app.use("*", rateLimit(deps, "api"));
 
   app.openapi(
     createRoute({
       method: "get",
       path: "/public/wikis",
+      operationId: "listPublicWikis",
       tags: ["Public wikis"],
       summary: "The public wikis",
       request: {
@@ -77,6 +65,7 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
     createRoute({
       method: "get",
       path: "/public/wikis/{id}",
+      operationId: "getPublicWiki",
       tags: ["Public wikis"],
       summary: "One public wiki",
       request: { params: wikiIdParam },
@@ -96,6 +85,7 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
     tag: "Public wikis",
     resolve: async (_c, id) => (await authorize(deps, ANONYMOUS, id, "read", "rest")).wiki.id,
     secured: false,
+    operationPrefix: "public",
   });
 
   app.use("/spaces", requireAccountToken(deps));
@@ -109,20 +99,21 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
     scheme: "bearer",
     description: "An account token (wk_acct_…); space tokens work on MCP only",
   });
-  app.doc31("/openapi.json", {
-    openapi: "3.1.0",
-    info: {
-      title: "Knowledge wiki REST API",
-      version: "1.0.0",
-      description:
-        "Public wikis without credentials; your spaces with an account token. Errors are " +
-        "application/problem+json with a stable `code` and the request id.",
-    },
-    servers: [{ url: `${deps.config.baseUrl}/api/v1` }],
-  });
-  app.get("/docs", async (c) => {
-    const spec = await (await app.request("/openapi.json")).json();
-    return c.html(apiReferencePage(spec));
-  });
+  const document = () =>
+    completeDocument(app.getOpenAPI31Document({
+      openapi: "3.1.0",
+      info: {
+        title: "Knowledge wiki REST API",
+        version: "1.0.0",
+        description:
+          "Public wikis without credentials; your spaces with an account token. Errors are " +
+          "application/problem+json with a stable `code` and the request id. Every response " +
+          "carries the request budget (`RateLimit`, `RateLimit-Policy`); a 429 says when to retry.",
+      },
+      servers: [{ url: `${deps.config.baseUrl}/api/v1` }],
+    }));
+  app.get("/openapi.json", (c) => c.json(document()));
+  // The page reads the document as JSON does (plain data, no generator types).
+  app.get("/docs", (c) => c.html(apiReferencePage(JSON.parse(JSON.stringify(document())))));
   return app;
 }

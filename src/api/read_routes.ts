@@ -1,9 +1,10 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { bodyLimit } from "../http/body_limit.ts";
+import { requireJson, REST_BODY_LIMIT } from "./rest_edges.ts";
 import { answerSchema, askInput } from "../ask/ask_schema.ts";
 import { askWikis } from "../ask/ask.ts";
 import type { Deps } from "../deps.ts";
-import { AppError } from "../errors.ts";
 import {
   getPageContent,
   pageContentSchema,
@@ -30,9 +31,17 @@ export type WikiResolver = (c: Context, id: string) => Promise<string>;
 export function registerReadRoutes(
   app: OpenAPIHono,
   deps: Deps,
-  options: { base: string; tag: string; resolve: WikiResolver; secured: boolean },
+  options: {
+    base: string;
+    tag: string;
+    resolve: WikiResolver;
+    secured: boolean;
+    /** Names this family's operations: `public` gives `publicListPages`, … */
+    operationPrefix: "public" | "space";
+  },
 ): void {
   const { base, tag, resolve } = options;
+  const op = (name: string) => `${options.operationPrefix}${name}`;
   const security = options.secured ? [{ bearer: [] }] : undefined;
   const auth = options.secured ? [401, 403] : [];
 
@@ -40,6 +49,7 @@ export function registerReadRoutes(
     createRoute({
       method: "get",
       path: `${base}/pages`,
+      operationId: op("ListPages"),
       tags: [tag],
       summary: "List pages, by path (optionally under a folder, with one page's headings)",
       security,
@@ -59,18 +69,25 @@ export function registerReadRoutes(
     createRoute({
       method: "get",
       path: `${base}/pages/{path}`,
+      operationId: op("GetPage"),
       tags: [tag],
       summary: "Read a page (JSON, or raw markdown with Accept: text/markdown)",
       security,
       request: {
         params: pageParams,
         query: z.object({
-          offset: z.coerce.number().int().min(0).default(0),
+          // Written out: the generator types a default of 0 as nullable, and null is refused.
+          offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0).openapi({
+            type: "integer",
+            minimum: 0,
+            maximum: 1_000_000_000,
+            default: 0,
+          }),
           max_chars: z.coerce.number().int().min(200).max(50_000).default(50_000),
-          revision: z.coerce.number().int().min(1).optional().openapi({
+          revision: z.coerce.number().int().min(1).max(2_147_483_647).optional().openapi({
             description: "Read this earlier revision (any listed by …/revisions)",
           }),
-          if_changed_since: z.coerce.number().int().min(1).optional().openapi({
+          if_changed_since: z.coerce.number().int().min(1).max(2_147_483_647).optional().openapi({
             description: "The revision you have: 304 if the page is still at it",
           }),
         }),
@@ -132,6 +149,7 @@ export function registerReadRoutes(
     createRoute({
       method: "get",
       path: `${base}/pages/{path}/revisions`,
+      operationId: op("ListRevisions"),
       tags: [tag],
       summary: "A page's kept revisions, newest first (read one with `?revision=`)",
       security,
@@ -152,6 +170,7 @@ export function registerReadRoutes(
     createRoute({
       method: "get",
       path: `${base}/pages/{path}/neighbors`,
+      operationId: op("ListNeighbors"),
       tags: [tag],
       summary: "Pages this page links to (including missing ones) and pages linking to it",
       security,
@@ -175,13 +194,17 @@ export function registerReadRoutes(
     createRoute({
       method: "get",
       path: `${base}/search`,
+      operationId: op("Search"),
       tags: [tag],
       summary: "Hybrid search: pages with their best passage",
       security,
       request: {
         params: wikiIdParam,
         query: z.object({
-          q: z.string().max(1000).openapi({ description: "The query", example: "connect cursor" }),
+          q: z.string().min(1).max(1000).openapi({
+            description: "The query",
+            example: "connect cursor",
+          }),
           limit: z.coerce.number().int().min(1).max(50).default(10),
           cursor: z.string().max(200).optional(),
         }),
@@ -201,11 +224,13 @@ export function registerReadRoutes(
     createRoute({
       method: "post",
       path: `${base}/ask`,
+      operationId: op("Ask"),
       tags: [tag],
       summary: "Ask a question: an answer with citations and frontier notes",
       description:
         "Send `Accept: text/event-stream` to receive progress and the answer as server-sent events.",
       security,
+      middleware: [bodyLimit(REST_BODY_LIMIT), requireJson()],
       request: {
         params: wikiIdParam,
         body: { required: true, content: { "application/json": { schema: askInput } } },
@@ -218,7 +243,7 @@ export function registerReadRoutes(
             "text/event-stream": { schema: z.string() },
           },
         },
-        ...problems(400, ...auth, 404, 415),
+        ...problems(400, ...auth, 404, 413, 415),
       },
     }),
     async (c) => {
@@ -230,15 +255,4 @@ export function registerReadRoutes(
       return c.json(await askWikis(deps, [wiki], input), 200);
     },
   );
-}
-
-/** The `415` every JSON route gives for another Content-Type (before the body is read). */
-export function requireJson(c: Context): void {
-  const type = c.req.header("content-type") ?? "";
-  if (!/^application\/(.+\+)?json\b/i.test(type)) {
-    throw new AppError(
-      "unsupported_media_type",
-      `Send the body as application/json, not "${type || "nothing"}"`,
-    );
-  }
 }

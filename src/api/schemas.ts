@@ -1,8 +1,12 @@
 import { z } from "@hono/zod-openapi";
+import { WIKI_ID } from "../wikis/wikis.ts";
 
-/** A wiki or space id in a path. */
+/** A wiki or space id in a path: lowercase letters, digits and inner hyphens (`WIKI_ID`). */
 export const wikiIdParam = z.object({
-  id: z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" }, example: "docs" }),
+  id: z.string().min(1).max(64).regex(WIKI_ID, { message: "Not a wiki id" }).openapi({
+    param: { name: "id", in: "path" },
+    example: "docs",
+  }),
 });
 
 /** A page path in a URL: one path segment, `/` written as `%2F`. */
@@ -35,6 +39,7 @@ export function problems(...statuses: number[]) {
     412: "If-Match does not match the page's revision",
     413: "Body too large",
     415: "Wrong Content-Type",
+    422: "The markdown cannot be parsed",
   };
   return Object.fromEntries(statuses.map((s) => [
     s,

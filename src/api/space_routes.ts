@@ -1,5 +1,4 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import type { HonoRequest } from "hono";
 import { auditedSpace } from "../audit/record_audit.ts";
 import { authorize, type Need } from "../access/access_policy.ts";
 import type { Credential } from "../auth/credentials.ts";
@@ -12,11 +11,52 @@ import { deletePage } from "../pages/rename_page.ts";
 import { writePage } from "../pages/write_page.ts";
 import { listSpaces, spaceListSchema } from "../wikis/list_spaces.ts";
 import { pageUrl } from "../wikis/urls.ts";
+import { bodyLimit } from "../http/body_limit.ts";
+import { timeout } from "../http/request_timeout.ts";
 import { registerReadRoutes } from "./read_routes.ts";
+import {
+  IMPORT_BODY_LIMIT,
+  openapiWithBody,
+  parseIfMatch,
+  REST_BODY_LIMIT,
+  withIfMatch,
+} from "./rest_edges.ts";
 import { json, pageParams, problems, wikiIdParam } from "./schemas.ts";
 
 /** Largest JSON batch of pages one import takes. */
 const MAX_IMPORT_PAGES = 5_000;
+/** A JSON (or `…+json`) Content-Type: the body was validated against the route's schema. */
+const JSON_TYPE = /^application\/(.+\+)?json\b/i;
+
+/** A page written as JSON. */
+const pageWriteBody = z.object({
+  markdown: z.string(),
+  title: z.string().optional(),
+}).openapi("PageWrite");
+
+/** One page of a JSON import batch; each item is checked alone (a bad one is reported). */
+const importPageSchema = z.object({
+  path: z.string(),
+  title: z.string().optional(),
+  markdown: z.string(),
+});
+
+/** A JSON import batch. */
+const importBatch = z.object({
+  pages: z.array(z.unknown()).max(MAX_IMPORT_PAGES, {
+    message: `At most ${MAX_IMPORT_PAGES} pages per import`,
+  }).openapi({
+    description: 'Pages as {"path": string, "title"?: string, "markdown": string}; an item ' +
+      "that is not is reported in `failed`, the others are imported",
+  }),
+}).openapi("ImportBatch");
+
+/** `If-Match`: write only if the page is still at this revision. */
+const ifMatchHeader = z.object({
+  "if-match": z.string().max(100).optional().openapi({
+    description: 'The page\'s ETag (`"<id>-<revision>"`), a bare revision, or `*`',
+  }),
+});
 
 const writeResult = z.object({
   status: z.enum(["created", "updated", "unchanged"]),
@@ -46,6 +86,7 @@ export function registerSpaceRoutes(app: OpenAPIHono, deps: Deps): void {
     createRoute({
       method: "get",
       path: "/spaces",
+      operationId: "listSpaces",
       tags: ["Spaces"],
       summary: "The spaces this account token reaches",
       security,
@@ -59,56 +100,56 @@ export function registerSpaceRoutes(app: OpenAPIHono, deps: Deps): void {
     tag: "Spaces",
     resolve: requireSpace,
     secured: true,
+    operationPrefix: "space",
   });
 
-  app.openapi(
+  openapiWithBody(
+    app,
     createRoute({
       method: "put",
       path: "/spaces/{id}/pages/{path}",
+      operationId: "putSpacePage",
       tags: ["Spaces"],
       summary: "Create or update a page",
       description:
         "Send the markdown as `text/markdown`, or JSON `{markdown, title?}`. With `If-Match` (the " +
         "page's ETag, or `*`), the write happens only if the page is still at that revision (else 412).",
       security,
+      middleware: [bodyLimit(REST_BODY_LIMIT)],
       request: {
         params: pageParams,
+        headers: ifMatchHeader,
         body: {
-          // Checked by the handler: the library would validate JSON even for markdown bodies.
-          required: false,
-          description: "Required: the page's markdown",
+          required: true,
+          description: "The page's markdown",
           content: {
             "text/markdown": { schema: z.string() },
-            "application/json": {
-              schema: z.object({ markdown: z.string(), title: z.string().optional() }),
-            },
+            "text/plain": { schema: z.string() },
+            "application/json": { schema: pageWriteBody },
           },
         },
       },
       responses: {
         200: json(writeResult, "Updated, or unchanged"),
         201: json(writeResult, "Created"),
-        ...problems(400, 401, 403, 404, 412, 413, 415),
+        ...problems(400, 401, 403, 404, 412, 413, 415, 422),
       },
     }),
     async (c) => {
       const { id, path } = c.req.valid("param");
       const wikiId = await requireSpace(c, id, "write");
-      const { markdown, title } = await readPageBody(c.req);
+      const { markdown, title } = JSON_TYPE.test(c.req.header("content-type") ?? "")
+        // The library types the body as the union of its media types; JSON ones are validated.
+        ? c.req.valid("json") as z.infer<typeof pageWriteBody>
+        : { markdown: await c.req.text(), title: undefined };
       const baseRevision = parseIfMatch(c.req.header("if-match"));
       const credential = c.get("credential");
-      let outcome;
-      try {
-        outcome = await writePage(deps, { wikiId, path, markdown, title, baseRevision }, {
+      const outcome = await withIfMatch(() =>
+        writePage(deps, { wikiId, path, markdown, title, baseRevision }, {
           author: credential.accountId,
           source: "api",
-        });
-      } catch (error) {
-        if (error instanceof AppError && error.code === "revision_conflict") {
-          throw new AppError("precondition_failed", error.detail, error.extra);
-        }
-        throw error;
-      }
+        })
+      );
       const body = {
         status: outcome.status,
         page: outcome.page.path,
@@ -126,58 +167,51 @@ export function registerSpaceRoutes(app: OpenAPIHono, deps: Deps): void {
     createRoute({
       method: "delete",
       path: "/spaces/{id}/pages/{path}",
+      operationId: "deleteSpacePage",
       tags: ["Spaces"],
       summary: "Delete a page (its history is kept)",
       security,
-      request: { params: pageParams },
+      request: { params: pageParams, headers: ifMatchHeader },
       responses: { 204: { description: "Deleted" }, ...problems(401, 403, 404, 412) },
     }),
     async (c) => {
       const { id, path } = c.req.valid("param");
       const wikiId = await requireSpace(c, id, "write");
-      try {
-        await deletePage(deps, {
-          wikiId,
-          path,
-          baseRevision: parseIfMatch(c.req.header("if-match")),
-        }, {
+      const baseRevision = parseIfMatch(c.req.header("if-match"));
+      await withIfMatch(() =>
+        deletePage(deps, { wikiId, path, baseRevision }, {
           author: c.get("credential").accountId,
           source: "api",
-        });
-      } catch (error) {
-        if (error instanceof AppError && error.code === "revision_conflict") {
-          throw new AppError("precondition_failed", error.detail, error.extra);
-        }
-        throw error;
-      }
+        })
+      );
       return c.body(null, 204);
     },
   );
 
-  app.openapi(
+  openapiWithBody(
+    app,
     createRoute({
       method: "post",
       path: "/spaces/{id}/import",
+      operationId: "importSpacePages",
       tags: ["Spaces"],
       summary: "Import pages: a zip of markdown files, or a JSON batch",
       description:
         "Each page is written on its own; unchanged pages are skipped; unreadable ones are reported.",
       security,
+      middleware: [
+        bodyLimit(IMPORT_BODY_LIMIT),
+        timeout({ ms: deps.config.timeouts.importMs, log: deps.log }),
+      ],
       request: {
         params: wikiIdParam,
         body: {
-          required: false,
-          description: "Required: a zip of markdown files, or a JSON batch",
+          required: true,
+          description: "A zip of markdown files, or a JSON batch",
           content: {
             "application/zip": { schema: z.string().openapi({ format: "binary" }) },
-            "application/json": {
-              // Items are checked one by one: a bad page is reported, not the whole batch refused.
-              schema: z.object({
-                pages: z.array(z.unknown()).openapi({
-                  description: 'Pages as {"path": string, "title"?: string, "markdown": string}',
-                }),
-              }),
-            },
+            "application/x-zip-compressed": { schema: z.string().openapi({ format: "binary" }) },
+            "application/json": { schema: importBatch },
           },
         },
       },
@@ -188,42 +222,15 @@ export function registerSpaceRoutes(app: OpenAPIHono, deps: Deps): void {
     }),
     async (c) => {
       const wikiId = await requireSpace(c, c.req.valid("param").id, "write");
-      const type = c.req.header("content-type") ?? "";
       let pages: SourcePage[];
-      if (/^application\/(x-)?zip/i.test(type)) {
+      if (JSON_TYPE.test(c.req.header("content-type") ?? "")) {
+        pages = (c.req.valid("json") as z.infer<typeof importBatch>).pages.map(importSource);
+      } else {
         try {
           pages = readZip(new Uint8Array(await c.req.arrayBuffer()));
         } catch (error) {
           throw new AppError("bad_request", (error as Error).message);
         }
-      } else if (/^application\/json/i.test(type)) {
-        const body = await readJson(c.req) as { pages?: unknown };
-        if (!Array.isArray(body?.pages)) {
-          throw new AppError("bad_request", 'Send {"pages": [{"path", "markdown"}]}');
-        }
-        if (body.pages.length > MAX_IMPORT_PAGES) {
-          throw new AppError("payload_too_large", `At most ${MAX_IMPORT_PAGES} pages per import`);
-        }
-        pages = body.pages.map((p: Record<string, unknown>, i: number) => {
-          const name = `pages[${i}]`;
-          if (typeof p?.path !== "string" || typeof p?.markdown !== "string") {
-            return { name, error: 'needs "path" and "markdown" strings' };
-          }
-          const path = cleanPath(p.path);
-          return path
-            ? {
-              name: `${name} ("${p.path}")`,
-              path,
-              markdown: p.markdown,
-              title: typeof p.title === "string" ? p.title : undefined,
-            }
-            : { name, error: `has an invalid page path "${p.path}"` };
-        });
-      } else {
-        throw new AppError(
-          "unsupported_media_type",
-          `Send application/zip or application/json, not "${type || "nothing"}"`,
-        );
       }
       const summary = await importPages(deps, wikiId, pages, {
         author: c.get("credential").accountId,
@@ -234,38 +241,14 @@ export function registerSpaceRoutes(app: OpenAPIHono, deps: Deps): void {
   );
 }
 
-/** `If-Match: "<id>-<revision>"` (our ETag), a bare revision, or `*` (any existing revision). */
-function parseIfMatch(header: string | undefined): number | undefined {
-  if (!header) return undefined;
-  if (header.trim() === "*") return undefined;
-  const m = /^(?:W\/)?"?(?:\d+-)?(\d+)"?$/.exec(header.trim());
-  if (!m) throw new AppError("bad_request", `If-Match must be the page's ETag, not "${header}"`);
-  return Number(m[1]);
-}
-
-async function readPageBody(request: HonoRequest): Promise<{ markdown: string; title?: string }> {
-  const type = request.header("content-type") ?? "";
-  if (/^text\/(markdown|plain)/i.test(type)) return { markdown: await request.text() };
-  if (/^application\/json/i.test(type)) {
-    const body = await readJson(request) as Record<string, unknown>;
-    if (
-      typeof body?.markdown !== "string" ||
-      (body.title !== undefined && typeof body.title !== "string")
-    ) {
-      throw new AppError("bad_request", 'Send {"markdown": string, "title"?: string}');
-    }
-    return { markdown: body.markdown, title: body.title as string | undefined };
-  }
-  throw new AppError(
-    "unsupported_media_type",
-    `Send text/markdown or application/json, not "${type || "nothing"}"`,
-  );
-}
-
-async function readJson(request: HonoRequest): Promise<unknown> {
-  try {
-    return await request.json();
-  } catch {
-    throw new AppError("invalid_json", "The body is not valid JSON");
-  }
+/** A batch item as a source page: one that does not fit the page schema is reported, not fatal. */
+function importSource(item: unknown, i: number): SourcePage {
+  const name = `pages[${i}]`;
+  const parsed = importPageSchema.safeParse(item);
+  if (!parsed.success) return { name, error: 'needs "path" and "markdown" strings' };
+  const { path: raw, markdown, title } = parsed.data;
+  const path = cleanPath(raw);
+  return path
+    ? { name: `${name} ("${raw}")`, path, markdown, title }
+    : { name, error: `has an invalid page path "${raw}"` };
 }

@@ -18,6 +18,7 @@ const envSchema = z.object({
   RATE_LIMIT_ANON_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_TOKEN_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
   RATE_LIMIT_OAUTH_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  RATE_LIMIT_WEB_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_SIGNUPS_PER_HOUR: z.coerce.number().int().min(1).default(5),
   SHARED_EGRESS_RANGES: z.string().optional(),
   RATE_LIMIT_SHARED_EGRESS_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
@@ -74,6 +75,8 @@ export type Config = {
     anon: number;
     token: number;
     oauth: number;
+    /** Web pages under `/w/`: per session when signed in, else per IP. */
+    web: number;
     /** Sign-ups (accounts made, or tried with a taken email) per IP per hour. */
     signupsPerHour: number;
     /**
@@ -182,6 +185,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       anon: e.RATE_LIMIT_ANON_PER_MINUTE,
       token: e.RATE_LIMIT_TOKEN_PER_MINUTE,
       oauth: e.RATE_LIMIT_OAUTH_PER_MINUTE,
+      web: e.RATE_LIMIT_WEB_PER_MINUTE,
       signupsPerHour: e.RATE_LIMIT_SIGNUPS_PER_HOUR,
       sharedEgressRanges: list(e.SHARED_EGRESS_RANGES).map((text) => {
         const range = parseCidr(text);

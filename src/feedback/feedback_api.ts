@@ -1,3 +1,5 @@
+import { requireJson, REST_BODY_LIMIT } from "../api/rest_edges.ts";
+import { bodyLimit } from "../http/body_limit.ts";
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { ANONYMOUS, authorize } from "../access/access_policy.ts";
@@ -22,6 +24,7 @@ export function registerFeedbackApi(app: OpenAPIHono, deps: Deps): void {
     createRoute({
       method: "post",
       path: "/public/wikis/{id}/reports",
+      middleware: [bodyLimit(REST_BODY_LIMIT), requireJson()],
       tags: ["Public wikis"],
       summary: "Report a problem with a page, anonymously",
       description: "A small budget of reports per address and hour, apart from the request budget.",
@@ -46,6 +49,7 @@ export function registerFeedbackApi(app: OpenAPIHono, deps: Deps): void {
     createRoute({
       method: "post",
       path: "/spaces/{id}/reports",
+      middleware: [bodyLimit(REST_BODY_LIMIT), requireJson()],
       tags: ["Spaces"],
       summary: "Report a problem with a page of a space",
       security,
@@ -79,6 +83,7 @@ export function registerFeedbackApi(app: OpenAPIHono, deps: Deps): void {
     createRoute({
       method: "post",
       path: "/spaces/{id}/proposals",
+      middleware: [bodyLimit(REST_BODY_LIMIT), requireJson()],
       tags: ["Spaces"],
       summary: "Propose an edit for review",
       description:

@@ -1,7 +1,8 @@
 import type { MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { AppError } from "../errors.ts";
+import { bodyLimit } from "./body_limit.ts";
 import { problemResponse } from "./problem.ts";
+import { routeDeclares } from "./route_edges.ts";
 
 /**
  * What the app accepts in a request's head. Deno.serve refuses more on its own, before the app
@@ -12,26 +13,20 @@ import { problemResponse } from "./problem.ts";
 export const HEAD_LIMITS = { headers: 100, headerBytes: 32 * 1024, urlChars: 8 * 1024 };
 
 /**
- * The body limit of routes that set none of their own. REST (`/api/v1`: 4 MiB, imports
- * 100 MiB), MCP (the SDK transport: 4 MiB, answered as JSON-RPC) and a wiki's pages (`/w/`:
- * 8 MiB forms, 100 MiB uploads) bound their bodies themselves; the other web forms set smaller
- * ones under this.
+ * The body limit of routes that declare none of their own (`bodyLimit(…)` or `ownBodyLimit`
+ * where the route is defined): REST routes with a body (4 MiB, imports 100 MiB), MCP (the SDK
+ * transport: 4 MiB, answered as JSON-RPC) and a wiki's pages (`/w/`: 8 MiB forms, 100 MiB
+ * uploads) declare theirs; the other web forms set smaller ones under this.
  */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
-const OWN_BODY_LIMIT = /^\/(api\/v1|mcp|w)(\/|$)/;
 
 /**
  * Refuses requests whose head is too large (431: too many headers or too many header bytes;
  * 414: too long a URL) and bounds the body of every route without a limit of its own (413).
  */
 export function requestLimits(): MiddlewareHandler {
-  const defaultBody = bodyLimit({
-    maxSize: DEFAULT_BODY_LIMIT,
-    onError: () => {
-      throw new AppError("payload_too_large", `The body is over ${DEFAULT_BODY_LIMIT} bytes`);
-    },
-  });
-  return async (c, next) => {
+  const defaultBody = bodyLimit(DEFAULT_BODY_LIMIT);
+  return async function requestLimits(c, next) {
     let count = 0;
     let bytes = 0;
     c.req.raw.headers.forEach((value, name) => {
@@ -53,7 +48,9 @@ export function requestLimits(): MiddlewareHandler {
         new AppError("uri_too_long", `The URL is over ${HEAD_LIMITS.urlChars} characters`),
       );
     }
-    if (c.req.raw.body && !OWN_BODY_LIMIT.test(c.req.path)) return await defaultBody(c, next);
+    if (c.req.raw.body && routeDeclares(c, "body_limit") === undefined) {
+      return await defaultBody(c, next);
+    }
     await next();
   };
 }

@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { getCookie } from "hono/cookie";
 import { requestCredential } from "../auth/credentials.ts";
 import { type Db, isDatabaseUnavailable } from "../db/db.ts";
 import type { Deps } from "../deps.ts";
@@ -6,14 +7,23 @@ import { AppError } from "../errors.ts";
 import { clientIp } from "../http/client_ip.ts";
 import { problemResponse } from "../http/problem.ts";
 import { rangeOf } from "./cidr.ts";
+import { declareEdge, routeDeclares } from "../http/route_edges.ts";
+import { liveSessionId, webCookie } from "../sessions/sessions.ts";
 import { countRequest, deleteOldCounters } from "./store.ts";
 
 /** A named request budget. */
 export type Budget = {
-  name: "anon" | "token" | "oauth" | "shared";
+  name: "anon" | "token" | "oauth" | "shared" | "web";
   limit: number;
   windowSeconds: number;
 };
+
+/**
+ * Which budget a route spends: `api` (REST, MCP, `llms.txt`: per account or space token, else
+ * per IP), `oauth` (per IP, stricter) or `web` (server-rendered pages: per session when signed
+ * in, else per IP, apart from the API's counters so browsing never spends a script's budget).
+ */
+export type BudgetKind = "api" | "oauth" | "web";
 
 /** Where a request stands against its budget, and the counter (`key`) it was counted on. */
 export type LimitState = { key: string; budget: Budget; remaining: number; resetSeconds: number };
@@ -48,6 +58,9 @@ const tooManyProblem: TooManyRenderer = (c, state, config) =>
   );
 
 /**
+ * Declares the request budget of a route or router, where it is defined, e.g.
+ * `app.use("*", rateLimit(deps, "api"))` in a router, or on one route.
+ *
  * Limits requests per account (all its account tokens and OAuth grants share one budget), per
  * space token (hosted assistants call from shared addresses, so authenticated traffic is never
  * keyed by IP), and per IP without a credential. The counters live in the database, so every
@@ -60,10 +73,10 @@ const tooManyProblem: TooManyRenderer = (c, state, config) =>
  */
 export function rateLimit(
   deps: Deps,
-  kind: "api" | "oauth",
+  kind: BudgetKind,
   options: { tooMany?: TooManyRenderer } = {},
 ): MiddlewareHandler {
-  return async (c, next) => {
+  return declareEdge("budget", async function rateLimit(c, next) {
     if (c.req.method === "OPTIONS") return await next();
     const { key, budget, also } = await keyOf(c, deps, kind);
     let state: LimitState;
@@ -106,17 +119,37 @@ export function rateLimit(
     await next();
     // A batch may have been charged more since (chargeBatch).
     setHeaders(c.res.headers, c.get("rateLimit") ?? state);
+  });
+}
+
+/**
+ * The web pages' budget (`RATE_LIMIT_WEB_PER_MINUTE`), per session when signed in, else per IP,
+ * for a whole surface (`app.use("/w/*", webBudget(deps))`). A route under it that declares a
+ * budget of its own (`/w/<id>/llms.txt` spends the API's) is left to that one.
+ */
+export function webBudget(deps: Deps): MiddlewareHandler {
+  const limit = rateLimit(deps, "web");
+  return async function webBudget(c, next) {
+    if (routeDeclares(c, "budget") !== undefined) return await next();
+    return await limit(c, next);
   };
 }
 
 async function keyOf(
   c: Context,
   deps: Deps,
-  kind: "api" | "oauth",
+  kind: BudgetKind,
 ): Promise<{ key: string; budget: Budget; also?: { key: string; limit: number } }> {
   const { rateLimits } = deps.config;
   const windowSeconds = rateLimits.windowSeconds;
   const ip = clientIp(c, deps.config);
+  if (kind === "web") {
+    const budget: Budget = { name: "web", limit: rateLimits.web, windowSeconds };
+    // Only a live session gets its own counter: a made-up cookie is counted by its address.
+    const token = getCookie(c, webCookie(deps.config, "wiki_session").name);
+    const session = token ? await liveSessionId(deps.db, token) : null;
+    return { key: session ? `web-session:${session}` : `web-ip:${ip}`, budget };
+  }
   if (kind === "oauth") {
     return {
       key: `oauth-ip:${ip}`,

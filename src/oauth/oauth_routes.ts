@@ -10,6 +10,7 @@ import { NO_STORE, oauthErrorResponse, type OAuthFailure, oauthFailure } from ".
 import { registerClient } from "./register_client.ts";
 import { revokeGrantOfToken } from "./grants.ts";
 import { exchangeCode, refreshTokens } from "./token_grants.ts";
+import { rateLimit } from "../limits/rate_limit.ts";
 
 /** What the authorization server may be given besides its dependencies (tests pass fakes). */
 export type OAuthOptions = { fetcher?: DocumentFetcher };
@@ -49,53 +50,66 @@ export function oauthRoutes(deps: Deps, options: OAuthOptions = {}): Hono {
     (c) => c.json(authorizationServerMetadata(deps.config), 200, metadataHeaders),
   );
 
-  app.post("/register", bodyLimit({ maxSize: 16 * 1024, onError: tooLarge }), async (c) => {
-    if (!/^application\/json\b/i.test(c.req.header("content-type") ?? "")) {
-      return oauthErrorResponse(
-        c,
-        oauthFailure("invalid_client_metadata", "Send the metadata as application/json"),
-      );
-    }
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      return oauthErrorResponse(c, oauthFailure("invalid_client_metadata", "Malformed JSON body"));
-    }
-    const result = await registerClient(deps.db, body);
-    if (!result.ok) return oauthErrorResponse(c, result);
-    deps.log.info("oauth client registered", { client_id: result.registration.client_id });
-    return c.json(result.registration, 201, NO_STORE);
-  });
+  app.post(
+    "/register",
+    rateLimit(deps, "oauth"),
+    bodyLimit({ maxSize: 16 * 1024, onError: tooLarge }),
+    async (c) => {
+      if (!/^application\/json\b/i.test(c.req.header("content-type") ?? "")) {
+        return oauthErrorResponse(
+          c,
+          oauthFailure("invalid_client_metadata", "Send the metadata as application/json"),
+        );
+      }
+      let body: unknown;
+      try {
+        body = await c.req.json();
+      } catch {
+        return oauthErrorResponse(
+          c,
+          oauthFailure("invalid_client_metadata", "Malformed JSON body"),
+        );
+      }
+      const result = await registerClient(deps.db, body);
+      if (!result.ok) return oauthErrorResponse(c, result);
+      deps.log.info("oauth client registered", { client_id: result.registration.client_id });
+      return c.json(result.registration, 201, NO_STORE);
+    },
+  );
 
-  app.post("/token", bodyLimit({ maxSize: 16 * 1024, onError: tooLarge }), async (c) => {
-    const form = await readForm(c);
-    if (!form.ok) return oauthErrorResponse(c, form);
-    const grantType = form.params.get("grant_type");
-    if (grantType !== "authorization_code" && grantType !== "refresh_token") {
-      return oauthErrorResponse(
-        c,
-        grantType
-          ? oauthFailure("unsupported_grant_type", `grant_type "${grantType}" is not supported`)
-          : oauthFailure("invalid_request", "grant_type is missing"),
+  app.post(
+    "/token",
+    rateLimit(deps, "oauth"),
+    bodyLimit({ maxSize: 16 * 1024, onError: tooLarge }),
+    async (c) => {
+      const form = await readForm(c);
+      if (!form.ok) return oauthErrorResponse(c, form);
+      const grantType = form.params.get("grant_type");
+      if (grantType !== "authorization_code" && grantType !== "refresh_token") {
+        return oauthErrorResponse(
+          c,
+          grantType
+            ? oauthFailure("unsupported_grant_type", `grant_type "${grantType}" is not supported`)
+            : oauthFailure("invalid_request", "grant_type is missing"),
+        );
+      }
+      const auth = await authenticateClient(
+        deps,
+        fetcher,
+        c.req.header("authorization"),
+        form.params,
       );
-    }
-    const auth = await authenticateClient(
-      deps,
-      fetcher,
-      c.req.header("authorization"),
-      form.params,
-    );
-    if (!auth.ok) return oauthErrorResponse(c, auth);
-    const result = grantType === "authorization_code"
-      ? await exchangeCode(deps.db, deps.config.baseUrl, auth.client, form.params)
-      : await refreshTokens(deps.db, deps.config.baseUrl, auth.client, form.params);
-    if (!result.ok) {
-      deps.log.info("oauth token refused", { client_id: auth.client.id, error: result.error });
-      return oauthErrorResponse(c, result);
-    }
-    return c.json(result.tokens, 200, NO_STORE);
-  });
+      if (!auth.ok) return oauthErrorResponse(c, auth);
+      const result = grantType === "authorization_code"
+        ? await exchangeCode(deps.db, deps.config.baseUrl, auth.client, form.params)
+        : await refreshTokens(deps.db, deps.config.baseUrl, auth.client, form.params);
+      if (!result.ok) {
+        deps.log.info("oauth token refused", { client_id: auth.client.id, error: result.error });
+        return oauthErrorResponse(c, result);
+      }
+      return c.json(result.tokens, 200, NO_STORE);
+    },
+  );
 
   // RFC 7009: an unknown or foreign token still gets 200, so the answer reveals nothing.
   // Revoking either token of a family revokes the family (§2.1 allows it for access tokens).

@@ -62,6 +62,16 @@ export async function validateSession(
   return { account: found.account, renewedUntil };
 }
 
+/**
+ * The id (a hash of the secret, never the secret) of the live session a cookie names, or null;
+ * reads only, for keying the web budget before the session middleware runs.
+ */
+export async function liveSessionId(db: Db, token: string): Promise<string | null> {
+  if (!TOKEN_SHAPE.test(token)) return null;
+  const idHash = await sha256Hex(token);
+  return (await selectLiveSession(db, idHash)) ? idHash : null;
+}
+
 /** Ends a session server-side: its cookie signs nobody in any more. */
 export async function invalidateSession(db: Db, token: string): Promise<void> {
   if (TOKEN_SHAPE.test(token)) await deleteSession(db, await sha256Hex(token));

@@ -3,6 +3,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import type {} from "../http/request_id.ts";
+import { timeout } from "../http/request_timeout.ts";
 import { ImportPage } from "./import_page.tsx";
 import { importUploads } from "./import_uploads.ts";
 import { openSpace } from "./space_context.ts";
@@ -17,7 +18,8 @@ export function importRoutes(deps: Deps): Hono {
     return c.html(<ImportPage {...view} />);
   });
 
-  app.post("/w/:id/-/import", async (c) => {
+  const importTimeout = timeout({ ms: deps.config.timeouts.importMs, log: deps.log });
+  app.post("/w/:id/-/import", importTimeout, async (c) => {
     const view = await openSpace(deps, c, "write");
     const form = await c.req.parseBody({ all: true });
     // The names as sent (`formData()` mangles some); Hono keeps the raw body it parsed.

@@ -3,6 +3,7 @@ import { every } from "hono/combine";
 import { HTTPException } from "hono/http-exception";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { ownBodyLimit } from "../http/body_limit.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
 import { webPage } from "../web/web_middleware.ts";
 import { editorRoutes } from "./editor_routes.tsx";
@@ -33,7 +34,8 @@ export function spaceRoutes(deps: Deps): Hono {
     if (tool !== null && !TOOLS.has(tool)) return next();
     return (tool === "import" ? upload : form)(c, next);
   };
-  app.use("/w/:id/*", middleware); // `/w/:id` too
+  // The forms' body limits are declared here, applied after the CSRF check.
+  app.use("/w/:id/*", ownBodyLimit(middleware)); // `/w/:id` too
 
   app.route("/", editorRoutes(deps));
   app.route("/", manageRoutes(deps));

@@ -5,6 +5,7 @@ import { auditedSpace } from "../audit/record_audit.ts";
 import { authorize } from "../access/access_policy.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { timeout } from "../http/request_timeout.ts";
 import { findWiki } from "../wikis/wikis.ts";
 import {
   connectGitSource,
@@ -160,6 +161,8 @@ export function registerSyncRoutes(app: OpenAPIHono, deps: Deps): void {
       description: "Queues a sync and runs it in this request: 200 with the job as it ended. " +
         "When another process is already syncing the space, 202 with that job.",
       security,
+      // The sync runs in the request: it gets an import's time, not a page read's.
+      middleware: [timeout({ ms: deps.config.timeouts.importMs, log: deps.log })],
       request: { params: wikiIdParam },
       responses: {
         200: json(jobSchema, "The sync ran"),

@@ -1,3 +1,4 @@
+import { timeout } from "../http/request_timeout.ts";
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -95,7 +96,9 @@ export function syncRoutes(deps: Deps): Hono {
     }
   });
 
-  app.post("/w/:id/-/sync/now", async (c) => {
+  // The sync runs in the request: it gets an import's time, not a page view's.
+  const syncTimeout = timeout({ ms: deps.config.timeouts.importMs, log: deps.log });
+  app.post("/w/:id/-/sync/now", syncTimeout, async (c) => {
     const view = await openSpace(deps, c, "write");
     const wikiId = view.space.wiki.id;
     if (!await findGitSource(deps.db, wikiId)) {

@@ -7,6 +7,7 @@ import { listPages } from "../pages/list_pages.ts";
 import { resolvePageRef } from "../pages/read_page.ts";
 import { listPublicWikis } from "./list_public_wikis.ts";
 import { wikiUrl } from "./urls.ts";
+import { rateLimit } from "../limits/rate_limit.ts";
 
 /** Pages listed in one wiki's llms.txt at most. */
 const LLMS_PAGES = 2_000;
@@ -27,7 +28,9 @@ export function llmsRoutes(deps: Deps): Hono {
     });
   const base = deps.config.baseUrl;
 
-  app.get("/llms.txt", async () => {
+  // Machine reads: they spend the API's budget, wherever they live (also under `/w/`).
+  const budget = rateLimit(deps, "api");
+  app.get("/llms.txt", budget, async () => {
     const { wikis } = await listPublicWikis(deps, { limit: 200 });
     return text([
       "# Knowledge wiki",
@@ -44,7 +47,7 @@ export function llmsRoutes(deps: Deps): Hono {
     ].join("\n"));
   });
 
-  app.get("/w/:id/llms.txt", async (c) => {
+  app.get("/w/:id/llms.txt", budget, async (c) => {
     const { wiki } = await authorize(deps, ANONYMOUS, c.req.param("id"), "read", "web");
     const id = wiki.id;
     const { pages } = await listPages(deps, id, { limit: LLMS_PAGES });
@@ -62,7 +65,7 @@ export function llmsRoutes(deps: Deps): Hono {
     ].join("\n"));
   });
 
-  app.get("/w/:id/:path{.+\\.md}", async (c) => {
+  app.get("/w/:id/:path{.+\\.md}", budget, async (c) => {
     const { id } = (await authorize(deps, ANONYMOUS, c.req.param("id"), "read", "web")).wiki;
     // Hono has decoded the parameter already (and leaves a malformed one as it was):
     // decode the raw segment once, so `%25` means `%` and `%E0%A4%A` is refused.
