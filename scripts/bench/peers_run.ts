@@ -1,6 +1,7 @@
 /**
  * The peer comparison alone (the second part of `deno task bench`), on SciFact, without the
- * scale runs: `deno run --lock=deno.dev.lock -A scripts/bench/peers_run.ts [--queries N]`.
+ * scale runs: `deno run --lock=deno.dev.lock -A scripts/bench/peers_run.ts [--queries N]
+ * [--eval DIR]` (DIR holds `scifact/`; default `../shared/eval` beside the checkout).
  * Uses DATABASE_URL (a throwaway database on that server) or a throwaway PGlite; prints the
  * table and, last, the figures as JSON.
  */
@@ -15,10 +16,15 @@ import { createWiki } from "../../src/wikis/wikis.ts";
 import { asSources, readEvalSets } from "./corpus.ts";
 import { comparePeers } from "./peer_comparison.ts";
 
-const { values } = parseArgs({ args: Deno.args, options: { queries: { type: "string" } } });
+const { values } = parseArgs({
+  args: Deno.args,
+  options: { queries: { type: "string" }, eval: { type: "string" } },
+});
 const config = loadConfig({ ...Deno.env.toObject(), EMBEDDER: "offline" });
 const embedder = await createEmbedder(config.embedding);
-const sets = await readEvalSets(new URL("../../../shared/eval", import.meta.url).pathname);
+const sets = await readEvalSets(
+  values.eval ?? new URL("../../../shared/eval", import.meta.url).pathname,
+);
 const { db, drop } = await openThrowawayStore(config);
 try {
   await ensureVectorIndex(db, embedder);

@@ -7,7 +7,7 @@ import { pathKey } from "../markdown/paths.ts";
 import { selectWikis } from "../wikis/store.ts";
 import { pageUrl } from "../wikis/urls.ts";
 import { EmbedderError } from "./embedder.ts";
-import { BM25, CANDIDATES, fuse, lexicalWeight } from "./fusion.ts";
+import { BM25, CANDIDATES, fuse, lexicalWeight, MIN_LEXICAL, vectorPolicy } from "./fusion.ts";
 import { buildSnippet } from "./snippet.ts";
 import { contentTerms } from "./terms.ts";
 import {
@@ -20,6 +20,7 @@ import {
   selectFirstChunks,
   selectNearestExact,
   selectNearestIndexed,
+  selectVectorScores,
 } from "./store.ts";
 
 /** Longest query accepted, in characters. */
@@ -139,6 +140,9 @@ export async function rankChunks(
   query: string,
   mode: SearchMode,
 ): Promise<ChunkHit[]> {
+  if (mode === "hybrid" && vectorPolicy(deps.embedder) === "rerank") {
+    return await demoteLinkOnly(deps, await rerankLexical(deps, wikiIds, query), query);
+  }
   const [lexical, vector] = await Promise.all([
     mode === "vector" ? [] : selectBm25(deps.db, wikiIds, query, BM25, CANDIDATES),
     mode === "lexical" ? [] : nearestChunks(deps, wikiIds, query),
@@ -150,6 +154,35 @@ export async function rankChunks(
     weight,
   );
   return mode === "vector" ? fused : await demoteLinkOnly(deps, fused, query);
+}
+
+/**
+ * Hybrid for a weak embedder (`vectorPolicy` "rerank"): the lexical candidates, each fused
+ * with its stored vector's similarity to the query. Only when the lexical leg finds few
+ * chunks does the vector leg search on its own, above the relevance floor.
+ */
+async function rerankLexical(
+  deps: SearchDeps,
+  wikiIds: string[],
+  query: string,
+): Promise<ChunkHit[]> {
+  const [lexical, vector] = await Promise.all([
+    selectBm25(deps.db, wikiIds, query, BM25, CANDIDATES),
+    embedQuery(deps, query),
+  ]);
+  const weight = lexicalWeight(deps.embedder);
+  if (!vector) return fuse(lexical, [], weight);
+  if (lexical.length < MIN_LEXICAL) {
+    const nearest = await nearestTo(deps, wikiIds, vector);
+    return fuse(lexical, aboveBackground(nearest, lexical), weight);
+  }
+  const scores = await selectVectorScores(
+    deps.db,
+    lexical.map((h) => h.chunk_id),
+    deps.embedder.id,
+    vector,
+  );
+  return fuse(lexical, scores, weight);
 }
 
 /** How many of the best chunks are checked for matches that are only link text. */
@@ -245,6 +278,16 @@ async function nearestChunks(
   wikiIds: string[],
   query: string,
 ): Promise<ChunkHit[]> {
+  const vector = await embedQuery(deps, query);
+  return vector ? await nearestTo(deps, wikiIds, vector) : [];
+}
+
+/**
+ * The query's vector, or null when it has none: the embedder failed (search falls back to the
+ * lexical leg) or the query has no words (`???`, an emoji), which embeds to the zero vector,
+ * whose cosine distance to anything is NaN.
+ */
+async function embedQuery(deps: SearchDeps, query: string): Promise<Float32Array | null> {
   let vector: Float32Array;
   try {
     [vector] = await deps.embedder.embed([query]) as [Float32Array];
@@ -253,12 +296,17 @@ async function nearestChunks(
     deps.log.warn("search fell back to the lexical leg: the embedder failed", {
       error: error.message,
     });
-    return [];
+    return null;
   }
-  // A query of no words (`???`, an emoji) embeds to the zero vector, whose cosine distance to
-  // anything is NaN: it has no nearest chunks.
-  if (!vector.some((x) => x !== 0)) return [];
-  // Chunks without this embedder's vectors are filtered out by both queries.
+  return vector.some((x) => x !== 0) ? vector : null;
+}
+
+/** The chunks nearest to a vector (only chunks with this embedder's vectors). */
+async function nearestTo(
+  deps: SearchDeps,
+  wikiIds: string[],
+  vector: Float32Array,
+): Promise<ChunkHit[]> {
   if (await countChunks(deps.db, wikiIds) <= EXACT_SCAN_LIMIT) {
     return await selectNearestExact(deps.db, wikiIds, deps.embedder.id, vector, CANDIDATES);
   }

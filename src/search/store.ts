@@ -227,6 +227,22 @@ export function selectNearestExact(
 }
 
 /**
+ * The cosine similarity of the query vector to each of the given chunks that has a vector of
+ * this embedder: an exact re-rank of the lexical leg's candidates, read by primary key.
+ */
+export function selectVectorScores(
+  db: Db,
+  chunkIds: number[],
+  embedder: string,
+  vector: Float32Array,
+): Promise<ChunkHit[]> {
+  return db<ChunkHit>`
+    SELECT id AS chunk_id, (1 - (embedding <=> ${vector}::vector))::float8 AS score
+    FROM chunks
+    WHERE id = ANY(${chunkIds}::bigint[]) AND embedder = ${embedder}`;
+}
+
+/**
  * The vector leg through the embedder's HNSW index. pgvector filters after the index scan,
  * so a wiki filter could starve the result: iterative scans (pgvector 0.8) keep scanning
  * until `limit` rows pass the filter. The filter is written `wiki_id || ''` so the planner
