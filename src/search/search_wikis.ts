@@ -176,13 +176,26 @@ async function rerankLexical(
     const nearest = await nearestTo(deps, wikiIds, vector);
     return fuse(lexical, aboveBackground(nearest, lexical), weight);
   }
-  const scores = await selectVectorScores(
+  const scores = (await selectVectorScores(
     deps.db,
     lexical.map((h) => h.chunk_id),
     deps.embedder.id,
     vector,
-  );
-  return fuse(lexical, scores, weight);
+  )).filter((h) => Number.isFinite(h.score));
+  return fuse(lexical, spread(scores), weight);
+}
+
+/**
+ * Similarities of the candidates scaled to [0, 1] between the least and the most similar: the
+ * candidates all share the query's words, so their raw cosines sit close together, and divided
+ * by the best they would barely separate. (A separate vector leg gave its top 100 of the whole
+ * wiki their share and every other chunk nothing, a spread at least as wide.)
+ */
+function spread(hits: ChunkHit[]): ChunkHit[] {
+  const min = hits.reduce((m, h) => Math.min(m, h.score), Infinity);
+  const max = hits.reduce((m, h) => Math.max(m, h.score), -Infinity);
+  if (!(max > min)) return [];
+  return hits.map((h) => ({ chunk_id: h.chunk_id, score: (h.score - min) / (max - min) }));
 }
 
 /** How many of the best chunks are checked for matches that are only link text. */
