@@ -24,6 +24,9 @@ const CROSS_STORE_ALLOWED = new Set([
   // deletePage: removes the page's chunks and touches the wiki inside the same transaction.
   "pages/rename_page.ts -> search/store.ts",
   "pages/rename_page.ts -> wikis/store.ts",
+  // writePages (batched import): the same as writePage, for many pages in one transaction.
+  "pages/write_pages.ts -> search/store.ts",
+  "pages/write_pages.ts -> wikis/store.ts",
   // reindexing a page takes the same wiki write lock as a page write, in its transaction.
   "search/reindex.ts -> wikis/store.ts",
 ]);

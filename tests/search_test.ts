@@ -238,3 +238,43 @@ Deno.test("when the embedder fails, pages are stored without vectors, search goe
   const vector = await rankPages(deps, ["w"], "outage", "vector");
   assert.equal(vector[0]!.path, "Kept");
 });
+
+/**
+ * A weak embedder whose vectors say only whether a text mentions a zebra or a giraffe: the two
+ * point the same way, so the vector leg finds the giraffe page for "zebra" although BM25 cannot.
+ */
+const animalEmbedder = {
+  id: "test:animals",
+  dimensions: 2,
+  weak: true,
+  embed: (texts: string[]) =>
+    Promise.resolve(
+      texts.map((t) => new Float32Array(/zebra|giraffe/i.test(t) ? [1, 0] : [0, 1])),
+    ),
+};
+
+Deno.test("offline-style hybrid re-ranks BM25's candidates; the vector leg runs only when BM25 finds few", async () => {
+  await using db = await freshDb();
+  await createWiki(db, { id: "w" });
+  const deps = { ...testDeps(db), embedder: animalEmbedder };
+  const paths = async () =>
+    (await rankPages(deps, ["w"], "zebra", "hybrid")).map((r) => r.path).sort();
+  await writePage(deps, { wikiId: "w", path: "Tall", markdown: "# Tall\nA giraffe." }, by);
+  for (let i = 0; i < 3; i++) {
+    await writePage(deps, { wikiId: "w", path: `Z${i}`, markdown: `# Z${i}\nA zebra.` }, by);
+  }
+  await writePage(deps, { wikiId: "w", path: "Other", markdown: "# Other\nA horse." }, by);
+  // Three lexical matches: too few, so the vector leg adds the giraffe page.
+  assert.deepEqual(await paths(), ["Tall", "Z0", "Z1", "Z2"]);
+  for (let i = 3; i < 12; i++) {
+    await writePage(deps, { wikiId: "w", path: `Z${i}`, markdown: `# Z${i}\nA zebra.` }, by);
+  }
+  // Twelve: the lexical candidates alone, each fused with its stored vector's similarity.
+  const found = await paths();
+  assert.equal(found.length, 12);
+  assert.ok(!found.includes("Tall"));
+  assert.deepEqual(
+    (await rankPages(deps, ["w"], "zebra", "vector")).map((r) => r.path).includes("Tall"),
+    true,
+  );
+});

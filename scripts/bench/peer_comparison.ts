@@ -3,7 +3,14 @@ import { meanScores, round, scoreQuery } from "../../src/search/metrics.ts";
 import { rankPages } from "../../src/search/search_wikis.ts";
 import type { EvalQuery } from "./corpus.ts";
 import { type Latency, measureLatency } from "./latency.ts";
-import { createOramaPeer, createTsRankIndex, type RankPaths, tsRankSearch } from "./peers.ts";
+import {
+  createFts5Peer,
+  createMiniSearchPeer,
+  createOramaPeer,
+  createTsRankIndex,
+  type RankPaths,
+  tsRankSearch,
+} from "./peers.ts";
 
 /** One engine's quality and latency over the queries. */
 export type EngineFigures = {
@@ -25,7 +32,12 @@ export type PeerComparison = {
   chunks: number;
   queries: number;
   engines: EngineFigures[];
-  build_s: { ts_rank_index: number; orama_index: number };
+  build_s: {
+    ts_rank_index: number;
+    orama_index: number;
+    fts5_index: number;
+    minisearch_index: number;
+  };
 };
 
 /**
@@ -47,6 +59,12 @@ export async function comparePeers(
   t = performance.now();
   const orama = await createOramaPeer(chunks, deps.embedder);
   const oramaSeconds = (performance.now() - t) / 1000;
+  t = performance.now();
+  const fts5 = createFts5Peer(chunks);
+  const fts5Seconds = (performance.now() - t) / 1000;
+  t = performance.now();
+  const minisearch = createMiniSearchPeer(chunks);
+  const miniSearchSeconds = (performance.now() - t) / 1000;
 
   const engines: [string, RankPaths][] = [
     [
@@ -64,6 +82,8 @@ export async function comparePeers(
     ["PostgreSQL ts_rank, any term", tsRankSearch(deps.db, wikiId, "any")],
     ["Orama full-text (BM25)", orama.fulltext],
     ["Orama hybrid (BM25 + vector, our weights)", orama.hybrid],
+    ["SQLite FTS5 bm25(), porter (node:sqlite, in memory)", fts5],
+    ["MiniSearch BM25+ (in process, our stemmer)", minisearch],
   ];
   const figures: Omit<EngineFigures, "p50_vs_ours" | "ndcg_vs_ours">[] = [];
   for (const [engine, rank] of engines) {
@@ -94,6 +114,11 @@ export async function comparePeers(
       p50_vs_ours: round(f.latency.p50_ms / ours.latency.p50_ms),
       ndcg_vs_ours: round(f.ndcg_at_10 / ours.ndcg_at_10),
     })),
-    build_s: { ts_rank_index: round(tsRankSeconds), orama_index: round(oramaSeconds) },
+    build_s: {
+      ts_rank_index: round(tsRankSeconds),
+      orama_index: round(oramaSeconds),
+      fts5_index: round(fts5Seconds),
+      minisearch_index: round(miniSearchSeconds),
+    },
   };
 }

@@ -1,7 +1,9 @@
+import { DatabaseSync } from "node:sqlite";
 import { create, insertMultiple, search } from "npm:@orama/orama@3.1.18";
+import MiniSearch from "npm:minisearch@7.2.0";
 import type { Db } from "../../src/db/db.ts";
 import type { Embedder } from "../../src/search/embedder.ts";
-import { STOPWORDS } from "../../src/search/terms.ts";
+import { stem, STOPWORDS, tokenize } from "../../src/search/terms.ts";
 
 /** A peer engine under test: the page paths it ranks for a query, best first. */
 export type RankPaths = (query: string) => Promise<string[]>;
@@ -115,4 +117,57 @@ export async function createOramaPeer(chunks: PeerChunk[], embedder: Embedder) {
       );
     }) as RankPaths,
   };
+}
+
+/** How many chunks an in-process peer returns before its paths are cut to the best 10. */
+const PEER_CHUNKS = 20;
+
+const bestPaths = (paths: string[]) => [...new Set(paths)].slice(0, 10);
+
+/**
+ * The SQLite FTS5 peer (`node:sqlite`, in memory): one row per chunk, heading text and text
+ * columns, the `porter unicode61` tokenizer, ranked by FTS5's `bm25()` with the heading column
+ * weighted 2 (as ours). The query's words are quoted and joined with OR (BM25 ranks chunks that
+ * hold any of them; FTS5's default AND would drop most of a claim's matches).
+ */
+export function createFts5Peer(chunks: PeerChunk[]): RankPaths {
+  const db = new DatabaseSync(":memory:");
+  db.exec(`CREATE VIRTUAL TABLE fts USING fts5(path UNINDEXED, heading, text,
+    tokenize = 'porter unicode61')`);
+  const insert = db.prepare("INSERT INTO fts (path, heading, text) VALUES (?, ?, ?)");
+  db.exec("BEGIN");
+  for (const c of chunks) insert.run(c.path, c.heading_text, c.text);
+  db.exec("COMMIT");
+  const select = db.prepare(
+    `SELECT path FROM fts WHERE fts MATCH ? ORDER BY bm25(fts, 0, 2.0, 1.0) LIMIT ${PEER_CHUNKS}`,
+  );
+  return (query) => {
+    const words = [...new Set(tokenize(query))].map((w) => `"${w}"`);
+    if (words.length === 0) return Promise.resolve([]);
+    const rows = select.all(words.join(" OR ")) as { path: string }[];
+    return Promise.resolve(bestPaths(rows.map((r) => r.path)));
+  };
+}
+
+/**
+ * The MiniSearch peer (`minisearch`, in process): one document per chunk, heading boosted ×2,
+ * our tokenizer, stopwords and stemmer (MiniSearch has none of its own for English), any term
+ * (OR), no prefix or fuzzy matching: its BM25+ ranking on the same terms as ours.
+ */
+export function createMiniSearchPeer(chunks: PeerChunk[]): RankPaths {
+  const processTerm = (term: string) => STOPWORDS.has(term) ? null : stem(term);
+  const index = new MiniSearch<{ id: number; path: string; heading: string; text: string }>({
+    fields: ["heading", "text"],
+    storeFields: ["path"],
+    tokenize: (text) => tokenize(text),
+    processTerm,
+    searchOptions: { boost: { heading: 2 }, combineWith: "OR", prefix: false, fuzzy: false },
+  });
+  index.addAll(
+    chunks.map((c, id) => ({ id, path: c.path, heading: c.heading_text, text: c.text })),
+  );
+  return (query) =>
+    Promise.resolve(
+      bestPaths(index.search(query).slice(0, PEER_CHUNKS).map((r) => r.path as string)),
+    );
 }

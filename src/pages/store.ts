@@ -54,6 +54,13 @@ export async function lockPage(tx: Db, wikiId: string, pathKey: string): Promise
   return rows[0] ?? null;
 }
 
+/** The pages at these path keys, locked for the rest of the transaction (bulk import). */
+export function lockPages(tx: Db, wikiId: string, pathKeys: string[]): Promise<PageRow[]> {
+  return tx<PageRow>`
+    SELECT * FROM pages WHERE wiki_id = ${wikiId} AND path_key = ANY(${pathKeys}::text[])
+    ORDER BY path_key FOR UPDATE`;
+}
+
 /** The page at `pathKey`, or null. */
 export async function selectPage(db: Db, wikiId: string, pathKey: string): Promise<PageRow | null> {
   const rows = await db<PageRow>`
@@ -95,6 +102,38 @@ export async function insertPage(
     ON CONFLICT (wiki_id, path_key) DO NOTHING
     RETURNING *`;
   return rows[0] ?? null;
+}
+
+/**
+ * `insertPage` for many pages of one wiki in one statement; pages another writer created
+ * first are left out of the result.
+ */
+export function insertPages(
+  tx: Db,
+  wikiId: string,
+  pages: Pick<PageRow, "path" | "path_key" | "name_key" | "title" | "markdown" | "content_hash">[],
+): Promise<PageRow[]> {
+  return tx<PageRow>`
+    INSERT INTO pages (wiki_id, path, path_key, name_key, title, markdown, revision, content_hash)
+    SELECT ${wikiId}, r.path, r.path_key, r.name_key, r.title, r.markdown, 1, r.content_hash
+    FROM jsonb_to_recordset(${JSON.stringify(pages)}::text::jsonb)
+      AS r(path text, path_key text, name_key text, title text, markdown text, content_hash text)
+    ON CONFLICT (wiki_id, path_key) DO NOTHING
+    RETURNING *`;
+}
+
+/** `updatePage` for many pages (new content, same path) in one statement. */
+export function updatePages(
+  tx: Db,
+  pages: (Pick<PageRow, "id" | "title" | "markdown" | "content_hash">)[],
+): Promise<PageRow[]> {
+  return tx<PageRow>`
+    UPDATE pages p SET title = r.title, markdown = r.markdown, content_hash = r.content_hash,
+      revision = p.revision + 1, updated_at = now()
+    FROM jsonb_to_recordset(${JSON.stringify(pages)}::text::jsonb)
+      AS r(id bigint, title text, markdown text, content_hash text)
+    WHERE p.id = r.id
+    RETURNING p.*`;
 }
 
 /** Writes new content (and possibly a new path) as the next revision. */
@@ -141,6 +180,41 @@ export type RevisionBy = {
   proposedClient?: string | null;
 };
 
+/** `insertRevision` for many pages, each with its action, in one statement. */
+export async function insertRevisions(
+  tx: Db,
+  revisions: {
+    page: Pick<
+      PageRow,
+      "id" | "wiki_id" | "revision" | "path" | "title" | "markdown" | "content_hash"
+    >;
+    action: RevisionRow["action"];
+  }[],
+  by: RevisionBy,
+): Promise<void> {
+  if (revisions.length === 0) return;
+  const rows = revisions.map(({ page, action }) => ({
+    page_id: page.id,
+    revision: page.revision,
+    wiki_id: page.wiki_id,
+    action,
+    path: page.path,
+    title: page.title,
+    markdown: page.markdown,
+    content_hash: page.content_hash,
+  }));
+  await tx`
+    INSERT INTO page_revisions
+      (page_id, revision, wiki_id, action, path, title, markdown, content_hash, author_account_id,
+       source, source_commit, source_author, proposed_by_account_id, proposed_client)
+    SELECT r.page_id, r.revision, r.wiki_id, r.action, r.path, r.title, r.markdown, r.content_hash,
+      ${by.author}, ${by.source}, ${by.commit?.id ?? null}, ${by.commit?.author ?? null},
+      ${by.proposedBy ?? null}, ${by.proposedClient ?? null}
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb)
+      AS r(page_id bigint, revision int, wiki_id text, action text, path text, title text,
+        markdown text, content_hash text)`;
+}
+
 /** Removes a page; its links and chunks go with it, links to it become missing. */
 export async function deletePageRow(tx: Db, id: number): Promise<void> {
   await tx`DELETE FROM pages WHERE id = ${id}`;
@@ -153,29 +227,42 @@ export async function deletePageRow(tx: Db, id: number): Promise<void> {
  * 100,000 `[[Mi]]` stores one row.
  */
 export async function replaceLinks(tx: Db, wikiId: string, pageId: number, links: ParsedLink[]) {
-  await tx`DELETE FROM links WHERE from_page_id = ${pageId}`;
-  const first = new Map<string, number>();
-  links.forEach((l, position) => {
-    const identity = linkIdentity(l);
-    if (!first.has(identity)) first.set(identity, position);
+  await replaceLinksOfPages(tx, wikiId, [{ pageId, links }]);
+}
+
+/** `replaceLinks` for many pages of one wiki: one delete and one insert. */
+export async function replaceLinksOfPages(
+  tx: Db,
+  wikiId: string,
+  pages: { pageId: number; links: ParsedLink[] }[],
+) {
+  await tx`DELETE FROM links WHERE from_page_id = ANY(${pages.map((p) => p.pageId)}::bigint[])`;
+  const rows = pages.flatMap(({ pageId, links }) => {
+    const first = new Map<string, number>();
+    links.forEach((l, position) => {
+      const identity = linkIdentity(l);
+      if (!first.has(identity)) first.set(identity, position);
+    });
+    return [...first.values()].map((position) => {
+      const l = links[position]!;
+      return {
+        from_page_id: pageId,
+        position,
+        kind: l.kind,
+        target: l.target,
+        target_key: l.targetKey,
+        section: l.section,
+        label: l.label,
+      };
+    });
   });
-  if (first.size === 0) return;
-  const rows = [...first.values()].map((position) => {
-    const l = links[position]!;
-    return {
-      position,
-      kind: l.kind,
-      target: l.target,
-      target_key: l.targetKey,
-      section: l.section,
-      label: l.label,
-    };
-  });
+  if (rows.length === 0) return;
   await tx`
     INSERT INTO links (from_page_id, position, wiki_id, kind, target, target_key, section, label)
-    SELECT ${pageId}, r.position, ${wikiId}, r.kind, r.target, r.target_key, r.section, r.label
+    SELECT r.from_page_id, r.position, ${wikiId}, r.kind, r.target, r.target_key, r.section, r.label
     FROM jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb)
-      AS r(position int, kind text, target text, target_key text, section text, label text)`;
+      AS r(from_page_id bigint, position int, kind text, target text, target_key text, section text,
+        label text)`;
 }
 
 /**
@@ -190,11 +277,21 @@ export async function resolveLinks(
   pageId: number | null,
   keys: string[],
 ): Promise<void> {
+  await resolveLinksOfPages(tx, wikiId, pageId === null ? [] : [pageId], keys);
+}
+
+/** `resolveLinks` for the links of many pages and the keys a batch of writes added. */
+export async function resolveLinksOfPages(
+  tx: Db,
+  wikiId: string,
+  pageIds: number[],
+  keys: string[],
+): Promise<void> {
   await tx`
     WITH affected AS (
       SELECT from_page_id, position, target_key, to_page_id FROM links
       WHERE wiki_id = ${wikiId}
-        AND (from_page_id = ${pageId ?? -1} OR target_key = ANY(${keys}::text[]))
+        AND (from_page_id = ANY(${pageIds}::bigint[]) OR target_key = ANY(${keys}::text[]))
     ), best AS (
       SELECT k.target_key, (
         SELECT p.id FROM pages p

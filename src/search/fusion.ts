@@ -37,3 +37,19 @@ export function fuse(lexical: ChunkHit[], vector: ChunkHit[], weight: number): C
   return [...fused].map(([chunk_id, score]) => ({ chunk_id, score }))
     .sort((a, b) => b.score - a.score || a.chunk_id - b.chunk_id);
 }
+
+/**
+ * How hybrid search uses an embedder's vectors. `leg`: a vector leg of its own (nearest chunks
+ * by ANN or exact scan), fused with the lexical leg — for real embedding models, whose
+ * neighbours find passages without the query's words. `rerank`: the lexical leg's candidates
+ * re-scored by their stored vectors (exact cosine over at most `CANDIDATES` rows), and the
+ * vector leg only when the lexical leg finds fewer than `MIN_LEXICAL` chunks. The offline
+ * embedder is lexical at heart: its own leg cost 7× the lexical latency for +0.003 nDCG@10
+ * on SciFact (docs/decisions.md, Retrieval).
+ */
+export function vectorPolicy(embedder: Pick<Embedder, "weak">): "leg" | "rerank" {
+  return embedder.weak ? "rerank" : "leg";
+}
+
+/** Under `rerank`, a lexical leg with fewer chunks than this is joined by the vector leg. */
+export const MIN_LEXICAL = 10;

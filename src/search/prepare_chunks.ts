@@ -13,22 +13,38 @@ export async function prepareChunks(
   deps: WriteDeps,
   parsed: ParsedPage,
 ): Promise<{ chunks: ChunkInput[]; embedder: string | null }> {
-  const chunks = parsed.chunks.map((c) => ({
-    ord: c.ord,
-    headingPath: c.headingPath,
-    anchor: c.anchor,
-    headingText: headingTextOf(parsed.title, c.headingPath),
-    text: c.text,
-    embedding: null as Float32Array | null,
-  }));
+  const [first] = await prepareChunksOf(deps, [parsed]);
+  return first!;
+}
+
+/**
+ * `prepareChunks` for many pages with one call to the embedder (bulk import): one request
+ * per batch to a remote model instead of one per page. If it fails, no page of the batch
+ * gets vectors.
+ */
+export async function prepareChunksOf(
+  deps: WriteDeps,
+  pages: ParsedPage[],
+): Promise<{ chunks: ChunkInput[]; embedder: string | null }[]> {
+  const prepared = pages.map((parsed) =>
+    parsed.chunks.map((c) => ({
+      ord: c.ord,
+      headingPath: c.headingPath,
+      anchor: c.anchor,
+      headingText: headingTextOf(parsed.title, c.headingPath),
+      text: c.text,
+      embedding: null as Float32Array | null,
+    }))
+  );
+  const all = prepared.flat();
   try {
-    const vectors = await deps.embedder.embed(chunks.map((c) => `${c.headingText}\n\n${c.text}`));
-    vectors.forEach((v, i) => chunks[i]!.embedding = v);
-    return { chunks, embedder: deps.embedder.id };
+    const vectors = await deps.embedder.embed(all.map((c) => `${c.headingText}\n\n${c.text}`));
+    vectors.forEach((v, i) => all[i]!.embedding = v);
+    return prepared.map((chunks) => ({ chunks, embedder: deps.embedder.id }));
   } catch (error) {
     if (!(error instanceof EmbedderError)) throw error;
     deps.log.warn("page stored without vectors: the embedder failed", { error: error.message });
-    return { chunks, embedder: null };
+    return prepared.map((chunks) => ({ chunks, embedder: null }));
   }
 }
 

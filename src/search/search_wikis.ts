@@ -6,7 +6,7 @@ import { requireWellFormed } from "../lib/well_formed.ts";
 import { pathKey } from "../markdown/paths.ts";
 import { pageUrl } from "../wikis/urls.ts";
 import { EmbedderError } from "./embedder.ts";
-import { BM25, CANDIDATES, fuse, lexicalWeight } from "./fusion.ts";
+import { BM25, CANDIDATES, fuse, lexicalWeight, MIN_LEXICAL, vectorPolicy } from "./fusion.ts";
 import { buildSnippet } from "./snippet.ts";
 import { contentTerms } from "./terms.ts";
 import {
@@ -21,6 +21,7 @@ import {
   selectNearestExact,
   selectNearestIndexed,
   selectTermEvidence,
+  selectVectorScores,
 } from "./store.ts";
 import { type Db } from "../db/db.ts";
 import { findWikis } from "../wikis/wikis.ts";
@@ -146,6 +147,9 @@ export async function rankChunks(
   query: string,
   mode: SearchMode,
 ): Promise<ChunkHit[]> {
+  if (mode === "hybrid" && vectorPolicy(deps.embedder) === "rerank") {
+    return await demoteLinkOnly(deps, await rerankLexical(deps, wikiIds, query), query);
+  }
   const [lexical, vector] = await Promise.all([
     mode === "vector" ? [] : selectBm25(deps.db, wikiIds, query, BM25, CANDIDATES),
     mode === "lexical" ? [] : nearestChunks(deps, wikiIds, query),
@@ -157,6 +161,48 @@ export async function rankChunks(
     weight,
   );
   return mode === "vector" ? fused : await demoteLinkOnly(deps, fused, query);
+}
+
+/**
+ * Hybrid for a weak embedder (`vectorPolicy` "rerank"): the lexical candidates, each fused
+ * with its stored vector's similarity to the query. Only when the lexical leg finds few
+ * chunks does the vector leg search on its own, above the relevance floor.
+ */
+async function rerankLexical(
+  deps: SearchDeps,
+  wikiIds: string[],
+  query: string,
+): Promise<ChunkHit[]> {
+  const [lexical, vector] = await Promise.all([
+    selectBm25(deps.db, wikiIds, query, BM25, CANDIDATES),
+    embedQuery(deps, query),
+  ]);
+  const weight = lexicalWeight(deps.embedder);
+  if (!vector) return fuse(lexical, [], weight);
+  if (lexical.length < MIN_LEXICAL) {
+    const nearest = await nearestTo(deps, wikiIds, vector);
+    return fuse(lexical, aboveBackground(nearest, lexical), weight);
+  }
+  const scores = (await selectVectorScores(
+    deps.db,
+    lexical.map((h) => h.chunk_id),
+    deps.embedder.id,
+    vector,
+  )).filter((h) => Number.isFinite(h.score));
+  return fuse(lexical, spread(scores), weight);
+}
+
+/**
+ * Similarities of the candidates scaled to [0, 1] between the least and the most similar: the
+ * candidates all share the query's words, so their raw cosines sit close together, and divided
+ * by the best they would barely separate. (A separate vector leg gave its top 100 of the whole
+ * wiki their share and every other chunk nothing, a spread at least as wide.)
+ */
+function spread(hits: ChunkHit[]): ChunkHit[] {
+  const min = hits.reduce((m, h) => Math.min(m, h.score), Infinity);
+  const max = hits.reduce((m, h) => Math.max(m, h.score), -Infinity);
+  if (!(max > min)) return [];
+  return hits.map((h) => ({ chunk_id: h.chunk_id, score: (h.score - min) / (max - min) }));
 }
 
 /** How many of the best chunks are checked for matches that are only link text. */
@@ -252,6 +298,16 @@ async function nearestChunks(
   wikiIds: string[],
   query: string,
 ): Promise<ChunkHit[]> {
+  const vector = await embedQuery(deps, query);
+  return vector ? await nearestTo(deps, wikiIds, vector) : [];
+}
+
+/**
+ * The query's vector, or null when it has none: the embedder failed (search falls back to the
+ * lexical leg) or the query has no words (`???`, an emoji), which embeds to the zero vector,
+ * whose cosine distance to anything is NaN.
+ */
+async function embedQuery(deps: SearchDeps, query: string): Promise<Float32Array | null> {
   let vector: Float32Array;
   try {
     [vector] = await deps.embedder.embed([query]) as [Float32Array];
@@ -260,12 +316,17 @@ async function nearestChunks(
     deps.log.warn("search fell back to the lexical leg: the embedder failed", {
       error: error.message,
     });
-    return [];
+    return null;
   }
-  // A query of no words (`???`, an emoji) embeds to the zero vector, whose cosine distance to
-  // anything is NaN: it has no nearest chunks.
-  if (!vector.some((x) => x !== 0)) return [];
-  // Chunks without this embedder's vectors are filtered out by both queries.
+  return vector.some((x) => x !== 0) ? vector : null;
+}
+
+/** The chunks nearest to a vector (only chunks with this embedder's vectors). */
+async function nearestTo(
+  deps: SearchDeps,
+  wikiIds: string[],
+  vector: Float32Array,
+): Promise<ChunkHit[]> {
   if (await countChunks(deps.db, wikiIds) <= EXACT_SCAN_LIMIT) {
     return await selectNearestExact(deps.db, wikiIds, deps.embedder.id, vector, CANDIDATES);
   }

@@ -23,31 +23,56 @@ export async function replaceChunks(
   chunks: ChunkInput[],
   embedder: string | null,
 ): Promise<void> {
-  await removeChunks(tx, wikiId, pageId);
-  const rows = chunks.map((c) => ({
-    ord: c.ord,
-    heading_path: c.headingPath,
-    anchor: c.anchor,
-    heading_text: c.headingText,
-    text: c.text,
-    embedding: c.embedding ? `[${c.embedding.join(",")}]` : null,
-  }));
-  await tx`
-    INSERT INTO chunks (page_id, wiki_id, ord, heading_path, anchor, heading_text, text, embedder, embedding)
-    SELECT ${pageId}, ${wikiId}, r.ord, ARRAY(SELECT jsonb_array_elements_text(r.heading_path)),
-      r.anchor, r.heading_text, r.text,
-      CASE WHEN r.embedding IS NULL THEN NULL ELSE ${embedder}::text END, r.embedding::vector
-    FROM jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb)
-      AS r(ord int, heading_path jsonb, anchor text, heading_text text, text text, embedding text)`;
+  await replaceChunksOfPages(tx, wikiId, [{ pageId, chunks }], embedder);
+}
+
+/**
+ * `replaceChunks` for many pages of one wiki at once (bulk import): one statement removes the
+ * old chunks, one inserts the new ones, one indexes their terms, so the wiki's document
+ * frequencies and totals are updated once for the whole batch.
+ */
+export async function replaceChunksOfPages(
+  tx: Db,
+  wikiId: string,
+  pages: { pageId: number; chunks: ChunkInput[] }[],
+  embedder: string | null,
+): Promise<void> {
+  if (pages.length === 0) return;
+  const pageIds = pages.map((p) => p.pageId);
+  await removeChunksOfPages(tx, wikiId, pageIds);
+  const rows = pages.flatMap((p) =>
+    p.chunks.map((c) => ({
+      page_id: p.pageId,
+      ord: c.ord,
+      heading_path: c.headingPath,
+      anchor: c.anchor,
+      heading_text: c.headingText,
+      text: c.text,
+      embedding: c.embedding ? `[${c.embedding.join(",")}]` : null,
+    }))
+  );
+  if (rows.length > 0) {
+    await tx`
+      INSERT INTO chunks (page_id, wiki_id, ord, heading_path, anchor, heading_text, text, embedder, embedding)
+      SELECT r.page_id, ${wikiId}, r.ord, ARRAY(SELECT jsonb_array_elements_text(r.heading_path)),
+        r.anchor, r.heading_text, r.text,
+        CASE WHEN r.embedding IS NULL THEN NULL ELSE ${embedder}::text END, r.embedding::vector
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb)
+        AS r(page_id bigint, ord int, heading_path jsonb, anchor text, heading_text text, text text,
+          embedding text)`;
+  }
   await indexChunkTerms(
     tx,
     wikiId,
-    pageId,
-    chunks.map((c) => ({
-      ord: c.ord,
-      heading: lexicalText(c.headingText),
-      text: lexicalText(c.text),
-    })),
+    pageIds,
+    pages.flatMap((p) =>
+      p.chunks.map((c) => ({
+        page_id: p.pageId,
+        ord: c.ord,
+        heading: lexicalText(c.headingText),
+        text: lexicalText(c.text),
+      }))
+    ),
   );
 }
 
@@ -56,9 +81,18 @@ export async function replaceChunks(
  * (their postings go with them), in one statement: every part reads the same snapshot.
  */
 export async function removeChunks(tx: Db, wikiId: string, pageId: number): Promise<void> {
+  await removeChunksOfPages(tx, wikiId, [pageId]);
+}
+
+/** `removeChunks` for many pages of one wiki, in one statement. */
+export async function removeChunksOfPages(
+  tx: Db,
+  wikiId: string,
+  pageIds: number[],
+): Promise<void> {
   await tx`
     WITH old AS (
-      SELECT id, length FROM chunks WHERE page_id = ${pageId}
+      SELECT id, length FROM chunks WHERE page_id = ANY(${pageIds}::bigint[])
     ), df AS (
       UPDATE term_stats s SET df = s.df - o.n
       FROM (
@@ -76,24 +110,25 @@ export async function removeChunks(tx: Db, wikiId: string, pageId: number): Prom
 }
 
 /**
- * Indexes a page's new chunks in one statement: term frequencies from PostgreSQL's English
+ * Indexes pages' new chunks in one statement: term frequencies from PostgreSQL's English
  * stemming (the number of positions of a lexeme in the tsvector) into `chunk_terms`, each
  * chunk's length, the wiki's document frequencies (upserted in term order, so concurrent
  * writers of different wikis never deadlock) and its chunk count and total length. `lexical`
- * holds each chunk's heading text and text as `lexicalText` spells them, by `ord`.
+ * holds each chunk's heading text and text as `lexicalText` spells them, by page and `ord`.
  */
 async function indexChunkTerms(
   tx: Db,
   wikiId: string,
-  pageId: number,
-  lexical: { ord: number; heading: string; text: string }[],
+  pageIds: number[],
+  lexical: { page_id: number; ord: number; heading: string; text: string }[],
 ): Promise<void> {
   await tx`
     WITH t AS (
       SELECT c.id AS chunk_id, x.term, x.h, x.b
       FROM chunks c
       JOIN jsonb_to_recordset(${JSON.stringify(lexical)}::text::jsonb)
-        AS r(ord int, heading text, text text) ON r.ord = c.ord
+        AS r(page_id bigint, ord int, heading text, text text)
+        ON r.page_id = c.page_id AND r.ord = c.ord
       CROSS JOIN LATERAL (
         SELECT u.lexeme AS term, sum(u.h)::int AS h, sum(u.b)::int AS b
         FROM (
@@ -104,7 +139,7 @@ async function indexChunkTerms(
         ) u
         GROUP BY u.lexeme
       ) x
-      WHERE c.page_id = ${pageId}
+      WHERE c.page_id = ANY(${pageIds}::bigint[])
     ), len AS (
       UPDATE chunks c SET length = s.len
       FROM (SELECT chunk_id, sum(h + b)::int AS len FROM t GROUP BY chunk_id) s
@@ -121,7 +156,7 @@ async function indexChunkTerms(
       ON CONFLICT (wiki_id, term) DO UPDATE SET df = term_stats.df + excluded.df
     )
     INSERT INTO search_stats (wiki_id, chunks, length_sum)
-    SELECT ${wikiId}, (SELECT count(*) FROM chunks WHERE page_id = ${pageId}),
+    SELECT ${wikiId}, (SELECT count(*) FROM chunks WHERE page_id = ANY(${pageIds}::bigint[])),
       (SELECT coalesce(sum(length), 0) FROM len)
     ON CONFLICT (wiki_id) DO UPDATE SET chunks = search_stats.chunks + excluded.chunks,
       length_sum = search_stats.length_sum + excluded.length_sum`;
@@ -189,6 +224,22 @@ export function selectNearestExact(
     WHERE embedder = ${embedder} AND wiki_id = ANY(${wikiIds}::text[])
     ORDER BY embedding <=> ${vector}::vector, id
     LIMIT ${limit}`;
+}
+
+/**
+ * The cosine similarity of the query vector to each of the given chunks that has a vector of
+ * this embedder: an exact re-rank of the lexical leg's candidates, read by primary key.
+ */
+export function selectVectorScores(
+  db: Db,
+  chunkIds: number[],
+  embedder: string,
+  vector: Float32Array,
+): Promise<ChunkHit[]> {
+  return db<ChunkHit>`
+    SELECT id AS chunk_id, (1 - (embedding <=> ${vector}::vector))::float8 AS score
+    FROM chunks
+    WHERE id = ANY(${chunkIds}::bigint[]) AND embedder = ${embedder}`;
 }
 
 /**

@@ -376,7 +376,9 @@ export async function checkCrashDuringImport(
     }
     const store = await makeStore(kind, ctx.databaseUrl);
     try {
-      const result = await crashDuringImport(store, kind === "pglite" ? 160 : 240);
+      // An import writes 100 pages per transaction (BATCH_PAGES): five or six batches, so the
+      // kill lands after the first has committed and before the last.
+      const result = await crashDuringImport(store, kind === "pglite" ? 500 : 600);
       ctx.verdict({
         name,
         ok: result.consistent && result.old > 0 && result.fresh > 0 && result.restarted,
@@ -436,11 +438,12 @@ async function crashDuringImport(store: Store, count: number) {
     headers: { ...auth, "Content-Type": "application/json" },
     body,
   }).then((r) => r.status, () => "killed");
-  // Kill once a fifth of the pages are new, well inside the import. With PGlite the import's
-  // back-to-back transactions can keep the probe waiting, so past a third of the calibrated
-  // duration the kill comes anyway.
-  const probe = `P${Math.floor(count / 5)}`;
-  const deadline = performance.now() + Math.min(120_000, calibrated / 3);
+  // Kill once the first batch of pages is new (a tenth of them, a fifth of the time), well
+  // inside the import. With PGlite the import's back-to-back transactions can keep the probe
+  // waiting, so past two thirds of the calibrated duration the kill comes anyway (the server's
+  // first batch, cold, can take longer than a third of the warm seeding).
+  const probe = `P${Math.floor(count / 10)}`;
+  const deadline = performance.now() + Math.min(120_000, calibrated * 2 / 3);
   while (performance.now() < deadline) {
     const res = await fetch(`${server.url}/api/v1/spaces/${wikiId}/pages/${probe}`, {
       headers: { ...auth, Accept: "text/markdown" },
