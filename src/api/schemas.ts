@@ -35,7 +35,7 @@ export function problems(...statuses: number[]) {
     401: "No or invalid account token",
     403: "A space token, or no access",
     404: "No such wiki, space or page",
-    409: "Revision conflict",
+    409: "A conflict: the space is synced from Git (`space_synced`), or a revision conflict",
     412: "If-Match does not match the page's revision",
     413: "Body too large",
     415: "Wrong Content-Type",

@@ -132,7 +132,7 @@ export function registerSpaceRoutes(app: OpenAPIHono, deps: Deps): void {
       responses: {
         200: json(writeResult, "Updated, or unchanged"),
         201: json(writeResult, "Created"),
-        ...problems(400, 401, 403, 404, 412, 413, 415, 422),
+        ...problems(400, 401, 403, 404, 409, 412, 413, 415, 422),
       },
     }),
     async (c) => {
@@ -172,7 +172,7 @@ export function registerSpaceRoutes(app: OpenAPIHono, deps: Deps): void {
       summary: "Delete a page (its history is kept)",
       security,
       request: { params: pageParams, headers: ifMatchHeader },
-      responses: { 204: { description: "Deleted" }, ...problems(401, 403, 404, 412) },
+      responses: { 204: { description: "Deleted" }, ...problems(401, 403, 404, 409, 412) },
     }),
     async (c) => {
       const { id, path } = c.req.valid("param");
