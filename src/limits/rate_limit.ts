@@ -202,26 +202,21 @@ export function personalBudgetHint(state: LimitState, baseUrl: string): string {
   return `. For a budget of your own, send a token (Authorization: Bearer <token>, made at ${baseUrl}/account/tokens) or sign in with OAuth: signed-in calls are counted per account, not per address`;
 }
 
-/** The most of a body `chargeBatch` reads: the MCP transport refuses larger ones itself. */
-const BATCH_PEEK_BYTES = 4 * 1024 * 1024;
-
 /**
  * Counts every call of a JSON-RPC batch against the request's budget: the rate limiter counted
- * the POST once, so a batch of n calls is charged n - 1 more. (Protocol 2025-06-18 removed
- * batches, but clients of 2025-03-26 may send them and the SDK transport serves them.) Returns
- * the 429 (rendered by `render`, problem+json by default) when the batch goes over the budget,
- * else null. Reads a copy of the body,
- * at most 4 MiB, and only when it starts as an array.
+ * the POST once, so a batch of `calls` calls is charged `calls - 1` more. (Protocol 2025-06-18
+ * removed batches, but clients of 2025-03-26 may send them and the SDK transport serves them.)
+ * Returns the 429 (rendered by `render`, problem+json by default) when the batch goes over the
+ * budget, else null. The caller has read the body once (`batchSize` counts its calls).
  */
 export async function chargeBatch(
   c: Context,
   deps: Deps,
+  calls: number,
   render?: TooManyRenderer,
 ): Promise<Response | null> {
   const state = c.get("rateLimit");
-  if (!state || !c.req.raw.body) return null;
-  const calls = await countBatchCalls(c.req.raw.clone());
-  if (calls <= 1) return null;
+  if (!state || calls <= 1) return null;
   let counted;
   try {
     counted = await countRequest(deps.db, state.key, state.budget.windowSeconds, calls - 1);
@@ -236,26 +231,11 @@ export async function chargeBatch(
 }
 
 /** How many calls a JSON-RPC body holds: the length of a batch, else 1. */
-async function countBatchCalls(request: Request): Promise<number> {
-  const reader = request.body!.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  let size = 0;
+export function batchSize(body: string): number {
+  if (!/^\s*\[/.test(body)) return 1;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > BATCH_PEEK_BYTES) return 1;
-      text += decoder.decode(value, { stream: true });
-      if (!/^\s*(\[|$)/.test(text.slice(0, 64))) return 1;
-    }
-  } finally {
-    await reader.cancel().catch(() => {});
-  }
-  try {
-    const body = JSON.parse(text + decoder.decode());
-    return Array.isArray(body) ? body.length : 1;
+    const parsed = JSON.parse(body);
+    return Array.isArray(parsed) ? Math.max(1, parsed.length) : 1;
   } catch {
     return 1;
   }

@@ -11,7 +11,7 @@ import { type Credential, requestCredential } from "../auth/credentials.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { clientIp } from "../http/client_ip.ts";
-import { chargeBatch } from "../limits/rate_limit.ts";
+import { batchSize, chargeBatch } from "../limits/rate_limit.ts";
 import { DEFAULT_SCOPES } from "../oauth/scopes.ts";
 import { buildHubServer, buildPrivateServer, buildWikiServer } from "./servers.ts";
 import { mcpTooManyRequests } from "./too_many_requests.ts";
@@ -137,9 +137,24 @@ export function mcpRoutes(deps: Deps): Hono {
  * A batch is first charged one request per call against the caller's budget.
  */
 async function serve(c: Context, deps: Deps, build: () => McpServer): Promise<Response> {
-  const refused = await chargeBatch(c, deps, mcpTooManyRequests);
+  // The body is read once, here, bounded: the batch count and the SDK both use these bytes.
+  const body = await readBounded(c.req.raw, MAX_MCP_BODY);
+  if (body === null) {
+    return c.json({
+      jsonrpc: "2.0",
+      error: { code: -32600, message: `The request body is over ${MAX_MCP_BODY} bytes` },
+      id: null,
+    }, 413);
+  }
+  const refused = await chargeBatch(
+    c,
+    deps,
+    batchSize(new TextDecoder().decode(body)),
+    mcpTooManyRequests,
+  );
   if (refused) return refused;
-  const request = await forTransport(c.req.raw);
+  const exchange = new AbortController();
+  const request = forTransport(c.req.raw, body, exchange.signal);
   if (await isLegacyRequest(request)) return withBudget(c, await serveLegacy(request, build()));
   const handler = createMcpHandler(build, {
     legacy: "reject",
@@ -151,6 +166,9 @@ async function serve(c: Context, deps: Deps, build: () => McpServer): Promise<Re
   try {
     return await withBudget(c, await handler.fetch(request));
   } finally {
+    // The exchange is over once the handler has answered: its per-request server and transport
+    // tear down on this signal (stateless: nothing outlives the response).
+    exchange.abort();
     await handler.close();
   }
 }
@@ -194,23 +212,25 @@ async function withBudget(c: Context, response: Response): Promise<Response> {
 /**
  * The request as the SDK gets it. The transport insists on both JSON and SSE in `Accept` (406
  * otherwise), but clients that send only one are common; we always answer JSON, which both
- * kinds of client read. And it gets a signal of its own: the 2026-07-28 handler listens for
- * the request's abort, and Deno's `request.signal` also aborts once a response has been sent
- * (its legacy behaviour, about which it warns on stderr in every process); the handler is
- * closed by `serve` instead.
+ * kinds of client read. And it gets a signal of its own, `serve`'s, aborted when the handler
+ * has answered: the 2026-07-28 handler tears the exchange down on it. (Deno's own
+ * `request.signal` aborts only when the client goes away, with `no-legacy-abort`.)
  */
-async function forTransport(request: Request): Promise<Request> {
+function forTransport(
+  request: Request,
+  body: Uint8Array<ArrayBuffer>,
+  signal: AbortSignal,
+): Request {
   const headers = new Headers(request.headers);
   const accept = headers.get("accept") ?? "";
   if (!(accept.includes("application/json") && accept.includes("text/event-stream"))) {
     headers.set("accept", "application/json, text/event-stream");
   }
-  const body = request.body ? await request.arrayBuffer() : null;
   return new Request(request.url, {
     method: request.method,
     headers,
-    body,
-    signal: new AbortController().signal,
+    body: body.byteLength > 0 ? body : null,
+    signal,
   });
 }
 
@@ -246,6 +266,32 @@ function challenge(c: Context, deps: Deps, reason: string): Response {
   return c.json({ jsonrpc: "2.0", error: { code: -32001, message: detail }, id: null }, 401, {
     "WWW-Authenticate": header,
   });
+}
+
+/** The most an MCP request body may hold: the SDK transport's own bound (4 MiB). */
+const MAX_MCP_BODY = 4 * 1024 * 1024;
+
+/** The request's body, read to its end unless it passes `max` bytes (then null). */
+async function readBounded(
+  request: Request,
+  max: number,
+): Promise<Uint8Array<ArrayBuffer> | null> {
+  if (Number(request.headers.get("content-length") ?? 0) > max) return null;
+  if (!request.body) return new Uint8Array();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const part of request.body) {
+    size += part.byteLength;
+    if (size > max) return null;
+    parts.push(part);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.byteLength;
+  }
+  return out;
 }
 
 function jsonRpcError(c: Context, status: 403 | 404, message: string): Response {
