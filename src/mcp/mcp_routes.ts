@@ -142,7 +142,11 @@ async function serve(c: Context, deps: Deps, build: () => McpServer): Promise<Re
   if (body === null) {
     return c.json({
       jsonrpc: "2.0",
-      error: { code: -32600, message: `The request body is over ${MAX_MCP_BODY} bytes` },
+      // The SDK transport's own words for the same refusal.
+      error: {
+        code: -32600,
+        message: `Payload Too Large: Request body must not exceed ${MAX_MCP_BODY} bytes`,
+      },
       id: null,
     }, 413);
   }
