@@ -3,17 +3,15 @@ import { browser as baseBrowser } from "./browser.ts";
 import { Hono } from "hono";
 import type { Db } from "../src/db/db.ts";
 import { requestId } from "../src/http/request_id.ts";
-import { sessionRoutes } from "../src/sessions/session_routes.tsx";
-import { dashboardRoutes } from "../src/dashboard/dashboard_routes.tsx";
+import { webRoutes } from "../src/web/web_routes.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb, testDeps } from "./helpers.ts";
 
-/** The session routes (which carry the team pages) alone in an app. */
+/** The web app (which carries the team pages) alone in an app. */
 function webApp(db: Db): Hono {
   const app = new Hono();
   app.use(requestId());
-  app.route("/", sessionRoutes(testDeps(db)));
-  app.route("/", dashboardRoutes(testDeps(db)));
+  app.route("/", webRoutes(testDeps(db)));
   return app;
 }
 

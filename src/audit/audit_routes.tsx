@@ -3,7 +3,6 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { requireAccount } from "../sessions/sessions.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
-import { webPage } from "../web/web_middleware.ts";
 import { selectWiki } from "../wikis/store.ts";
 import { AuditPage } from "./audit_page.tsx";
 import { selectAuditEvents, selectSpaceRole } from "./store.ts";
@@ -18,7 +17,6 @@ const PAGE_SIZE = 50;
  */
 export function auditRoutes(deps: Deps): Hono {
   const app = new Hono();
-  app.use("/w/:id/-/audit", ...webPage(deps));
 
   app.get("/w/:id/-/audit", async (c) => {
     const account = requireAccount(c);

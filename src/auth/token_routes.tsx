@@ -1,10 +1,7 @@
 import { type Context, Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { csrfProtection } from "../sessions/csrf.ts";
-import { pageHeaders } from "../sessions/session_routes.tsx";
-import { requireAccount, sessionMiddleware } from "../sessions/sessions.ts";
+import { requireAccount } from "../sessions/sessions.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
 import { spacesOf } from "./credentials.ts";
 import { selectTokensOf } from "./store.ts";
@@ -17,13 +14,6 @@ import { createToken, revokeToken } from "./tokens.ts";
  */
 export function tokenRoutes(deps: Deps): Hono {
   const app = new Hono();
-  app.use(
-    "/account/tokens/*",
-    pageHeaders(),
-    bodyLimit({ maxSize: 16 * 1024 }),
-    sessionMiddleware(deps),
-    csrfProtection(deps),
-  );
 
   const render = async (
     c: Context,

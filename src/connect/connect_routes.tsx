@@ -2,7 +2,6 @@ import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
 import { loadWebSpace } from "../web/space_access.ts";
-import { webPage } from "../web/web_middleware.ts";
 import { selectSpacesOf } from "../wikis/store.ts";
 import { reachableFromInternet } from "./client_configs.ts";
 import { ConnectPage, type EndpointView } from "./connect_page.tsx";
@@ -14,7 +13,6 @@ import { ConnectPage, type EndpointView } from "./connect_page.tsx";
  */
 export function connectRoutes(deps: Deps): Hono {
   const app = new Hono();
-  for (const path of ["/connect", "/w/:id/-/connect"]) app.use(path, ...webPage(deps));
   const base = deps.config.baseUrl;
   const reachable = reachableFromInternet(base);
 

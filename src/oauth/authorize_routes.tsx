@@ -1,12 +1,9 @@
 import { type Context, Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { csrfProtection } from "../sessions/csrf.ts";
 import { ErrorPage } from "../sessions/session_pages.tsx";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
-import { pageHeaders } from "../sessions/session_routes.tsx";
-import { requireAccount, sessionMiddleware } from "../sessions/sessions.ts";
+import { requireAccount } from "../sessions/sessions.ts";
 import { selectSpacesOf } from "../wikis/store.ts";
 import { ConnectedAppsPage } from "./apps_page.tsx";
 import {
@@ -22,13 +19,10 @@ import { revokeAccountGrant, selectLiveGrantsOf } from "./store.ts";
 /**
  * The browser side of the authorization server: `/authorize` (sign-in through the web
  * session, then consent) and the account's connected apps. Like every web page, behind the
- * session and CSRF middleware, registered per path so it never runs on `/mcp` or `/api`.
+ * session and CSRF middleware that `webRoutes` registers.
  */
 export function authorizeRoutes(deps: Deps, fetcher: DocumentFetcher): Hono {
   const app = new Hono();
-  const web = [bodyLimit({ maxSize: 64 * 1024 }), sessionMiddleware(deps), csrfProtection(deps)];
-  app.use("/authorize", pageHeaders({ formAction: false, referrer: "no-referrer" }), ...web);
-  app.use("/account/apps/*", pageHeaders(), ...web); // matches /account/apps too
 
   app.get("/authorize", async (c) => {
     const params = new URL(c.req.url).searchParams;

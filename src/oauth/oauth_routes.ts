@@ -3,7 +3,6 @@ import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import type { Deps } from "../deps.ts";
 import { sha256Hex } from "../lib/sha256.ts";
-import { authorizeRoutes } from "./authorize_routes.tsx";
 import { type DocumentFetcher, networkFetcher } from "./client_metadata_document.ts";
 import { authenticateClient } from "./clients.ts";
 import { authorizationServerMetadata, protectedResourceMetadata } from "./metadata.ts";
@@ -119,7 +118,6 @@ export function oauthRoutes(deps: Deps, options: OAuthOptions = {}): Hono {
     return c.body(null, 200, NO_STORE);
   });
 
-  app.route("/", authorizeRoutes(deps, fetcher));
   return app;
 }
 

@@ -3,7 +3,7 @@ import { getCookie, setCookie } from "hono/cookie";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { decodeBase64url, encodeBase64url } from "../lib/base64url.ts";
-import { constantTimeEqual } from "./password.ts";
+import { constantTimeTextEqual, randomSecret } from "../lib/secrets.ts";
 import { webCookie } from "./sessions.ts";
 
 /** The hidden form field that carries the token. */
@@ -34,7 +34,7 @@ export function csrfProtection(deps: Pick<Deps, "config">): MiddlewareHandler {
       const existing = getCookie(c, cookie.name);
       if (existing && TOKEN_SHAPE.test(existing)) expected = existing;
       else {
-        expected = encodeBase64url(crypto.getRandomValues(new Uint8Array(32)));
+        expected = randomSecret();
         setCookie(c, cookie.name, expected, cookie.options);
       }
     }
@@ -48,7 +48,7 @@ export function csrfProtection(deps: Pick<Deps, "config">): MiddlewareHandler {
         throw new AppError("bad_request", "The form cannot be read: send it again");
       });
       const given = body[CSRF_FIELD];
-      if (typeof given !== "string" || !sameText(given, expected)) {
+      if (typeof given !== "string" || !constantTimeTextEqual(given, expected)) {
         throw new AppError(
           "forbidden",
           "This form has expired or did not come from this site: reload the page and try again",
@@ -87,11 +87,6 @@ function isCrossSite(c: Context, baseUrl: string): boolean {
   if (origin === undefined) return false;
   if (origin === "null") return site !== "same-origin";
   return origin !== new URL(baseUrl).origin && origin !== new URL(c.req.url).origin;
-}
-
-function sameText(a: string, b: string): boolean {
-  const encoder = new TextEncoder();
-  return constantTimeEqual(encoder.encode(a), encoder.encode(b));
 }
 
 declare module "hono" {

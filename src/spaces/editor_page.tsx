@@ -1,8 +1,8 @@
-import { Alert, CsrfField, Field } from "../web/layout.tsx";
+import { Alert, CsrfField, Field, TextArea } from "../web/form_kit.tsx";
 import { DiffView } from "./diff_view.tsx";
 import type { LineDiff } from "./line_diff.ts";
 import { actionHref, pageHref, spaceHref, toolHref } from "./space_urls.ts";
-import { type SpaceView, TextArea, WikiFrame } from "./wiki_frame.tsx";
+import { type SpaceView, WikiFrame } from "./wiki_frame.tsx";
 
 /** Where an edit stands: what the form holds, and what the server found when it last posted. */
 export type EditorState = {

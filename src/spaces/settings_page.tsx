@@ -1,6 +1,6 @@
-import { Alert, CsrfField, Field } from "../web/layout.tsx";
+import { Alert, CsrfField, Field, TextArea } from "../web/form_kit.tsx";
 import { toolHref } from "./space_urls.ts";
-import { type SpaceView, TextArea, WikiFrame } from "./wiki_frame.tsx";
+import { type SpaceView, WikiFrame } from "./wiki_frame.tsx";
 import type { WikiSettingsErrors, WikiSettingsForm } from "./wiki_settings.ts";
 
 /**

@@ -62,49 +62,6 @@ export function Time(props: { at: Date }) {
   return <time datetime={iso}>{iso.slice(0, 16).replace("T", " ")} UTC</time>;
 }
 
-/**
- * A labelled multi-line field with its hint and error, tied to it like `Field` does. The
- * value goes in as text (escaped), never as markup.
- */
-export function TextArea(props: {
-  name: string;
-  label: string;
-  value?: string;
-  hint?: string;
-  error?: string | undefined;
-  rows?: number;
-  required?: boolean;
-  readonly?: boolean;
-  class?: string;
-}) {
-  const id = `field-${props.name}`;
-  const described = [props.hint && `${id}-hint`, props.error && `${id}-error`]
-    .filter(Boolean).join(" ");
-  return (
-    <div>
-      <label for={id}>{props.label}</label>
-      {props.hint && <p class="hint" id={`${id}-hint`}>{props.hint}</p>}
-      <textarea
-        id={id}
-        name={props.readonly ? undefined : props.name}
-        rows={props.rows ?? 6}
-        class={props.class}
-        required={props.required}
-        readonly={props.readonly}
-        spellcheck={props.class === "code" ? false : undefined}
-        aria-invalid={props.error ? "true" : undefined}
-        aria-describedby={described || undefined}
-      >
-        {
-          // A textarea drops one leading newline; keep the text's own.
-          props.value?.startsWith("\n") ? `\n${props.value}` : props.value
-        }
-      </textarea>
-      {props.error && <p class="error" id={`${id}-error`}>{props.error}</p>}
-    </div>
-  );
-}
-
 /** Who made a revision, as this visitor may see it: members see emails, readers names only. */
 export function authorOf(
   row: {

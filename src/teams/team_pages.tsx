@@ -1,4 +1,5 @@
-import { Alert, CsrfField, Field, Layout, type PageContext } from "../web/layout.tsx";
+import { Alert, CsrfField, Field, SelectField } from "../web/form_kit.tsx";
+import { Layout, type PageContext } from "../web/layout.tsx";
 import type { InvitationRow, MemberRow, Role, TeamRow } from "./store.ts";
 
 const ROLES: Role[] = ["owner", "admin", "member"];
@@ -109,12 +110,13 @@ export function TeamPage(
               hint="They join when they accept the invitation on their account page (after signing up with this email, if they have no account yet)"
               value={props.inviteEmail}
             />
-            <label for="field-invite-role">Role</label>
-            <select id="field-invite-role" name="role">
-              {grantable.map((r) => (
-                <option key={r} value={r} selected={r === "member"}>{r}</option>
-              ))}
-            </select>
+            <SelectField
+              name="role"
+              id="field-invite-role"
+              label="Role"
+              value="member"
+              options={grantable.map((r) => ({ value: r, label: r }))}
+            />
             <button type="submit">Invite</button>
           </form>
         </>

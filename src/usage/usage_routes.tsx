@@ -3,7 +3,6 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
 import { loadWebSpace } from "../web/space_access.ts";
-import { webPage } from "../web/web_middleware.ts";
 import {
   selectDailyUsage,
   selectRecentNotes,
@@ -18,7 +17,6 @@ const NOTES = 10;
 /** `GET /w/:id/-/usage?days=7|30|90`: a wiki's usage by assistants, for its members. */
 export function usageRoutes(deps: Deps): Hono {
   const app = new Hono();
-  app.use("/w/:id/-/usage", ...webPage(deps));
 
   app.get("/w/:id/-/usage", async (c) => {
     const id = c.req.param("id");

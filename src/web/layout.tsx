@@ -1,6 +1,7 @@
 import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
 import type { AccountRow } from "../accounts/store.ts";
+import { CsrfField } from "./form_kit.tsx";
 
 const CSS = `
 *{box-sizing:border-box}
@@ -143,50 +144,4 @@ export function Layout(
       </html>
     </>
   );
-}
-
-/** The hidden CSRF field every form of the web app carries. */
-export function CsrfField(props: { token: string }) {
-  return <input type="hidden" name="_csrf" value={props.token} />;
-}
-
-/**
- * A labelled input with its hint and error, tied to it with `aria-describedby` and
- * `aria-invalid` so screen readers announce them with the field.
- */
-export function Field(props: {
-  name: string;
-  label: string;
-  type?: string;
-  value?: string;
-  error?: string | undefined;
-  hint?: string;
-  autocomplete?: string;
-  required?: boolean;
-}) {
-  const id = `field-${props.name}`;
-  const described = [props.hint && `${id}-hint`, props.error && `${id}-error`]
-    .filter(Boolean).join(" ");
-  return (
-    <div>
-      <label for={id}>{props.label}</label>
-      {props.hint && <p class="hint" id={`${id}-hint`}>{props.hint}</p>}
-      <input
-        id={id}
-        name={props.name}
-        type={props.type ?? "text"}
-        value={props.value}
-        autocomplete={props.autocomplete}
-        required={props.required}
-        aria-invalid={props.error ? "true" : undefined}
-        aria-describedby={described || undefined}
-      />
-      {props.error && <p class="error" id={`${id}-error`}>{props.error}</p>}
-    </div>
-  );
-}
-
-/** A message at the top of a form that was not accepted, announced when it appears. */
-export function Alert(props: { message: string | undefined }) {
-  return props.message ? <p class="alert" role="alert">{props.message}</p> : null;
 }
