@@ -7,6 +7,7 @@ import { createApp } from "../src/app.ts";
 import { seedDocs } from "../src/wikis/seed_docs.ts";
 import { chromiumPath, launchChromium, screenshot } from "./chromium.ts";
 import { freshDb, testDeps } from "./helpers.ts";
+import { seedPages } from "./space_helpers.ts";
 
 // Real headless Chromium against a real server on loopback: the journeys a person takes.
 
@@ -299,5 +300,81 @@ Deno.test({
     const pages = await db<{ path: string }>`
       SELECT path FROM pages WHERE wiki_id = 'field-notes' ORDER BY path`;
     assert.deepEqual(pages.map((p) => p.path), ["Herons", "Ponds"]);
+  },
+});
+
+Deno.test({
+  name: "a reader finds their way by the sidebar, the table of contents, previous/next, " +
+    "the breadcrumb and the / key, on a desktop and on a phone, light and dark",
+  ignore: !CHROMIUM,
+  fn: async () => {
+    await using live = await liveServer();
+    const { base, page, deps } = live;
+    await signUp(page, base, "ana@example.com");
+    await createSpace(page, base, "handbook", "Handbook");
+    await seedPages(deps, "handbook", {
+      "Home": "# Home\n\nWelcome to the handbook. Start with [[Guides/Setup]].\n",
+      "Guides": "# Guides\n\nEverything you do once.\n",
+      "Guides/Setup": "# Setup\n\nHow to set the service up.\n\n## Install\n\n" +
+        "Download the release and unpack it.\n\n## Configure\n\nSet `BASE_URL`.\n\n" +
+        "### Ports\n\nOpen port 8000.\n\n## Verify\n\nOpen the health page.\n",
+      "Guides/Tuning": "# Tuning\n\nRaise the pool size under load.\n",
+      "Reference/Api": "# API\n\nEvery endpoint.\n",
+    });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${base}/w/handbook`);
+    await page.getByRole("heading", { level: 1, name: "Home" }).waitFor();
+    await screenshot(page, "wiki-home");
+
+    const sidebar = page.getByRole("navigation", { name: "Pages" });
+    await sidebar.getByRole("link", { name: "Setup" }).click();
+    await page.waitForURL(`${base}/w/handbook/Guides/Setup`);
+    assert.equal(
+      await sidebar.getByRole("link", { name: "Setup" }).getAttribute("aria-current"),
+      "page",
+    );
+    // The header fits one line at 1280 px, and the reading column is wider than 640 px.
+    const header = (await page.locator("body > header").boundingBox())!;
+    assert.ok(header.height < 70, `header height ${header.height}`);
+    const column = (await page.locator(".wiki-content").boundingBox())!;
+    assert.ok(column.width > 640, `reading column ${column.width}px`);
+    await screenshot(page, "wiki-page");
+    await page.emulateMedia({ colorScheme: "dark" });
+    const background = await page.evaluate("getComputedStyle(document.body).backgroundColor");
+    assert.notEqual(background, "rgb(255, 255, 255)", "dark mode follows the system");
+    await screenshot(page, "wiki-page-dark");
+    await page.emulateMedia({ colorScheme: "light" });
+
+    await page.getByRole("navigation", { name: "On this page" })
+      .getByRole("link", { name: "Configure" }).click();
+    await page.waitForURL(`${base}/w/handbook/Guides/Setup#configure`);
+    await page.getByRole("navigation", { name: "Previous and next" })
+      .getByRole("link", { name: /Next/ }).click();
+    await page.waitForURL(`${base}/w/handbook/Guides/Tuning`);
+    await page.getByRole("navigation", { name: "Breadcrumb" })
+      .getByRole("link", { name: "Guides" }).click();
+    await page.waitForURL(`${base}/w/handbook/Guides`);
+
+    // "/" focuses the wiki's search.
+    await page.locator("article").click();
+    await page.keyboard.press("/");
+    assert.equal(
+      await page.evaluate("document.activeElement && document.activeElement.id"),
+      "wiki-search",
+    );
+
+    // On a phone the page comes first: the navigation above it stays small.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${base}/w/handbook/Guides/Setup`);
+    const article = (await page.locator("article").boundingBox())!;
+    assert.ok(article.y < 844 * 0.4, `the article starts at ${article.y}px of 844`);
+    assert.equal(
+      await page.locator(".sidebar > details").getAttribute("open"),
+      null,
+      "the page tree starts closed on a phone",
+    );
+    await screenshot(page, "wiki-page-phone");
+    await page.emulateMedia({ colorScheme: "dark" });
+    await screenshot(page, "wiki-page-phone-dark");
   },
 });

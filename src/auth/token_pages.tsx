@@ -54,7 +54,9 @@ export function TokensPage(
             cells: [
               t.name,
               t.kind === "space" ? `space: ${t.wiki_id}` : "account",
-              <code key="hint">{t.hint}…</code>,
+              (
+                <code>{t.hint}…</code>
+              ),
               t.last_used_at?.toISOString().slice(0, 16).replace("T", " ") ?? "never",
               t.expires_at?.toISOString().slice(0, 10) ?? "never",
             ],

@@ -3,24 +3,22 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { cleanPath, pathKey } from "../markdown/paths.ts";
 import {
+  type PageRow,
   selectLinksTo,
   selectMissingTargets,
-  selectPageHeads,
   selectSimilarPaths,
 } from "../pages/store.ts";
 import { searchWikis } from "../search/search_wikis.ts";
 import { findPageRecord } from "./find_page_record.ts";
 import { WikiHomePage } from "./home_page.tsx";
-import { pageTree } from "./page_tree.ts";
+import type { TreeNode } from "./page_tree.ts";
 import { MissingPageView, PageView } from "./page_view.tsx";
 import { renderPage } from "./render_page.ts";
 import { SearchPage } from "./search_page.tsx";
 import { openSpace } from "./space_context.ts";
 import { countPages, selectRecentPages } from "./store.ts";
 import { pageHref, spaceHref } from "./space_urls.ts";
-
-/** Pages listed in a wiki's home tree at most; search reaches the rest. */
-const TREE_PAGES = 2_000;
+import type { SpaceView } from "./wiki_frame.tsx";
 
 /**
  * Reading a wiki: its home, its search and its pages. Mount last: the page route takes any
@@ -29,25 +27,19 @@ const TREE_PAGES = 2_000;
 export function viewRoutes(deps: Deps): Hono {
   const app = new Hono();
 
+  // The wiki's root is its Home page when it has one (`Home`, else `README` or `index`, as
+  // imports bring them); the index of every page is one click away at `-/pages`.
   app.get("/w/:id", async (c) => {
     const view = await openSpace(deps, c, "read");
-    const id = view.space.wiki.id;
-    const [pageCount, recent, heads, wanted] = await Promise.all([
-      countPages(deps.db, id),
-      selectRecentPages(deps.db, id, 10),
-      selectPageHeads(deps.db, id, { afterKey: null, limit: TREE_PAGES + 1 }),
-      view.space.role ? selectMissingTargets(deps.db, id, 20) : [],
-    ]);
-    return c.html(
-      <WikiHomePage
-        {...view}
-        pageCount={pageCount}
-        recent={recent}
-        tree={pageTree(heads.slice(0, TREE_PAGES))}
-        treeTruncated={heads.length > TREE_PAGES}
-        wanted={wanted}
-      />,
-    );
+    const home = homePath(view.nav?.tree ?? []);
+    const record = home ? await findPageRecord(deps.db, view.space.wiki.id, home) : null;
+    if (record?.kind === "page") return c.html(await pageView(deps, view, record.page, true));
+    return c.html(await indexView(deps, view));
+  });
+
+  app.get("/w/:id/-/pages", async (c) => {
+    const view = await openSpace(deps, c, "read");
+    return c.html(await indexView(deps, view));
   });
 
   app.get("/w/:id/", (c) => c.redirect(spaceHref(c.req.param("id")), 301));
@@ -91,7 +83,7 @@ export function viewRoutes(deps: Deps): Hono {
     // answer, before any access check of ours.
     if (path?.split("/")[0] === "-") return await next();
     const view = await openSpace(deps, c, "read");
-    const { wiki, role } = view.space;
+    const { wiki } = view.space;
     if (!path) throw new AppError("not_found", `No page "${asked}" in wiki "${wiki.id}"`);
     const record = await findPageRecord(deps.db, wiki.id, path);
     if (record?.kind === "moved" || (record?.kind === "page" && record.page.path !== asked)) {
@@ -109,28 +101,68 @@ export function viewRoutes(deps: Deps): Hono {
         404,
       );
     }
-    const { page } = record;
-    const [html, links] = await Promise.all([
-      renderPage(deps.db, {
-        wikiId: wiki.id,
-        path: page.path,
-        markdown: page.markdown,
-        canCreate: role !== null,
-        title: page.title,
-      }),
-      selectLinksTo(deps.db, page.id),
-    ]);
-    const backlinks = new Map<string, { path: string; title: string }>();
-    for (const link of links) {
-      if (link.from_page_id === page.id) continue;
-      backlinks.set(link.other_path!, { path: link.other_path!, title: link.other_title! });
-    }
-    return c.html(
-      <PageView {...view} page={page} html={html} backlinks={[...backlinks.values()]} />,
-    );
+    return c.html(await pageView(deps, view, record.page, false));
   });
 
   return app;
+}
+
+/** The index of a wiki: the pages changed last, every page as a tree, the wanted pages. */
+async function indexView(deps: Deps, view: SpaceView) {
+  const id = view.space.wiki.id;
+  const nav = view.nav!;
+  const [recent, wanted] = await Promise.all([
+    selectRecentPages(deps.db, id, 10),
+    view.space.role ? selectMissingTargets(deps.db, id, 20) : [],
+  ]);
+  return (
+    <WikiHomePage
+      {...view}
+      pageCount={await countPages(deps.db, id)}
+      recent={recent}
+      tree={nav.tree}
+      treeTruncated={nav.truncated}
+      wanted={wanted}
+    />
+  );
+}
+
+/** A page as people read it, with its backlinks; `home` at the wiki's root. */
+async function pageView(deps: Deps, view: SpaceView, page: PageRow, home: boolean) {
+  const { wiki, role } = view.space;
+  const [html, links] = await Promise.all([
+    renderPage(deps.db, {
+      wikiId: wiki.id,
+      path: page.path,
+      markdown: page.markdown,
+      canCreate: role !== null,
+      title: page.title,
+    }),
+    selectLinksTo(deps.db, page.id),
+  ]);
+  const backlinks = new Map<string, { path: string; title: string }>();
+  for (const link of links) {
+    if (link.from_page_id === page.id) continue;
+    backlinks.set(link.other_path!, { path: link.other_path!, title: link.other_title! });
+  }
+  return (
+    <PageView
+      {...view}
+      page={page}
+      html={html}
+      backlinks={[...backlinks.values()]}
+      home={home}
+    />
+  );
+}
+
+/** Which top-level page greets readers at a wiki's root, if any. */
+function homePath(tree: TreeNode[]): string | null {
+  for (const name of ["home", "readme", "index"]) {
+    const node = tree.find((n) => n.title !== null && pathKey(n.path) === name);
+    if (node) return node.path;
+  }
+  return null;
 }
 
 /** A URL of this site without its origin, so links work whatever host the page was served on. */

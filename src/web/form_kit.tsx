@@ -1,4 +1,4 @@
-import type { Child } from "hono/jsx";
+import { type Child, Fragment } from "hono/jsx";
 
 /**
  * The form and table pieces every page of the web app shares, so a label, its hint and its
@@ -168,7 +168,11 @@ export function RevokeTable(props: {
     <table>
       <thead>
         <tr>
-          {props.headers.map((h) => <th key={h}>{h}</th>)}
+          {props.headers.map((h) => (
+            <Fragment key={h}>
+              <th>{h}</th>
+            </Fragment>
+          ))}
           <th>
             <span class="sr-only">Actions</span>
           </th>
@@ -177,7 +181,11 @@ export function RevokeTable(props: {
       <tbody>
         {props.rows.map((row) => (
           <tr>
-            {row.cells.map((cell, i) => <td key={i}>{cell}</td>)}
+            {row.cells.map((cell, i) => (
+              <Fragment key={String(i)}>
+                <td>{cell}</td>
+              </Fragment>
+            ))}
             <td>
               {typeof row.action === "string" ? row.action : (
                 <PostButton
