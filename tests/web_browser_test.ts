@@ -363,6 +363,17 @@ Deno.test({
       "wiki-search",
     );
 
+    // Ask in the app, without leaving the page, and follow a citation to its section.
+    await page.getByRole("search").getByLabel("Search").fill("Which port do I open?");
+    await page.getByRole("search").getByRole("button", { name: "Ask" }).click();
+    await page.waitForURL(/\/w\/handbook\/-\/ask\?q=/);
+    const answer = page.locator("section.answer");
+    await answer.locator("p.coverage").waitFor();
+    assert.match(await answer.innerText(), /Sources/);
+    await screenshot(page, "ask");
+    await answer.locator("ol.citations a").first().click();
+    await page.waitForURL(new RegExp(`^${base}/w/handbook/Guides/Setup#[a-z]+$`));
+
     // On a phone the page comes first: the navigation above it stays small.
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${base}/w/handbook/Guides/Setup`);

@@ -45,6 +45,7 @@ export function spaceBodyLimit(path: string): number {
 /** The tools under `/w/<id>/-/` this feature serves. */
 const TOOLS = new Set([
   "new",
+  "ask",
   "pages",
   "edit",
   "preview",

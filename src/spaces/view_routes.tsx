@@ -8,7 +8,9 @@ import {
   selectMissingTargets,
   selectSimilarPaths,
 } from "../pages/store.ts";
+import { askWikis } from "../ask/ask.ts";
 import { searchWikis } from "../search/search_wikis.ts";
+import { AskPage } from "./ask_page.tsx";
 import { findPageRecord } from "./find_page_record.ts";
 import { WikiHomePage } from "./home_page.tsx";
 import type { TreeNode } from "./page_tree.ts";
@@ -71,6 +73,24 @@ export function viewRoutes(deps: Deps): Hono {
           nextCursor={null}
           error={error.detail}
         />,
+        400,
+      );
+    }
+  });
+
+  // Ask the wiki: a GET form (shareable, no script needed), answered in full on the server.
+  app.get("/w/:id/-/ask", async (c) => {
+    const view = await openSpace(deps, c, "read");
+    const question = c.req.query("q")?.trim() ?? "";
+    const href = (url: string) => relative(url, deps.config.baseUrl);
+    if (!question) return c.html(<AskPage {...view} question="" answer={null} href={href} />);
+    try {
+      const answer = await askWikis(deps, [view.space.wiki.id], { question });
+      return c.html(<AskPage {...view} question={question} answer={answer} href={href} />);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status !== 400) throw error;
+      return c.html(
+        <AskPage {...view} question={question} answer={null} href={href} error={error.detail} />,
         400,
       );
     }

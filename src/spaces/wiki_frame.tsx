@@ -43,6 +43,9 @@ export function WikiFrame(
           <label for="wiki-search" class="sr-only">Search</label>
           <input id="wiki-search" type="search" name="q" value={props.query} />
           <button type="submit">Search</button>
+          <button type="submit" class="secondary" formaction={toolHref(wiki.id, "ask")}>
+            Ask
+          </button>
         </form>
         <SpaceTools space={props.space} />
       </div>

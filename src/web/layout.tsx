@@ -77,6 +77,10 @@ legend{font-weight:600}
 .diff del{text-decoration:none;background:#ffebe9}
 .diff .skip{color:#555;font-style:italic}
 .results li{margin-bottom:0.75rem}
+.coverage{padding:0.4rem 0.75rem;border-left:4px solid #1b7a1b}
+.coverage.partial{border-color:#b26a00}
+.coverage.unsupported{border-color:#b00020}
+.citations blockquote{margin:0.25rem 0 0.75rem;padding-left:0.5rem;border-left:3px solid #ddd}
 .results p{margin:0.1rem 0}
 mark{background:#fff3b0}
 .page-meta{margin-top:2rem}
