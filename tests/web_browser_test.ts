@@ -389,3 +389,69 @@ Deno.test({
     await screenshot(page, "wiki-page-phone-dark");
   },
 });
+
+/** A 1×1 PNG. */
+const PIXEL_PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+Deno.test({
+  name: "a member uploads an image with the Files form (no script) and drops one into the " +
+    "editor, and both show in the page",
+  ignore: !CHROMIUM,
+  fn: async () => {
+    await using live = await liveServer();
+    const { base, page } = live;
+    await signUp(page, base, "ana@example.com");
+    await createSpace(page, base, "lab", "Lab");
+
+    await page.goto(`${base}/w/lab/-/files`);
+    await page.getByLabel("Upload a file").setInputFiles({
+      name: "chart.png",
+      mimeType: "image/png",
+      buffer: Buffer.from(PIXEL_PNG, "base64"),
+    });
+    await page.getByRole("button", { name: "Upload", exact: true }).click();
+    await page.waitForURL(`${base}/w/lab/-/files?uploaded=chart.png`);
+    const line = (await page.locator("#uploaded-markdown").textContent())!;
+    assert.equal(line, "![chart.png](/w/lab/-/files/chart.png)");
+    await screenshot(page, "files");
+
+    await page.goto(`${base}/w/lab/-/new`);
+    await page.getByLabel("Path").fill("Results");
+    const markdown = page.getByLabel("Markdown");
+    await markdown.fill(`# Results\n\n${line}\n\n`);
+    // Drop a file on the text, as a person dragging it from their desktop would.
+    // deno-lint-ignore no-explicit-any
+    await markdown.evaluate((area: any, png: string) => {
+      // deno-lint-ignore no-explicit-any
+      const page = globalThis as any;
+      const bytes = Uint8Array.from(atob(png), (c) => c.charCodeAt(0));
+      const data = new page.DataTransfer();
+      data.items.add(new File([bytes], "dropped.png", { type: "image/png" }));
+      area.focus();
+      area.setSelectionRange(area.value.length, area.value.length);
+      area.dispatchEvent(
+        new page.DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }),
+      );
+    }, PIXEL_PNG);
+    const status = page.locator("#attach-status");
+    for (let i = 0; i < 100 && /Uploading|Paste or drop/.test(await status.innerText()); i++) {
+      await page.waitForTimeout(100);
+    }
+    assert.equal(await page.locator("#attach-status").innerText(), "Uploaded dropped.png.");
+    assert.match(
+      await markdown.inputValue(),
+      /!\[dropped\.png\]\(\/w\/lab\/-\/files\/dropped\.png\)/,
+    );
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.waitForURL(`${base}/w/lab/Results`);
+    const images = page.locator("article img");
+    assert.equal(await images.count(), 2);
+    for (const image of await images.all()) {
+      // deno-lint-ignore no-explicit-any
+      await image.evaluate((img: any) => img.decode());
+      // deno-lint-ignore no-explicit-any
+      assert.equal(await image.evaluate((img: any) => img.naturalWidth), 1);
+    }
+  },
+});

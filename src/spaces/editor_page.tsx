@@ -38,7 +38,7 @@ export function EditorPage(props: SpaceView & EditorState) {
       {...props}
       title={editing ? `Edit ${props.path}` : "New page"}
       path={editing ? props.path : undefined}
-      scripts={["editor.js"]}
+      scripts={["editor.js", "attach.js"]}
     >
       <Alert message={props.alert} />
       {props.notice && <p class="notice" role="status">{props.notice}</p>}
@@ -48,6 +48,7 @@ export function EditorPage(props: SpaceView & EditorState) {
         class="editor"
         data-editor=""
         data-preview={toolHref(wiki.id, "preview")}
+        data-files={toolHref(wiki.id, "files")}
       >
         <CsrfField token={props.csrfToken} />
         <input type="hidden" name="base_revision" value={String(props.baseRevision)} />
@@ -74,7 +75,11 @@ export function EditorPage(props: SpaceView & EditorState) {
           <button type="submit" name="action" value="save">Save</button>
           <button type="submit" name="action" value="preview" class="secondary">Preview</button>
           <a href={cancel}>Cancel</a>
+          <a href={toolHref(wiki.id, "files")} target="_blank">Upload an image or file</a>
         </div>
+        <p class="hint" id="attach-status" role="status">
+          Paste or drop an image into the text to upload it.
+        </p>
       </form>
       <p id="preview-status" role="status" class="sr-only"></p>
       <section id="preview" aria-labelledby="preview-heading" hidden={props.preview === undefined}>

@@ -38,7 +38,8 @@ export function spaceRoutes(deps: Deps): Hono {
  */
 export function spaceBodyLimit(path: string): number {
   const tool = toolOf(path);
-  if (tool === "import") return MAX_UPLOAD_BYTES;
+  // Imports and file uploads (`src/attachments/`) carry files.
+  if (tool === "import" || tool === "files") return MAX_UPLOAD_BYTES;
   return tool === null || TOOLS.has(tool) ? MAX_FORM_BYTES : DEFAULT_MAX_BODY;
 }
 

@@ -78,6 +78,7 @@ export function SpaceTools(props: { space: WebSpace }) {
       {role && <a href={newPageHref(wiki.id)}>New page</a>}
       <a href={toolHref(wiki.id, "pages")}>All pages</a>
       <a href={toolHref(wiki.id, "history")}>Recent changes</a>
+      <a href={toolHref(wiki.id, "files")}>Files</a>
       {role && <a href={toolHref(wiki.id, "import")}>Import</a>}
       <a href={toolHref(wiki.id, "connect")}>Connect</a>
       {role && <a href={toolHref(wiki.id, "usage")}>Usage</a>}

@@ -18,8 +18,11 @@ export function pageHeaders(
     (options.formAction ? "form-action 'self'; " : "") + "frame-ancestors 'none'; base-uri 'none'";
   return async (c, next) => {
     await next();
-    c.res.headers.set("Cache-Control", "no-store");
-    c.res.headers.set("Content-Security-Policy", csp);
+    // A wiki's files (`src/attachments/`) set their own caching (ETag) and stricter CSP.
+    if (!c.res.headers.has("ETag")) {
+      c.res.headers.set("Cache-Control", "no-store");
+      c.res.headers.set("Content-Security-Policy", csp);
+    }
     c.res.headers.set("X-Frame-Options", "DENY");
     c.res.headers.set("Referrer-Policy", options.referrer);
   };

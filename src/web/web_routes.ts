@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
+import { attachmentRoutes } from "../attachments/attachment_routes.tsx";
 import { auditRoutes } from "../audit/audit_routes.tsx";
 import { tokenRoutes } from "../auth/token_routes.tsx";
 import { connectRoutes } from "../connect/connect_routes.tsx";
@@ -56,6 +57,7 @@ export function webRoutes(deps: Deps, options: { fetcher?: DocumentFetcher } = {
   app.route("/", auditRoutes(deps));
   app.route("/", connectRoutes(deps));
   app.route("/", usageRoutes(deps));
+  app.route("/", attachmentRoutes(deps));
   app.route("/", spaceRoutes(deps));
   app.route("/", assetRoutes());
   app.route("/", landingRoutes(deps));
