@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { zipSync } from "fflate";
 import type { Hono } from "hono";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb } from "./helpers.ts";
@@ -114,4 +115,36 @@ Deno.test("uploads are refused by content type (SVG and disguised files), size a
   assert.equal(file.status, 200);
   assert.equal(file.headers.get("cache-control"), "public, max-age=300");
   await file.body?.cancel();
+});
+
+Deno.test("a zip import keeps its images as the wiki's files and points the pages at them", async () => {
+  await using db = await freshDb();
+  const { app } = spaceApp(db);
+  const ana = await person(app, db, "ana@example.com", "Ana");
+  await createWiki(db, { id: "lab", visibility: "private", ownerAccountId: ana.id });
+  const text = (s: string) => new TextEncoder().encode(s);
+  const zip = zipSync({
+    "docs/Guides/Setup.md": text(
+      "# Setup\n\n![The chart](../images/chart.png) and ![root](images/chart.png) " +
+        "and [a site](https://example.com/x.png).\n",
+    ),
+    "docs/images/chart.png": PNG,
+    "docs/images/fake.png": text("not an image"),
+  });
+  const res = await ana.upload("/w/lab/-/import", [new File([zip], "docs.zip")]);
+  const report = await html(res, 200);
+  assert.match(report, /docs\.zip: images\/chart\.png/);
+  assert.match(report, /docs\.zip: images\/fake\.png[\s\S]*?is not a PNG/);
+  const [page] = await db<{ markdown: string }>`
+    SELECT markdown FROM pages WHERE wiki_id = 'lab' AND path = 'Guides/Setup'`;
+  assert.equal(
+    page!.markdown,
+    "# Setup\n\n![The chart](/w/lab/-/files/images-chart.png) and " +
+      "![root](/w/lab/-/files/images-chart.png) and [a site](https://example.com/x.png).\n",
+  );
+  const file = await ana.get("/w/lab/-/files/images-chart.png");
+  assert.equal(file.status, 200);
+  assert.deepEqual(new Uint8Array(await file.arrayBuffer()), PNG);
+  const shown = await html(await ana.get("/w/lab/Guides/Setup"), 200);
+  assert.match(shown, /<img src="\/w\/lab\/-\/files\/images-chart.png" alt="The chart"/);
 });
