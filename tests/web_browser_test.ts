@@ -91,7 +91,7 @@ Deno.test({
     );
     await page.getByRole("button", { name: "Save" }).click();
     await page.waitForURL(`${base}/w/field-notes/Birds`);
-    const missing = page.locator("main a", { hasText: "Ponds" });
+    const missing = page.locator("article a", { hasText: "Ponds" });
     assert.match((await missing.getAttribute("class")) ?? "", /missing/);
     await missing.click();
     await page.getByLabel("Markdown").fill(
@@ -109,7 +109,7 @@ Deno.test({
     await screenshot(page, "page-phone");
     await page.setViewportSize({ width: 1000, height: 800 });
     await page.goto(`${base}/w/field-notes/Birds`);
-    const link = page.locator("main a", { hasText: "Ponds" });
+    const link = page.locator("article a", { hasText: "Ponds" });
     assert.doesNotMatch((await link.getAttribute("class")) ?? "", /missing/);
 
     // The same hybrid search as the assistants get.
@@ -373,6 +373,17 @@ Deno.test({
     await screenshot(page, "ask");
     await answer.locator("ol.citations a").first().click();
     await page.waitForURL(new RegExp(`^${base}/w/handbook/Guides/Setup#[a-z]+$`));
+
+    // Ctrl+S saves in the editor; the usage page keeps the wiki's navigation.
+    await page.goto(`${base}/w/handbook/-/edit/Guides/Tuning`);
+    await page.getByLabel("Markdown").fill("# Tuning\n\nRaise the pool size to 20 under load.\n");
+    await page.getByLabel("Markdown").press("Control+s");
+    await page.waitForURL(`${base}/w/handbook/Guides/Tuning`);
+    await page.getByText("pool size to 20").waitFor();
+    await page.goto(`${base}/w/handbook/-/usage`);
+    await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Setup" })
+      .waitFor();
+    await screenshot(page, "usage-wiki");
 
     // On a phone the page comes first: the navigation above it stays small.
     await page.setViewportSize({ width: 390, height: 844 });

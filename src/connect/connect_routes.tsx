@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
-import { loadWebSpace } from "../web/space_access.ts";
+import { openSpace } from "../spaces/space_context.ts";
 import { selectSpacesOf } from "../wikis/store.ts";
 import { reachableFromInternet } from "./client_configs.ts";
 import { ConnectPage, type EndpointView } from "./connect_page.tsx";
@@ -66,7 +66,8 @@ export function connectRoutes(deps: Deps): Hono {
   });
 
   app.get("/w/:id/-/connect", async (c) => {
-    const { wiki, role } = await loadWebSpace(deps, c, c.req.param("id"), "read");
+    const view = await openSpace(deps, c, "read");
+    const { wiki, role } = view.space;
     const isPublic = wiki.visibility === "public";
     const endpoints: EndpointView[] = [];
     if (isPublic) {
@@ -114,6 +115,7 @@ export function connectRoutes(deps: Deps): Hono {
         account={c.get("account")}
         csrfToken={c.get("csrfToken")}
         title={`Connect an assistant to ${wiki.title}`}
+        view={view}
         {...{ intro, endpoints, baseUrl: base, reachable }}
       />,
     );

@@ -25,6 +25,9 @@ export function Sidebar(props: { wikiId: string; nav: SpaceNav; current?: string
           <a href={toolHref(props.wikiId, "pages")}>All pages</a>
           {props.nav.truncated && " (the tree lists the first pages only)"}
         </p>
+        <p class="hint shortcuts">
+          Keys: <kbd>/</kbd> search · <kbd>Ctrl</kbd>+<kbd>S</kbd> save (in the editor)
+        </p>
       </details>
     </nav>
   );

@@ -88,6 +88,23 @@ export function SpaceTools(props: { space: WebSpace }) {
   );
 }
 
+/**
+ * A page that belongs to a wiki when `view` is given (the wiki's frame: breadcrumb, tools,
+ * sidebar) and to the site otherwise, such as the connect page, which serves both.
+ */
+export function PageFrame(
+  props: PageContext & { title: string; view?: SpaceView | undefined; children?: Child },
+) {
+  if (props.view) {
+    return <WikiFrame {...props.view} title={props.title}>{props.children}</WikiFrame>;
+  }
+  return (
+    <Layout title={props.title} account={props.account} csrfToken={props.csrfToken}>
+      {props.children}
+    </Layout>
+  );
+}
+
 /** A moment as people read it, machine-readable in `datetime`. */
 export function Time(props: { at: Date }) {
   const iso = props.at.toISOString();

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
-import { loadWebSpace } from "../web/space_access.ts";
+import { openSpace } from "../spaces/space_context.ts";
 import {
   selectDailyUsage,
   selectRecentNotes,
@@ -22,7 +22,8 @@ export function usageRoutes(deps: Deps): Hono {
     const id = c.req.param("id");
     // Members only, of public wikis too: usage tells who reads what, which visitors need not
     // know. A private space stays hidden (404) from non-members.
-    const { wiki, role } = await loadWebSpace(deps, c, id, "read");
+    const view = await openSpace(deps, c, "read");
+    const { wiki, role } = view.space;
     if (!role) {
       if (!c.get("account")) throw new AppError("unauthorized", "Sign in to see this usage");
       throw new AppError("forbidden", `Only members of "${id}" can see its usage`);
@@ -40,6 +41,7 @@ export function usageRoutes(deps: Deps): Hono {
       <UsagePage
         account={c.get("account")}
         csrfToken={c.get("csrfToken")}
+        view={view}
         {...{ wiki, days, daily, confirmed, read, clients, notes }}
       />,
     );
