@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { zipSync } from "fflate";
+import { unzipSync, zipSync } from "fflate";
 import type { Hono } from "hono";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb } from "./helpers.ts";
-import { html, type Person, person, spaceApp } from "./space_helpers.ts";
+import { html, type Person, person, seedPages, spaceApp } from "./space_helpers.ts";
 
 /** The first bytes of a PNG, then filler: enough for the type check. */
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
@@ -147,4 +147,47 @@ Deno.test("a zip import keeps its images as the wiki's files and points the page
   assert.deepEqual(new Uint8Array(await file.arrayBuffer()), PNG);
   const shown = await html(await ana.get("/w/lab/Guides/Setup"), 200);
   assert.match(shown, /<img src="\/w\/lab\/-\/files\/images-chart.png" alt="The chart"/);
+});
+
+Deno.test("a wiki exported as a zip of markdown with its files imports into a new space with identical pages and files", async () => {
+  await using db = await freshDb();
+  const { app, deps } = spaceApp(db);
+  const ana = await person(app, db, "ana@example.com", "Ana");
+  await createWiki(db, { id: "lab", visibility: "private", ownerAccountId: ana.id });
+  await createWiki(db, { id: "lab2", visibility: "private", ownerAccountId: ana.id });
+  assert.equal((await upload(app, ana, "lab", new File([PNG], "chart.png"))).status, 303);
+  await seedPages(deps, "lab", {
+    "Home": "# Home\n\n![chart](/w/lab/-/files/chart.png)\n\nSee [[Guides/Setup]].\n",
+    "Guides/Setup": "# Setup\n\nThe chart: ![c](/w/lab/-/files/chart.png)\n",
+    "Guides/Deep/Tuning": "# Tuning\n\nNo image.\n",
+  });
+
+  const exported = await ana.get("/w/lab/-/export");
+  assert.equal(exported.status, 200);
+  assert.equal(exported.headers.get("content-type"), "application/zip");
+  assert.match(exported.headers.get("content-disposition") ?? "", /filename="lab\.zip"/);
+  const zip = new Uint8Array(await exported.arrayBuffer());
+  const files = unzipSync(zip);
+  assert.deepEqual(Object.keys(files).sort(), [
+    "lab/Guides/Deep/Tuning.md",
+    "lab/Guides/Setup.md",
+    "lab/Home.md",
+    "lab/chart.png",
+  ]);
+  assert.match(
+    new TextDecoder().decode(files["lab/Guides/Setup.md"]),
+    /!\[c\]\(\.\.\/chart\.png\)/,
+  );
+  const anonymous = await app.request("/w/lab/-/export");
+  assert.ok([303, 404].includes(anonymous.status));
+  await anonymous.body?.cancel();
+
+  await html(await ana.upload("/w/lab2/-/import", [new File([zip], "lab.zip")]), 200);
+  const pagesOf = async (id: string) =>
+    (await db<{ path: string; markdown: string }>`
+      SELECT path, markdown FROM pages WHERE wiki_id = ${id} ORDER BY path`)
+      .map((p) => ({ ...p, markdown: p.markdown.replaceAll(`/w/${id}/`, "/w/<id>/") }));
+  assert.deepEqual(await pagesOf("lab2"), await pagesOf("lab"));
+  const copy = await ana.get("/w/lab2/-/files/chart.png");
+  assert.deepEqual(new Uint8Array(await copy.arrayBuffer()), PNG);
 });

@@ -4,6 +4,7 @@ import { AppError } from "../errors.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
 import { openSpace } from "../spaces/space_context.ts";
 import { saveAttachment } from "./attachments.ts";
+import { exportWikiZip } from "./export_zip.ts";
 import { FilesPage } from "./files_page.tsx";
 import { selectAttachment, selectAttachmentHeads } from "./store.ts";
 
@@ -70,6 +71,16 @@ export function attachmentRoutes(deps: Deps): Hono {
     };
     if (c.req.header("if-none-match") === etag) return c.body(null, 304, headers);
     return c.body(file.bytes as Uint8Array<ArrayBuffer>, 200, headers);
+  });
+
+  // The whole wiki as a zip of markdown with its files; readers may export what they can read.
+  app.get("/w/:id/-/export", async (c) => {
+    const { space } = await openSpace(deps, c, "read");
+    const zip = await exportWikiZip(deps, space.wiki.id);
+    return c.body(zip as Uint8Array<ArrayBuffer>, 200, {
+      "Content-Type": "application/zip",
+      "Content-Disposition": `attachment; filename="${space.wiki.id}.zip"`,
+    });
   });
 
   app.onError(webErrorHandler(deps, { signInNext: true }));

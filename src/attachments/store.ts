@@ -53,3 +53,16 @@ export function selectAttachmentHeads(
     SELECT wiki_id, name, content_type, size, sha256, created_at
     FROM attachments WHERE wiki_id = ${wikiId} ORDER BY created_at DESC, name LIMIT ${limit}`;
 }
+
+/** A batch of a wiki's attachments with their bytes, by name after `afterName` (for exports). */
+export function selectAttachmentBatch(
+  db: Db,
+  wikiId: string,
+  afterName: string | null,
+  limit: number,
+): Promise<{ name: string; bytes: Uint8Array }[]> {
+  return db<{ name: string; bytes: Uint8Array }>`
+    SELECT name, bytes FROM attachments
+    WHERE wiki_id = ${wikiId} AND (${afterName}::text IS NULL OR name > ${afterName})
+    ORDER BY name LIMIT ${limit}`;
+}

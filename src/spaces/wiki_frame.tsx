@@ -79,6 +79,7 @@ export function SpaceTools(props: { space: WebSpace }) {
       <a href={toolHref(wiki.id, "pages")}>All pages</a>
       <a href={toolHref(wiki.id, "history")}>Recent changes</a>
       <a href={toolHref(wiki.id, "files")}>Files</a>
+      <a href={toolHref(wiki.id, "export")}>Export</a>
       {role && <a href={toolHref(wiki.id, "import")}>Import</a>}
       <a href={toolHref(wiki.id, "connect")}>Connect</a>
       {role && <a href={toolHref(wiki.id, "usage")}>Usage</a>}
