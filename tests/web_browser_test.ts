@@ -383,7 +383,6 @@ Deno.test({
     await page.goto(`${base}/w/handbook/-/usage`);
     await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Setup" })
       .waitFor();
-    await screenshot(page, "usage-wiki");
 
     // On a phone the page comes first: the navigation above it stays small.
     await page.setViewportSize({ width: 390, height: 844 });
