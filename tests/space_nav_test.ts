@@ -91,3 +91,21 @@ Deno.test("the wiki root shows its Home page; breadcrumb folders are links; long
   assert.doesNotMatch(api, /On this page/);
   assert.match(api, /<a href="\/w\/kb\/-\/pages#Reference">Reference<\/a>/);
 });
+
+Deno.test("GET /w/<id>/-/suggest gives page titles, then sections, as you type", async () => {
+  const { db, app } = await wiki();
+  await using _ = db;
+  const res = await app.request("/w/kb/-/suggest?q=tun");
+  assert.equal(res.status, 200);
+  const { results } = await res.json() as { results: { title: string; href: string }[] };
+  assert.deepEqual(results[0], { title: "Tuning", section: null, href: "/w/kb/Guides/Tuning" });
+  const ports = await (await app.request("/w/kb/-/suggest?q=ports")).json() as {
+    results: { title: string; section: string | null; href: string }[];
+  };
+  assert.ok(
+    ports.results.some((r) => r.href === "/w/kb/Guides/Setup#ports"),
+    JSON.stringify(ports.results),
+  );
+  const short = await (await app.request("/w/kb/-/suggest?q=t")).json();
+  assert.deepEqual(short, { results: [] });
+});

@@ -363,6 +363,14 @@ Deno.test({
       "wiki-search",
     );
 
+    // Results as you type: titles first; a suggestion opens its page.
+    await page.keyboard.type("tun");
+    const suggestions = page.getByRole("list", { name: "Suggestions" });
+    await suggestions.getByRole("link", { name: "Tuning" }).first().waitFor();
+    await screenshot(page, "suggest");
+    await suggestions.getByRole("link", { name: "Tuning" }).first().click();
+    await page.waitForURL(`${base}/w/handbook/Guides/Tuning`);
+
     // Ask in the app, without leaving the page, and follow a citation to its section.
     await page.getByRole("search").getByLabel("Search").fill("Which port do I open?");
     await page.getByRole("search").getByRole("button", { name: "Ask" }).click();

@@ -46,6 +46,7 @@ export function spaceBodyLimit(path: string): number {
 /** The tools under `/w/<id>/-/` this feature serves. */
 const TOOLS = new Set([
   "new",
+  "suggest",
   "ask",
   "pages",
   "edit",

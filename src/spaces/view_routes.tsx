@@ -13,7 +13,7 @@ import { searchWikis } from "../search/search_wikis.ts";
 import { AskPage } from "./ask_page.tsx";
 import { findPageRecord } from "./find_page_record.ts";
 import { WikiHomePage } from "./home_page.tsx";
-import type { TreeNode } from "./page_tree.ts";
+import { readingOrder, type TreeNode } from "./page_tree.ts";
 import { MissingPageView, PageView } from "./page_view.tsx";
 import { renderPage } from "./render_page.ts";
 import { SearchPage } from "./search_page.tsx";
@@ -76,6 +76,40 @@ export function viewRoutes(deps: Deps): Hono {
         400,
       );
     }
+  });
+
+  // Results as you type (search.js): page titles that contain the words, then the best
+  // sections by the wiki's own search; a few of each, as JSON.
+  app.get("/w/:id/-/suggest", async (c) => {
+    const view = await openSpace(deps, c, "read");
+    const query = (c.req.query("q") ?? "").trim().slice(0, 200);
+    if (query.length < 2) return c.json({ results: [] });
+    const words = query.toLowerCase().split(/\s+/);
+    const titles = readingOrder(view.nav?.tree ?? [])
+      .filter((p) => words.every((w) => `${p.title} ${p.path}`.toLowerCase().includes(w)))
+      .slice(0, 5)
+      .map((p) => ({ title: p.title, section: null, href: pageHref(view.space.wiki.id, p.path) }));
+    let sections: { title: string; section: string | null; href: string }[] = [];
+    try {
+      const found = await searchWikis(deps, [view.space.wiki.id], { query, limit: 8 });
+      // Only results that hold one of the words: a half-typed word matches nothing by meaning.
+      sections = found.results
+        .filter((r) =>
+          words.some((w) => `${r.title} ${r.section ?? ""} ${r.snippet}`.toLowerCase().includes(w))
+        )
+        .map((r) => ({
+          title: r.title,
+          section: r.section === r.title ? null : r.section,
+          href: relative(r.url, deps.config.baseUrl),
+        }));
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status !== 400) throw error;
+    }
+    // A page already named by its title is not listed again for its whole text.
+    const seen = new Set(titles.map((t) => t.href));
+    const more = sections.filter((s) => !seen.has(s.href) && !seen.has(s.href.split("#")[0]!));
+    const results = [...titles, ...more].slice(0, 8);
+    return c.json({ results });
   });
 
   // Ask the wiki: a GET form (shareable, no script needed), answered in full on the server.

@@ -41,7 +41,14 @@ export function WikiFrame(
         {wiki.visibility === "private" && <span class="badge">Private</span>}
         <form role="search" method="get" action={toolHref(wiki.id, "search")} class="wiki-search">
           <label for="wiki-search" class="sr-only">Search</label>
-          <input id="wiki-search" type="search" name="q" value={props.query} />
+          <input
+            id="wiki-search"
+            type="search"
+            name="q"
+            value={props.query}
+            autocomplete="off"
+            data-suggest={toolHref(wiki.id, "suggest")}
+          />
           <button type="submit">Search</button>
           <button type="submit" class="secondary" formaction={toolHref(wiki.id, "ask")}>
             Ask
@@ -58,6 +65,7 @@ export function WikiFrame(
         {props.nav && <Sidebar wikiId={wiki.id} nav={props.nav} current={props.path} />}
       </div>
       <script src="/assets/nav.js" defer></script>
+      <script src="/assets/search.js" defer></script>
       {props.scripts?.map((name) => (
         <Fragment key={name}>
           <script src={`/assets/${name}`} defer></script>

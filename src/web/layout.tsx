@@ -77,6 +77,11 @@ legend{font-weight:600}
 .diff del{text-decoration:none;background:#ffebe9}
 .diff .skip{color:#555;font-style:italic}
 .results li{margin-bottom:0.75rem}
+.wiki-search{position:relative}
+#wiki-suggest{position:absolute;top:100%;left:0;right:0;z-index:10;margin:0.25rem 0 0;padding:0.25rem 0;list-style:none;background:#fff;border:1px solid #767676;border-radius:4px;box-shadow:0 4px 12px #0002}
+#wiki-suggest a{display:block;padding:0.3rem 0.6rem;text-decoration:none}
+#wiki-suggest a:hover,#wiki-suggest a:focus{background:#eef3ff}
+#wiki-suggest .hint{display:block}
 .coverage{padding:0.4rem 0.75rem;border-left:4px solid #1b7a1b}
 .coverage.partial{border-color:#b26a00}
 .coverage.unsupported{border-color:#b00020}
@@ -139,6 +144,8 @@ a.missing,.error,tr.failed td:nth-child(2){color:#ff8a80}
 .diff ins{background:#1d3b27}
 .diff del{background:#4a2226}
 .prose blockquote{color:#c0c0c0;border-color:#3a3d42}
+#wiki-suggest{background:#1e2025;border-color:#555}
+#wiki-suggest a:hover,#wiki-suggest a:focus{background:#2b3340}
 }
 `;
 
