@@ -98,7 +98,12 @@ Deno.test("GET /w/<id>/-/suggest gives page titles, then sections, as you type",
   const res = await app.request("/w/kb/-/suggest?q=tun");
   assert.equal(res.status, 200);
   const { results } = await res.json() as { results: { title: string; href: string }[] };
-  assert.deepEqual(results[0], { title: "Tuning", section: null, href: "/w/kb/Guides/Tuning" });
+  assert.deepEqual(results[0], {
+    title: "Tuning",
+    section: null,
+    href: "/w/kb/Guides/Tuning",
+    path: "Guides/Tuning",
+  });
   const ports = await (await app.request("/w/kb/-/suggest?q=ports")).json() as {
     results: { title: string; section: string | null; href: string }[];
   };

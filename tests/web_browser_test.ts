@@ -305,7 +305,8 @@ Deno.test({
 
 Deno.test({
   name: "a reader finds their way by the sidebar, the table of contents, previous/next, " +
-    "the breadcrumb and the / key, on a desktop and on a phone, light and dark",
+    "the breadcrumb, the / key and search as you type, asks the wiki, links with [[ and " +
+    "saves with Ctrl+S, on a desktop and on a phone, light and dark",
   ignore: !CHROMIUM,
   fn: async () => {
     await using live = await liveServer();
@@ -384,7 +385,19 @@ Deno.test({
 
     // Ctrl+S saves in the editor; the usage page keeps the wiki's navigation.
     await page.goto(`${base}/w/handbook/-/edit/Guides/Tuning`);
-    await page.getByLabel("Markdown").fill("# Tuning\n\nRaise the pool size to 20 under load.\n");
+    await page.getByLabel("Markdown").fill(
+      "# Tuning\n\nRaise the pool size to 20 under load. See ",
+    );
+    // "[[" lists pages by title; Enter puts the path in.
+    await page.getByLabel("Markdown").press("End");
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type("[[Set");
+    await page.getByRole("listbox", { name: "Pages to link" }).getByRole("option", {
+      name: /Setup/,
+    })
+      .waitFor();
+    await page.keyboard.press("Enter");
+    assert.match(await page.getByLabel("Markdown").inputValue(), /See \[\[Guides\/Setup\]\]$/);
     await page.getByLabel("Markdown").press("Control+s");
     await page.waitForURL(`${base}/w/handbook/Guides/Tuning`);
     await page.getByText("pool size to 20").waitFor();

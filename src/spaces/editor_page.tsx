@@ -38,7 +38,7 @@ export function EditorPage(props: SpaceView & EditorState) {
       {...props}
       title={editing ? `Edit ${props.path}` : "New page"}
       path={editing ? props.path : undefined}
-      scripts={["editor.js", "attach.js"]}
+      scripts={["editor.js", "attach.js", "wikilink.js"]}
     >
       <Alert message={props.alert} />
       {props.notice && <p class="notice" role="status">{props.notice}</p>}
@@ -49,6 +49,7 @@ export function EditorPage(props: SpaceView & EditorState) {
         data-editor=""
         data-preview={toolHref(wiki.id, "preview")}
         data-files={toolHref(wiki.id, "files")}
+        data-suggest={toolHref(wiki.id, "suggest")}
       >
         <CsrfField token={props.csrfToken} />
         <input type="hidden" name="base_revision" value={String(props.baseRevision)} />

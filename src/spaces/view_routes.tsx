@@ -88,8 +88,13 @@ export function viewRoutes(deps: Deps): Hono {
     const titles = readingOrder(view.nav?.tree ?? [])
       .filter((p) => words.every((w) => `${p.title} ${p.path}`.toLowerCase().includes(w)))
       .slice(0, 5)
-      .map((p) => ({ title: p.title, section: null, href: pageHref(view.space.wiki.id, p.path) }));
-    let sections: { title: string; section: string | null; href: string }[] = [];
+      .map((p) => ({
+        title: p.title,
+        section: null,
+        href: pageHref(view.space.wiki.id, p.path),
+        path: p.path,
+      }));
+    let sections: { title: string; section: string | null; href: string; path?: string }[] = [];
     try {
       const found = await searchWikis(deps, [view.space.wiki.id], { query, limit: 8 });
       // Only results that hold one of the words: a half-typed word matches nothing by meaning.

@@ -82,6 +82,9 @@ legend{font-weight:600}
 #wiki-suggest a{display:block;padding:0.3rem 0.6rem;text-decoration:none}
 #wiki-suggest a:hover,#wiki-suggest a:focus{background:#eef3ff}
 #wiki-suggest .hint{display:block}
+#link-suggest{list-style:none;margin:0.25rem 0;padding:0.25rem 0;border:1px solid #767676;border-radius:4px;max-width:24rem}
+#link-suggest li{padding:0.2rem 0.6rem;cursor:pointer}
+#link-suggest li[aria-selected=true]{background:#eef3ff}
 .coverage{padding:0.4rem 0.75rem;border-left:4px solid #1b7a1b}
 .coverage.partial{border-color:#b26a00}
 .coverage.unsupported{border-color:#b00020}
