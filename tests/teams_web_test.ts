@@ -182,3 +182,17 @@ Deno.test("team forms need the session's CSRF token", async () => {
   );
   assert.deepEqual(await roles(db, "t"), { "ana@example.com": "owner" });
 });
+
+Deno.test("a team's page lists the spaces it owns", async () => {
+  await using db = await freshDb();
+  const app = webApp(db);
+  const ana = await person(app, "ana@example.com", "Ana");
+  assert.equal((await ana.post("/teams", { id: "research", name: "Research" })).status, 303);
+  const before = await (await ana.get("/teams/research")).text();
+  assert.match(before, /<h2>Spaces<\/h2><p class="hint">No spaces yet/);
+  await createWiki(db, { id: "lab-notes", title: "Lab notes", ownerTeamId: "research" });
+  await createWiki(db, { id: "mine", title: "Mine" });
+  const page = await (await ana.get("/teams/research")).text();
+  assert.match(page, /<li><a href="\/w\/lab-notes">Lab notes<\/a> <code>lab-notes<\/code>/);
+  assert.doesNotMatch(page, /href="\/w\/mine"/);
+});

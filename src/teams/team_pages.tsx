@@ -11,6 +11,8 @@ export function TeamPage(
     members: MemberRow[];
     role: Role;
     invitations: InvitationRow[];
+    /** The spaces the team owns (absent where a page has not loaded them). */
+    spaces?: { id: string; title: string; visibility: "public" | "private" }[];
     error?: string | undefined;
     notice?: string | undefined;
     inviteEmail?: string;
@@ -28,6 +30,23 @@ export function TeamPage(
       </p>
       <Alert message={props.error} />
       {props.notice && <p class="notice" role="status">{props.notice}</p>}
+      <h2>Spaces</h2>
+      {(props.spaces ?? []).length === 0
+        ? (
+          <p class="hint">
+            No spaces yet: <a href="/account">create one</a> with this team as its owner.
+          </p>
+        )
+        : (
+          <ul>
+            {props.spaces!.map((s) => (
+              <li>
+                <a href={`/w/${s.id}`}>{s.title}</a> <code>{s.id}</code>
+                {s.visibility === "private" && <span class="badge">Private</span>}
+              </li>
+            ))}
+          </ul>
+        )}
       <h2>Members</h2>
       <table>
         <thead>

@@ -5,7 +5,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { requireAccount } from "../sessions/sessions.ts";
 import { answerInvitation, cancelInvitation, inviteToTeam } from "./invitations.ts";
-import { selectTeamInvitations } from "./store.ts";
+import { selectTeamInvitations, selectTeamSpaces } from "./store.ts";
 import {
   changeMemberRole,
   createTeam,
@@ -176,8 +176,11 @@ async function teamPageWithError(
 /** What the team page shows a member: the team, its members and, to managers, invitations. */
 async function teamView(deps: Pick<Deps, "db">, teamId: string, accountId: string) {
   const view = await getTeamForMember(deps.db, teamId, accountId);
-  const invitations = view.role === "member" ? [] : await selectTeamInvitations(deps.db, teamId);
-  return { ...view, invitations };
+  const [invitations, spaces] = await Promise.all([
+    view.role === "member" ? [] : selectTeamInvitations(deps.db, teamId),
+    selectTeamSpaces(deps.db, teamId),
+  ]);
+  return { ...view, invitations, spaces };
 }
 
 function parseRole(value: unknown) {
