@@ -3,10 +3,6 @@ import { HTTPException } from "hono/http-exception";
 import type { Deps } from "./deps.ts";
 import { AppError } from "./errors.ts";
 import { apiRoutes } from "./api/api_routes.ts";
-import { auditRoutes } from "./audit/audit_routes.tsx";
-import { tokenRoutes } from "./auth/token_routes.tsx";
-import { assetRoutes } from "./web/asset_routes.ts";
-import { landingRoutes } from "./web/landing_routes.tsx";
 import { healthRoutes } from "./http/health_routes.ts";
 import { internalError, problemResponse } from "./http/problem.ts";
 import { accessLog, securityHeaders } from "./http/access_log.ts";
@@ -21,14 +17,8 @@ import { mcpTooManyRequests } from "./mcp/too_many_requests.ts";
 import { serverCardRoutes } from "./mcp/server_card.ts";
 import { serverCardsRoutes } from "./mcp/server_cards.ts";
 import { type OAuthOptions, oauthRoutes } from "./oauth/oauth_routes.ts";
-import { sessionRoutes } from "./sessions/session_routes.tsx";
-import { dashboardRoutes } from "./dashboard/dashboard_routes.tsx";
 import { llmsRoutes } from "./wikis/llms_routes.ts";
-import { spaceRoutes } from "./spaces/space_routes.tsx";
-import { connectRoutes } from "./connect/connect_routes.tsx";
-import { usageRoutes } from "./usage/usage_routes.tsx";
-import { syncRoutes } from "./sync/sync_routes.tsx";
-import { feedbackRoutes } from "./feedback/feedback_routes.tsx";
+import { webRoutes } from "./web/web_routes.ts";
 
 /** The MCP SDK transport refuses bodies over 4 MiB itself, as a JSON-RPC error. */
 const mcpTransportBodyLimit = ownBodyLimit(async function mcpTransportBodyLimit(_c, next) {
@@ -64,19 +54,11 @@ export function createApp(deps: Deps, options: { oauth?: OAuthOptions } = {}): H
   app.route("/", mcpRoutes(deps));
   app.route("/", serverCardRoutes(deps));
   app.route("/", serverCardsRoutes(deps));
-  app.route("/", sessionRoutes(deps));
-  app.route("/", dashboardRoutes(deps));
   app.route("/", oauthRoutes(deps, options.oauth));
-  app.route("/", tokenRoutes(deps));
-  app.route("/", auditRoutes(deps));
   app.route("/", llmsRoutes(deps));
-  app.route("/", connectRoutes(deps));
-  app.route("/", usageRoutes(deps));
-  app.route("/", syncRoutes(deps));
-  app.route("/", feedbackRoutes(deps));
-  app.route("/", spaceRoutes(deps));
-  app.route("/", assetRoutes());
-  app.route("/", landingRoutes(deps));
+  // The web app last: its session middleware is registered per path, after every route
+  // above has answered its own requests.
+  app.route("/", webRoutes(deps, options.oauth));
   app.notFound((c) =>
     problemResponse(c, new AppError("not_found", `No route for ${c.req.method} ${c.req.path}`))
   );

@@ -5,19 +5,17 @@ import { requestId } from "../src/http/request_id.ts";
 import { sha256Hex } from "../src/lib/sha256.ts";
 import { LOGIN_LIMITS, recordLoginFailure } from "../src/sessions/login_limit.ts";
 import { hashPassword, needsRehash, verifyPassword } from "../src/sessions/password.ts";
-import { sessionRoutes } from "../src/sessions/session_routes.tsx";
-import { dashboardRoutes } from "../src/dashboard/dashboard_routes.tsx";
+import { webRoutes } from "../src/web/web_routes.ts";
 import { freshDb, testDeps } from "./helpers.ts";
 
 const PASSWORD = "correct horse battery staple";
 
-/** The session routes alone in an app, as `createApp` will mount them. */
+/** The web app alone in an app, as `createApp` mounts it. */
 function webApp(db: Parameters<typeof testDeps>[0], env: Record<string, string> = {}) {
   const deps = testDeps(db, env);
   const app = new Hono();
   app.use(requestId());
-  app.route("/", sessionRoutes(deps));
-  app.route("/", dashboardRoutes(deps));
+  app.route("/", webRoutes(deps));
   // Stands in for /api and /mcp: what a cookie-carrying request sees there.
   app.get("/api/v1/whoami", (c) => c.json({ account: c.get("account") ?? "none" }));
   return { app, deps };

@@ -3,17 +3,15 @@ import { browser as baseBrowser } from "./browser.ts";
 import { Hono } from "hono";
 import type { Db } from "../src/db/db.ts";
 import { requestId } from "../src/http/request_id.ts";
-import { sessionRoutes } from "../src/sessions/session_routes.tsx";
-import { dashboardRoutes } from "../src/dashboard/dashboard_routes.tsx";
+import { webRoutes } from "../src/web/web_routes.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb, testDeps } from "./helpers.ts";
 
-/** The session routes (which carry the team pages) alone in an app. */
+/** The web app (which carries the team pages) alone in an app. */
 function webApp(db: Db): Hono {
   const app = new Hono();
   app.use(requestId());
-  app.route("/", sessionRoutes(testDeps(db)));
-  app.route("/", dashboardRoutes(testDeps(db)));
+  app.route("/", webRoutes(testDeps(db)));
   return app;
 }
 
@@ -183,4 +181,18 @@ Deno.test("team forms need the session's CSRF token", async () => {
     403,
   );
   assert.deepEqual(await roles(db, "t"), { "ana@example.com": "owner" });
+});
+
+Deno.test("a team's page lists the spaces it owns", async () => {
+  await using db = await freshDb();
+  const app = webApp(db);
+  const ana = await person(app, "ana@example.com", "Ana");
+  assert.equal((await ana.post("/teams", { id: "research", name: "Research" })).status, 303);
+  const before = await (await ana.get("/teams/research")).text();
+  assert.match(before, /<h2>Spaces<\/h2><p class="hint">No spaces yet/);
+  await createWiki(db, { id: "lab-notes", title: "Lab notes", ownerTeamId: "research" });
+  await createWiki(db, { id: "mine", title: "Mine" });
+  const page = await (await ana.get("/teams/research")).text();
+  assert.match(page, /<li><a href="\/w\/lab-notes">Lab notes<\/a> <code>lab-notes<\/code>/);
+  assert.doesNotMatch(page, /href="\/w\/mine"/);
 });

@@ -7,6 +7,7 @@ import { createApp } from "../src/app.ts";
 import { seedDocs } from "../src/wikis/seed_docs.ts";
 import { chromiumPath, launchChromium, screenshot } from "./chromium.ts";
 import { freshDb, testDeps } from "./helpers.ts";
+import { seedPages } from "./space_helpers.ts";
 
 // Real headless Chromium against a real server on loopback: the journeys a person takes.
 
@@ -90,7 +91,7 @@ Deno.test({
     );
     await page.getByRole("button", { name: "Save" }).click();
     await page.waitForURL(`${base}/w/field-notes/Birds`);
-    const missing = page.locator("main a", { hasText: "Ponds" });
+    const missing = page.locator("article a", { hasText: "Ponds" });
     assert.match((await missing.getAttribute("class")) ?? "", /missing/);
     await missing.click();
     await page.getByLabel("Markdown").fill(
@@ -108,7 +109,7 @@ Deno.test({
     await screenshot(page, "page-phone");
     await page.setViewportSize({ width: 1000, height: 800 });
     await page.goto(`${base}/w/field-notes/Birds`);
-    const link = page.locator("main a", { hasText: "Ponds" });
+    const link = page.locator("article a", { hasText: "Ponds" });
     assert.doesNotMatch((await link.getAttribute("class")) ?? "", /missing/);
 
     // The same hybrid search as the assistants get.
@@ -299,5 +300,189 @@ Deno.test({
     const pages = await db<{ path: string }>`
       SELECT path FROM pages WHERE wiki_id = 'field-notes' ORDER BY path`;
     assert.deepEqual(pages.map((p) => p.path), ["Herons", "Ponds"]);
+  },
+});
+
+Deno.test({
+  name: "a reader finds their way by the sidebar, the table of contents, previous/next, " +
+    "the breadcrumb, the / key and search as you type, asks the wiki, links with [[ and " +
+    "saves with Ctrl+S, on a desktop and on a phone, light and dark",
+  ignore: !CHROMIUM,
+  fn: async () => {
+    await using live = await liveServer();
+    const { base, page, deps } = live;
+    await signUp(page, base, "ana@example.com");
+    await createSpace(page, base, "handbook", "Handbook");
+    await seedPages(deps, "handbook", {
+      "Home": "# Home\n\nWelcome to the handbook. Start with [[Guides/Setup]].\n",
+      "Guides": "# Guides\n\nEverything you do once.\n",
+      "Guides/Setup": "# Setup\n\nHow to set the service up.\n\n## Install\n\n" +
+        "Download the release and unpack it.\n\n## Configure\n\nSet `BASE_URL`.\n\n" +
+        "### Ports\n\nOpen port 8000.\n\n## Verify\n\nOpen the health page.\n",
+      "Guides/Tuning": "# Tuning\n\nRaise the pool size under load.\n",
+      "Reference/Api": "# API\n\nEvery endpoint.\n",
+    });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${base}/w/handbook`);
+    await page.getByRole("heading", { level: 1, name: "Home" }).waitFor();
+    await screenshot(page, "wiki-home");
+
+    const sidebar = page.getByRole("navigation", { name: "Pages" });
+    await sidebar.getByRole("link", { name: "Setup" }).click();
+    await page.waitForURL(`${base}/w/handbook/Guides/Setup`);
+    assert.equal(
+      await sidebar.getByRole("link", { name: "Setup" }).getAttribute("aria-current"),
+      "page",
+    );
+    // The header fits one line at 1280 px, and the reading column is wider than 640 px.
+    const header = (await page.locator("body > header").boundingBox())!;
+    assert.ok(header.height < 70, `header height ${header.height}`);
+    const column = (await page.locator(".wiki-content").boundingBox())!;
+    assert.ok(column.width > 640, `reading column ${column.width}px`);
+    await screenshot(page, "wiki-page");
+    await page.emulateMedia({ colorScheme: "dark" });
+    const background = await page.evaluate("getComputedStyle(document.body).backgroundColor");
+    assert.notEqual(background, "rgb(255, 255, 255)", "dark mode follows the system");
+    await screenshot(page, "wiki-page-dark");
+    await page.emulateMedia({ colorScheme: "light" });
+
+    await page.getByRole("navigation", { name: "On this page" })
+      .getByRole("link", { name: "Configure" }).click();
+    await page.waitForURL(`${base}/w/handbook/Guides/Setup#configure`);
+    await page.getByRole("navigation", { name: "Previous and next" })
+      .getByRole("link", { name: /Next/ }).click();
+    await page.waitForURL(`${base}/w/handbook/Guides/Tuning`);
+    await page.getByRole("navigation", { name: "Breadcrumb" })
+      .getByRole("link", { name: "Guides" }).click();
+    await page.waitForURL(`${base}/w/handbook/Guides`);
+
+    // "/" focuses the wiki's search.
+    await page.locator("article").click();
+    await page.keyboard.press("/");
+    assert.equal(
+      await page.evaluate("document.activeElement && document.activeElement.id"),
+      "wiki-search",
+    );
+
+    // Results as you type: titles first; a suggestion opens its page.
+    await page.keyboard.type("tun");
+    const suggestions = page.getByRole("list", { name: "Suggestions" });
+    await suggestions.getByRole("link", { name: "Tuning" }).first().waitFor();
+    await screenshot(page, "suggest");
+    await suggestions.getByRole("link", { name: "Tuning" }).first().click();
+    await page.waitForURL(`${base}/w/handbook/Guides/Tuning`);
+
+    // Ask in the app, without leaving the page, and follow a citation to its section.
+    await page.getByRole("search").getByLabel("Search").fill("Which port do I open?");
+    await page.getByRole("search").getByRole("button", { name: "Ask" }).click();
+    await page.waitForURL(/\/w\/handbook\/-\/ask\?q=/);
+    const answer = page.locator("section.answer");
+    await answer.locator("p.coverage").waitFor();
+    assert.match(await answer.innerText(), /Sources/);
+    await screenshot(page, "ask");
+    await answer.locator("ol.citations a").first().click();
+    await page.waitForURL(new RegExp(`^${base}/w/handbook/Guides/Setup#[a-z]+$`));
+
+    // Ctrl+S saves in the editor; the usage page keeps the wiki's navigation.
+    await page.goto(`${base}/w/handbook/-/edit/Guides/Tuning`);
+    await page.getByLabel("Markdown").fill(
+      "# Tuning\n\nRaise the pool size to 20 under load. See ",
+    );
+    // "[[" lists pages by title; Enter puts the path in.
+    await page.getByLabel("Markdown").press("End");
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type("[[Set");
+    await page.getByRole("listbox", { name: "Pages to link" }).getByRole("option", {
+      name: /Setup/,
+    })
+      .waitFor();
+    await page.keyboard.press("Enter");
+    assert.match(await page.getByLabel("Markdown").inputValue(), /See \[\[Guides\/Setup\]\]$/);
+    await page.getByLabel("Markdown").press("Control+s");
+    await page.waitForURL(`${base}/w/handbook/Guides/Tuning`);
+    await page.getByText("pool size to 20").waitFor();
+    await page.goto(`${base}/w/handbook/-/usage`);
+    await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Setup" })
+      .waitFor();
+
+    // On a phone the page comes first: the navigation above it stays small.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${base}/w/handbook/Guides/Setup`);
+    const article = (await page.locator("article").boundingBox())!;
+    assert.ok(article.y < 844 * 0.4, `the article starts at ${article.y}px of 844`);
+    assert.equal(
+      await page.locator(".sidebar > details").getAttribute("open"),
+      null,
+      "the page tree starts closed on a phone",
+    );
+    await screenshot(page, "wiki-page-phone");
+    await page.emulateMedia({ colorScheme: "dark" });
+    await screenshot(page, "wiki-page-phone-dark");
+  },
+});
+
+/** A 1×1 PNG. */
+const PIXEL_PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+Deno.test({
+  name: "a member uploads an image with the Files form (no script) and drops one into the " +
+    "editor, and both show in the page",
+  ignore: !CHROMIUM,
+  fn: async () => {
+    await using live = await liveServer();
+    const { base, page } = live;
+    await signUp(page, base, "ana@example.com");
+    await createSpace(page, base, "lab", "Lab");
+
+    await page.goto(`${base}/w/lab/-/files`);
+    await page.getByLabel("Upload a file").setInputFiles({
+      name: "chart.png",
+      mimeType: "image/png",
+      buffer: Buffer.from(PIXEL_PNG, "base64"),
+    });
+    await page.getByRole("button", { name: "Upload", exact: true }).click();
+    await page.waitForURL(`${base}/w/lab/-/files?uploaded=chart.png`);
+    const line = (await page.locator("#uploaded-markdown").textContent())!;
+    assert.equal(line, "![chart.png](/w/lab/-/files/chart.png)");
+    await screenshot(page, "files");
+
+    await page.goto(`${base}/w/lab/-/new`);
+    await page.getByLabel("Path").fill("Results");
+    const markdown = page.getByLabel("Markdown");
+    await markdown.fill(`# Results\n\n${line}\n\n`);
+    // Drop a file on the text, as a person dragging it from their desktop would.
+    // deno-lint-ignore no-explicit-any
+    await markdown.evaluate((area: any, png: string) => {
+      // deno-lint-ignore no-explicit-any
+      const page = globalThis as any;
+      const bytes = Uint8Array.from(atob(png), (c) => c.charCodeAt(0));
+      const data = new page.DataTransfer();
+      data.items.add(new File([bytes], "dropped.png", { type: "image/png" }));
+      area.focus();
+      area.setSelectionRange(area.value.length, area.value.length);
+      area.dispatchEvent(
+        new page.DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }),
+      );
+    }, PIXEL_PNG);
+    const status = page.locator("#attach-status");
+    for (let i = 0; i < 100 && /Uploading|Paste or drop/.test(await status.innerText()); i++) {
+      await page.waitForTimeout(100);
+    }
+    assert.equal(await page.locator("#attach-status").innerText(), "Uploaded dropped.png.");
+    assert.match(
+      await markdown.inputValue(),
+      /!\[dropped\.png\]\(\/w\/lab\/-\/files\/dropped\.png\)/,
+    );
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.waitForURL(`${base}/w/lab/Results`);
+    const images = page.locator("article img");
+    assert.equal(await images.count(), 2);
+    for (const image of await images.all()) {
+      // deno-lint-ignore no-explicit-any
+      await image.evaluate((img: any) => img.decode());
+      // deno-lint-ignore no-explicit-any
+      assert.equal(await image.evaluate((img: any) => img.naturalWidth), 1);
+    }
   },
 });

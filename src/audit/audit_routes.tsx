@@ -3,7 +3,6 @@ import { authorize } from "../access/access_policy.ts";
 import type { Deps } from "../deps.ts";
 import { requireAccount } from "../sessions/sessions.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
-import { webPage } from "../web/web_middleware.ts";
 import { AuditPage } from "./audit_page.tsx";
 import { listAuditEvents } from "./record_audit.ts";
 
@@ -17,7 +16,6 @@ const PAGE_SIZE = 50;
  */
 export function auditRoutes(deps: Deps): Hono {
   const app = new Hono();
-  app.use("/w/:id/-/audit", ...webPage(deps));
 
   app.get("/w/:id/-/audit", async (c) => {
     const account = requireAccount(c);

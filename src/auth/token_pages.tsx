@@ -1,6 +1,7 @@
+import { Alert, CsrfField, Field, RevokeTable, SelectField } from "../web/form_kit.tsx";
 import type { Space } from "../access/access_policy.ts";
 import type { TokenRow } from "./store.ts";
-import { Alert, CsrfField, Field, Layout, type PageContext } from "../web/layout.tsx";
+import { Layout, type PageContext } from "../web/layout.tsx";
 
 /** The account's tokens: a form to make one, the new one shown once, and the list with revoke. */
 export function TokensPage(
@@ -28,15 +29,14 @@ export function TokensPage(
           hint="Where it will be used, e.g. Cursor on my laptop"
           required
         />
-        <div>
-          <label for="field-space">Opens</label>
-          <select id="field-space" name="space">
-            <option value="">All my spaces (account token)</option>
-            {props.spaces.map((s) => (
-              <option key={s.id} value={s.id}>Only {s.title} (space token)</option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          name="space"
+          label="Opens"
+          options={[
+            { value: "", label: "All my spaces (account token)" },
+            ...props.spaces.map((s) => ({ value: s.id, label: `Only ${s.title} (space token)` })),
+          ]}
+        />
         <fieldset>
           <legend>May</legend>
           <label>
@@ -57,46 +57,26 @@ export function TokensPage(
       </form>
       <h2>Your tokens</h2>
       {props.tokens.length === 0 ? <p>No token yet.</p> : (
-        <table>
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Kind</th>
-              <th>Starts with</th>
-              <th>Last used</th>
-              <th>Expires</th>
-              <th>
-                <span class="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.tokens.map((t) => (
-              <tr>
-                <td>{t.name}</td>
-                <td>
-                  {t.kind === "space" ? `space: ${t.wiki_id}` : "account"}
-                  {t.scope === "read_propose" ? ", read and propose" : ", read"}
-                </td>
-                <td>
-                  <code>{t.hint}…</code>
-                </td>
-                <td>{t.last_used_at?.toISOString().slice(0, 16).replace("T", " ") ?? "never"}</td>
-                <td>{t.expires_at?.toISOString().slice(0, 10) ?? "never"}</td>
-                <td>
-                  {t.revoked_at
-                    ? "revoked"
-                    : (
-                      <form class="inline" method="post" action={`/account/tokens/${t.id}/revoke`}>
-                        <CsrfField token={props.csrfToken} />
-                        <button type="submit">Revoke</button>
-                      </form>
-                    )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <RevokeTable
+          csrfToken={props.csrfToken}
+          headers={["Name", "Kind", "Starts with", "Last used", "Expires"]}
+          rows={props.tokens.map((t) => ({
+            cells: [
+              t.name,
+              `${t.kind === "space" ? `space: ${t.wiki_id}` : "account"}${
+                t.scope === "read_propose" ? ", read and propose" : ", read"
+              }`,
+              (
+                <code>{t.hint}…</code>
+              ),
+              t.last_used_at?.toISOString().slice(0, 16).replace("T", " ") ?? "never",
+              t.expires_at?.toISOString().slice(0, 10) ?? "never",
+            ],
+            action: t.revoked_at
+              ? "revoked"
+              : { href: `/account/tokens/${t.id}/revoke`, label: "Revoke" },
+          }))}
+        />
       )}
       <p>
         Next: <a href="/connect">paste it into your assistant's configuration</a>.

@@ -1,11 +1,8 @@
 import { reachableSpaces } from "../access/access_policy.ts";
 import { type Context, Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { csrfProtection } from "../sessions/csrf.ts";
-import { pageHeaders } from "../sessions/session_routes.tsx";
-import { requireAccount, sessionMiddleware } from "../sessions/sessions.ts";
+import { requireAccount } from "../sessions/sessions.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
 import { TokensPage } from "./token_pages.tsx";
 import { createToken, listTokens, revokeToken } from "./tokens.ts";
@@ -16,13 +13,6 @@ import { createToken, listTokens, revokeToken } from "./tokens.ts";
  */
 export function tokenRoutes(deps: Deps): Hono {
   const app = new Hono();
-  app.use(
-    "/account/tokens/*",
-    pageHeaders(),
-    bodyLimit({ maxSize: 16 * 1024 }),
-    sessionMiddleware(deps),
-    csrfProtection(deps),
-  );
 
   const render = async (
     c: Context,

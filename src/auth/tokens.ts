@@ -1,7 +1,7 @@
 import { spaceRole } from "../access/space_role.ts";
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
-import { encodeBase64url } from "../lib/base64url.ts";
+import { randomId, randomSecret } from "../lib/secrets.ts";
 import { sha256Hex } from "../lib/sha256.ts";
 import {
   insertToken,
@@ -56,9 +56,9 @@ export async function createToken(
     wikiId = input.spaceId!;
   }
   const secret = TOKEN_PREFIX[input.kind] +
-    encodeBase64url(crypto.getRandomValues(new Uint8Array(32)));
+    randomSecret();
   const record = await insertToken(db, {
-    id: `tok_${crypto.randomUUID().replace(/-/g, "").slice(0, 20)}`,
+    id: randomId("tok_"),
     kind: input.kind,
     account_id: input.accountId,
     wiki_id: wikiId,

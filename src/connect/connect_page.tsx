@@ -1,5 +1,6 @@
 import type { Child } from "hono/jsx";
-import { Layout, type PageContext } from "../web/layout.tsx";
+import { PageFrame, type SpaceView } from "../spaces/wiki_frame.tsx";
+import type { PageContext } from "../web/layout.tsx";
 import { pageUrl } from "../wikis/urls.ts";
 import { type Client, CLIENTS, type Endpoint, TOKEN_PLACEHOLDER } from "./client_configs.ts";
 
@@ -25,11 +26,18 @@ export function ConnectPage(
     baseUrl: string;
     /** False when hosted assistants cannot reach `baseUrl` (http, or a local name). */
     reachable: boolean;
+    /** The wiki the page is about, whose navigation it keeps. */
+    view?: SpaceView;
   },
 ) {
   const anyPrivate = props.endpoints.some((e) => e.private);
   return (
-    <Layout title={props.title} account={props.account} csrfToken={props.csrfToken}>
+    <PageFrame
+      title={props.title}
+      account={props.account}
+      csrfToken={props.csrfToken}
+      view={props.view}
+    >
       {props.intro}
       <table>
         <caption class="sr-only">Endpoints</caption>
@@ -91,7 +99,7 @@ export function ConnectPage(
         <a href={pageUrl("", "docs", "Tools")}>Tools</a>.
       </p>
       <script src="/assets/copy.js" defer></script>
-    </Layout>
+    </PageFrame>
   );
 }
 

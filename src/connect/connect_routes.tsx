@@ -2,8 +2,7 @@ import { reachableSpaces } from "../access/access_policy.ts";
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
-import { loadWebSpace } from "../web/space_access.ts";
-import { webPage } from "../web/web_middleware.ts";
+import { openSpace } from "../spaces/space_context.ts";
 import { reachableFromInternet } from "./client_configs.ts";
 import { ConnectPage, type EndpointView } from "./connect_page.tsx";
 
@@ -14,7 +13,6 @@ import { ConnectPage, type EndpointView } from "./connect_page.tsx";
  */
 export function connectRoutes(deps: Deps): Hono {
   const app = new Hono();
-  for (const path of ["/connect", "/w/:id/-/connect"]) app.use(path, ...webPage(deps));
   const base = deps.config.baseUrl;
   const reachable = reachableFromInternet(base);
 
@@ -70,7 +68,8 @@ export function connectRoutes(deps: Deps): Hono {
   });
 
   app.get("/w/:id/-/connect", async (c) => {
-    const { wiki, role } = await loadWebSpace(deps, c, c.req.param("id"), "read");
+    const view = await openSpace(deps, c, "read");
+    const { wiki, role } = view.space;
     const isPublic = wiki.visibility === "public";
     const endpoints: EndpointView[] = [];
     if (isPublic) {
@@ -118,6 +117,7 @@ export function connectRoutes(deps: Deps): Hono {
         account={c.get("account")}
         csrfToken={c.get("csrfToken")}
         title={`Connect an assistant to ${wiki.title}`}
+        view={view}
         {...{ intro, endpoints, baseUrl: base, reachable }}
       />,
     );

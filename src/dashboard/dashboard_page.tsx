@@ -1,6 +1,7 @@
+import { Alert, CsrfField, Field, SelectField } from "../web/form_kit.tsx";
 import type { InvitationRow, Role, TeamRow } from "../teams/store.ts";
 import { CreateTeamForm } from "../teams/team_pages.tsx";
-import { Alert, CsrfField, Field, Layout, type PageContext } from "../web/layout.tsx";
+import { Layout, type PageContext } from "../web/layout.tsx";
 import type { SpaceFormErrors } from "../wikis/create_space.ts";
 import type { WikiSummaryRow } from "../wikis/store.ts";
 
@@ -126,32 +127,25 @@ function CreateSpaceForm(
         value={values.description}
         error={errors.description}
       />
-      <div>
-        <label for="field-visibility">Visibility</label>
-        <select id="field-visibility" name="visibility">
-          <option value="private" selected={values.visibility !== "public"}>
-            Private: members only
-          </option>
-          <option value="public" selected={values.visibility === "public"}>
-            Public: anyone can read it, and it is listed on the hub
-          </option>
-        </select>
-      </div>
-      <div>
-        <label for="field-owner">Owner</label>
-        <select
-          id="field-owner"
-          name="owner"
-          aria-invalid={errors.owner ? "true" : undefined}
-          aria-describedby={errors.owner ? "field-owner-error" : undefined}
-        >
-          <option value="me">Me</option>
-          {teams.map((t) => (
-            <option value={t.id} selected={values.owner === t.id}>Team {t.name}</option>
-          ))}
-        </select>
-        {errors.owner && <p class="error" id="field-owner-error">{errors.owner}</p>}
-      </div>
+      <SelectField
+        name="visibility"
+        label="Visibility"
+        value={values.visibility === "public" ? "public" : "private"}
+        options={[
+          { value: "private", label: "Private: members only" },
+          { value: "public", label: "Public: anyone can read it, and it is listed on the hub" },
+        ]}
+      />
+      <SelectField
+        name="owner"
+        label="Owner"
+        value={values.owner}
+        error={errors.owner}
+        options={[
+          { value: "me", label: "Me" },
+          ...teams.map((t) => ({ value: t.id, label: `Team ${t.name}` })),
+        ]}
+      />
       <button type="submit">Create space</button>
     </form>
   );

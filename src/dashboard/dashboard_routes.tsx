@@ -5,7 +5,6 @@ import type { Deps } from "../deps.ts";
 import { changePassword } from "../sessions/change_password.ts";
 import { requireAccount } from "../sessions/sessions.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
-import { webPage } from "../web/web_middleware.ts";
 import { createSpace } from "../wikis/create_space.ts";
 import { DashboardPage, SettingsPage } from "./dashboard_page.tsx";
 import { renameAccount } from "../accounts/accounts.ts";
@@ -18,9 +17,6 @@ const nameSchema = z.string({ error: "Enter a name" }).trim().min(1, "Enter a na
 /** The signed-in home (`/account`), creating spaces, and the account's settings. */
 export function dashboardRoutes(deps: Deps): Hono {
   const app = new Hono();
-  for (const path of ["/account", "/spaces", "/account/settings", "/account/settings/*"]) {
-    app.use(path, ...webPage(deps));
-  }
 
   const dashboard = async (
     c: Context,

@@ -1,4 +1,4 @@
-import { CsrfField } from "../web/layout.tsx";
+import { CsrfField } from "../web/form_kit.tsx";
 import { pageHref, toolHref } from "../spaces/space_urls.ts";
 import { type SpaceView, Time, WikiFrame } from "../spaces/wiki_frame.tsx";
 import type { ChangeRequestRow, ReportRow, WriterTokenRow } from "./store.ts";

@@ -9,7 +9,6 @@ import { lineDiff } from "../spaces/line_diff.ts";
 import { formMarkdown, formText, openSpace, revisionParam } from "../spaces/space_context.ts";
 import { pageHref, toolHref } from "../spaces/space_urls.ts";
 import type { SpaceView } from "../spaces/wiki_frame.tsx";
-import { webPage } from "../web/web_middleware.ts";
 import { FeedbackPage } from "./feedback_page.tsx";
 import { ProposalPage } from "./proposal_page.tsx";
 import { acceptProposal, declineProposal } from "./propose_edit.ts";
@@ -33,9 +32,6 @@ const SHOWN = 200;
  */
 export function feedbackRoutes(deps: Deps): Hono {
   const app = new Hono();
-  for (const path of ["/w/:id/-/feedback", "/w/:id/-/feedback/*", "/w/:id/-/proposals/*"]) {
-    app.use(path, ...webPage(deps, { maxBody: 2 * 1024 * 1024 }));
-  }
 
   app.get("/w/:id/-/feedback", async (c) => {
     const view = await openSpace(deps, c, "admin");

@@ -1,8 +1,9 @@
-import { Alert, CsrfField } from "../web/layout.tsx";
+import { Alert, CsrfField } from "../web/form_kit.tsx";
 import { DiffView } from "../spaces/diff_view.tsx";
 import type { LineDiff } from "../spaces/line_diff.ts";
 import { pageHref, toolHref } from "../spaces/space_urls.ts";
-import { type SpaceView, TextArea, Time, WikiFrame } from "../spaces/wiki_frame.tsx";
+import { type SpaceView, Time, WikiFrame } from "../spaces/wiki_frame.tsx";
+import { TextArea } from "../web/form_kit.tsx";
 import type { ChangeRequestRow } from "./store.ts";
 
 /** A proposal as the reviewer sees it. */

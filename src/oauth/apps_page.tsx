@@ -1,4 +1,5 @@
-import { CsrfField, Layout, type PageContext } from "../web/layout.tsx";
+import { RevokeTable } from "../web/form_kit.tsx";
+import { Layout, type PageContext } from "../web/layout.tsx";
 import type { ConnectedAppRow } from "./store.ts";
 
 /** The apps connected to the account through OAuth, each with a button that disconnects it. */
@@ -6,35 +7,19 @@ export function ConnectedAppsPage(props: PageContext & { apps: ConnectedAppRow[]
   return (
     <Layout title="Connected apps" account={props.account} csrfToken={props.csrfToken}>
       {props.apps.length === 0 ? <p>No app is connected to your account.</p> : (
-        <table>
-          <thead>
-            <tr>
-              <th>App</th>
-              <th>Spaces</th>
-              <th>Connected</th>
-              <th>Last used</th>
-              <th>
-                <span class="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.apps.map((app) => (
-              <tr>
-                <td>{app.client_name}</td>
-                <td>{app.space_ids.join(", ") || "none"}</td>
-                <td>{app.created_at.toISOString().slice(0, 10)}</td>
-                <td>{app.last_used_at?.toISOString().slice(0, 10) ?? "never"}</td>
-                <td>
-                  <form class="inline" method="post" action={`/account/apps/${app.id}/revoke`}>
-                    <CsrfField token={props.csrfToken} />
-                    <button type="submit">Disconnect</button>
-                  </form>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <RevokeTable
+          csrfToken={props.csrfToken}
+          headers={["App", "Spaces", "Connected", "Last used"]}
+          rows={props.apps.map((app) => ({
+            cells: [
+              app.client_name,
+              app.space_ids.join(", ") || "none",
+              app.created_at.toISOString().slice(0, 10),
+              app.last_used_at?.toISOString().slice(0, 10) ?? "never",
+            ],
+            action: { href: `/account/apps/${app.id}/revoke`, label: "Disconnect" },
+          }))}
+        />
       )}
       <p>
         <a href="/account">Back to your account</a>

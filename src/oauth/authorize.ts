@@ -1,5 +1,5 @@
 import type { Deps } from "../deps.ts";
-import { encodeBase64url } from "../lib/base64url.ts";
+import { randomSecret } from "../lib/secrets.ts";
 import { sha256Hex } from "../lib/sha256.ts";
 import type { DocumentFetcher } from "./client_metadata_document.ts";
 import { findClient } from "./clients.ts";
@@ -122,7 +122,7 @@ export async function issueCode(
   accountId: string,
   spaceIds: string[],
 ): Promise<string> {
-  const code = encodeBase64url(crypto.getRandomValues(new Uint8Array(32)));
+  const code = randomSecret();
   await deleteStaleCodes(deps.db);
   await insertCode(deps.db, {
     code_hash: await sha256Hex(code),

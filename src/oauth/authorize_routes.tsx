@@ -1,13 +1,10 @@
 import { reachableSpaces } from "../access/access_policy.ts";
 import { type Context, Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { csrfProtection } from "../sessions/csrf.ts";
 import { ErrorPage } from "../sessions/session_pages.tsx";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
-import { pageHeaders } from "../sessions/session_routes.tsx";
-import { requireAccount, sessionMiddleware } from "../sessions/sessions.ts";
+import { requireAccount } from "../sessions/sessions.ts";
 import { ConnectedAppsPage } from "./apps_page.tsx";
 import {
   type AuthorizationCheck,
@@ -23,13 +20,10 @@ import { consentedScope } from "./scopes.ts";
 /**
  * The browser side of the authorization server: `/authorize` (sign-in through the web
  * session, then consent) and the account's connected apps. Like every web page, behind the
- * session and CSRF middleware, registered per path so it never runs on `/mcp` or `/api`.
+ * session and CSRF middleware that `webRoutes` registers.
  */
 export function authorizeRoutes(deps: Deps, fetcher: DocumentFetcher): Hono {
   const app = new Hono();
-  const web = [bodyLimit({ maxSize: 64 * 1024 }), sessionMiddleware(deps), csrfProtection(deps)];
-  app.use("/authorize", pageHeaders({ formAction: false, referrer: "no-referrer" }), ...web);
-  app.use("/account/apps/*", pageHeaders(), ...web); // matches /account/apps too
 
   app.get("/authorize", async (c) => {
     const params = new URL(c.req.url).searchParams;

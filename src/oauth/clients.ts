@@ -1,5 +1,5 @@
 import type { Deps } from "../deps.ts";
-import { constantTimeEqual } from "../sessions/password.ts";
+import { constantTimeTextEqual } from "../lib/secrets.ts";
 import { sha256Hex } from "../lib/sha256.ts";
 import {
   type DocumentFetcher,
@@ -85,11 +85,7 @@ export async function authenticateClient(
   if (!secret) {
     return oauthFailure("invalid_client", "This client must authenticate with its secret");
   }
-  const encoder = new TextEncoder();
-  const valid = constantTimeEqual(
-    encoder.encode(await sha256Hex(secret)),
-    encoder.encode(client.secret_hash!),
-  );
+  const valid = constantTimeTextEqual(await sha256Hex(secret), client.secret_hash!);
   return valid ? found : oauthFailure("invalid_client", "The client secret is not right");
 }
 

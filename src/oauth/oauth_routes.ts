@@ -2,7 +2,6 @@ import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import type { Deps } from "../deps.ts";
-import { authorizeRoutes } from "./authorize_routes.tsx";
 import { type DocumentFetcher, networkFetcher } from "./client_metadata_document.ts";
 import { authenticateClient } from "./clients.ts";
 import { authorizationServerMetadata, protectedResourceMetadata } from "./metadata.ts";
@@ -129,7 +128,6 @@ export function oauthRoutes(deps: Deps, options: OAuthOptions = {}): Hono {
     return c.body(null, 200, NO_STORE);
   });
 
-  app.route("/", authorizeRoutes(deps, fetcher));
   return app;
 }
 

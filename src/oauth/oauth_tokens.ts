@@ -1,5 +1,5 @@
 import type { Db } from "../db/db.ts";
-import { encodeBase64url } from "../lib/base64url.ts";
+import { randomSecret } from "../lib/secrets.ts";
 import { sha256Hex } from "../lib/sha256.ts";
 import { insertAccessToken, insertRefreshToken, selectAccessToken, touchGrant } from "./store.ts";
 
@@ -70,8 +70,4 @@ export async function resolveAccessToken(
       spaceIds: row.space_ids,
     },
   };
-}
-
-function randomSecret(): string {
-  return encodeBase64url(crypto.getRandomValues(new Uint8Array(32)));
 }

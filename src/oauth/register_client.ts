@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Db } from "../db/db.ts";
-import { encodeBase64url } from "../lib/base64url.ts";
+import { randomSecret } from "../lib/secrets.ts";
 import { sha256Hex } from "../lib/sha256.ts";
 import { type OAuthFailure, oauthFailure } from "./oauth_error.ts";
 import { redirectUriProblem } from "./redirect_uris.ts";
@@ -59,10 +59,8 @@ export async function registerClient(
   if (unknownScope) {
     return oauthFailure("invalid_client_metadata", `Unknown scope "${unknownScope}"`);
   }
-  const clientId = `wkc_${encodeBase64url(crypto.getRandomValues(new Uint8Array(16)))}`;
-  const secret = m.token_endpoint_auth_method === "none"
-    ? null
-    : `wk_ocs_${encodeBase64url(crypto.getRandomValues(new Uint8Array(32)))}`;
+  const clientId = `wkc_${randomSecret(16)}`;
+  const secret = m.token_endpoint_auth_method === "none" ? null : `wk_ocs_${randomSecret()}`;
   const { redirect_uris, token_endpoint_auth_method, ...rest } = m;
   const metadata = { ...rest, token_endpoint_auth_method };
   const client = await insertClient(db, {

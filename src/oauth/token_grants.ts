@@ -1,5 +1,6 @@
 import type { Db } from "../db/db.ts";
 import { encodeBase64url } from "../lib/base64url.ts";
+import { randomId } from "../lib/secrets.ts";
 import { sha256Hex } from "../lib/sha256.ts";
 import { type OAuthFailure, oauthFailure } from "./oauth_error.ts";
 import { ACCESS_TOKEN_TTL_S, mintTokens } from "./oauth_tokens.ts";
@@ -65,7 +66,7 @@ export async function exchangeCode(
     return oauthFailure("invalid_target", "resource differs from the one authorized");
   }
   return await db.transaction(async (tx) => {
-    const grantId = `grant_${crypto.randomUUID().replace(/-/g, "").slice(0, 20)}`;
+    const grantId = randomId("grant_");
     await insertGrant(tx, {
       id: grantId,
       account_id: row.account_id,

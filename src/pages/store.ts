@@ -441,3 +441,16 @@ export function selectMissingLinksFrom(
     ORDER BY l.target_key, p.path
     LIMIT 20`;
 }
+
+/** A batch of a wiki's pages with their markdown, by path key after `afterKey` (for exports). */
+export function selectPageTexts(
+  db: Db,
+  wikiId: string,
+  afterKey: string | null,
+  limit: number,
+): Promise<{ path: string; path_key: string; markdown: string }[]> {
+  return db<{ path: string; path_key: string; markdown: string }>`
+    SELECT path, path_key, markdown FROM pages
+    WHERE wiki_id = ${wikiId} AND (${afterKey}::text IS NULL OR path_key > ${afterKey})
+    ORDER BY path_key LIMIT ${limit}`;
+}

@@ -4,7 +4,7 @@ import { getCookie, setCookie } from "hono/cookie";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { decodeBase64url, encodeBase64url } from "../lib/base64url.ts";
-import { constantTimeEqual } from "./password.ts";
+import { constantTimeTextEqual, randomSecret } from "../lib/secrets.ts";
 import { webCookie } from "./sessions.ts";
 
 /** The hidden form field that carries the token. */
@@ -33,9 +33,17 @@ const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
  */
 export function csrfProtection(
   deps: Pick<Deps, "config">,
-  options: { signedIn?: boolean; maxBody?: number } = {},
+  options: { signedIn?: boolean; maxBody?: number | ((path: string) => number) } = {},
 ): MiddlewareHandler {
-  const limit = options.maxBody === undefined ? null : bodyLimit({ maxSize: options.maxBody });
+  // One Hono body limit per size; the size may depend on the path (a space's imports).
+  const limits = new Map<number, MiddlewareHandler>();
+  const limitFor = (path: string): MiddlewareHandler | null => {
+    const max = typeof options.maxBody === "function" ? options.maxBody(path) : options.maxBody;
+    if (max === undefined) return null;
+    let limit = limits.get(max);
+    if (!limit) limits.set(max, limit = bodyLimit({ maxSize: max }));
+    return limit;
+  };
   return async (c, next) => {
     const sessionToken = c.get("sessionToken");
     const cookie = webCookie(deps.config, "wiki_csrf");
@@ -49,7 +57,7 @@ export function csrfProtection(
       else {
         // A new random value: no form can carry it yet.
         canPass = false;
-        expected = encodeBase64url(crypto.getRandomValues(new Uint8Array(32)));
+        expected = randomSecret();
         setCookie(c, cookie.name, expected, cookie.options);
       }
       if (options.signedIn) canPass = false;
@@ -67,10 +75,11 @@ export function csrfProtection(
           throw new AppError("bad_request", "The form cannot be read: send it again");
         });
       };
+      const limit = limitFor(c.req.path);
       if (limit) await limit(c, read);
       else await read();
       const given = body[CSRF_FIELD];
-      if (typeof given !== "string" || !sameText(given, expected)) throw expiredForm();
+      if (typeof given !== "string" || !constantTimeTextEqual(given, expected)) throw expiredForm();
     }
     await next();
   };
@@ -111,11 +120,6 @@ function isCrossSite(c: Context, baseUrl: string): boolean {
   if (origin === undefined) return false;
   if (origin === "null") return site !== "same-origin";
   return origin !== new URL(baseUrl).origin && origin !== new URL(c.req.url).origin;
-}
-
-function sameText(a: string, b: string): boolean {
-  const encoder = new TextEncoder();
-  return constantTimeEqual(encoder.encode(a), encoder.encode(b));
 }
 
 declare module "hono" {

@@ -1,5 +1,6 @@
 import { scryptAsync } from "@noble/hashes/scrypt.js";
 import { decodeBase64url, encodeBase64url } from "../lib/base64url.ts";
+import { constantTimeEqual } from "../lib/secrets.ts";
 
 /**
  * scrypt at N = 2^15, r = 8, p = 1: 32 MiB and ~150 ms a hash on this 2-core machine, in pure
@@ -80,12 +81,4 @@ function parseHash(
   } catch {
     return null;
   }
-}
-
-/** Whether two byte strings are equal, in time that depends only on their length. */
-export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
-  return diff === 0;
 }

@@ -1,4 +1,5 @@
-import { Alert, CsrfField, Field, Layout, type PageContext } from "../web/layout.tsx";
+import { Alert, CsrfField, Field } from "../web/form_kit.tsx";
+import { Layout, type PageContext } from "../web/layout.tsx";
 import type { FieldErrors } from "./sign_in.ts";
 
 /** The sign-up form, with what was typed (never the password) and its errors. */

@@ -1,40 +1,21 @@
-import { type Context, Hono, type MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
+import { type Context, Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { clientIp } from "../http/client_ip.ts";
 import type {} from "../http/request_id.ts";
 import { teamRoutes } from "../teams/team_routes.tsx";
-import { csrfProtection } from "./csrf.ts";
 import {
   clearSessionCookie,
   createSession,
   invalidateSession,
-  sessionMiddleware,
   setSessionCookie,
 } from "./sessions.ts";
 import { ErrorPage, SignInPage, SignUpPage } from "./session_pages.tsx";
 import { signIn, signUp } from "./sign_in.ts";
 import { webErrorHandler } from "./web_error_handler.tsx";
 
-/**
- * The paths of the web app that see sessions. Middleware is registered per path, not with
- * `use("*")`: mounted at "/", a wildcard would also run on `/mcp` and `/api`, which must
- * never honour a cookie. (`/teams/*` matches `/teams` too.)
- */
-const WEB_PATHS = ["/signup", "/signin", "/signout", "/teams/*"];
-
-/** Sign-up, sign-in, sign-out and the team pages, as server-rendered HTML. */
+/** Sign-up, sign-in, sign-out and the team pages, as server-rendered HTML (behind `webRoutes`). */
 export function sessionRoutes(deps: Deps): Hono {
   const app = new Hono();
-  for (const path of WEB_PATHS) {
-    app.use(
-      path,
-      pageHeaders(),
-      bodyLimit({ maxSize: 64 * 1024 }),
-      sessionMiddleware(deps),
-      csrfProtection(deps),
-    );
-  }
 
   app.get("/signup", (c) => {
     const next = safeNext(c.req.query("next"));
@@ -150,31 +131,6 @@ async function startSession(c: Context, deps: Deps, accountId: string): Promise<
   if (previous) await invalidateSession(deps.db, previous);
   const session = await createSession(deps.db, accountId, c.req.header("user-agent") ?? "");
   setSessionCookie(c, deps.config, session.token, session.expiresAt);
-}
-
-/**
- * Headers of every page: never cached (they carry CSRF tokens and personal data), never
- * framed (clickjacking), and a CSP that allows only our inline style, our own scripts (from
- * `/assets/`, never inline) and, by default, only our own forms. The authorization pages drop `form-action` (browsers apply it to the redirect
- * after the consent post, which goes to the client) and send no referrer (the URL carries the
- * request). `nosniff` comes from the app-wide security headers.
- */
-export function pageHeaders(
-  options: { formAction: boolean; referrer: "same-origin" | "no-referrer" } = {
-    formAction: true,
-    referrer: "same-origin",
-  },
-): MiddlewareHandler {
-  const csp = "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; " +
-    "connect-src 'self'; img-src 'self' data:; " +
-    (options.formAction ? "form-action 'self'; " : "") + "frame-ancestors 'none'; base-uri 'none'";
-  return async (c, next) => {
-    await next();
-    c.res.headers.set("Cache-Control", "no-store");
-    c.res.headers.set("Content-Security-Policy", csp);
-    c.res.headers.set("X-Frame-Options", "DENY");
-    c.res.headers.set("Referrer-Policy", options.referrer);
-  };
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Config } from "../config/config.ts";
 import type { Db } from "../db/db.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { encodeBase64url } from "../lib/base64url.ts";
+import { randomSecret } from "../lib/secrets.ts";
 import { sha256Hex } from "../lib/sha256.ts";
 import { deleteSession, insertSession, selectLiveSession, touchSession } from "./store.ts";
 
@@ -26,7 +26,7 @@ export async function createSession(
   accountId: string,
   userAgent: string,
 ): Promise<NewSession> {
-  const token = encodeBase64url(crypto.getRandomValues(new Uint8Array(32)));
+  const token = randomSecret();
   const expiresAt = new Date(Date.now() + SESSION_MS);
   await insertSession(db, {
     id_hash: await sha256Hex(token),

@@ -57,7 +57,7 @@ function expectedError(error: unknown): AppError | null {
   if (error instanceof AppError) return error;
   if (error instanceof HTTPException && error.status < 500) {
     return error.status === 413
-      ? new AppError("payload_too_large", "The form is too large")
+      ? new AppError("payload_too_large", "What you sent is too large for this form")
       : new AppError("bad_request", error.message || "The request cannot be read");
   }
   return null;

@@ -1,8 +1,8 @@
-import { Alert, CsrfField, Field } from "../web/layout.tsx";
+import { Alert, CsrfField, Field, TextArea } from "../web/form_kit.tsx";
 import { DiffView } from "./diff_view.tsx";
 import type { LineDiff } from "./line_diff.ts";
 import { actionHref, pageHref, spaceHref, toolHref } from "./space_urls.ts";
-import { type SpaceView, TextArea, WikiFrame } from "./wiki_frame.tsx";
+import { type SpaceView, WikiFrame } from "./wiki_frame.tsx";
 
 /** Where an edit stands: what the form holds, and what the server found when it last posted. */
 export type EditorState = {
@@ -38,7 +38,7 @@ export function EditorPage(props: SpaceView & EditorState) {
       {...props}
       title={editing ? `Edit ${props.path}` : "New page"}
       path={editing ? props.path : undefined}
-      scripts={["editor.js"]}
+      scripts={["editor.js", "attach.js", "wikilink.js"]}
     >
       <Alert message={props.alert} />
       {props.notice && <p class="notice" role="status">{props.notice}</p>}
@@ -48,6 +48,8 @@ export function EditorPage(props: SpaceView & EditorState) {
         class="editor"
         data-editor=""
         data-preview={toolHref(wiki.id, "preview")}
+        data-files={toolHref(wiki.id, "files")}
+        data-suggest={toolHref(wiki.id, "suggest")}
       >
         <CsrfField token={props.csrfToken} />
         <input type="hidden" name="base_revision" value={String(props.baseRevision)} />
@@ -74,7 +76,11 @@ export function EditorPage(props: SpaceView & EditorState) {
           <button type="submit" name="action" value="save">Save</button>
           <button type="submit" name="action" value="preview" class="secondary">Preview</button>
           <a href={cancel}>Cancel</a>
+          <a href={toolHref(wiki.id, "files")} target="_blank">Upload an image or file</a>
         </div>
+        <p class="hint" id="attach-status" role="status">
+          Paste or drop an image into the text to upload it.
+        </p>
       </form>
       <p id="preview-status" role="status" class="sr-only"></p>
       <section id="preview" aria-labelledby="preview-heading" hidden={props.preview === undefined}>

@@ -1,9 +1,10 @@
+import { TextArea } from "../web/form_kit.tsx";
 import type { RevisionRow } from "../pages/store.ts";
 import { DiffView } from "./diff_view.tsx";
 import type { LineDiff } from "./line_diff.ts";
 import type { ChangeRow, HistoryRow } from "./store.ts";
 import { actionHref, pageHref, toolHref } from "./space_urls.ts";
-import { authorOf, type SpaceView, TextArea, Time, WikiFrame } from "./wiki_frame.tsx";
+import { authorOf, type SpaceView, Time, WikiFrame } from "./wiki_frame.tsx";
 
 const ACTIONS = { create: "created", update: "edited", rename: "renamed", delete: "deleted" };
 

@@ -1,4 +1,4 @@
-import { Alert, CsrfField } from "../web/layout.tsx";
+import { Alert, CsrfField } from "../web/form_kit.tsx";
 import type { ImportReport } from "./import_uploads.ts";
 import { pageHref, toolHref } from "./space_urls.ts";
 import { type SpaceView, WikiFrame } from "./wiki_frame.tsx";

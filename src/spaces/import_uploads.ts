@@ -1,6 +1,12 @@
 import type { WriteDeps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { importPages, type ImportSummary } from "../importer/import_pages.ts";
+import { saveAttachment } from "../attachments/attachments.ts";
+import {
+  pointAtAttachments,
+  readZipAttachments,
+  type SourceFile,
+} from "../importer/read_attachments.ts";
 import { readZip, type SourcePage, toPage } from "../importer/read_sources.ts";
 
 /** Largest upload the import form takes, in bytes (the REST import's limit). */
@@ -31,11 +37,17 @@ export async function importUploads(
   files: File[],
   author: string,
 ): Promise<ImportReport> {
-  const pages = await readUploads(files);
+  const { pages, attachments } = await readUploads(files);
+  const saved = await saveImportedFiles(deps, wikiId, attachments, author);
+  for (const page of pages) {
+    if ("markdown" in page) {
+      page.markdown = pointAtAttachments(page.markdown, page.path, saved.hrefs);
+    }
+  }
   if (pages.length > MAX_PAGES) {
     throw new AppError("payload_too_large", `At most ${MAX_PAGES} pages per import`);
   }
-  const rows: ImportRow[] = [];
+  const rows: ImportRow[] = [...saved.rows];
   let seen = { added: 0, updated: 0, unchanged: 0 };
   const summary = await importPages(deps, wikiId, pages, {
     author,
@@ -62,15 +74,52 @@ export async function importUploads(
   return { rows, summary };
 }
 
-/** The pages of the uploaded files: markdown files as they are, zips opened. */
-async function readUploads(files: File[]): Promise<SourcePage[]> {
+/**
+ * Stores the images and PDFs of uploaded zips as the wiki's files, named by their path in the
+ * archive (`images/a.png` → `images-a.png`); returns where each path is served, and a row each.
+ */
+async function saveImportedFiles(
+  deps: WriteDeps,
+  wikiId: string,
+  files: (SourceFile & { upload: string })[],
+  author: string,
+): Promise<{ hrefs: Map<string, string>; rows: ImportRow[] }> {
+  const hrefs = new Map<string, string>();
+  const rows: ImportRow[] = [];
+  for (const file of files) {
+    const name = `${file.upload}: ${file.path}`;
+    try {
+      const saved = await saveAttachment(deps, {
+        wikiId,
+        fileName: file.path.replace(/\//g, "-"),
+        bytes: file.bytes,
+        accountId: author,
+      });
+      hrefs.set(file.path, saved.href);
+      rows.push({ name, path: null, status: "created", reason: null });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      rows.push({ name, path: null, status: "failed", reason: error.detail });
+    }
+  }
+  return { hrefs, rows };
+}
+
+/** The pages of the uploaded files (markdown files as they are, zips opened) and zips' files. */
+async function readUploads(
+  files: File[],
+): Promise<{ pages: SourcePage[]; attachments: (SourceFile & { upload: string })[] }> {
   const pages: SourcePage[] = [];
+  const attachments: (SourceFile & { upload: string })[] = [];
   for (const file of files) {
     const bytes = new Uint8Array(await file.arrayBuffer());
     if (/\.zip$/i.test(file.name)) {
       let entries: SourcePage[];
       try {
         entries = readZip(bytes);
+        for (const found of readZipAttachments(bytes)) {
+          attachments.push({ ...found, upload: file.name });
+        }
       } catch (error) {
         pages.push({ name: file.name, error: (error as Error).message });
         continue;
@@ -85,5 +134,5 @@ async function readUploads(files: File[]): Promise<SourcePage[]> {
       pages.push({ name: file.name, error: "is not a .md, .markdown or .zip file" });
     }
   }
-  return pages;
+  return { pages, attachments };
 }

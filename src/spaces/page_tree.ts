@@ -37,3 +37,46 @@ export function pageTree(pages: { path: string; title: string }[]): TreeNode[] {
   sort(root.children);
   return root.children;
 }
+
+/** The pages of a tree in reading order: each folder's own page before what is inside it. */
+export function readingOrder(nodes: TreeNode[]): { path: string; title: string }[] {
+  const out: { path: string; title: string }[] = [];
+  const walk = (list: TreeNode[]) => {
+    for (const node of list) {
+      if (node.title !== null) out.push({ path: node.path, title: node.title });
+      walk(node.children);
+    }
+  };
+  walk(nodes);
+  return out;
+}
+
+/** The pages before and after `path` in reading order (null at either end, or off the tree). */
+export function neighbours(
+  nodes: TreeNode[],
+  path: string,
+): {
+  previous: { path: string; title: string } | null;
+  next: { path: string; title: string } | null;
+} {
+  const order = readingOrder(nodes);
+  const key = pathKey(path);
+  const at = order.findIndex((p) => pathKey(p.path) === key);
+  if (at < 0) return { previous: null, next: null };
+  return { previous: order[at - 1] ?? null, next: order[at + 1] ?? null };
+}
+
+/** The node of a path in a tree (a page or a folder), or null. */
+export function findNode(nodes: TreeNode[], path: string): TreeNode | null {
+  const key = pathKey(path);
+  let list = nodes;
+  let prefix = "";
+  for (const segment of path.split("/")) {
+    prefix = prefix ? `${prefix}/${segment}` : segment;
+    const node = list.find((n) => pathKey(n.path) === pathKey(prefix));
+    if (!node) return null;
+    if (pathKey(node.path) === key) return node;
+    list = node.children;
+  }
+  return null;
+}

@@ -1,6 +1,7 @@
 import type { PageRow } from "../pages/store.ts";
 import type { HistoryRow } from "./store.ts";
-import { actionHref, newPageHref, pageHref } from "./space_urls.ts";
+import { actionHref, newPageHref, pageHref, toolHref } from "./space_urls.ts";
+import { PrevNext, TableOfContents } from "./sidebar.tsx";
 import { authorOf, type SpaceView, Time, WikiFrame } from "./wiki_frame.tsx";
 
 /**
@@ -12,12 +13,31 @@ export function PageView(
     page: PageRow;
     html: string;
     backlinks: { path: string; title: string }[];
+    /** Shown at the wiki's root: the page is its Home, with the index one click away. */
+    home?: boolean;
   },
 ) {
   const { wiki, role } = props.space;
   const { page } = props;
   return (
-    <WikiFrame {...props} title={page.title} path={page.path}>
+    <WikiFrame
+      {...props}
+      title={page.title}
+      path={page.path}
+      toc={<TableOfContents html={props.html} />}
+    >
+      {props.home && wiki.description && <p class="lead">{wiki.description}</p>}
+      {props.home && (
+        <p class="hint">
+          <a href={toolHref(wiki.id, "pages")}>Index of all pages</a>
+          {role && (
+            <>
+              {" · "}
+              <a href={`${toolHref(wiki.id, "pages")}#wanted-heading`}>Wanted pages</a>
+            </>
+          )}
+        </p>
+      )}
       <nav aria-label="Page tools" class="tools">
         {role && <a href={actionHref(wiki.id, "edit", page.path)}>Edit</a>}
         <a href={actionHref(wiki.id, "history", page.path)}>History</a>
@@ -30,6 +50,7 @@ export function PageView(
         )}
       </nav>
       <article class="prose" dangerouslySetInnerHTML={{ __html: props.html }} />
+      {props.nav && <PrevNext wikiId={wiki.id} nav={props.nav} path={page.path} />}
       <p class="hint page-meta">
         <code>{page.path}</code> · revision {page.revision} · updated <Time at={page.updated_at} />
       </p>

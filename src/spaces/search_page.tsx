@@ -1,6 +1,6 @@
+import { Alert } from "../web/form_kit.tsx";
 import { Fragment } from "hono/jsx";
 import type { SearchOutput } from "../search/search_wikis.ts";
-import { Alert } from "../web/layout.tsx";
 import { toolHref } from "./space_urls.ts";
 import { type SpaceView, WikiFrame } from "./wiki_frame.tsx";
 

@@ -1,8 +1,8 @@
-import { Alert, CsrfField, Field } from "../web/layout.tsx";
+import { Alert, CsrfField, Field, TextArea } from "../web/form_kit.tsx";
 import type { SyncStatus } from "../sync/connect_source.ts";
 import { SyncSummary } from "../sync/sync_page.tsx";
 import { toolHref } from "./space_urls.ts";
-import { type SpaceView, TextArea, WikiFrame } from "./wiki_frame.tsx";
+import { type SpaceView, WikiFrame } from "./wiki_frame.tsx";
 import type { WikiSettingsErrors, WikiSettingsForm } from "./wiki_settings.ts";
 
 /**

@@ -2,19 +2,22 @@ import type { Context } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { loadWebSpace, type WebAccess } from "../web/space_access.ts";
+import { loadSpaceNav } from "./space_nav.ts";
 import type { SpaceView } from "./wiki_frame.tsx";
 
 /**
  * The wiki of a request (its `:id`) with the visitor's role, checked for `need`, and what
- * every page of it is rendered with.
+ * every page of it is rendered with: on a GET, its page tree for the sidebar too.
  */
 export async function openSpace(
   deps: Pick<Deps, "db" | "config">,
   c: Context,
   need: WebAccess,
+  purpose?: string,
 ): Promise<SpaceView> {
-  const space = await loadWebSpace(deps, c, c.req.param("id") ?? "", need);
-  return { account: c.get("account"), csrfToken: c.get("csrfToken"), space };
+  const space = await loadWebSpace(deps, c, c.req.param("id") ?? "", need, purpose);
+  const nav = c.req.method === "GET" ? await loadSpaceNav(deps, space.wiki.id) : undefined;
+  return { account: c.get("account"), csrfToken: c.get("csrfToken"), space, nav };
 }
 
 /** A form field as text; absent or a file is "". */

@@ -1,11 +1,7 @@
-import { type Context, Hono, type MiddlewareHandler } from "hono";
-import { every } from "hono/combine";
-import { HTTPException } from "hono/http-exception";
+import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
-import { AppError } from "../errors.ts";
-import { ownBodyLimit } from "../http/body_limit.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
-import { webPage } from "../web/web_middleware.ts";
+import { DEFAULT_MAX_BODY } from "../web/web_middleware.ts";
 import { editorRoutes } from "./editor_routes.tsx";
 import { historyRoutes } from "./history_routes.tsx";
 import { importRoutes } from "./import_routes.tsx";
@@ -25,18 +21,6 @@ const MAX_FORM_BYTES = 8 * 1024 * 1024;
  */
 export function spaceRoutes(deps: Deps): Hono {
   const app = new Hono();
-  // Every form of a space is a member's: a signed-out post is refused before it is read.
-  const form = every(...webPage(deps, { maxBody: MAX_FORM_BYTES, signedIn: true }));
-  const upload = every(...webPage(deps, { maxBody: MAX_UPLOAD_BYTES, signedIn: true }));
-  // Other features mount their own tools under `/w/<id>/-/`: leave those to them.
-  const middleware: MiddlewareHandler = (c, next) => {
-    const tool = toolOf(c.req.path);
-    if (tool !== null && !TOOLS.has(tool)) return next();
-    return (tool === "import" ? upload : form)(c, next);
-  };
-  // The forms' body limits are declared here, applied after the CSRF check.
-  app.use("/w/:id/*", ownBodyLimit(middleware)); // `/w/:id` too
-
   app.route("/", editorRoutes(deps));
   app.route("/", manageRoutes(deps));
   app.route("/", importRoutes(deps));
@@ -44,14 +28,29 @@ export function spaceRoutes(deps: Deps): Hono {
   app.route("/", historyRoutes(deps));
   app.route("/", viewRoutes(deps));
 
-  const onError = webErrorHandler(deps, { signInNext: true });
-  app.onError((error, c: Context) => onError(tooLarge(error) ?? error, c));
+  app.onError(webErrorHandler(deps, { signInNext: true }));
   return app;
+}
+
+/**
+ * The largest body a request to `/w/<id>/…` may carry: an import's files, a page's markdown
+ * for this feature's forms, and the web default for other features' tools under `/-/`.
+ */
+export function spaceBodyLimit(path: string): number {
+  const tool = toolOf(path);
+  // Imports and file uploads (`src/attachments/`) carry files.
+  if (tool === "import" || tool === "files") return MAX_UPLOAD_BYTES;
+  // A proposal's review form carries a whole page (`src/feedback/`).
+  if (tool === "proposals" || tool === "feedback") return MAX_FORM_BYTES;
+  return tool === null || TOOLS.has(tool) ? MAX_FORM_BYTES : DEFAULT_MAX_BODY;
 }
 
 /** The tools under `/w/<id>/-/` this feature serves. */
 const TOOLS = new Set([
   "new",
+  "suggest",
+  "ask",
+  "pages",
   "edit",
   "preview",
   "rename",
@@ -67,10 +66,4 @@ const TOOLS = new Set([
 export function toolOf(path: string): string | null {
   const segments = path.split("/");
   return segments[3] === "-" ? segments[4] ?? "" : null;
-}
-
-/** The body limit's 413 as an application error, so it renders as a page like the others. */
-function tooLarge(error: Error): AppError | null {
-  if (!(error instanceof HTTPException) || error.status !== 413) return null;
-  return new AppError("payload_too_large", "What you sent is too large for this form");
 }

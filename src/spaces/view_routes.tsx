@@ -2,22 +2,22 @@ import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { cleanPath, pathKey } from "../markdown/paths.ts";
+import type { PageRow } from "../pages/store.ts";
+import { linksTo, missingTargets } from "../pages/list_neighbors.ts";
+import { similarPaths } from "../pages/read_page.ts";
+import { askWikis } from "../ask/ask.ts";
 import { searchWikis } from "../search/search_wikis.ts";
+import { AskPage } from "./ask_page.tsx";
 import { findPageRecord } from "./find_page_record.ts";
 import { WikiHomePage } from "./home_page.tsx";
-import { pageTree } from "./page_tree.ts";
+import { readingOrder, type TreeNode } from "./page_tree.ts";
 import { MissingPageView, PageView } from "./page_view.tsx";
 import { renderPage } from "./render_page.ts";
 import { SearchPage } from "./search_page.tsx";
 import { openSpace } from "./space_context.ts";
-import { pageHref, spaceHref } from "./space_urls.ts";
-import { linksTo, missingTargets } from "../pages/list_neighbors.ts";
-import { pageHeads } from "../pages/list_pages.ts";
-import { similarPaths } from "../pages/read_page.ts";
 import { countWikiPages, recentPages } from "./space_history.ts";
-
-/** Pages listed in a wiki's home tree at most; search reaches the rest. */
-const TREE_PAGES = 2_000;
+import { pageHref, spaceHref } from "./space_urls.ts";
+import type { SpaceView } from "./wiki_frame.tsx";
 
 /**
  * Reading a wiki: its home, its search and its pages. Mount last: the page route takes any
@@ -26,25 +26,19 @@ const TREE_PAGES = 2_000;
 export function viewRoutes(deps: Deps): Hono {
   const app = new Hono();
 
+  // The wiki's root is its Home page when it has one (`Home`, else `README` or `index`, as
+  // imports bring them); the index of every page is one click away at `-/pages`.
   app.get("/w/:id", async (c) => {
     const view = await openSpace(deps, c, "read");
-    const id = view.space.wiki.id;
-    const [pageCount, recent, heads, wanted] = await Promise.all([
-      countWikiPages(deps.db, id),
-      recentPages(deps.db, id, 10),
-      pageHeads(deps.db, id, { afterKey: null, limit: TREE_PAGES + 1 }),
-      view.space.role ? missingTargets(deps.db, id, 20) : [],
-    ]);
-    return c.html(
-      <WikiHomePage
-        {...view}
-        pageCount={pageCount}
-        recent={recent}
-        tree={pageTree(heads.slice(0, TREE_PAGES))}
-        treeTruncated={heads.length > TREE_PAGES}
-        wanted={wanted}
-      />,
-    );
+    const home = homePath(view.nav?.tree ?? []);
+    const record = home ? await findPageRecord(deps.db, view.space.wiki.id, home) : null;
+    if (record?.kind === "page") return c.html(await pageView(deps, view, record.page, true));
+    return c.html(await indexView(deps, view));
+  });
+
+  app.get("/w/:id/-/pages", async (c) => {
+    const view = await openSpace(deps, c, "read");
+    return c.html(await indexView(deps, view));
   });
 
   app.get("/w/:id/", (c) => c.redirect(spaceHref(c.req.param("id")), 301));
@@ -81,6 +75,63 @@ export function viewRoutes(deps: Deps): Hono {
     }
   });
 
+  // Results as you type (search.js): page titles that contain the words, then the best
+  // sections by the wiki's own search; a few of each, as JSON.
+  app.get("/w/:id/-/suggest", async (c) => {
+    const view = await openSpace(deps, c, "read");
+    const query = (c.req.query("q") ?? "").trim().slice(0, 200);
+    if (query.length < 2) return c.json({ results: [] });
+    const words = query.toLowerCase().split(/\s+/);
+    const titles = readingOrder(view.nav?.tree ?? [])
+      .filter((p) => words.every((w) => `${p.title} ${p.path}`.toLowerCase().includes(w)))
+      .slice(0, 5)
+      .map((p) => ({
+        title: p.title,
+        section: null,
+        href: pageHref(view.space.wiki.id, p.path),
+        path: p.path,
+      }));
+    let sections: { title: string; section: string | null; href: string; path?: string }[] = [];
+    try {
+      const found = await searchWikis(deps, [view.space.wiki.id], { query, limit: 8 });
+      // Only results that hold one of the words: a half-typed word matches nothing by meaning.
+      sections = found.results
+        .filter((r) =>
+          words.some((w) => `${r.title} ${r.section ?? ""} ${r.snippet}`.toLowerCase().includes(w))
+        )
+        .map((r) => ({
+          title: r.title,
+          section: r.section === r.title ? null : r.section,
+          href: relative(r.url, deps.config.baseUrl),
+        }));
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status !== 400) throw error;
+    }
+    // A page already named by its title is not listed again for its whole text.
+    const seen = new Set(titles.map((t) => t.href));
+    const more = sections.filter((s) => !seen.has(s.href) && !seen.has(s.href.split("#")[0]!));
+    const results = [...titles, ...more].slice(0, 8);
+    return c.json({ results });
+  });
+
+  // Ask the wiki: a GET form (shareable, no script needed), answered in full on the server.
+  app.get("/w/:id/-/ask", async (c) => {
+    const view = await openSpace(deps, c, "read");
+    const question = c.req.query("q")?.trim() ?? "";
+    const href = (url: string) => relative(url, deps.config.baseUrl);
+    if (!question) return c.html(<AskPage {...view} question="" answer={null} href={href} />);
+    try {
+      const answer = await askWikis(deps, [view.space.wiki.id], { question });
+      return c.html(<AskPage {...view} question={question} answer={answer} href={href} />);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status !== 400) throw error;
+      return c.html(
+        <AskPage {...view} question={question} answer={null} href={href} error={error.detail} />,
+        400,
+      );
+    }
+  });
+
   app.get("/w/:id/:path{.+}", async (c, next) => {
     const asked = c.req.param("path");
     const path = cleanPath(asked);
@@ -88,7 +139,7 @@ export function viewRoutes(deps: Deps): Hono {
     // answer, before any access check of ours.
     if (path?.split("/")[0] === "-") return await next();
     const view = await openSpace(deps, c, "read");
-    const { wiki, role } = view.space;
+    const { wiki } = view.space;
     if (!path) throw new AppError("not_found", `No page "${asked}" in wiki "${wiki.id}"`);
     const record = await findPageRecord(deps.db, wiki.id, path);
     if (record?.kind === "moved" || (record?.kind === "page" && record.page.path !== asked)) {
@@ -106,28 +157,68 @@ export function viewRoutes(deps: Deps): Hono {
         404,
       );
     }
-    const { page } = record;
-    const [html, links] = await Promise.all([
-      renderPage(deps.db, {
-        wikiId: wiki.id,
-        path: page.path,
-        markdown: page.markdown,
-        canCreate: role !== null,
-        title: page.title,
-      }),
-      linksTo(deps.db, page.id),
-    ]);
-    const backlinks = new Map<string, { path: string; title: string }>();
-    for (const link of links) {
-      if (link.from_page_id === page.id) continue;
-      backlinks.set(link.other_path!, { path: link.other_path!, title: link.other_title! });
-    }
-    return c.html(
-      <PageView {...view} page={page} html={html} backlinks={[...backlinks.values()]} />,
-    );
+    return c.html(await pageView(deps, view, record.page, false));
   });
 
   return app;
+}
+
+/** The index of a wiki: the pages changed last, every page as a tree, the wanted pages. */
+async function indexView(deps: Deps, view: SpaceView) {
+  const id = view.space.wiki.id;
+  const nav = view.nav!;
+  const [recent, wanted] = await Promise.all([
+    recentPages(deps.db, id, 10),
+    view.space.role ? missingTargets(deps.db, id, 20) : [],
+  ]);
+  return (
+    <WikiHomePage
+      {...view}
+      pageCount={await countWikiPages(deps.db, id)}
+      recent={recent}
+      tree={nav.tree}
+      treeTruncated={nav.truncated}
+      wanted={wanted}
+    />
+  );
+}
+
+/** A page as people read it, with its backlinks; `home` at the wiki's root. */
+async function pageView(deps: Deps, view: SpaceView, page: PageRow, home: boolean) {
+  const { wiki, role } = view.space;
+  const [html, links] = await Promise.all([
+    renderPage(deps.db, {
+      wikiId: wiki.id,
+      path: page.path,
+      markdown: page.markdown,
+      canCreate: role !== null,
+      title: page.title,
+    }),
+    linksTo(deps.db, page.id),
+  ]);
+  const backlinks = new Map<string, { path: string; title: string }>();
+  for (const link of links) {
+    if (link.from_page_id === page.id) continue;
+    backlinks.set(link.other_path!, { path: link.other_path!, title: link.other_title! });
+  }
+  return (
+    <PageView
+      {...view}
+      page={page}
+      html={html}
+      backlinks={[...backlinks.values()]}
+      home={home}
+    />
+  );
+}
+
+/** Which top-level page greets readers at a wiki's root, if any. */
+function homePath(tree: TreeNode[]): string | null {
+  for (const name of ["home", "readme", "index"]) {
+    const node = tree.find((n) => n.title !== null && pathKey(n.path) === name);
+    if (node) return node.path;
+  }
+  return null;
 }
 
 /** A URL of this site without its origin, so links work whatever host the page was served on. */

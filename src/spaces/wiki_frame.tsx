@@ -1,15 +1,19 @@
 import { type Child, Fragment } from "hono/jsx";
 import { Layout, type PageContext } from "../web/layout.tsx";
 import type { WebSpace } from "../web/space_access.ts";
-import { newPageHref, spaceHref, toolHref } from "./space_urls.ts";
+import { Crumbs, Sidebar } from "./sidebar.tsx";
+import type { SpaceNav } from "./space_nav.ts";
+import { newPageHref, toolHref } from "./space_urls.ts";
 
-/** What every page of a wiki is rendered with: the visitor and the wiki with their role. */
-export type SpaceView = PageContext & { space: WebSpace };
+/** What every page of a wiki is rendered with: the visitor, the wiki with their role, and
+ * (on a GET) its page tree for the sidebar. */
+export type SpaceView = PageContext & { space: WebSpace; nav?: SpaceNav | undefined };
 
 /**
- * The frame of a wiki's pages: the page layout, then a bar with the wiki's name and the
- * folders of the current page, the wiki's search form and, for members, its tools. Scripts
- * named in `scripts` load from `/assets/` (progressive enhancement: every page works without).
+ * The frame of a wiki's pages: a bar with the breadcrumb, the wiki's search form and its
+ * tools; then the page's title and content beside the sidebar of pages (`Sidebar`) and, for
+ * long pages, the table of contents given as `toc`. Scripts named in `scripts` load from
+ * `/assets/` (progressive enhancement: every page works without).
  */
 export function WikiFrame(
   props: SpaceView & {
@@ -18,36 +22,50 @@ export function WikiFrame(
     path?: string;
     query?: string;
     scripts?: string[];
+    /** Shown beside a long page: its sections (`TableOfContents`). */
+    toc?: Child;
     children?: Child;
   },
 ) {
-  const { wiki, role } = props.space;
-  const folders = props.path ? props.path.split("/").slice(0, -1) : [];
+  const { wiki } = props.space;
   return (
-    <Layout title={props.title} account={props.account} csrfToken={props.csrfToken}>
+    <Layout
+      title={props.title}
+      account={props.account}
+      csrfToken={props.csrfToken}
+      wide
+      heading={false}
+    >
       <div class="wiki-bar">
-        <p class="crumbs">
-          <a href={spaceHref(wiki.id)}>{wiki.title}</a>
-          {folders.map((name) => ` › ${name}`).join("")}
-          {wiki.visibility === "private" && <span class="badge">Private</span>}
-        </p>
+        <Crumbs wikiId={wiki.id} wikiTitle={wiki.title} path={props.path} nav={props.nav} />
+        {wiki.visibility === "private" && <span class="badge">Private</span>}
         <form role="search" method="get" action={toolHref(wiki.id, "search")} class="wiki-search">
           <label for="wiki-search" class="sr-only">Search</label>
-          <input id="wiki-search" type="search" name="q" value={props.query} />
+          <input
+            id="wiki-search"
+            type="search"
+            name="q"
+            value={props.query}
+            autocomplete="off"
+            data-suggest={toolHref(wiki.id, "suggest")}
+          />
           <button type="submit">Search</button>
+          <button type="submit" class="secondary" formaction={toolHref(wiki.id, "ask")}>
+            Ask
+          </button>
         </form>
-        <nav aria-label="Wiki tools" class="tools">
-          {role && <a href={newPageHref(wiki.id)}>New page</a>}
-          <a href={toolHref(wiki.id, "history")}>Recent changes</a>
-          {role && <a href={toolHref(wiki.id, "import")}>Import</a>}
-          <a href={toolHref(wiki.id, "connect")}>Connect</a>
-          {role && <a href={toolHref(wiki.id, "usage")}>Usage</a>}
-          {role && role !== "member" && <a href={toolHref(wiki.id, "feedback")}>Feedback</a>}
-          {role && role !== "member" && <a href={toolHref(wiki.id, "audit")}>Audit log</a>}
-          {role && role !== "member" && <a href={toolHref(wiki.id, "settings")}>Settings</a>}
-        </nav>
+        <SpaceTools space={props.space} />
       </div>
-      {props.children}
+      <div class={props.nav ? "wiki-grid" : "wiki-grid no-side"}>
+        <div class="page-head">
+          <h1>{props.title}</h1>
+        </div>
+        {props.toc && <div class="toc-area">{props.toc}</div>}
+        <div class="wiki-content">{props.children}</div>
+        {props.nav && <Sidebar wikiId={wiki.id} nav={props.nav} current={props.path} />}
+      </div>
+      <script src="/assets/nav.js" defer></script>
+      <script src="/assets/search.js" defer></script>
       {props.scripts?.map((name) => (
         <Fragment key={name}>
           <script src={`/assets/${name}`} defer></script>
@@ -57,53 +75,50 @@ export function WikiFrame(
   );
 }
 
+/**
+ * The tools of a wiki, as its members and readers see them. One component, so every feature
+ * that adds a tool under `/w/<id>/-/` adds its link here.
+ */
+export function SpaceTools(props: { space: WebSpace }) {
+  const { wiki, role } = props.space;
+  return (
+    <nav aria-label="Wiki tools" class="tools">
+      {role && <a href={newPageHref(wiki.id)}>New page</a>}
+      <a href={toolHref(wiki.id, "pages")}>All pages</a>
+      <a href={toolHref(wiki.id, "history")}>Recent changes</a>
+      <a href={toolHref(wiki.id, "files")}>Files</a>
+      <a href={toolHref(wiki.id, "export")}>Export</a>
+      {role && <a href={toolHref(wiki.id, "import")}>Import</a>}
+      <a href={toolHref(wiki.id, "connect")}>Connect</a>
+      {role && <a href={toolHref(wiki.id, "usage")}>Usage</a>}
+      {role && role !== "member" && <a href={toolHref(wiki.id, "feedback")}>Feedback</a>}
+      {role && role !== "member" && <a href={toolHref(wiki.id, "audit")}>Audit log</a>}
+      {role && role !== "member" && <a href={toolHref(wiki.id, "settings")}>Settings</a>}
+    </nav>
+  );
+}
+
+/**
+ * A page that belongs to a wiki when `view` is given (the wiki's frame: breadcrumb, tools,
+ * sidebar) and to the site otherwise, such as the connect page, which serves both.
+ */
+export function PageFrame(
+  props: PageContext & { title: string; view?: SpaceView | undefined; children?: Child },
+) {
+  if (props.view) {
+    return <WikiFrame {...props.view} title={props.title}>{props.children}</WikiFrame>;
+  }
+  return (
+    <Layout title={props.title} account={props.account} csrfToken={props.csrfToken}>
+      {props.children}
+    </Layout>
+  );
+}
+
 /** A moment as people read it, machine-readable in `datetime`. */
 export function Time(props: { at: Date }) {
   const iso = props.at.toISOString();
   return <time datetime={iso}>{iso.slice(0, 16).replace("T", " ")} UTC</time>;
-}
-
-/**
- * A labelled multi-line field with its hint and error, tied to it like `Field` does. The
- * value goes in as text (escaped), never as markup.
- */
-export function TextArea(props: {
-  name: string;
-  label: string;
-  value?: string;
-  hint?: string;
-  error?: string | undefined;
-  rows?: number;
-  required?: boolean;
-  readonly?: boolean;
-  class?: string;
-}) {
-  const id = `field-${props.name}`;
-  const described = [props.hint && `${id}-hint`, props.error && `${id}-error`]
-    .filter(Boolean).join(" ");
-  return (
-    <div>
-      <label for={id}>{props.label}</label>
-      {props.hint && <p class="hint" id={`${id}-hint`}>{props.hint}</p>}
-      <textarea
-        id={id}
-        name={props.readonly ? undefined : props.name}
-        rows={props.rows ?? 6}
-        class={props.class}
-        required={props.required}
-        readonly={props.readonly}
-        spellcheck={props.class === "code" ? false : undefined}
-        aria-invalid={props.error ? "true" : undefined}
-        aria-describedby={described || undefined}
-      >
-        {
-          // A textarea drops one leading newline; keep the text's own.
-          props.value?.startsWith("\n") ? `\n${props.value}` : props.value
-        }
-      </textarea>
-      {props.error && <p class="error" id={`${id}-error`}>{props.error}</p>}
-    </div>
-  );
 }
 
 /** Who made a revision, as this visitor may see it: members see emails, readers names only. */

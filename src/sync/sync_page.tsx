@@ -1,4 +1,4 @@
-import { Alert, CsrfField, Field } from "../web/layout.tsx";
+import { Alert, CsrfField, Field } from "../web/form_kit.tsx";
 import { toolHref } from "../spaces/space_urls.ts";
 import { type SpaceView, Time, WikiFrame } from "../spaces/wiki_frame.tsx";
 import type { SyncStatus } from "./connect_source.ts";

@@ -5,7 +5,6 @@ import { AppError } from "../errors.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
 import { openSpace } from "../spaces/space_context.ts";
 import { toolHref } from "../spaces/space_urls.ts";
-import { webPage } from "../web/web_middleware.ts";
 import {
   connectGitSource,
   connectSchema,
@@ -25,7 +24,6 @@ import { type SyncForm, SyncPage } from "./sync_page.tsx";
 export function syncRoutes(deps: Deps): Hono {
   const app = new Hono();
   const owner = processOwner();
-  app.use("/w/:id/-/sync/*", ...webPage(deps)); // `/w/:id/-/sync` too
 
   const render = async (
     c: Parameters<typeof openSpace>[1],

@@ -129,3 +129,12 @@ export async function deleteInvitation(
     RETURNING role, expires_at > now() AS live`;
   return rows[0]?.live ? rows[0].role : null;
 }
+
+/** The spaces a team owns, by title. */
+export function selectTeamSpaces(
+  db: Db,
+  teamId: string,
+): Promise<{ id: string; title: string; visibility: "public" | "private" }[]> {
+  return db<{ id: string; title: string; visibility: "public" | "private" }>`
+    SELECT id, title, visibility FROM wikis WHERE owner_team_id = ${teamId} ORDER BY title, id`;
+}

@@ -1,4 +1,5 @@
-import { Alert, CsrfField, Field, Layout, type PageContext } from "../web/layout.tsx";
+import { Alert, CsrfField, Field, SelectField } from "../web/form_kit.tsx";
+import { Layout, type PageContext } from "../web/layout.tsx";
 import type { InvitationRow, MemberRow, Role, TeamRow } from "./store.ts";
 
 const ROLES: Role[] = ["owner", "admin", "member"];
@@ -10,6 +11,8 @@ export function TeamPage(
     members: MemberRow[];
     role: Role;
     invitations: InvitationRow[];
+    /** The spaces the team owns (absent where a page has not loaded them). */
+    spaces?: { id: string; title: string; visibility: "public" | "private" }[];
     error?: string | undefined;
     notice?: string | undefined;
     inviteEmail?: string;
@@ -27,6 +30,23 @@ export function TeamPage(
       </p>
       <Alert message={props.error} />
       {props.notice && <p class="notice" role="status">{props.notice}</p>}
+      <h2>Spaces</h2>
+      {(props.spaces ?? []).length === 0
+        ? (
+          <p class="hint">
+            No spaces yet: <a href="/account">create one</a> with this team as its owner.
+          </p>
+        )
+        : (
+          <ul>
+            {props.spaces!.map((s) => (
+              <li>
+                <a href={`/w/${s.id}`}>{s.title}</a> <code>{s.id}</code>
+                {s.visibility === "private" && <span class="badge">Private</span>}
+              </li>
+            ))}
+          </ul>
+        )}
       <h2>Members</h2>
       <table>
         <thead>
@@ -109,12 +129,13 @@ export function TeamPage(
               hint="They join when they accept the invitation on their account page (after signing up with this email, if they have no account yet)"
               value={props.inviteEmail}
             />
-            <label for="field-invite-role">Role</label>
-            <select id="field-invite-role" name="role">
-              {grantable.map((r) => (
-                <option key={r} value={r} selected={r === "member"}>{r}</option>
-              ))}
-            </select>
+            <SelectField
+              name="role"
+              id="field-invite-role"
+              label="Role"
+              value="member"
+              options={grantable.map((r) => ({ value: r, label: r }))}
+            />
             <button type="submit">Invite</button>
           </form>
         </>

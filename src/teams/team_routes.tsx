@@ -16,6 +16,7 @@ import {
   getTeamForMember,
   leaveTeam,
   removeTeamMember,
+  teamSpaces,
 } from "./teams.ts";
 import { CreateTeamPage, TeamPage } from "./team_pages.tsx";
 
@@ -180,8 +181,11 @@ async function teamPageWithError(
 /** What the team page shows a member: the team, its members and, to managers, invitations. */
 async function teamView(deps: Pick<Deps, "db">, teamId: string, accountId: string) {
   const view = await getTeamForMember(deps.db, teamId, accountId);
-  const invitations = view.role === "member" ? [] : await teamInvitations(deps.db, teamId);
-  return { ...view, invitations };
+  const [invitations, spaces] = await Promise.all([
+    view.role === "member" ? [] : teamInvitations(deps.db, teamId),
+    teamSpaces(deps.db, teamId),
+  ]);
+  return { ...view, invitations, spaces };
 }
 
 function parseRole(value: unknown) {

@@ -10,6 +10,7 @@ import {
   selectMembers,
   selectTeam,
   selectTeamsOf,
+  selectTeamSpaces,
   type TeamRow,
   upsertMembership,
 } from "./store.ts";
@@ -192,4 +193,12 @@ export function requireManager(members: MemberRow[], actorId: string, teamId: st
 /** The teams the account belongs to, with its role in each. */
 export function teamsOf(db: Db, accountId: string): Promise<(TeamRow & { role: Role })[]> {
   return selectTeamsOf(db, accountId);
+}
+
+/** The spaces a team owns, by title. */
+export function teamSpaces(
+  db: Db,
+  teamId: string,
+): Promise<{ id: string; title: string; visibility: "public" | "private" }[]> {
+  return selectTeamSpaces(db, teamId);
 }

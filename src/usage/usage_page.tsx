@@ -1,4 +1,5 @@
-import { Layout, type PageContext } from "../web/layout.tsx";
+import { PageFrame, type SpaceView } from "../spaces/wiki_frame.tsx";
+import type { PageContext } from "../web/layout.tsx";
 import { pageUrl } from "../wikis/urls.ts";
 import type { WikiRow } from "../wikis/store.ts";
 import { DailyChart } from "./chart.tsx";
@@ -31,7 +32,7 @@ type Kind = typeof SERIES[number];
  * day (a chart and its table), the pages confirmed and read most, the clients, and the notes
  * assistants left.
  */
-export function UsagePage(props: PageContext & UsageView) {
+export function UsagePage(props: PageContext & UsageView & { view?: SpaceView }) {
   const { wiki, days } = props;
   const base = `/w/${wiki.id}/-/usage`;
   const totals = Object.fromEntries(
@@ -43,7 +44,12 @@ export function UsagePage(props: PageContext & UsageView) {
   const first = props.daily[0]?.day ?? "";
   const last = props.daily[props.daily.length - 1]?.day ?? "";
   return (
-    <Layout title={`Usage of ${wiki.title}`} account={props.account} csrfToken={props.csrfToken}>
+    <PageFrame
+      title={`Usage of ${wiki.title}`}
+      account={props.account}
+      csrfToken={props.csrfToken}
+      view={props.view}
+    >
       <p>
         What assistants searched, read and confirmed using in{" "}
         <a href={`/w/${wiki.id}`}>{wiki.title}</a>{" "}
@@ -70,14 +76,10 @@ export function UsagePage(props: PageContext & UsageView) {
         ))}
       </ul>
       <DailyChart
-        days={props.daily.map((d) =>
-          d.day
-        )}
+        days={props.daily.map((d) => d.day)}
         series={SERIES.map((s) => ({
           ...s,
-          values: props.daily.map((d) =>
-            d[s.key]
-          ),
+          values: props.daily.map((d) => d[s.key]),
         }))}
         label={`Searches, page reads and confirmed uses per day from ${first} to ${last}: ` +
           `${SERIES.map(count).join(", ")} in all. The numbers are in the table "Numbers per day".`}
@@ -164,7 +166,7 @@ export function UsagePage(props: PageContext & UsageView) {
           <a href={`/w/${wiki.id}/-/connect`}>Connect an assistant</a>.
         </p>
       )}
-    </Layout>
+    </PageFrame>
   );
 }
 

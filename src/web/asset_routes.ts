@@ -1,10 +1,14 @@
 import { Hono } from "hono";
 
 const ASSETS = new URL("./assets/", import.meta.url);
-const NAME = /^[a-z0-9_]+\.js$/;
+const NAME = /^[a-z0-9_]+\.(js|svg)$/;
+const TYPES: Record<string, string> = {
+  js: "text/javascript; charset=utf-8",
+  svg: "image/svg+xml",
+};
 
 /**
- * The web app's few scripts, served from `src/web/assets/` at `/assets/<name>.js` (the CSP
+ * The web app's few scripts and its icon, served from `src/web/assets/` at `/assets/<name>` (the CSP
  * allows scripts from this origin only, never inline). Read once and kept in memory; on Deno
  * Deploy the files ship with the deployment.
  */
@@ -25,7 +29,7 @@ export function assetRoutes(): Hono {
       cache.set(name, body);
     }
     return c.body(body, 200, {
-      "Content-Type": "text/javascript; charset=utf-8",
+      "Content-Type": TYPES[name.slice(name.lastIndexOf(".") + 1)]!,
       "Cache-Control": "public, max-age=300",
     });
   });

@@ -3,14 +3,12 @@ import type { Deps } from "../deps.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
 import { listPublicWikis } from "../wikis/list_public_wikis.ts";
 import { LandingPage } from "./landing_page.tsx";
-import { webPage } from "./web_middleware.ts";
 
 const LISTED = 50;
 
 /** The front page at `/`. */
 export function landingRoutes(deps: Deps): Hono {
   const app = new Hono();
-  app.use("/", ...webPage(deps));
   app.get("/", async (c) => {
     const { wikis, next_cursor } = await listPublicWikis(deps, { limit: LISTED });
     return c.html(

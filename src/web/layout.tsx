@@ -1,11 +1,13 @@
 import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
 import type { AccountRow } from "../accounts/store.ts";
+import { CsrfField } from "./form_kit.tsx";
 
 const CSS = `
 *{box-sizing:border-box}
 body{margin:0;font:1rem/1.5 system-ui,sans-serif;color:#1b1b1b;background:#fff}
-header,main{max-width:42rem;margin:0 auto;padding:0.75rem 1rem}
+header,main{max-width:48rem;margin:0 auto;padding:0.75rem 1rem}
+header,main.wide{max-width:80rem}
 header{display:flex;flex-wrap:wrap;gap:0.5rem 1rem;align-items:center;border-bottom:1px solid #ddd}
 header nav{display:flex;flex-wrap:wrap;gap:0.25rem 1rem;align-items:center}
 header nav.account{margin-left:auto}
@@ -75,12 +77,79 @@ legend{font-weight:600}
 .diff del{text-decoration:none;background:#ffebe9}
 .diff .skip{color:#555;font-style:italic}
 .results li{margin-bottom:0.75rem}
+.wiki-search{position:relative}
+#wiki-suggest{position:absolute;top:100%;left:0;right:0;z-index:10;margin:0.25rem 0 0;padding:0.25rem 0;list-style:none;background:#fff;border:1px solid #767676;border-radius:4px;box-shadow:0 4px 12px #0002}
+#wiki-suggest a{display:block;padding:0.3rem 0.6rem;text-decoration:none}
+#wiki-suggest a:hover,#wiki-suggest a:focus{background:#eef3ff}
+#wiki-suggest .hint{display:block}
+#link-suggest{list-style:none;margin:0.25rem 0;padding:0.25rem 0;border:1px solid #767676;border-radius:4px;max-width:24rem}
+#link-suggest li{padding:0.2rem 0.6rem;cursor:pointer}
+#link-suggest li[aria-selected=true]{background:#eef3ff}
+.coverage{padding:0.4rem 0.75rem;border-left:4px solid #1b7a1b}
+.coverage.partial{border-color:#b26a00}
+.coverage.unsupported{border-color:#b00020}
+.citations blockquote{margin:0.25rem 0 0.75rem;padding-left:0.5rem;border-left:3px solid #ddd}
 .results p{margin:0.1rem 0}
 mark{background:#fff3b0}
 .page-meta{margin-top:2rem}
 .backlinks{border-top:1px solid #eee;margin-top:1rem}
 progress{width:100%}
 tr.failed td:nth-child(2){font-weight:700;color:#b00020}
+/* a wiki's frame: title, table of contents, content and the sidebar of pages (src/spaces/) */
+.wiki-grid{display:grid;gap:0 2rem;grid-template-columns:minmax(0,1fr);grid-template-areas:"head" "toc" "main" "side"}
+.page-head{grid-area:head}
+.toc-area{grid-area:toc}
+.wiki-content{grid-area:main;min-width:0;max-width:52rem}
+.sidebar{grid-area:side;border-top:1px solid #eee;margin-top:1.5rem;padding-top:0.5rem}
+.sidebar ul.tree{padding-left:0.9rem;margin:0.25rem 0}
+.sidebar>details>ul.tree{padding-left:0}
+.sidebar li{margin:0.15rem 0}
+.sidebar a[aria-current=page]{font-weight:700;color:inherit;text-decoration:none}
+.sidebar>details>summary,.toc>details>summary{font-weight:600}
+.toc ul{list-style:none;padding-left:0;margin:0.25rem 0}
+.toc li.sub{padding-left:1rem}
+.toc{font-size:0.95rem}
+.prev-next{display:flex;justify-content:space-between;gap:1rem;margin-top:2rem;border-top:1px solid #eee;padding-top:0.75rem}
+.prev-next a{display:flex;flex-direction:column}
+.prev-next a.next{text-align:right;margin-left:auto}
+kbd{border:1px solid #999;border-radius:3px;padding:0 0.3rem;font:0.85rem ui-monospace,monospace}
+@media (min-width:900px){
+.wiki-grid{grid-template-columns:15rem minmax(0,1fr);grid-template-rows:auto auto 1fr;grid-template-areas:"side head" "side toc" "side main"}
+.wiki-grid.no-side{grid-template-columns:minmax(0,1fr);grid-template-areas:"head" "toc" "main"}
+.sidebar{border-top:0;margin-top:0;padding:0 1rem 0 0;border-right:1px solid #eee}
+.sidebar>details{position:sticky;top:0.5rem;max-height:calc(100vh - 1rem);overflow:auto}
+}
+@media (min-width:1200px){
+.wiki-grid{grid-template-columns:15rem minmax(0,1fr) 14rem;grid-template-rows:auto 1fr;grid-template-areas:"side head toc" "side main toc"}
+.wiki-grid.no-side{grid-template-columns:minmax(0,1fr) 14rem;grid-template-areas:"head toc" "main toc"}
+.toc>details{position:sticky;top:0.5rem}
+}
+/* on a phone, the header and the wiki's tools are one scrolling line each */
+@media (max-width:899px){
+header,header nav,.wiki-bar .tools{flex-wrap:nowrap;overflow-x:auto;white-space:nowrap}
+header{gap:0.5rem}
+header>*{flex-shrink:0}
+h1{font-size:1.6rem;margin:0.5rem 0}
+}
+@media (prefers-color-scheme:dark){
+:root{color-scheme:dark}
+body{color:#e4e4e4;background:#16181c}
+a,button.copy,form.inline button,button.secondary,a.button{color:#8ab4f8}
+header,.wiki-bar,th,td,.backlinks,.prev-next,.sidebar,.client,fieldset{border-color:#3a3d42}
+pre,.prose code,textarea[readonly]{background:#24272c}
+.hint,.diff .skip{color:#a8a8a8}
+button{background:#3b6fd6;border-color:#3b6fd6;color:#fff}
+form.inline button,button.secondary,button.copy{background:transparent;border-color:#8ab4f8}
+input:not([type=hidden]),select,textarea{background:#1e2025;color:inherit;border-color:#8a8a8a}
+mark{background:#6b5d00;color:inherit}
+a.missing,.error,tr.failed td:nth-child(2){color:#ff8a80}
+.alert{border-color:#ff8a80}
+.diff ins{background:#1d3b27}
+.diff del{background:#4a2226}
+.prose blockquote{color:#c0c0c0;border-color:#3a3d42}
+#wiki-suggest{background:#1e2025;border-color:#555}
+#wiki-suggest a:hover,#wiki-suggest a:focus{background:#2b3340}
+}
 `;
 
 /** What every page needs: its title, who is signed in, and the token its forms carry. */
@@ -91,7 +160,14 @@ export type PageContext = { account: AccountRow | null; csrfToken: string };
  * then `main`. One column, readable on a phone.
  */
 export function Layout(
-  props: PageContext & { title: string; children?: Child },
+  props: PageContext & {
+    title: string;
+    /** A wide page (a wiki's, with its sidebar) rather than one reading column. */
+    wide?: boolean;
+    /** False when the page renders its own `h1` (the wiki frame does, beside its sidebar). */
+    heading?: boolean;
+    children?: Child;
+  },
 ) {
   return (
     <>
@@ -101,6 +177,8 @@ export function Layout(
           <meta charset="utf-8" />
           <meta name="viewport" content="width=device-width, initial-scale=1" />
           <title>{props.title} · Wiki</title>
+          <meta name="color-scheme" content="light dark" />
+          <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml" />
           <style dangerouslySetInnerHTML={{ __html: CSS }} />
         </head>
         <body>
@@ -135,58 +213,12 @@ export function Layout(
                 )}
             </nav>
           </header>
-          <main>
-            <h1>{props.title}</h1>
+          <main class={props.wide ? "wide" : undefined}>
+            {props.heading !== false && <h1>{props.title}</h1>}
             {props.children}
           </main>
         </body>
       </html>
     </>
   );
-}
-
-/** The hidden CSRF field every form of the web app carries. */
-export function CsrfField(props: { token: string }) {
-  return <input type="hidden" name="_csrf" value={props.token} />;
-}
-
-/**
- * A labelled input with its hint and error, tied to it with `aria-describedby` and
- * `aria-invalid` so screen readers announce them with the field.
- */
-export function Field(props: {
-  name: string;
-  label: string;
-  type?: string;
-  value?: string;
-  error?: string | undefined;
-  hint?: string;
-  autocomplete?: string;
-  required?: boolean;
-}) {
-  const id = `field-${props.name}`;
-  const described = [props.hint && `${id}-hint`, props.error && `${id}-error`]
-    .filter(Boolean).join(" ");
-  return (
-    <div>
-      <label for={id}>{props.label}</label>
-      {props.hint && <p class="hint" id={`${id}-hint`}>{props.hint}</p>}
-      <input
-        id={id}
-        name={props.name}
-        type={props.type ?? "text"}
-        value={props.value}
-        autocomplete={props.autocomplete}
-        required={props.required}
-        aria-invalid={props.error ? "true" : undefined}
-        aria-describedby={described || undefined}
-      />
-      {props.error && <p class="error" id={`${id}-error`}>{props.error}</p>}
-    </div>
-  );
-}
-
-/** A message at the top of a form that was not accepted, announced when it appears. */
-export function Alert(props: { message: string | undefined }) {
-  return props.message ? <p class="alert" role="alert">{props.message}</p> : null;
 }

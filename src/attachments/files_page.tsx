@@ -1,0 +1,74 @@
+import type { SpaceView } from "../spaces/wiki_frame.tsx";
+import { WikiFrame } from "../spaces/wiki_frame.tsx";
+import { Alert, CsrfField } from "../web/form_kit.tsx";
+import type { AttachmentHead } from "./store.ts";
+import { attachmentHref } from "./attachments.ts";
+
+/**
+ * A wiki's files: for members an upload form (a plain multipart form: works without script),
+ * and every file with the markdown line that shows it in a page.
+ */
+export function FilesPage(
+  props: SpaceView & { files: AttachmentHead[]; uploaded?: string; error?: string },
+) {
+  const { wiki, role } = props.space;
+  const snippet = (f: { name: string; content_type: string }) =>
+    f.content_type.startsWith("image/")
+      ? `![${f.name}](${attachmentHref(wiki.id, f.name)})`
+      : `[${f.name}](${attachmentHref(wiki.id, f.name)})`;
+  const uploaded = props.files.find((f) => f.name === props.uploaded);
+  return (
+    <WikiFrame {...props} title="Files" scripts={["copy.js"]}>
+      <Alert message={props.error} />
+      {uploaded && (
+        <p class="notice" role="status">
+          Uploaded {uploaded.name}. Put this line in a page to show it:{" "}
+          <code id="uploaded-markdown">{snippet(uploaded)}</code>
+        </p>
+      )}
+      {role && (
+        <form method="post" action={`/w/${wiki.id}/-/files`} enctype="multipart/form-data">
+          <CsrfField token={props.csrfToken} />
+          <label for="field-file">Upload a file</label>
+          <p class="hint" id="field-file-hint">
+            PNG, JPEG, GIF or WebP images and PDFs, up to 5 MB. A file of the same name is replaced.
+          </p>
+          <input
+            id="field-file"
+            type="file"
+            name="file"
+            accept="image/png,image/jpeg,image/gif,image/webp,application/pdf"
+            aria-describedby="field-file-hint"
+            required
+          />
+          <button type="submit">Upload</button>
+        </form>
+      )}
+      <h2>All files</h2>
+      {props.files.length === 0 ? <p class="hint">No files yet.</p> : (
+        <table>
+          <thead>
+            <tr>
+              <th>File</th>
+              <th>Size</th>
+              <th>Markdown</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.files.map((f) => (
+              <tr>
+                <td>
+                  <a href={attachmentHref(wiki.id, f.name)}>{f.name}</a>
+                </td>
+                <td>{Math.max(1, Math.round(f.size / 1024))} KB</td>
+                <td>
+                  <code>{snippet(f)}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </WikiFrame>
+  );
+}

@@ -1,0 +1,68 @@
+import type { Db } from "../db/db.ts";
+
+/** An attachment without its bytes. */
+export type AttachmentHead = {
+  wiki_id: string;
+  name: string;
+  content_type: string;
+  size: number;
+  sha256: string;
+  created_at: Date;
+};
+
+/** Stores an attachment, replacing one of the same name in the wiki. */
+export async function upsertAttachment(
+  db: Db,
+  row: {
+    wikiId: string;
+    name: string;
+    contentType: string;
+    bytes: Uint8Array;
+    sha256: string;
+    createdBy: string | null;
+  },
+): Promise<void> {
+  await db`
+    INSERT INTO attachments (wiki_id, name, content_type, bytes, size, sha256, created_by)
+    VALUES (${row.wikiId}, ${row.name}, ${row.contentType}, ${row.bytes}, ${row.bytes.length},
+      ${row.sha256}, ${row.createdBy})
+    ON CONFLICT (wiki_id, name) DO UPDATE SET content_type = EXCLUDED.content_type,
+      bytes = EXCLUDED.bytes, size = EXCLUDED.size, sha256 = EXCLUDED.sha256,
+      created_by = EXCLUDED.created_by, created_at = now()`;
+}
+
+/** One attachment with its bytes, or null. */
+export async function selectAttachment(
+  db: Db,
+  wikiId: string,
+  name: string,
+): Promise<(AttachmentHead & { bytes: Uint8Array }) | null> {
+  const rows = await db<AttachmentHead & { bytes: Uint8Array }>`
+    SELECT wiki_id, name, content_type, size, sha256, created_at, bytes
+    FROM attachments WHERE wiki_id = ${wikiId} AND name = ${name}`;
+  return rows[0] ?? null;
+}
+
+/** The attachments of a wiki without their bytes, newest first. */
+export function selectAttachmentHeads(
+  db: Db,
+  wikiId: string,
+  limit = 200,
+): Promise<AttachmentHead[]> {
+  return db<AttachmentHead>`
+    SELECT wiki_id, name, content_type, size, sha256, created_at
+    FROM attachments WHERE wiki_id = ${wikiId} ORDER BY created_at DESC, name LIMIT ${limit}`;
+}
+
+/** A batch of a wiki's attachments with their bytes, by name after `afterName` (for exports). */
+export function selectAttachmentBatch(
+  db: Db,
+  wikiId: string,
+  afterName: string | null,
+  limit: number,
+): Promise<{ name: string; bytes: Uint8Array }[]> {
+  return db<{ name: string; bytes: Uint8Array }>`
+    SELECT name, bytes FROM attachments
+    WHERE wiki_id = ${wikiId} AND (${afterName}::text IS NULL OR name > ${afterName})
+    ORDER BY name LIMIT ${limit}`;
+}

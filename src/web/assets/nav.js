@@ -1,0 +1,33 @@
+// A wiki's navigation, as progressive enhancement (every page works without it):
+// - on a phone, the sidebar of pages and the table of contents start closed;
+// - "/" focuses the wiki's search box, as on most documentation sites;
+// - Ctrl+S (Cmd+S on a Mac) in the editor saves the page, as Save does.
+(() => {
+  if (matchMedia("(max-width: 899px)").matches) {
+    for (const details of document.querySelectorAll(".sidebar > details, .toc > details")) {
+      details.open = false;
+    }
+  }
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target instanceof Element && target.closest("input, textarea, select, [contenteditable]")) {
+      return;
+    }
+    const search = document.getElementById("wiki-search");
+    if (!search) return;
+    event.preventDefault();
+    search.focus();
+    search.select();
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key.toLowerCase() !== "s" || !(event.ctrlKey || event.metaKey) || event.altKey) {
+      return;
+    }
+    const form = document.querySelector("form[data-editor]");
+    const save = form && form.querySelector('button[value="save"]');
+    if (!save) return;
+    event.preventDefault();
+    form.requestSubmit(save);
+  });
+})();

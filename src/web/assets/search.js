@@ -1,0 +1,72 @@
+// Results as you type in a wiki's search box: page titles and the best sections, from
+// GET <data-suggest>?q=… (JSON), in a list under the box. Enter still submits the form to the
+// full results page, which is what happens without this script.
+(() => {
+  const input = document.querySelector("input[data-suggest]");
+  if (!input) return;
+  const list = document.createElement("ul");
+  list.id = "wiki-suggest";
+  list.setAttribute("aria-label", "Suggestions");
+  list.hidden = true;
+  input.after(list);
+  input.setAttribute("aria-controls", "wiki-suggest");
+  let timer = null;
+  let pending = null;
+
+  function show(results) {
+    list.replaceChildren(...results.map((r) => {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = r.href;
+      link.textContent = r.title;
+      if (r.section) {
+        const where = document.createElement("span");
+        where.className = "hint";
+        where.textContent = r.section;
+        link.append(where);
+      }
+      item.append(link);
+      return item;
+    }));
+    list.hidden = results.length === 0;
+  }
+
+  input.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      const query = input.value.trim();
+      pending?.abort();
+      if (query.length < 2) return show([]);
+      const controller = new AbortController();
+      pending = controller;
+      try {
+        const url = `${input.dataset.suggest}?q=${encodeURIComponent(query)}`;
+        const res = await fetch(url, { signal: controller.signal });
+        if (res.ok) show((await res.json()).results);
+      } catch {
+        // a newer query took over, or the network failed: the form still works
+      }
+    }, 150);
+  });
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") show([]);
+    if (event.key === "ArrowDown" && !list.hidden) {
+      event.preventDefault();
+      list.querySelector("a")?.focus();
+    }
+  });
+  list.addEventListener("keydown", (event) => {
+    const links = [...list.querySelectorAll("a")];
+    const at = links.indexOf(document.activeElement);
+    if (event.key === "ArrowDown" && at < links.length - 1) links[at + 1].focus();
+    else if (event.key === "ArrowUp") (at > 0 ? links[at - 1] : input).focus();
+    else if (event.key === "Escape") {
+      show([]);
+      input.focus();
+    } else return;
+    event.preventDefault();
+  });
+  document.addEventListener("click", (event) => {
+    if (!list.contains(event.target) && event.target !== input) show([]);
+  });
+})();
