@@ -40,6 +40,8 @@ const VISIBILITY_ALLOWED = new Set([
   "wikis/seed_docs.ts",
   // Shows a wiki's public endpoint beside the private one, for a wiki the policy let through.
   "connect/connect_routes.tsx",
+  // A file of a public wiki may be cached by shared caches; a private one only by the browser.
+  "attachments/attachment_routes.tsx",
 ]);
 
 type Import = { from: string; to: string; values: boolean };

@@ -3,10 +3,9 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
 import { openSpace } from "../spaces/space_context.ts";
-import { saveAttachment } from "./attachments.ts";
+import { findAttachment, listAttachments, saveAttachment } from "./attachments.ts";
 import { exportWikiZip } from "./export_zip.ts";
 import { FilesPage } from "./files_page.tsx";
-import { selectAttachment, selectAttachmentHeads } from "./store.ts";
 
 /**
  * A wiki's files under `/w/<id>/-/files`: the list and upload form, the upload (a form post,
@@ -18,7 +17,7 @@ export function attachmentRoutes(deps: Deps): Hono {
 
   app.get("/w/:id/-/files", async (c) => {
     const view = await openSpace(deps, c, "read");
-    const files = await selectAttachmentHeads(deps.db, view.space.wiki.id);
+    const files = await listAttachments(deps.db, view.space.wiki.id);
     return c.html(<FilesPage {...view} files={files} uploaded={c.req.query("uploaded")} />);
   });
 
@@ -41,7 +40,7 @@ export function attachmentRoutes(deps: Deps): Hono {
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500) throw error;
       if (wantsJson) return c.json({ error: error.detail }, error.status as 400);
-      const files = await selectAttachmentHeads(deps.db, wikiId);
+      const files = await listAttachments(deps.db, wikiId);
       return c.html(
         <FilesPage {...view} files={files} error={error.detail} />,
         error.status as 400,
@@ -52,7 +51,7 @@ export function attachmentRoutes(deps: Deps): Hono {
   app.get("/w/:id/-/files/:name", async (c) => {
     const { space } = await openSpace(deps, c, "read");
     const name = c.req.param("name");
-    const file = await selectAttachment(deps.db, space.wiki.id, name);
+    const file = await findAttachment(deps.db, space.wiki.id, name);
     if (!file) throw new AppError("not_found", `No file "${name}" in wiki "${space.wiki.id}"`);
     const etag = `"${file.sha256}"`;
     const headers: Record<string, string> = {

@@ -1,7 +1,13 @@
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { sha256HexOfBytes } from "../lib/sha256.ts";
-import { upsertAttachment } from "./store.ts";
+import type { Db } from "../db/db.ts";
+import {
+  type AttachmentHead,
+  selectAttachment,
+  selectAttachmentHeads,
+  upsertAttachment,
+} from "./store.ts";
 
 /** The largest attachment: 5 MB, enough for a screenshot or a short PDF. */
 export const MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024;
@@ -84,4 +90,18 @@ export async function saveAttachment(
     createdBy: input.accountId,
   });
   return { name, href: attachmentHref(input.wikiId, name), contentType: type.type };
+}
+
+/** A file of the wiki with its bytes, or null. */
+export function findAttachment(
+  db: Db,
+  wikiId: string,
+  name: string,
+): Promise<(AttachmentHead & { bytes: Uint8Array }) | null> {
+  return selectAttachment(db, wikiId, name);
+}
+
+/** The wiki's files (without their bytes), at most `limit`. */
+export function listAttachments(db: Db, wikiId: string, limit = 200): Promise<AttachmentHead[]> {
+  return selectAttachmentHeads(db, wikiId, limit);
 }

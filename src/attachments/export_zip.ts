@@ -1,6 +1,6 @@
 import { zipSync } from "fflate";
 import type { Deps } from "../deps.ts";
-import { selectPageTexts } from "../pages/store.ts";
+import { pageTexts } from "../pages/list_pages.ts";
 import { attachmentHref } from "./attachments.ts";
 import { selectAttachmentBatch } from "./store.ts";
 
@@ -27,7 +27,7 @@ export async function exportWikiZip(deps: Pick<Deps, "db">, wikiId: string): Pro
   }
   const prefix = attachmentHref(wikiId, "");
   for (let after: string | null = null;;) {
-    const batch = await selectPageTexts(deps.db, wikiId, after, BATCH);
+    const batch = await pageTexts(deps.db, wikiId, after, BATCH);
     for (const page of batch) {
       const depth = page.path.split("/").length - 1;
       const up = "../".repeat(depth);

@@ -6,7 +6,7 @@ import { outlineOf } from "../markdown/outline.ts";
 import { cleanPath, pathKey } from "../markdown/paths.ts";
 import { pageUrl } from "../wikis/urls.ts";
 import { resolvePageRef } from "./read_page.ts";
-import { type PageHead, selectPageHashes, selectPageHeads } from "./store.ts";
+import { type PageHead, selectPageHashes, selectPageHeads, selectPageTexts } from "./store.ts";
 import { type Db } from "../db/db.ts";
 
 /** Input of a page listing (MCP `list_pages`, REST `GET …/pages`); the wiki comes from the caller. */
@@ -108,4 +108,14 @@ export function pageHeads(
 /** Each page's content hash by path key (imports skip unchanged pages). */
 export function pageHashes(db: Db, wikiId: string): Promise<Map<string, string>> {
   return selectPageHashes(db, wikiId);
+}
+
+/** A batch of a wiki's pages with their markdown, by path key after `afterKey` (exports). */
+export function pageTexts(
+  db: Db,
+  wikiId: string,
+  afterKey: string | null,
+  limit: number,
+): Promise<{ path: string; path_key: string; markdown: string }[]> {
+  return selectPageTexts(db, wikiId, afterKey, limit);
 }

@@ -1,5 +1,5 @@
 import type { Deps } from "../deps.ts";
-import { selectPageHeads } from "../pages/store.ts";
+import { pageHeads } from "../pages/list_pages.ts";
 import { pageTree, type TreeNode } from "./page_tree.ts";
 
 /** Pages a wiki's navigation lists at most; search reaches the rest. */
@@ -10,7 +10,7 @@ export type SpaceNav = { tree: TreeNode[]; truncated: boolean; pageCount: number
 
 /** Loads the page tree of a wiki: the first `NAV_PAGES` pages by path, nested by folder. */
 export async function loadSpaceNav(deps: Pick<Deps, "db">, wikiId: string): Promise<SpaceNav> {
-  const heads = await selectPageHeads(deps.db, wikiId, { afterKey: null, limit: NAV_PAGES + 1 });
+  const heads = await pageHeads(deps.db, wikiId, { afterKey: null, limit: NAV_PAGES + 1 });
   const listed = heads.slice(0, NAV_PAGES);
   return {
     tree: pageTree(listed),
