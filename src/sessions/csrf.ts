@@ -37,8 +37,10 @@ export function csrfProtection(
 ): MiddlewareHandler {
   // One Hono body limit per size; the size may depend on the path (a space's imports).
   const limits = new Map<number, MiddlewareHandler>();
+  const maxFor = (path: string): number | undefined =>
+    typeof options.maxBody === "function" ? options.maxBody(path) : options.maxBody;
   const limitFor = (path: string): MiddlewareHandler | null => {
-    const max = typeof options.maxBody === "function" ? options.maxBody(path) : options.maxBody;
+    const max = maxFor(path);
     if (max === undefined) return null;
     let limit = limits.get(max);
     if (!limit) limits.set(max, limit = bodyLimit({ maxSize: max }));
@@ -64,6 +66,11 @@ export function csrfProtection(
     }
     c.set("csrfToken", expected);
     if (c.req.method !== "GET" && c.req.method !== "HEAD") {
+      // A declared size over the limit is refused first: it costs nothing to read.
+      const max = maxFor(c.req.path);
+      if (max !== undefined && Number(c.req.header("content-length") ?? 0) > max) {
+        throw new AppError("payload_too_large", `What you sent is over ${max} bytes`);
+      }
       if (isCrossSite(c, deps.config.baseUrl)) {
         throw new AppError("forbidden", "Cross-site form posts are not accepted");
       }
