@@ -154,7 +154,13 @@ Deno.test("every route that takes a body bounds it: 413 (JSON-RPC on MCP, OAuth'
   const post = (path: string, type: string, size: number, extra: Record<string, string> = {}) =>
     app.request(path, {
       method: path.includes("/pages/") ? "PUT" : "POST",
-      headers: { "Content-Type": type, Accept: "application/json, text/event-stream", ...extra },
+      // A declared size, as browsers and HTTP clients send: refused before anything is read.
+      headers: {
+        "Content-Type": type,
+        "Content-Length": String(size),
+        Accept: "application/json, text/event-stream",
+        ...extra,
+      },
       body: "x".repeat(size),
     });
   const auth = { Authorization: `Bearer ${made.token}` };
