@@ -3,7 +3,7 @@ import type { Db } from "../db/db.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { listPublicWikiIds } from "../wikis/list_public_wikis.ts";
-import type { WikiRow, WikiSummaryRow } from "../wikis/store.ts";
+import type { WikiRow, WikiSummaryRow } from "../wikis/wikis.ts";
 import { findWiki } from "../wikis/wikis.ts";
 import { type Role, selectSpaceRole, selectSpacesOf } from "./store.ts";
 import { SPACE_LIST_HINTS, type Surface, WIKI_LIST_HINTS, wikiNotFound } from "./suggestions.ts";

@@ -1,8 +1,9 @@
+import type { Role } from "../teams/teams.ts";
 import type { Db } from "../db/db.ts";
-import type { WikiSummaryRow } from "../wikis/store.ts";
+import type { WikiSummaryRow } from "../wikis/wikis.ts";
 
 /** A person's role in a space: owner of their own, their team role in a team's. */
-export type Role = "owner" | "admin" | "member";
+export type { Role };
 
 /** The wikis an account can reach: its own (as owner) and its teams' (with its team role). */
 export function selectSpacesOf(

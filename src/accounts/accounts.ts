@@ -40,3 +40,5 @@ export function findAccountByEmail(db: Db, email: string): Promise<AccountRow | 
 export function renameAccount(db: Db, id: string, name: string): Promise<void> {
   return updateAccountName(db, id, name);
 }
+
+export type { AccountRow };

@@ -1,9 +1,10 @@
 import { Alert, CsrfField, Field, SelectField } from "../web/form_kit.tsx";
-import type { InvitationRow, Role, TeamRow } from "../teams/store.ts";
+import type { InvitationRow } from "../teams/invitations.ts";
+import type { Role, TeamRow } from "../teams/teams.ts";
 import { CreateTeamForm } from "../teams/team_pages.tsx";
 import { Layout, type PageContext } from "../web/layout.tsx";
 import type { SpaceFormErrors } from "../wikis/create_space.ts";
-import type { WikiSummaryRow } from "../wikis/store.ts";
+import type { WikiSummaryRow } from "../wikis/wikis.ts";
 
 type SpaceValues = { id?: string; title?: string; description?: string; visibility?: string };
 

@@ -62,3 +62,5 @@ export function setDirectWrites(
 ): Promise<boolean> {
   return updateDirectWrites(db, wikiId, tokenId, on);
 }
+
+export type { ChangeRequestRow, ReportRow, WriterTokenRow };

@@ -22,7 +22,7 @@ import {
   setDirectWrites,
   writerTokens,
 } from "./feedback_review.ts";
-import type { ChangeRequestRow } from "./store.ts";
+import type { ChangeRequestRow } from "./feedback_review.ts";
 
 const SHOWN = 200;
 

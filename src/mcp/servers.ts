@@ -16,7 +16,7 @@ import {
   publicWikiListSchema,
 } from "../wikis/list_public_wikis.ts";
 import { listSpaces, spaceListSchema } from "../wikis/list_spaces.ts";
-import type { WikiRow } from "../wikis/store.ts";
+import type { WikiRow } from "../wikis/wikis.ts";
 import { HUB_INSTRUCTIONS, PRIVATE_INSTRUCTIONS, wikiInstructions } from "./instructions.ts";
 import { registerReadTools } from "./read_tools.ts";
 import { registerSkillResources } from "./skills.ts";

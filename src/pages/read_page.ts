@@ -1,7 +1,13 @@
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
 import { cleanPath, pathKey } from "../markdown/paths.ts";
-import { type PageRow, selectPage, selectPageById, selectSimilarPaths } from "./store.ts";
+import {
+  type PageRow,
+  type RevisionRow,
+  selectPage,
+  selectPageById,
+  selectSimilarPaths,
+} from "./store.ts";
 
 /**
  * Finds a page by its path (case-insensitive, `_` equal to space, `.md` optional) or,
@@ -38,3 +44,5 @@ export function findPageById(db: Db, wikiId: string, id: number): Promise<PageRo
 export function similarPaths(db: Db, wikiId: string, key: string): Promise<string[]> {
   return selectSimilarPaths(db, wikiId, key);
 }
+
+export type { PageRow, RevisionRow };

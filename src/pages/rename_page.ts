@@ -4,8 +4,8 @@ import { AppError } from "../errors.ts";
 import { rewriteLinks } from "../markdown/links.ts";
 import { nameKey, pathKey } from "../markdown/paths.ts";
 import { prepareChunks } from "../search/prepare_chunks.ts";
-import { removeChunks } from "../search/store.ts";
-import { touchWiki } from "../wikis/store.ts";
+import { unindexPage } from "../search/chunk_index.ts";
+import { touchWikiRow } from "../wikis/wikis.ts";
 import {
   deletePageRow,
   insertRevision,
@@ -119,10 +119,10 @@ export async function deletePage(
     }
     const revision = page.revision + 1;
     await insertRevision(tx, { ...page, revision }, "delete", byOf(by));
-    await removeChunks(tx, del.wikiId, page.id);
+    await unindexPage(tx, del.wikiId, page.id);
     await deletePageRow(tx, page.id);
     await resolveLinks(tx, del.wikiId, null, [page.path_key, page.name_key]);
-    await touchWiki(tx, del.wikiId);
+    await touchWikiRow(tx, del.wikiId);
     return { revision };
   });
 }

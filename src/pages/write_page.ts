@@ -6,8 +6,8 @@ import { type ParsedPage, parsePage } from "../markdown/parse_page.ts";
 import { cleanPath, nameKey, pathKey } from "../markdown/paths.ts";
 import { prepareChunks } from "../search/prepare_chunks.ts";
 import { linkIdentity } from "../markdown/links.ts";
-import { replaceChunks } from "../search/store.ts";
-import { lockWikiForWrite, touchWiki } from "../wikis/store.ts";
+import { indexChunks } from "../search/chunk_index.ts";
+import { lockWikiRow, touchWikiRow } from "../wikis/wikis.ts";
 import { refuseSyncedWrite } from "../sync/refuse_synced_write.ts";
 import {
   insertPage,
@@ -192,8 +192,8 @@ export async function indexPage(
 ) {
   await replaceLinks(tx, page.wiki_id, page.id, parsed.links);
   await resolveLinks(tx, page.wiki_id, page.id, keys);
-  await replaceChunks(tx, page.wiki_id, page.id, prepared.chunks, prepared.embedder);
-  await touchWiki(tx, page.wiki_id);
+  await indexChunks(tx, page.wiki_id, page.id, prepared.chunks, prepared.embedder);
+  await touchWikiRow(tx, page.wiki_id);
 }
 
 /**
@@ -201,7 +201,7 @@ export async function indexPage(
  * Given the writer, refuses writes other than a sync's to a space synced from Git.
  */
 export async function lockWiki(tx: Db, wikiId: string, by?: WriteBy): Promise<void> {
-  if (!await lockWikiForWrite(tx, wikiId)) {
+  if (!await lockWikiRow(tx, wikiId)) {
     throw new AppError("wiki_not_found", `Wiki "${wikiId}" not found`);
   }
   if (by && by.source !== "sync") await refuseSyncedWrite(tx, wikiId);

@@ -2,8 +2,8 @@ import type { WriteDeps } from "../deps.ts";
 import type { ParsedPage } from "../markdown/parse_page.ts";
 import { nameKey } from "../markdown/paths.ts";
 import { prepareChunksOf } from "../search/prepare_chunks.ts";
-import { replaceChunksOfPages } from "../search/store.ts";
-import { touchWiki } from "../wikis/store.ts";
+import { indexChunksOfPages } from "../search/chunk_index.ts";
+import { touchWikiRow } from "../wikis/wikis.ts";
 import {
   insertPages,
   insertRevisions,
@@ -109,13 +109,13 @@ export async function writePages(
         written.map((i) => rowOf(i).id),
         created.flatMap((r) => [r.path_key, r.name_key]),
       );
-      await replaceChunksOfPages(
+      await indexChunksOfPages(
         tx,
         wikiId,
         written.map((i) => ({ pageId: rowOf(i).id, chunks: prepared[i]!.chunks })),
         embedder,
       );
-      await touchWiki(tx, wikiId);
+      await touchWikiRow(tx, wikiId);
       await insertRevisions(
         tx,
         [

@@ -1,5 +1,5 @@
 import type { WriteDeps } from "../deps.ts";
-import { lockWikiForWrite } from "../wikis/store.ts";
+import { lockWikiRow } from "../wikis/wikis.ts";
 import { EmbedderError } from "./embedder.ts";
 import {
   replaceChunks,
@@ -55,7 +55,7 @@ export async function reindexOtherScripts(
   const pages = await selectPagesToReindexScripts(deps.db, wikiId, `[${CJK}]`);
   for (const page of pages) {
     await deps.db.transaction(async (tx) => {
-      if (!await lockWikiForWrite(tx, page.wiki_id)) return;
+      if (!await lockWikiRow(tx, page.wiki_id)) return;
       const rows = await selectPageChunks(tx, page.id);
       if (rows.length === 0) return;
       let vectors: Float32Array[] | null = null;

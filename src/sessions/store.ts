@@ -1,4 +1,4 @@
-import type { AccountRow } from "../accounts/store.ts";
+import type { AccountRow } from "../accounts/accounts.ts";
 import type { Db } from "../db/db.ts";
 
 /** A session as stored: its id only as a hash. */

@@ -1,6 +1,6 @@
 import type { Db } from "../db/db.ts";
 import { cleanPath, pathKey } from "../markdown/paths.ts";
-import type { PageRow } from "../pages/store.ts";
+import type { PageRow } from "../pages/read_page.ts";
 import { type HistoryRow, selectHistory, selectLastRevisionAt } from "./store.ts";
 import { findPage, findPageById } from "../pages/read_page.ts";
 

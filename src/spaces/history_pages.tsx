@@ -1,5 +1,5 @@
 import { TextArea } from "../web/form_kit.tsx";
-import type { RevisionRow } from "../pages/store.ts";
+import type { RevisionRow } from "../pages/read_page.ts";
 import { DiffView } from "./diff_view.tsx";
 import type { LineDiff } from "./line_diff.ts";
 import type { ChangeRow, HistoryRow } from "./store.ts";

@@ -1,5 +1,5 @@
 import { Alert, CsrfField, Field } from "../web/form_kit.tsx";
-import type { PageRow } from "../pages/store.ts";
+import type { PageRow } from "../pages/read_page.ts";
 import { actionHref, pageHref } from "./space_urls.ts";
 import { type SpaceView, WikiFrame } from "./wiki_frame.tsx";
 

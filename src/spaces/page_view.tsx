@@ -1,4 +1,4 @@
-import type { PageRow } from "../pages/store.ts";
+import type { PageRow } from "../pages/read_page.ts";
 import type { HistoryRow } from "./store.ts";
 import { actionHref, newPageHref, pageHref, toolHref } from "./space_urls.ts";
 import { PrevNext, TableOfContents } from "./sidebar.tsx";

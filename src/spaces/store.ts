@@ -1,5 +1,5 @@
 import type { Db } from "../db/db.ts";
-import type { RevisionRow } from "../pages/store.ts";
+import type { RevisionRow } from "../pages/read_page.ts";
 
 /** A revision without its text, with the name of the account that made it. */
 export type HistoryRow = Omit<RevisionRow, "markdown"> & {

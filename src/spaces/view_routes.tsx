@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { cleanPath, pathKey } from "../markdown/paths.ts";
-import type { PageRow } from "../pages/store.ts";
+import type { PageRow } from "../pages/read_page.ts";
 import { linksTo, missingTargets } from "../pages/list_neighbors.ts";
 import { similarPaths } from "../pages/read_page.ts";
 import { askWikis } from "../ask/ask.ts";

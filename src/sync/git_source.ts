@@ -25,3 +25,5 @@ export function queueSync(
 ): Promise<SyncJobRow> {
   return enqueueSyncJob(db, wikiId, reason);
 }
+
+export type { GitSourceRow, SyncJobRow };

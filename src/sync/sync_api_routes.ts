@@ -16,7 +16,7 @@ import {
   syncStatusOf,
 } from "./connect_source.ts";
 import { findGitSource, queueSync, recentSyncJobs } from "./git_source.ts";
-import type { SyncJobRow } from "./store.ts";
+import type { SyncJobRow } from "./git_source.ts";
 import { processOwner, runSyncJob } from "./sync_jobs.ts";
 import { verifyWebhook } from "./webhook_signature.ts";
 

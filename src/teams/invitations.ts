@@ -82,3 +82,5 @@ export function teamInvitations(db: Db, teamId: string): Promise<InvitationRow[]
 export function invitationsFor(db: Db, email: string): Promise<InvitationRow[]> {
   return selectInvitationsFor(db, email);
 }
+
+export type { InvitationRow };

@@ -119,15 +119,7 @@ export async function changeMemberRole(
   input: { actorId: string; teamId: string; accountId: string; role: Role },
 ): Promise<void> {
   await db.transaction(async (tx) => {
-    const members = await lockMembers(tx, input.teamId);
-    const actor = requireManager(members, input.actorId, input.teamId);
-    const target = members.find((m) => m.account_id === input.accountId);
-    if (!target) {
-      throw new AppError(
-        "not_found",
-        `Account "${input.accountId}" is not a member of team "${input.teamId}"`,
-      );
-    }
+    const { actor, target } = await lockManagerAndMember(tx, input);
     if (actor.role !== "owner" && (target.role === "owner" || input.role === "owner")) {
       throw new AppError(
         "forbidden",
@@ -147,15 +139,7 @@ export async function removeTeamMember(
   input: { actorId: string; teamId: string; accountId: string },
 ): Promise<void> {
   await db.transaction(async (tx) => {
-    const members = await lockMembers(tx, input.teamId);
-    const actor = requireManager(members, input.actorId, input.teamId);
-    const target = members.find((m) => m.account_id === input.accountId);
-    if (!target) {
-      throw new AppError(
-        "not_found",
-        `Account "${input.accountId}" is not a member of team "${input.teamId}"`,
-      );
-    }
+    const { actor, target } = await lockManagerAndMember(tx, input);
     if (actor.role !== "owner" && target.role === "owner") {
       throw new AppError(
         "forbidden",
@@ -201,4 +185,26 @@ export function teamSpaces(
   teamId: string,
 ): Promise<{ id: string; title: string; visibility: "public" | "private" }[]> {
   return selectTeamSpaces(db, teamId);
+}
+
+export type { Role, TeamRow };
+
+/**
+ * Locks a team's memberships (in `tx`), then checks that the actor manages the team and that
+ * the account is a member: the first step of changing or removing a member.
+ */
+async function lockManagerAndMember(
+  tx: Db,
+  input: { actorId: string; teamId: string; accountId: string },
+): Promise<{ actor: MemberRow; target: MemberRow }> {
+  const members = await lockMembers(tx, input.teamId);
+  const actor = requireManager(members, input.actorId, input.teamId);
+  const target = members.find((m) => m.account_id === input.accountId);
+  if (!target) {
+    throw new AppError(
+      "not_found",
+      `Account "${input.accountId}" is not a member of team "${input.teamId}"`,
+    );
+  }
+  return { actor, target };
 }

@@ -1,7 +1,7 @@
 import { PageFrame, type SpaceView } from "../spaces/wiki_frame.tsx";
 import type { PageContext } from "../web/layout.tsx";
 import { pageUrl } from "../wikis/urls.ts";
-import type { WikiRow } from "../wikis/store.ts";
+import type { WikiRow } from "../wikis/wikis.ts";
 import { DailyChart } from "./chart.tsx";
 import type { ClientUsage, DailyUsage, PageCount, UseNote } from "./store.ts";
 

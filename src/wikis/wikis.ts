@@ -1,6 +1,15 @@
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
-import { insertWiki, selectWiki, selectWikis, updateWiki, type WikiRow } from "./store.ts";
+import {
+  insertWiki,
+  lockWikiForWrite,
+  selectWiki,
+  selectWikis,
+  touchWiki,
+  updateWiki,
+  type WikiRow,
+  type WikiSummaryRow,
+} from "./store.ts";
 
 /** Wiki ids: short, URL-safe, lower case, e.g. `deno-manual`. */
 export const WIKI_ID = /^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$/;
@@ -125,3 +134,18 @@ export function changeWiki(
 ): Promise<WikiRow | null> {
   return updateWiki(db, id, fields);
 }
+
+/**
+ * Takes the write lock of a wiki's row inside a writer's transaction (page writes serialise
+ * per wiki on it); false when the wiki does not exist.
+ */
+export function lockWikiRow(tx: Db, id: string): Promise<boolean> {
+  return lockWikiForWrite(tx, id);
+}
+
+/** Marks the wiki changed now (`updated_at`), in the writer's transaction. */
+export function touchWikiRow(tx: Db, id: string): Promise<void> {
+  return touchWiki(tx, id);
+}
+
+export type { WikiRow, WikiSummaryRow };
