@@ -11,7 +11,8 @@ import {
 } from "../wikis/list_public_wikis.ts";
 import { requireAccountToken } from "./api_auth.ts";
 import { completeDocument } from "./openapi_document.ts";
-import { apiReferencePage } from "./reference_page.ts";
+import { ApiReferencePage } from "./reference_page.tsx";
+import { pageHeaders } from "../web/page_headers.ts";
 import { rateLimit } from "../limits/rate_limit.ts";
 import { registerReadRoutes } from "./read_routes.ts";
 import { json, problems, wikiIdParam } from "./schemas.ts";
@@ -113,7 +114,12 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
       servers: [{ url: `${deps.config.baseUrl}/api/v1` }],
     }));
   app.get("/openapi.json", (c) => c.json(document()));
-  // The page reads the document as JSON does (plain data, no generator types).
-  app.get("/docs", (c) => c.html(apiReferencePage(JSON.parse(JSON.stringify(document())))));
+  // The page reads the document as JSON does (plain data, no generator types). Its headers are
+  // the web app's: no framing, and a CSP with scripts from our own origin only, never inline.
+  app.get(
+    "/docs",
+    pageHeaders(),
+    (c) => c.html(ApiReferencePage({ spec: JSON.parse(JSON.stringify(document())) })),
+  );
   return app;
 }

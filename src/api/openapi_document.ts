@@ -22,6 +22,8 @@ const COMMON: Record<string, string> = {
   "503": "The database is unavailable, or the request ran past its timeout",
 };
 
+import { addExamples } from "./openapi_examples.ts";
+
 type Json = Record<string, unknown>;
 type Operation = { security?: unknown[]; responses: Record<string, Json> };
 
@@ -44,7 +46,8 @@ const HEADERS = {
 /**
  * Completes the generated OpenAPI 3.1 document: the common error responses (problem+json) on
  * every operation, the rate-limit headers on every response, and `security: []` on the public
- * operations (they need no credential; without it a linter reads them as unspecified).
+ * operations (they need no credential; without it a linter reads them as unspecified), and an
+ * example on each JSON request and success response that lacks one (`addExamples`).
  */
 export function completeDocument<D extends { paths?: unknown; components?: unknown }>(doc: D): D {
   const components = (doc.components ?? {}) as Json;
@@ -70,5 +73,5 @@ export function completeDocument<D extends { paths?: unknown; components?: unkno
       }
     }
   }
-  return doc;
+  return addExamples(doc);
 }
