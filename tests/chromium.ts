@@ -41,14 +41,15 @@ export function launchChromium(executablePath: string): Promise<Browser> {
   });
 }
 
-const SCREENSHOTS = new URL("../docs/screenshots/", import.meta.url);
-
 /**
- * Saves a screenshot of the page as `docs/screenshots/<name>.png` when `UPDATE_SCREENSHOTS=1`
- * (so ordinary test runs leave the tree clean).
+ * Saves a screenshot of a test's page as `<tmp>/wiki-test-screenshots/<name>.png` when
+ * `UPDATE_SCREENSHOTS=1`, to see what a journey saw. The documentation's screenshots are not
+ * these: `deno task screenshots` (`scripts/screenshots.ts`) takes every page, light and dark,
+ * desktop and phone, into `docs/screenshots/`.
  */
 export async function screenshot(page: Page, name: string): Promise<void> {
   if (Deno.env.get("UPDATE_SCREENSHOTS") !== "1") return;
-  await Deno.mkdir(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: new URL(`${name}.png`, SCREENSHOTS).pathname, fullPage: true });
+  const dir = `${Deno.env.get("TMPDIR") ?? "/tmp"}/wiki-test-screenshots`;
+  await Deno.mkdir(dir, { recursive: true });
+  await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
 }

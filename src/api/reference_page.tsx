@@ -106,7 +106,15 @@ export function ApiReferencePage(props: { spec: Spec }) {
   const { spec } = props;
   const base = spec.servers?.[0]?.url ?? "/api/v1";
   const groups = operationsByTag(spec);
-  const problem = exampleOf(spec, { $ref: "#/components/schemas/Problem" });
+  // The document's Problem schema, with the values a missing page gives.
+  const problem = {
+    ...(exampleOf(spec, { $ref: "#/components/schemas/Problem" }) as object),
+    type: "about:blank",
+    title: "Not Found",
+    status: 404,
+    detail: 'Page "Guides/Setup" not found in wiki "docs"',
+    code: "page_not_found",
+  };
   return (
     <>
       {raw("<!DOCTYPE html>")}
@@ -202,7 +210,7 @@ export function ApiReferencePage(props: { spec: Spec }) {
                   Every error is <code>application/problem+json</code> (RFC 9457) with a stable{" "}
                   <code>code</code> and the request id, for example:
                 </p>
-                <pre><code>{JSON.stringify({ ...(problem as object), status: 404, title: "Not Found", detail: 'Page "Guides/Setup" not found in wiki "docs"' }, null, 2)}</code></pre>
+                <pre><code>{JSON.stringify(problem, null, 2)}</code></pre>
                 <p>
                   Every response carries the request budget in <code>RateLimit</code> and{" "}
                   <code>RateLimit-Policy</code>; a 429 or 503 says when to retry in{" "}

@@ -32,6 +32,7 @@ table{border-collapse:collapse;width:100%}
 th,td{text-align:left;padding:0.3rem 0.5rem 0.3rem 0;border-bottom:1px solid #eee}
 /* connect and usage pages (src/connect/, src/usage/) */
 td.path{overflow-wrap:anywhere}
+td code{overflow-wrap:anywhere}
 .per-day{font-size:0.9rem}
 .per-day th[scope=row]{white-space:nowrap}
 .client{border-top:1px solid #ddd;margin-top:1.5rem}
@@ -129,6 +130,7 @@ kbd{border:1px solid #999;border-radius:3px;padding:0 0.3rem;font:0.85rem ui-mon
 header,header nav,.wiki-bar .tools{flex-wrap:nowrap;overflow-x:auto;white-space:nowrap}
 header{gap:0.5rem}
 header>*{flex-shrink:0}
+main table{display:block;overflow-x:auto}
 h1{font-size:1.6rem;margin:0.5rem 0}
 }
 @media (prefers-color-scheme:dark){
