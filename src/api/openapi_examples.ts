@@ -7,6 +7,7 @@ const BY_NAME: Record<string, unknown> = {
   id: "docs",
   wiki: "docs",
   path: "Guides/Setup",
+  page: "Guides/Setup",
   title: "Setup",
   name: "Team handbook",
   description: "How we work",

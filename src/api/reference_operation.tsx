@@ -112,7 +112,9 @@ function FieldTable(props: { fields: Field[]; caption: string }) {
                 {f.required && <span class="req">required</span>}
               </td>
               <td>{f.type}</td>
-              <td>{f.note}</td>
+              <td>
+                <Text text={f.note} />
+              </td>
             </tr>
           ))}
         </tbody>

@@ -48,7 +48,7 @@ form.try,form.token{border:1px solid #ccc;border-radius:6px;padding:0.5rem 1rem 
 form.try h4{margin-top:0.25rem}
 label{display:block;font-weight:600;margin-top:0.5rem}
 input,textarea,button{font:inherit;max-width:100%}
-input,textarea{display:block;width:100%;padding:0.35rem 0.5rem;border:1px solid #767676;border-radius:4px;background:#fff;color:inherit}
+input,textarea{display:block;width:100%;font-weight:400;padding:0.35rem 0.5rem;border:1px solid #767676;border-radius:4px;background:#fff;color:inherit}
 textarea.code{font:0.88rem/1.4 ui-monospace,Menlo,Consolas,monospace}
 button{margin-top:0.75rem;padding:0.35rem 0.8rem;border:1px solid #0645ad;background:#0645ad;color:#fff;border-radius:4px;cursor:pointer}
 button.secondary{background:transparent;color:#0645ad}
