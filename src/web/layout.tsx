@@ -23,6 +23,7 @@ input,select,button{font:inherit;padding:0.4rem 0.6rem;max-width:100%}
 input:not([type=hidden]),select{display:block;width:100%;border:1px solid #767676;border-radius:4px}
 button{margin-top:1rem;border:1px solid #0645ad;background:#0645ad;color:#fff;border-radius:4px}
 form.inline{display:inline}
+li>form.inline{margin-left:0.5rem}
 form.inline button{margin:0;padding:0.1rem 0.5rem;background:#fff;color:#0645ad}
 .hint{color:#555;font-size:0.9rem;margin:0.25rem 0 0}
 .error{color:#b00020;margin:0.25rem 0 0}
@@ -151,6 +152,12 @@ a.missing,.error,tr.failed td:nth-child(2){color:#ff8a80}
 .prose blockquote{color:#c0c0c0;border-color:#3a3d42}
 #wiki-suggest{background:#1e2025;border-color:#555}
 #wiki-suggest a:hover,#wiki-suggest a:focus{background:#2b3340}
+figure.chart svg[role=img] text{fill:#a8a8a8}
+figure.chart svg[role=img] line{stroke:#3a3d42}
+figure.chart [stroke="#0645ad"]{stroke:#8ab4f8}
+figure.chart [fill="#0645ad"]{fill:#8ab4f8}
+figure.chart [stroke="#1b7a1b"]{stroke:#6fcf7f}
+figure.chart [fill="#1b7a1b"]{fill:#6fcf7f}
 }
 `;
 
