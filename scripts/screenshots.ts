@@ -290,10 +290,18 @@ async function main() {
     databaseUrl: Deno.env.get("DATABASE_URL") || undefined,
   });
   const late: { app?: ReturnType<typeof createApp> } = {};
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen() {} },
-    (request, info) => late.app!.fetch(request, { remoteAddr: info.remoteAddr }),
-  );
+  const handler: Deno.ServeHandler<Deno.NetAddr> = (request, info) =>
+    late.app!.fetch(request, { remoteAddr: info.remoteAddr });
+  // One port when it is free, so the addresses shown on the pages stay the same between runs.
+  const serve = (port: number) =>
+    Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, handler);
+  let server: Deno.HttpServer<Deno.NetAddr>;
+  try {
+    server = serve(8765);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AddrInUse)) throw error;
+    server = serve(0);
+  }
   const base = `http://127.0.0.1:${server.addr.port}`;
   const config = loadConfig({
     BASE_URL: base,
