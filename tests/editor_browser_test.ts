@@ -78,6 +78,14 @@ Deno.test({
       assert.match(shortcuts, /Ctrl\/⌘\s*\+\s*S/);
       await toolbar.getByText("Shortcuts").click();
 
+      // The toolbar is one tab stop; the arrow keys move along it.
+      await toolbar.getByRole("button", { name: "Heading" }).focus();
+      await page.keyboard.press("ArrowRight");
+      assert.equal(await page.evaluate("document.activeElement.textContent"), "Bold");
+      await page.keyboard.press("ArrowLeft");
+      await page.keyboard.press("ArrowLeft");
+      assert.equal(await page.evaluate("document.activeElement.textContent"), "Image");
+
       // The toolbar puts markdown around the selection or before the selected lines.
       await markdown.fill("Intro\n\nfast\nsafe\n\nSee the notes and run it");
       const format = async (text: string, button: string) => {

@@ -103,6 +103,21 @@
     image: () => document.getElementById("attach-file")?.click(),
   };
 
+  // One tab stop for the toolbar; the arrow keys move between its buttons (the ARIA toolbar
+  // pattern), so Tab goes from the path to the text without crossing eight buttons.
+  const buttons = [...bar.querySelectorAll("button[data-format]")];
+  buttons.forEach((button, i) => (button.tabIndex = i === 0 ? 0 : -1));
+  bar.addEventListener("keydown", (event) => {
+    const at = buttons.indexOf(document.activeElement);
+    const moves = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: buttons.length - 1 };
+    if (at < 0 || !(event.key in moves)) return;
+    event.preventDefault();
+    const to = buttons[(moves[event.key] + buttons.length) % buttons.length];
+    buttons[at].tabIndex = -1;
+    to.tabIndex = 0;
+    to.focus();
+  });
+
   bar.addEventListener("click", (event) => {
     const button = event.target instanceof Element && event.target.closest("button[data-format]");
     if (!button) return;
