@@ -27,7 +27,8 @@ async function select(page: Page, text: string) {
 
 Deno.test({
   name: "the editor: a new page starts empty, the toolbar formats the selection and uploads " +
-    "an image, the preview follows the text without a request per keystroke, [[ completes a " +
+    "an image, the preview follows the text without a request per keystroke and never runs its " +
+    "markup, [[ completes a " +
     "page and the saved link shows its title, Ctrl+S saves, and the shortcuts are listed",
   ignore: !CHROMIUM,
   fn: async () => {
@@ -141,6 +142,15 @@ Deno.test({
       });
       await preview.getByText("Ask in the ops channel when stuck.").waitFor();
       assert.equal(previews.length, before + 1, "one request for a burst of 34 inputs");
+
+      // Markup in the text is shown as text in the preview, never run.
+      const kept = await markdown.inputValue();
+      await markdown.press("Control+End");
+      await page.keyboard.type(` <img src=x onerror="document.title='run'"><script>1</script>`);
+      await preview.getByText("<script>1</script>").waitFor();
+      assert.equal(await preview.locator("img, script").count(), 0);
+      assert.notEqual(await page.title(), "run");
+      await markdown.fill(kept);
 
       // "Image" opens the file picker; the picked image is uploaded and put at the cursor.
       await markdown.press("Control+End");

@@ -96,7 +96,7 @@ legend{font-weight:600}
 @media (min-width:1200px){
 .wiki-content:has(.editing){grid-column:main-start/-1;max-width:none}
 .editing{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:0 1.5rem;align-items:start}
-.editing>#preview{position:sticky;top:0.5rem;max-height:calc(100vh - 1rem);overflow:auto;border-left:1px solid #eee;padding-left:1.5rem}
+.editing>#preview{position:sticky;top:0.5rem;max-height:calc(100vh - 1rem);overflow:auto;border-left:1px solid #8884;padding-left:1.5rem}
 }
 .coverage{padding:0.4rem 0.75rem;border-left:4px solid #1b7a1b}
 .coverage.partial{border-color:#b26a00}
