@@ -73,7 +73,7 @@ export function EditorPage(props: SpaceView & EditorState) {
             value={props.markdown}
             rows={20}
             class="code"
-            hint="Link a page with [[Page name]] or [[Page name|its label]]; the first heading is the title"
+            hint="Start with a # heading: it is the page's title. [[Page name]] links a page and shows its title; [[Page name|a label]] shows the label"
             error={errors.markdown}
           />
           <div class="actions">
