@@ -58,7 +58,7 @@ Deno.test("a page of the largest size renders, links and all", () => {
   const html = renderMarkdown(markdown, {
     wikiId: "kb",
     path: "P",
-    targets: new Map([["w", "W"]]),
+    targets: new Map([["w", { path: "W", title: "W" }]]),
     canCreate: false,
   });
   assert.equal(html.split('<a href="/w/kb/W">W</a>').length - 1, markdown.length / 16);

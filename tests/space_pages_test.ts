@@ -24,7 +24,7 @@ Deno.test("GET /w/<id>/<path> renders the page with working wikilinks, missing p
   assert.match(res.headers.get("content-security-policy") ?? "", /script-src 'self'/);
   assert.match(page, /<h1>Home<\/h1>/);
   assert.equal(page.match(/<h1/g)?.length, 1, "the page's own title heading is not repeated");
-  assert.match(page, /<a href="\/w\/kb\/Guides\/Setup">Guides\/Setup<\/a>/);
+  assert.match(page, /<a href="\/w\/kb\/Guides\/Setup">Setup<\/a>/, "the page's title");
   assert.match(
     page,
     /<a href="\/w\/kb\/Guides\/Setup">the setup<\/a>/,
@@ -42,7 +42,7 @@ Deno.test("GET /w/<id>/<path> renders the page with working wikilinks, missing p
   assert.match(asMember, /href="\/w\/kb\/-\/edit\/Home">Edit<\/a>/);
 
   const setup = await html(await app.request("/w/kb/Guides/Setup"), 200);
-  assert.match(setup, /<a href="\/w\/kb\/Home#getting-started">Home#Getting started<\/a>/);
+  assert.match(setup, /<a href="\/w\/kb\/Home#getting-started">Home › Getting started<\/a>/);
   const backlinks = /<h2 id="wiki-backlinks">Backlinks<\/h2>([\s\S]*?)<\/section>/.exec(setup);
   assert.ok(backlinks, "a Backlinks section");
   assert.match(backlinks[1]!, /<a href="\/w\/kb\/Home">Home<\/a>/);
@@ -141,9 +141,10 @@ Deno.test("raw HTML and javascript: links in a page render as escaped text", asy
     markdown: "<script>x()</script> [[Evil]]",
   });
   const fragment = await html(preview, 200);
+  // The link shows the page's title, escaped like any text.
   assert.match(
     fragment,
-    /^<p>&lt;script&gt;x\(\)&lt;\/script&gt; <a href="\/w\/kb\/Evil">Evil<\/a><\/p>/,
+    /^<p>&lt;script&gt;x\(\)&lt;\/script&gt; <a href="\/w\/kb\/Evil">&lt;i&gt;Bold&lt;\/i&gt; title<\/a><\/p>/,
   );
 });
 
@@ -184,6 +185,48 @@ Deno.test("a private wiki is hidden from strangers and asks signed-out visitors 
   assert.equal(write.status, 404);
   const [page] = await db<{ markdown: string }>`SELECT markdown FROM pages WHERE path = 'Plans'`;
   assert.equal(page!.markdown, "# Plans\n\nThe launch date.");
+});
+
+Deno.test("a wikilink shows the title of the page it reaches; a label, a missing page and code keep what was written", async () => {
+  await using db = await freshDb();
+  const { app, deps } = spaceApp(db);
+  const ana = await person(app, db, "ana@example.com", "Ana");
+  await createWiki(db, { id: "kb", visibility: "public", ownerAccountId: ana.id });
+  await seedPages(deps, "kb", {
+    "Ops/Deploy": "# Deploying to production\n\n## Rollbacks\n\nRestore the last release.\n",
+    "Ops/Runbook": "No heading here.\n",
+    "Home": "# Home\n\n- [[ops/deploy]]\n- [[Deploy]]\n- [[Ops/Deploy|the runbook]]\n" +
+      "- [[Ops/Deploy#Rollbacks]]\n- [[Ops/Runbook]]\n- [[Nowhere/Else]]\n- `[[Ops/Deploy]]`\n",
+  });
+  const items = (text: string) =>
+    [...text.matchAll(/<li>([\s\S]*?)<\/li>/g)].map((m) =>
+      m[1]!.replace(/<span class="sr-only">.*?<\/span>/, "")
+    );
+  const expected = [
+    '<a href="/w/kb/Ops/Deploy">Deploying to production</a>',
+    '<a href="/w/kb/Ops/Deploy">Deploying to production</a>',
+    '<a href="/w/kb/Ops/Deploy">the runbook</a>',
+    '<a href="/w/kb/Ops/Deploy#rollbacks">Deploying to production › Rollbacks</a>',
+    '<a href="/w/kb/Ops/Runbook">Runbook</a>',
+    '<a href="/w/kb/Nowhere/Else" class="missing" title="Page &quot;Nowhere/Else&quot; does not exist yet">Nowhere/Else</a>',
+    "<code>[[Ops/Deploy]]</code>",
+  ];
+  const article = /<article[\s\S]*?<\/article>/.exec(
+    await html(await app.request("/w/kb/Home"), 200),
+  );
+  assert.deepEqual(items(article![0]), expected);
+
+  // The editor's preview renders links the same way.
+  const csrf = await ana.token("/w/kb/-/new");
+  const preview = await ana.post("/w/kb/-/preview", {
+    _csrf: csrf,
+    path: "Draft",
+    markdown: "- [[ops/deploy]]\n- [[Ops/Deploy|the runbook]]\n",
+  });
+  assert.deepEqual(items(await html(preview, 200)), [
+    '<a href="/w/kb/Ops/Deploy">Deploying to production</a>',
+    '<a href="/w/kb/Ops/Deploy">the runbook</a>',
+  ]);
 });
 
 Deno.test("GET /w/<id>/-/search finds pages with the wiki's hybrid search", async () => {

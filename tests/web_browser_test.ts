@@ -99,7 +99,6 @@ Deno.test({
     );
     await page.getByRole("button", { name: "Preview" }).click();
     await page.locator("#preview").getByText("dragonfly larvae").waitFor();
-    await screenshot(page, "editor");
     await page.getByRole("button", { name: "Save" }).click();
     await page.waitForURL(`${base}/w/field-notes/Ponds`);
     const backlinks = page.getByRole("region", { name: "Backlinks" });

@@ -24,8 +24,10 @@ export type EditorState = {
 /**
  * The editor: a path for a new page, the markdown, Save and Preview. The form carries the
  * base revision; on a conflict the user's text stays in the editor and the saved text and a
- * diff are shown under it. `editor.js` previews without leaving the page; without it the
- * Preview button posts the form and the page comes back with the preview.
+ * diff are shown under it. With script, `editor.js` keeps the preview beside the text up to
+ * date each time typing pauses and `toolbar.js` shows the formatting toolbar and its
+ * shortcuts; without it the Preview button posts the form and the page comes back with the
+ * preview.
  */
 export function EditorPage(props: SpaceView & EditorState) {
   const { wiki } = props.space;
@@ -38,59 +40,66 @@ export function EditorPage(props: SpaceView & EditorState) {
       {...props}
       title={editing ? `Edit ${props.path}` : "New page"}
       path={editing ? props.path : undefined}
-      scripts={["editor.js", "attach.js", "wikilink.js"]}
+      scripts={["editor.js", "toolbar.js", "attach.js", "wikilink.js"]}
     >
       <Alert message={props.alert} />
       {props.notice && <p class="notice" role="status">{props.notice}</p>}
-      <form
-        method="post"
-        action={action}
-        class="editor"
-        data-editor=""
-        data-preview={toolHref(wiki.id, "preview")}
-        data-files={toolHref(wiki.id, "files")}
-        data-suggest={toolHref(wiki.id, "suggest")}
-      >
-        <CsrfField token={props.csrfToken} />
-        <input type="hidden" name="base_revision" value={String(props.baseRevision)} />
-        {editing ? <input type="hidden" name="path" value={props.path} /> : (
-          <Field
-            name="path"
-            label="Path"
-            required
-            value={props.path}
-            hint='Folders are separated by "/", e.g. Guides/Setup'
-            error={errors.path}
+      <div class="editing">
+        <form
+          method="post"
+          action={action}
+          class="editor"
+          data-editor=""
+          data-preview={toolHref(wiki.id, "preview")}
+          data-files={toolHref(wiki.id, "files")}
+          data-suggest={toolHref(wiki.id, "suggest")}
+        >
+          <CsrfField token={props.csrfToken} />
+          <input type="hidden" name="base_revision" value={String(props.baseRevision)} />
+          {editing ? <input type="hidden" name="path" value={props.path} /> : (
+            <Field
+              name="path"
+              label="Path"
+              required
+              value={props.path}
+              hint='Folders are separated by "/", e.g. Guides/Setup'
+              error={errors.path}
+            />
+          )}
+          <Toolbar />
+          <TextArea
+            name="markdown"
+            label="Markdown"
+            value={props.markdown}
+            rows={20}
+            class="code"
+            hint="Start with a # heading: it is the page's title. [[Page name]] links a page and shows its title; [[Page name|a label]] shows the label"
+            error={errors.markdown}
           />
-        )}
-        <TextArea
-          name="markdown"
-          label="Markdown"
-          value={props.markdown}
-          rows={20}
-          class="code"
-          hint="Link a page with [[Page name]] or [[Page name|its label]]; the first heading is the title"
-          error={errors.markdown}
-        />
-        <div class="actions">
-          <button type="submit" name="action" value="save">Save</button>
-          <button type="submit" name="action" value="preview" class="secondary">Preview</button>
-          <a href={cancel}>Cancel</a>
-          <a href={toolHref(wiki.id, "files")} target="_blank">Upload an image or file</a>
-        </div>
-        <p class="hint" id="attach-status" role="status">
-          Paste or drop an image into the text to upload it.
-        </p>
-      </form>
-      <p id="preview-status" role="status" class="sr-only"></p>
-      <section id="preview" aria-labelledby="preview-heading" hidden={props.preview === undefined}>
-        <h2 id="preview-heading">Preview</h2>
-        <div
-          id="preview-body"
-          class="prose"
-          dangerouslySetInnerHTML={{ __html: props.preview ?? "" }}
-        />
-      </section>
+          <div class="actions">
+            <button type="submit" name="action" value="save">Save</button>
+            <button type="submit" name="action" value="preview" class="secondary">Preview</button>
+            <a href={cancel}>Cancel</a>
+            <a href={toolHref(wiki.id, "files")} target="_blank">Upload an image or file</a>
+          </div>
+          <p class="hint" id="attach-status" role="status">
+            Paste or drop an image into the text to upload it.
+          </p>
+        </form>
+        <p id="preview-status" role="status" class="sr-only"></p>
+        <section
+          id="preview"
+          aria-labelledby="preview-heading"
+          hidden={props.preview === undefined}
+        >
+          <h2 id="preview-heading">Preview</h2>
+          <div
+            id="preview-body"
+            class="prose"
+            dangerouslySetInnerHTML={{ __html: props.preview ?? "" }}
+          />
+        </section>
+      </div>
       {props.conflict && (
         <section aria-labelledby="conflict-heading" class="conflict">
           <h2 id="conflict-heading">
@@ -116,5 +125,74 @@ export function EditorPage(props: SpaceView & EditorState) {
         </section>
       )}
     </WikiFrame>
+  );
+}
+
+/** The keys of the editor, as the Shortcuts list shows them. */
+const SHORTCUTS: [keys: string[], what: string][] = [
+  [["Ctrl/⌘", "S"], "Save the page"],
+  [["Ctrl/⌘", "B"], "Bold"],
+  [["Ctrl/⌘", "I"], "Italic"],
+  [["Ctrl/⌘", "K"], "Link"],
+  [["Ctrl/⌘", "E"], "Code"],
+  [["[["], "Link a page: type part of its title, then Enter or Tab (Esc closes the list)"],
+];
+
+/**
+ * The formatting toolbar, hidden until `toolbar.js` moves it above the text and shows it
+ * (its buttons do nothing without script). "Image" opens the file picker whose file
+ * `attach.js` uploads, as a pasted image is. The Shortcuts list names the editor's keys.
+ */
+function Toolbar() {
+  const button = (format: string, label: string, keys?: string) => (
+    <button
+      type="button"
+      class="secondary"
+      data-format={format}
+      aria-keyshortcuts={keys}
+      title={keys ? `${label} (${keys.replaceAll("Control", "Ctrl")})` : label}
+    >
+      {label}
+    </button>
+  );
+  return (
+    <>
+      <input type="file" id="attach-file" accept="image/*" aria-label="Image to upload" hidden />
+      <div
+        class="md-toolbar"
+        role="toolbar"
+        aria-label="Formatting"
+        aria-controls="field-markdown"
+        data-toolbar=""
+        hidden
+      >
+        {button("heading", "Heading")}
+        {button("bold", "Bold", "Control+B")}
+        {button("italic", "Italic", "Control+I")}
+        {button("link", "Link", "Control+K")}
+        {button("code", "Code", "Control+E")}
+        {button("list", "List")}
+        {button("table", "Table")}
+        {button("image", "Image")}
+        <details class="shortcuts">
+          <summary>Shortcuts</summary>
+          <dl>
+            {SHORTCUTS.map(([keys, what]) => (
+              <>
+                <dt>
+                  {keys.map((key, i) => (
+                    <>
+                      {i > 0 && "+"}
+                      <kbd>{key}</kbd>
+                    </>
+                  ))}
+                </dt>
+                <dd>{what}</dd>
+              </>
+            ))}
+          </dl>
+        </details>
+      </div>
+    </>
   );
 }

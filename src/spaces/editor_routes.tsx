@@ -33,7 +33,8 @@ export function editorRoutes(deps: Deps): Hono {
     const state: EditorState = {
       mode: "new",
       path: path ?? asked,
-      markdown: path ? `# ${path.slice(path.lastIndexOf("/") + 1)}\n\n` : "",
+      // Empty, not a heading made from the path: the person would only type it again.
+      markdown: "",
       baseRevision: 0,
     };
     const revision = revisionParam(c.req.query("revision"));
@@ -191,8 +192,8 @@ async function showConflict(
 
 /**
  * The editor's text rendered as the page would be. Held to the caps of a save (characters,
- * distinct links): a preview is rendered on every keystroke pause, and a text over them could
- * never be saved anyway.
+ * distinct links): `editor.js` asks for a preview each time typing pauses, and a text over
+ * them could never be saved anyway.
  */
 async function renderPreview(
   deps: Deps,

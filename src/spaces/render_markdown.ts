@@ -5,6 +5,7 @@ import { splitFrontMatter } from "../markdown/front_matter.ts";
 import { extractLinks } from "../markdown/links.ts";
 import { cleanPath, pathKey, resolveRelative } from "../markdown/paths.ts";
 import { newPageHref, pageHref } from "./space_urls.ts";
+import type { LinkTarget } from "./store.ts";
 
 /** What rendering a page needs to know about its wiki. */
 export type RenderContext = {
@@ -12,7 +13,7 @@ export type RenderContext = {
   /** The page's path: relative links resolve against its folder. */
   path: string;
   /** The page each link key reaches (`selectLinkTargets`); a key not in it is a missing page. */
-  targets: Map<string, string>;
+  targets: Map<string, LinkTarget>;
   /** Members get links to the editor for missing pages; readers, to the not-found page. */
   canCreate: boolean;
   /** A leading level-1 heading with this text is left out: the page frame shows the title. */
@@ -35,8 +36,9 @@ export function linkKeys(markdown: string, path: string): string[] {
 
 /**
  * Renders a page's markdown (without its front matter) to HTML: wikilinks and relative `.md`
- * links go to the wiki's pages, missing ones marked as such; headings get the anchors search
- * results point at; external links get `rel="nofollow ugc"`.
+ * links go to the wiki's pages, missing ones marked as such; a wikilink without a label shows
+ * the page's title; headings get the anchors search results point at; external links get
+ * `rel="nofollow ugc"`.
  */
 export function renderMarkdown(markdown: string, context: RenderContext): string {
   let body = markdown;
@@ -66,7 +68,7 @@ function wikilink(state: StateInline, silent: boolean): boolean {
     const open = state.push("link_open", "a", 1);
     open.attrs = link.attrs;
     open.markup = "wikilink";
-    state.push("text", "", 0).content = m[2]?.trim() || raw.trim();
+    state.push("text", "", 0).content = m[2]?.trim() || link.text || raw.trim();
     if (link.missing) state.push("html_inline", "", 0).content = MISSING_NOTE;
     state.push("link_close", "a", -1);
   }
@@ -76,16 +78,27 @@ function wikilink(state: StateInline, silent: boolean): boolean {
 
 const MISSING_NOTE = '<span class="sr-only"> (page not written yet)</span>';
 
-/** Where a link to a page goes, and whether that page exists. */
+/**
+ * Where a link to a page goes, whether that page exists and, when it does, the text a
+ * wikilink without a label shows: the page's title (its last path segment when the page has
+ * no title of its own), then the section. A missing page's link shows what was written.
+ */
 function linkTo(
   context: RenderContext,
   target: string,
   section: string | null,
-): { attrs: [string, string][]; missing: boolean } {
+): { attrs: [string, string][]; missing: boolean; text?: string } {
   const found = context.targets.get(pathKey(target));
   if (found) {
     const anchor = section ? `#${uniqueSlug(section, new Map())}` : "";
-    return { attrs: [["href", pageHref(context.wikiId, found) + anchor]], missing: false };
+    const title = found.title.trim() && found.title !== found.path
+      ? found.title
+      : found.path.slice(found.path.lastIndexOf("/") + 1);
+    return {
+      attrs: [["href", pageHref(context.wikiId, found.path) + anchor]],
+      missing: false,
+      text: section ? `${title} › ${section}` : title,
+    };
   }
   const href = context.canCreate
     ? newPageHref(context.wikiId, target)

@@ -13,6 +13,9 @@ export type HistoryRow = Omit<RevisionRow, "markdown"> & {
 /** A change anywhere in a wiki, with the page's path now (null once deleted). */
 export type ChangeRow = HistoryRow & { current_path: string | null };
 
+/** A page a link reaches: where it is, and its title to show as the link's text. */
+export type LinkTarget = { path: string; title: string };
+
 /**
  * The existing page each link key reaches: a full path match first, then a last-segment
  * match, the shortest path among them (the rule `resolveLinks` stores links by).
@@ -21,14 +24,14 @@ export async function selectLinkTargets(
   db: Db,
   wikiId: string,
   keys: string[],
-): Promise<Map<string, string>> {
+): Promise<Map<string, LinkTarget>> {
   if (keys.length === 0) return new Map();
-  const rows = await db<{ key: string; path: string }>`
-    SELECT DISTINCT ON (k.key) k.key, p.path
+  const rows = await db<{ key: string; path: string; title: string }>`
+    SELECT DISTINCT ON (k.key) k.key, p.path, p.title
     FROM unnest(${[...new Set(keys)]}::text[]) AS k(key)
     JOIN pages p ON p.wiki_id = ${wikiId} AND (p.path_key = k.key OR p.name_key = k.key)
     ORDER BY k.key, (p.path_key = k.key) DESC, length(p.path_key), p.path_key`;
-  return new Map(rows.map((r) => [r.key, r.path]));
+  return new Map(rows.map((r) => [r.key, { path: r.path, title: r.title }]));
 }
 
 /** A page's history, newest first, with author names. */

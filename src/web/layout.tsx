@@ -87,6 +87,19 @@ legend{font-weight:600}
 #link-suggest{list-style:none;margin:0.25rem 0;padding:0.25rem 0;border:1px solid #767676;border-radius:4px;max-width:24rem}
 #link-suggest li{padding:0.2rem 0.6rem;cursor:pointer}
 #link-suggest li[aria-selected=true]{background:#eef3ff}
+/* the editor: toolbar, shortcuts, the preview beside the text on a wide screen (src/spaces/editor_page.tsx) */
+.md-toolbar{display:flex;flex-wrap:wrap;gap:0.25rem;align-items:center;margin:1rem 0 0.25rem}
+.md-toolbar button{margin:0;padding:0.05rem 0.45rem;font-size:0.85rem}
+.editor input[type=file][hidden]{display:none}
+.md-toolbar details{margin-left:auto;font-size:0.9rem;position:relative}
+.md-toolbar details[open] dl{position:absolute;right:0;z-index:10;width:22rem;max-width:90vw;padding:0.5rem 0.75rem;background:Canvas;border:1px solid #767676;border-radius:4px;display:grid;grid-template-columns:auto 1fr;gap:0.25rem 0.75rem}
+.md-toolbar dd{margin:0}
+#preview-body{min-height:4rem}
+@media (min-width:1200px){
+.wiki-content:has(.editing){grid-column:main-start/-1;max-width:none}
+.editing{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:0 1.5rem;align-items:start}
+.editing>#preview{position:sticky;top:0.5rem;max-height:calc(100vh - 1rem);overflow:auto;border-left:1px solid #8884;padding-left:1.5rem}
+}
 .coverage{padding:0.4rem 0.75rem;border-left:4px solid #1b7a1b}
 .coverage.partial{border-color:#b26a00}
 .coverage.unsupported{border-color:#b00020}

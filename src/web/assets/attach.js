@@ -1,5 +1,6 @@
-// Images pasted or dropped into the editor's markdown are uploaded to the wiki's files
-// (POST <data-files>, answered in JSON) and a markdown image line is put at the cursor.
+// Images pasted or dropped into the editor's markdown, or picked with the toolbar's Image
+// button (the file input #attach-file), are uploaded to the wiki's files (POST <data-files>,
+// answered in JSON) and a markdown image line is put at the cursor.
 // Without script the editor links to the Files page, whose form does the same.
 (() => {
   const form = document.querySelector("form[data-editor][data-files]");
@@ -36,6 +37,13 @@
     return [...(list || [])].filter((f) => f.size > 0);
   }
 
+  const picker = document.getElementById("attach-file");
+  picker?.addEventListener("change", () => {
+    const files = filesOf(picker.files);
+    picker.value = "";
+    area.focus();
+    files.reduce((done, file) => done.then(() => upload(file)), Promise.resolve());
+  });
   area.addEventListener("paste", (event) => {
     const files = filesOf(event.clipboardData && event.clipboardData.files);
     if (files.length === 0) return;
