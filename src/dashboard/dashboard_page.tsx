@@ -64,7 +64,7 @@ export function DashboardPage(
         )}
       <h2 id="new-space">Create a space</h2>
       <CreateSpaceForm {...props} />
-      <h2>Your teams</h2>
+      <h2 id="teams">Your teams</h2>
       {props.teams.length === 0 ? <p>No teams yet.</p> : (
         <ul>
           {props.teams.map((t) => (
