@@ -32,6 +32,7 @@ const WEB_PATHS: [string, WebPageOptions][] = [
   ["/account", {}],
   ["/spaces", {}],
   ["/account/settings/*", {}],
+  ["/account/search/*", {}],
   ["/account/tokens/*", { maxBody: 16 * 1024 }],
   ["/account/apps/*", {}],
   // The consent page drops `form-action` (browsers apply it to the redirect after the post,
