@@ -16,7 +16,7 @@ import { SearchAllPage } from "./search_all_page.tsx";
 export function searchAllRoutes(deps: Deps): Hono {
   const app = new Hono();
 
-  const spacesOf = async (accountId: string) =>
+  const reachableTitles = async (accountId: string) =>
     new Map(
       (await reachableSpaces(deps.db, { kind: "session", accountId }))
         .map((s) => [s.id, s.title]),
@@ -24,7 +24,7 @@ export function searchAllRoutes(deps: Deps): Hono {
 
   app.get("/account/search", async (c) => {
     const account = requireAccount(c);
-    const spaces = await spacesOf(account.id);
+    const spaces = await reachableTitles(account.id);
     const query = c.req.query("q")?.trim() ?? "";
     const page = {
       account,
@@ -58,7 +58,7 @@ export function searchAllRoutes(deps: Deps): Hono {
   app.get("/account/search/suggest", async (c) => {
     const account = requireAccount(c);
     const query = (c.req.query("q") ?? "").trim().slice(0, 200);
-    const spaces = await spacesOf(account.id);
+    const spaces = await reachableTitles(account.id);
     if (query.length < 2 || spaces.size === 0) return c.json({ results: [] });
     const sections = await suggestSections(deps, [...spaces.keys()], query);
     return c.json({
