@@ -19,7 +19,7 @@ const SHORTCUTS: { keys: string[][]; what: string; where: string }[] = [
   {
     keys: [["Ctrl", "S"], ["⌘", "S"]],
     what: "Save the page",
-    where: "The editor (its own keys are listed beside it)",
+    where: "The editor",
   },
 ];
 
