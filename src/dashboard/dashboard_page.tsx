@@ -3,6 +3,7 @@ import type { InvitationRow } from "../teams/invitations.ts";
 import type { Role, TeamRow } from "../teams/teams.ts";
 import { CreateTeamForm } from "../teams/team_pages.tsx";
 import { Layout, type PageContext } from "../web/layout.tsx";
+import { SearchAllForm } from "./search_all_page.tsx";
 import type { SpaceFormErrors } from "../wikis/create_space.ts";
 import type { WikiSummaryRow } from "../wikis/wikis.ts";
 
@@ -28,6 +29,7 @@ export function DashboardPage(
       </p>
       {(props.invitations ?? []).length > 0 && <Invitations {...props} />}
       <h2>Your spaces</h2>
+      {props.spaces.length > 0 && <SearchAllForm />}
       {props.spaces.length === 0
         ? <p>No spaces yet. Create one below, then connect an assistant to it.</p>
         : (
@@ -64,7 +66,7 @@ export function DashboardPage(
         )}
       <h2 id="new-space">Create a space</h2>
       <CreateSpaceForm {...props} />
-      <h2>Your teams</h2>
+      <h2 id="teams">Your teams</h2>
       {props.teams.length === 0 ? <p>No teams yet.</p> : (
         <ul>
           {props.teams.map((t) => (

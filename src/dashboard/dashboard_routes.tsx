@@ -7,6 +7,7 @@ import { requireAccount } from "../sessions/sessions.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
 import { createSpace } from "../wikis/create_space.ts";
 import { DashboardPage, SettingsPage } from "./dashboard_page.tsx";
+import { searchAllRoutes } from "./search_all_routes.tsx";
 import { renameAccount } from "../accounts/accounts.ts";
 import { invitationsFor } from "../teams/invitations.ts";
 import { teamsOf } from "../teams/teams.ts";
@@ -14,7 +15,7 @@ import { teamsOf } from "../teams/teams.ts";
 const nameSchema = z.string({ error: "Enter a name" }).trim().min(1, "Enter a name")
   .max(100, "Use at most 100 characters");
 
-/** The signed-in home (`/account`), creating spaces, and the account's settings. */
+/** The signed-in home (`/account`), search across its spaces, creating spaces, and the account's settings. */
 export function dashboardRoutes(deps: Deps): Hono {
   const app = new Hono();
 
@@ -43,6 +44,7 @@ export function dashboardRoutes(deps: Deps): Hono {
   };
 
   app.get("/account", (c) => dashboard(c));
+  app.route("/", searchAllRoutes(deps));
 
   app.post("/spaces", async (c) => {
     const account = requireAccount(c);

@@ -43,7 +43,7 @@ export function PageView(
         <a href={actionHref(wiki.id, "history", page.path)}>History</a>
         {role && <a href={actionHref(wiki.id, "rename", page.path)}>Rename</a>}
         {role && <a href={actionHref(wiki.id, "delete", page.path)}>Delete</a>}
-        {wiki.visibility === "public" && (
+        {(wiki.visibility === "public" || role) && (
           <a href={`${pageHref(wiki.id, page.path)}.md`}>
             Markdown
           </a>

@@ -1,6 +1,5 @@
 import { Alert } from "../web/form_kit.tsx";
-import { Fragment } from "hono/jsx";
-import type { SearchOutput } from "../search/search_wikis.ts";
+import { type ResultView, SearchResults } from "./search_results.tsx";
 import { toolHref } from "./space_urls.ts";
 import { type SpaceView, WikiFrame } from "./wiki_frame.tsx";
 
@@ -8,7 +7,7 @@ import { type SpaceView, WikiFrame } from "./wiki_frame.tsx";
 export function SearchPage(
   props: SpaceView & {
     query: string;
-    results: (SearchOutput["results"][number] & { href: string })[] | null;
+    results: ResultView[] | null;
     nextCursor: string | null;
     error?: string;
   },
@@ -26,20 +25,7 @@ export function SearchPage(
               : `Results${props.nextCursor ? "" : ` (${props.results.length})`}`}
           </h2>
           {props.results.length === 0 && <p class="hint">Try other words, or fewer of them.</p>}
-          <ol class="results">
-            {props.results.map((r) => (
-              <li>
-                <a href={r.href}>{r.title}</a>
-                <p class="hint">
-                  <code>{r.page}</code>
-                  {r.section && <>{" › "}{r.section}</>}
-                </p>
-                <p>
-                  <Snippet text={r.snippet} matches={r.matches} />
-                </p>
-              </li>
-            ))}
-          </ol>
+          <SearchResults results={props.results} />
           {props.nextCursor && (
             <p>
               <a href={toolHref(wiki.id, "search", { q: props.query, cursor: props.nextCursor })}>
@@ -49,25 +35,14 @@ export function SearchPage(
           )}
         </section>
       )}
+      {props.account && props.query && (
+        <p>
+          <a href={`/account/search?q=${encodeURIComponent(props.query)}`}>
+            Search all your spaces
+          </a>{" "}
+          for these words.
+        </p>
+      )}
     </WikiFrame>
-  );
-}
-
-/** A snippet with its matched words (offsets from search) as `<mark>`, everything else as text. */
-function Snippet(props: { text: string; matches: { start: number; end: number }[] }) {
-  const parts: { text: string; mark: boolean }[] = [];
-  let at = 0;
-  for (const m of props.matches) {
-    parts.push({ text: props.text.slice(at, m.start), mark: false });
-    parts.push({ text: props.text.slice(m.start, m.end), mark: true });
-    at = m.end;
-  }
-  parts.push({ text: props.text.slice(at), mark: false });
-  return (
-    <>
-      {parts.map((part, i) => (
-        <Fragment key={String(i)}>{part.mark ? <mark>{part.text}</mark> : part.text}</Fragment>
-      ))}
-    </>
   );
 }

@@ -1,4 +1,5 @@
 import { Alert, CsrfField, Field, TextArea } from "../web/form_kit.tsx";
+import type { TeamRow } from "../teams/teams.ts";
 import type { SyncStatus } from "../sync/connect_source.ts";
 import { SyncSummary } from "../sync/sync_page.tsx";
 import { toolHref } from "./space_urls.ts";
@@ -17,6 +18,10 @@ export function SettingsPage(
     deleteError?: string | undefined;
     /** The space's Git connection, when it has one. */
     sync?: SyncStatus | null;
+    /** The teams its owner may move a personal space to (none for a team's space). */
+    teams?: TeamRow[];
+    moved?: boolean;
+    moveError?: string | undefined;
   },
 ) {
   const { wiki, role } = props.space;
@@ -101,6 +106,11 @@ export function SettingsPage(
         : wiki.owner_account_id
         ? <p>This is a personal space: only its owner can reach it while it is private.</p>
         : <p>This wiki belongs to the operator of this site.</p>}
+      {props.moved && <p class="notice" role="status">Moved: the team's members reach it now.</p>}
+      <Alert message={props.moveError} />
+      {wiki.owner_account_id && role === "owner" && (
+        <MoveToTeam wikiId={wiki.id} csrfToken={props.csrfToken} teams={props.teams ?? []} />
+      )}
 
       <h2>Delete this wiki</h2>
       {role === "owner"
@@ -123,5 +133,33 @@ export function SettingsPage(
         )
         : <p>Only owners can delete it.</p>}
     </WikiFrame>
+  );
+}
+
+/** The form that moves a personal space to one of its owner's teams (no way back). */
+function MoveToTeam(props: { wikiId: string; csrfToken: string; teams: TeamRow[] }) {
+  if (props.teams.length === 0) {
+    return (
+      <p class="hint">
+        To share it, <a href="/account#teams">create a team</a>{" "}
+        on your dashboard, then move it here.
+      </p>
+    );
+  }
+  return (
+    <form method="post" action={toolHref(props.wikiId, "settings/team")}>
+      <h3>Move to a team</h3>
+      <CsrfField token={props.csrfToken} />
+      <p>
+        The team's members will read and write it, its owners and admins manage it; you keep it
+        through your role in the team. Your tokens for it go on working. A team's space cannot be
+        made personal again.
+      </p>
+      <label for="move-team">Team</label>
+      <select id="move-team" name="team" required>
+        {props.teams.map((t) => <option key={t.id} value={t.id}>{t.name} ({t.id})</option>)}
+      </select>
+      <button type="submit">Move to this team</button>
+    </form>
   );
 }

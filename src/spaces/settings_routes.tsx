@@ -4,13 +4,15 @@ import { AppError } from "../errors.ts";
 import type {} from "../http/request_id.ts";
 import type { WikiRow } from "../wikis/wikis.ts";
 import { SettingsPage } from "./settings_page.tsx";
+import type { SpaceView } from "./wiki_frame.tsx";
 import { syncStatusOf } from "../sync/connect_source.ts";
 import { findGitSource } from "../sync/git_source.ts";
+import { moveSpaceToTeam, teamsToMoveTo } from "./move_to_team.ts";
 import { formText, openSpace } from "./space_context.ts";
 import { toolHref } from "./space_urls.ts";
 import { changeWikiSettings, deleteWikiConfirmed, type WikiSettingsForm } from "./wiki_settings.ts";
 
-/** A wiki's settings (owners and admins) and deleting it (owners). */
+/** A wiki's settings (owners and admins), moving a personal one to a team and deleting it (owners). */
 export function settingsRoutes(deps: Deps): Hono {
   const app = new Hono();
 
@@ -23,6 +25,8 @@ export function settingsRoutes(deps: Deps): Hono {
         sync={source ? syncStatusOf(deps.config.baseUrl, source) : null}
         values={valuesOf(view.space.wiki)}
         saved={c.req.query("saved") === "1"}
+        moved={c.req.query("moved") === "1"}
+        teams={await movableTo(deps, view)}
       />,
     );
   });
@@ -44,6 +48,31 @@ export function settingsRoutes(deps: Deps): Hono {
     return c.redirect(toolHref(result.wiki.id, "settings", { saved: 1 }), 303);
   });
 
+  app.post("/w/:id/-/settings/team", async (c) => {
+    const view = await openSpace(deps, c, "admin");
+    const form = await c.req.parseBody();
+    try {
+      await moveSpaceToTeam(deps.db, {
+        actorId: view.account!.id,
+        wiki: view.space.wiki,
+        teamId: formText(form.team),
+      });
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status >= 500) throw error;
+      return c.html(
+        <SettingsPage
+          {...view}
+          values={valuesOf(view.space.wiki)}
+          teams={await movableTo(deps, view)}
+          moveError={error.detail}
+        />,
+        error.status as 400 | 403,
+      );
+    }
+    logChange(c, deps, "wiki moved to a team", view.space.wiki.id);
+    return c.redirect(toolHref(view.space.wiki.id, "settings", { moved: 1 }), 303);
+  });
+
   app.post("/w/:id/-/settings/delete", async (c) => {
     const view = await openSpace(deps, c, "admin");
     const { wiki, role } = view.space;
@@ -63,6 +92,13 @@ export function settingsRoutes(deps: Deps): Hono {
   });
 
   return app;
+}
+
+/** The teams the visitor may move this wiki to: only the owner of a personal wiki has any. */
+async function movableTo(deps: Deps, view: SpaceView) {
+  const { account, space } = view;
+  if (!account || space.wiki.owner_account_id !== account.id) return [];
+  return await teamsToMoveTo(deps.db, account.id);
 }
 
 function valuesOf(wiki: WikiRow): WikiSettingsForm {

@@ -26,7 +26,8 @@ export function Sidebar(props: { wikiId: string; nav: SpaceNav; current?: string
           {props.nav.truncated && " (the tree lists the first pages only)"}
         </p>
         <p class="hint shortcuts">
-          Keys: <kbd>/</kbd> search · <kbd>Ctrl</kbd>+<kbd>S</kbd> save (in the editor)
+          <a href="/shortcuts">Keys</a>: <kbd>/</kbd> search · <kbd>?</kbd> all keys ·{" "}
+          <kbd>Ctrl</kbd>+<kbd>S</kbd> save (in the editor)
         </p>
       </details>
     </nav>

@@ -7,6 +7,7 @@ import { historyRoutes } from "./history_routes.tsx";
 import { importRoutes } from "./import_routes.tsx";
 import { MAX_UPLOAD_BYTES } from "./import_uploads.ts";
 import { manageRoutes } from "./manage_routes.tsx";
+import { markdownRoutes } from "./markdown_routes.ts";
 import { settingsRoutes } from "./settings_routes.tsx";
 import { viewRoutes } from "./view_routes.tsx";
 
@@ -17,7 +18,8 @@ const MAX_FORM_BYTES = 8 * 1024 * 1024;
  * The pages of a wiki at `/w/<id>` (the `url` MCP and REST give for pages), server-rendered:
  * reading, search, history and diffs, the editor, rename and delete, import and settings.
  * Tools live under the `-` segment, which no page path may start with. Mount after
- * `llmsRoutes`, which answers `/w/<id>/llms.txt` and `/w/<id>/<path>.md` first.
+ * `llmsRoutes`, which answers `/w/<id>/llms.txt` and public wikis' `/w/<id>/<path>.md` first
+ * (private pages' `.md` are `markdownRoutes`').
  */
 export function spaceRoutes(deps: Deps): Hono {
   const app = new Hono();
@@ -26,6 +28,7 @@ export function spaceRoutes(deps: Deps): Hono {
   app.route("/", importRoutes(deps));
   app.route("/", settingsRoutes(deps));
   app.route("/", historyRoutes(deps));
+  app.route("/", markdownRoutes(deps));
   app.route("/", viewRoutes(deps));
 
   app.onError(webErrorHandler(deps, { signInNext: true }));

@@ -14,6 +14,7 @@ import { readingOrder, type TreeNode } from "./page_tree.ts";
 import { MissingPageView, PageView } from "./page_view.tsx";
 import { renderPage } from "./render_page.ts";
 import { SearchPage } from "./search_page.tsx";
+import { suggestSections } from "./suggest_sections.ts";
 import { openSpace } from "./space_context.ts";
 import { countWikiPages, recentPages } from "./space_history.ts";
 import { pageHref, spaceHref } from "./space_urls.ts";
@@ -91,22 +92,8 @@ export function viewRoutes(deps: Deps): Hono {
         href: pageHref(view.space.wiki.id, p.path),
         path: p.path,
       }));
-    let sections: { title: string; section: string | null; href: string; path?: string }[] = [];
-    try {
-      const found = await searchWikis(deps, [view.space.wiki.id], { query, limit: 8 });
-      // Only results that hold one of the words: a half-typed word matches nothing by meaning.
-      sections = found.results
-        .filter((r) =>
-          words.some((w) => `${r.title} ${r.section ?? ""} ${r.snippet}`.toLowerCase().includes(w))
-        )
-        .map((r) => ({
-          title: r.title,
-          section: r.section === r.title ? null : r.section,
-          href: relative(r.url, deps.config.baseUrl),
-        }));
-    } catch (error) {
-      if (!(error instanceof AppError) || error.status !== 400) throw error;
-    }
+    const sections = (await suggestSections(deps, [view.space.wiki.id], query))
+      .map(({ wiki: _, ...s }) => s);
     // A page already named by its title is not listed again for its whole text.
     const seen = new Set(titles.map((t) => t.href));
     const more = sections.filter((s) => !seen.has(s.href) && !seen.has(s.href.split("#")[0]!));

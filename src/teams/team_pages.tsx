@@ -162,6 +162,7 @@ export function CreateTeamForm(
       <CsrfField token={props.csrfToken} />
       <Field
         name="id"
+        id="field-team-id"
         label="Team id"
         required
         hint="1-64 characters of a-z, 0-9 and inner hyphens, e.g. research-lab"

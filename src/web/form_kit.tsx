@@ -56,6 +56,8 @@ export function FieldFrame(props: {
 /** A labelled input with its hint and error. */
 export function Field(props: {
   name: string;
+  /** The control's id when `field-<name>` is taken on the page (two forms, one field name). */
+  id?: string;
   label: string;
   type?: string;
   value?: string;

@@ -84,6 +84,8 @@ legend{font-weight:600}
 #wiki-suggest a{display:block;padding:0.3rem 0.6rem;text-decoration:none}
 #wiki-suggest a:hover,#wiki-suggest a:focus{background:#eef3ff}
 #wiki-suggest .hint{display:block}
+/* search as you type: a section's snippet, two lines at most (src/spaces/suggest_sections.ts) */
+#wiki-suggest .snippet{display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;overflow:hidden;font-size:0.85rem;color:#444}
 #link-suggest{list-style:none;margin:0.25rem 0;padding:0.25rem 0;border:1px solid #767676;border-radius:4px;max-width:24rem}
 #link-suggest li{padding:0.2rem 0.6rem;cursor:pointer}
 #link-suggest li[aria-selected=true]{background:#eef3ff}
@@ -171,6 +173,7 @@ figure.chart [stroke="#0645ad"]{stroke:#8ab4f8}
 figure.chart [fill="#0645ad"]{fill:#8ab4f8}
 figure.chart [stroke="#1b7a1b"]{stroke:#6fcf7f}
 figure.chart [fill="#1b7a1b"]{fill:#6fcf7f}
+#wiki-suggest .snippet{color:#c0c0c0}
 }
 `;
 

@@ -15,6 +15,7 @@ import { syncRoutes } from "../sync/sync_routes.tsx";
 import { feedbackRoutes } from "../feedback/feedback_routes.tsx";
 import { assetRoutes } from "./asset_routes.ts";
 import { landingRoutes } from "./landing_routes.tsx";
+import { shortcutsRoutes } from "./shortcuts_routes.tsx";
 import { webPage, type WebPageOptions } from "./web_middleware.ts";
 
 /**
@@ -32,12 +33,14 @@ const WEB_PATHS: [string, WebPageOptions][] = [
   ["/account", {}],
   ["/spaces", {}],
   ["/account/settings/*", {}],
+  ["/account/search/*", {}],
   ["/account/tokens/*", { maxBody: 16 * 1024 }],
   ["/account/apps/*", {}],
   // The consent page drops `form-action` (browsers apply it to the redirect after the post,
   // which goes to the client) and sends no referrer (its URL carries the request).
   ["/authorize", { headers: { formAction: false, referrer: "no-referrer" } }],
   ["/connect", {}],
+  ["/shortcuts", {}],
   // A wiki's pages and every feature's tools under `/w/<id>/-/`; imports take larger bodies.
   // Every form under a wiki is a member's: a signed-out post is refused before it is read.
   ["/w/:id/*", { maxBody: spaceBodyLimit, signedIn: true }],
@@ -65,6 +68,7 @@ export function webRoutes(deps: Deps, options: { fetcher?: DocumentFetcher } = {
   app.route("/", feedbackRoutes(deps));
   app.route("/", spaceRoutes(deps));
   app.route("/", assetRoutes());
+  app.route("/", shortcutsRoutes());
   app.route("/", landingRoutes(deps));
   return app;
 }

@@ -65,22 +65,43 @@ export function llmsRoutes(deps: Deps): Hono {
     ].join("\n"));
   });
 
-  app.get("/w/:id/:path{.+\\.md}", budget, async (c) => {
-    const { id } = (await authorize(deps, ANONYMOUS, c.req.param("id"), "read", "web")).wiki;
-    // Hono has decoded the parameter already (and leaves a malformed one as it was):
-    // decode the raw segment once, so `%25` means `%` and `%E0%A4%A` is refused.
-    const raw = new URL(c.req.url).pathname.split("/").slice(3).join("/");
-    const path = decodeUriComponent(raw)?.replace(/\.md$/, "");
-    if (path === undefined) {
-      throw new AppError("bad_request", `The page path "${raw}" is not valid percent-encoding`);
-    }
-    const page = await resolvePageRef(deps.db, id, path);
-    return new Response(page.markdown, {
-      headers: {
-        "Content-Type": "text/markdown; charset=utf-8",
-        ETag: `"${page.id}-${page.revision}"`,
-      },
-    });
+  // A public wiki's page as markdown. Any other wiki (private, or no such id) is left to the
+  // web app's `markdownRoutes` (src/spaces/), which sees the session: members get their private
+  // pages, everyone else the same 404 as for an unknown id.
+  app.get("/w/:id/:path{.+\\.md}", budget, async (c, next) => {
+    const access = await authorize(deps, ANONYMOUS, c.req.param("id"), "read", "web")
+      .catch((error) => {
+        if (error instanceof AppError && error.code === "wiki_not_found") return null;
+        throw error;
+      });
+    if (!access) return await next();
+    return await pageMarkdown(deps, c.req.url, access.wiki.id);
   });
   return app;
+}
+
+/**
+ * The markdown of the page a `/w/<id>/<path>.md` URL names, as written (with `cacheControl`
+ * when given: a private page's says only this browser may keep it).
+ * Hono has decoded the path parameter already (and leaves a malformed one as it was): the raw
+ * segment is decoded here once, so `%25` means `%` and `%E0%A4%A` is refused.
+ */
+export async function pageMarkdown(
+  deps: Pick<Deps, "db">,
+  url: string,
+  wikiId: string,
+  cacheControl?: string,
+): Promise<Response> {
+  const raw = new URL(url).pathname.split("/").slice(3).join("/");
+  const path = decodeUriComponent(raw)?.replace(/\.md$/, "");
+  if (path === undefined) {
+    throw new AppError("bad_request", `The page path "${raw}" is not valid percent-encoding`);
+  }
+  const page = await resolvePageRef(deps.db, wikiId, path);
+  const headers = new Headers({
+    "Content-Type": "text/markdown; charset=utf-8",
+    ETag: `"${page.id}-${page.revision}"`,
+  });
+  if (cacheControl) headers.set("Cache-Control", cacheControl);
+  return new Response(page.markdown, { headers });
 }

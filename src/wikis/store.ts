@@ -52,6 +52,23 @@ export async function updateWiki(
   return rows[0] ?? null;
 }
 
+/**
+ * Gives a personal wiki of `fromAccountId` to team `teamId`; null when the wiki is not that
+ * account's own (already a team's, someone else's, or gone).
+ */
+export async function updateWikiOwnerToTeam(
+  db: Db,
+  id: string,
+  fromAccountId: string,
+  teamId: string,
+): Promise<WikiRow | null> {
+  const rows = await db<WikiRow>`
+    UPDATE wikis SET owner_account_id = NULL, owner_team_id = ${teamId}, updated_at = now()
+    WHERE id = ${id} AND owner_account_id = ${fromAccountId}
+    RETURNING *`;
+  return rows[0] ?? null;
+}
+
 /** Marks the wiki changed now (called in every page write's transaction). */
 export async function touchWiki(db: Db, id: string): Promise<void> {
   await db`UPDATE wikis SET updated_at = now() WHERE id = ${id}`;

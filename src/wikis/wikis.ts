@@ -7,6 +7,7 @@ import {
   selectWikis,
   touchWiki,
   updateWiki,
+  updateWikiOwnerToTeam,
   type WikiRow,
   type WikiSummaryRow,
 } from "./store.ts";
@@ -133,6 +134,16 @@ export function changeWiki(
   fields: Pick<WikiRow, "title" | "description" | "visibility" | "instructions">,
 ): Promise<WikiRow | null> {
   return updateWiki(db, id, fields);
+}
+
+/** Moves a personal wiki of `fromAccountId` to team `teamId`; null if it is not theirs. */
+export function giveWikiToTeam(
+  db: Db,
+  id: string,
+  fromAccountId: string,
+  teamId: string,
+): Promise<WikiRow | null> {
+  return updateWikiOwnerToTeam(db, id, fromAccountId, teamId);
 }
 
 /**

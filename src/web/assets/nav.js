@@ -1,6 +1,7 @@
 // A wiki's navigation, as progressive enhancement (every page works without it):
 // - on a phone, the sidebar of pages and the table of contents start closed;
-// - "/" focuses the wiki's search box, as on most documentation sites;
+// - "/" focuses the search box (a wiki's, or the dashboard's), as on most documentation sites;
+// - "?" opens the list of keys (/shortcuts);
 // - Ctrl+S (Cmd+S on a Mac) in the editor saves the page, as Save does.
 (() => {
   if (matchMedia("(max-width: 899px)").matches) {
@@ -9,9 +10,14 @@
     }
   }
   document.addEventListener("keydown", (event) => {
-    if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key !== "/" && event.key !== "?") return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
     const target = event.target;
     if (target instanceof Element && target.closest("input, textarea, select, [contenteditable]")) {
+      return;
+    }
+    if (event.key === "?") {
+      location.assign("/shortcuts");
       return;
     }
     const search = document.getElementById("wiki-search");

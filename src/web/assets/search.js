@@ -1,5 +1,6 @@
-// Results as you type in a wiki's search box: page titles and the best sections, from
-// GET <data-suggest>?q=… (JSON), in a list under the box. Enter still submits the form to the
+// Results as you type in a search box (a wiki's, or all your spaces' on the dashboard): page
+// titles and the best sections with their snippets (and spaces), from GET <data-suggest>?q=…
+// (JSON), in a list under the box. Enter still submits the form to the
 // full results page, which is what happens without this script.
 (() => {
   const input = document.querySelector("input[data-suggest]");
@@ -19,11 +20,19 @@
       const link = document.createElement("a");
       link.href = r.href;
       link.textContent = r.title;
-      if (r.section) {
-        const where = document.createElement("span");
-        where.className = "hint";
-        where.textContent = r.section;
-        link.append(where);
+      const where = [r.space, r.section].filter(Boolean).join(" › ");
+      if (where) {
+        const span = document.createElement("span");
+        span.className = "hint";
+        span.textContent = where;
+        link.append(span);
+      }
+      if (r.snippet) {
+        // Plain text from the server (the snippet search gives): never parsed as HTML.
+        const span = document.createElement("span");
+        span.className = "snippet";
+        span.textContent = r.snippet;
+        link.append(span);
       }
       item.append(link);
       return item;

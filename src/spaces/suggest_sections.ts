@@ -1,0 +1,49 @@
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { searchWikis } from "../search/search_wikis.ts";
+
+/** A section offered as you type: its page, heading, link and clean snippet, and its wiki. */
+export type SectionSuggestion = {
+  title: string;
+  section: string | null;
+  href: string;
+  /** The passage that matched, as plain text (`buildSnippet`: no `[[…]]`, fences or pipes). */
+  snippet: string;
+  wiki: string;
+};
+
+/**
+ * The best sections for a half-typed query in these wikis, by their own hybrid search: only
+ * results that hold one of the words (a half-typed word matches nothing by meaning), each with
+ * the same snippet search gives. A query search refuses (too long, malformed) suggests nothing.
+ */
+export async function suggestSections(
+  deps: Pick<Deps, "db" | "embedder" | "log" | "config">,
+  wikiIds: string[],
+  query: string,
+  limit = 8,
+): Promise<SectionSuggestion[]> {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  try {
+    const found = await searchWikis(deps, wikiIds, { query, limit });
+    return found.results
+      .filter((r) =>
+        words.some((w) => `${r.title} ${r.section ?? ""} ${r.snippet}`.toLowerCase().includes(w))
+      )
+      .map((r) => ({
+        title: r.title,
+        section: r.section === r.title ? null : r.section,
+        href: relativeUrl(r.url, deps.config.baseUrl),
+        snippet: r.snippet,
+        wiki: r.wiki,
+      }));
+  } catch (error) {
+    if (!(error instanceof AppError) || error.status !== 400) throw error;
+    return [];
+  }
+}
+
+/** A URL of this site without its origin, so links work whatever host the page was served on. */
+export function relativeUrl(url: string, baseUrl: string): string {
+  return url.startsWith(baseUrl) ? url.slice(baseUrl.length) || "/" : url;
+}

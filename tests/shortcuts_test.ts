@@ -1,0 +1,16 @@
+import assert from "node:assert/strict";
+import { freshDb } from "./helpers.ts";
+import { html, spaceApp } from "./space_helpers.ts";
+
+Deno.test("GET /shortcuts lists the site's keys as a page, with the usual page headers", async () => {
+  await using db = await freshDb();
+  const { app } = spaceApp(db);
+  const res = await app.request("/shortcuts");
+  const page = await html(res, 200);
+  assert.match(page, /<h1>Keyboard shortcuts<\/h1>/);
+  assert.match(page, /<kbd>\/<\/kbd><\/td><th scope="row">Search/);
+  assert.match(page, /<kbd>\?<\/kbd>/);
+  assert.match(page, /<kbd>Ctrl<\/kbd>\+<kbd>S<\/kbd>/);
+  assert.match(res.headers.get("content-security-policy") ?? "", /script-src 'self'/);
+  assert.equal(res.headers.get("cache-control"), "no-store");
+});
