@@ -249,10 +249,11 @@ export function registerReadRoutes(
     async (c) => {
       const wiki = await resolve(c, c.req.valid("param").id);
       const input = c.req.valid("json");
+      const asker = { via: "rest", client: c.req.header("user-agent") } as const;
       if ((c.req.header("accept") ?? "").includes("text/event-stream")) {
-        return streamAnswer(c, () => askWikis(deps, [wiki], input));
+        return streamAnswer(c, () => askWikis(deps, [wiki], input, asker));
       }
-      return c.json(await askWikis(deps, [wiki], input), 200);
+      return c.json(await askWikis(deps, [wiki], input, asker), 200);
     },
   );
 }

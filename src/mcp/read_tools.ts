@@ -192,7 +192,7 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
     runTool(deps.log, async () => {
       const wiki = await scope.resolve(value(args));
       const input = args as z.input<typeof askInput> & { max_tokens?: number };
-      const answered = await askWikis(deps, [wiki], input);
+      const answered = await askWikis(deps, [wiki], input, { via: "mcp", client: scope.client });
       const out = input.max_tokens ? fitAnswer(answered, input.max_tokens) : answered;
       const sources = out.citations.map((c) =>
         `[${c.n}] ${c.title} (page "${c.page}", rev ${c.revision}) ${c.url}`
