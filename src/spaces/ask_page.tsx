@@ -39,6 +39,7 @@ export function AskPage(
         method="get"
         action={toolHref(wiki.id, "ask")}
         class="ask-form"
+        aria-label="Ask the wiki"
         data-stream={toolHref(wiki.id, "ask/stream")}
         data-new={role ? newPageHref(wiki.id) : undefined}
         data-coverage-supported={COVERAGE.supported}
