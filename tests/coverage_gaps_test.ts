@@ -192,3 +192,41 @@ Deno.test("recordAsk prunes questions past their retention and never fails the a
   });
   assert.ok(deps.logLines.some((l) => l.includes("question not recorded")));
 });
+
+Deno.test("searches over MCP and REST are listed with the pages they found; a later page of the same results is not listed again", async () => {
+  await using db = await freshDb();
+  const { app, ana, token } = await world(db);
+  const mcp = await mcpClient(app, "/mcp/", token);
+  const first = await callOk<{ next_cursor?: string }>(mcp, "search", {
+    space: "notes",
+    query: "compost",
+    limit: 1,
+  });
+  assert.ok(first.next_cursor, "more than one page of results");
+  await callOk(mcp, "search", {
+    space: "notes",
+    query: "compost",
+    limit: 1,
+    cursor: first.next_cursor,
+  });
+  await callOk(mcp, "search", { space: "notes", query: "zebra crossings" });
+  await mcp.close();
+  const rest = await app.request("/api/v1/spaces/notes/search?q=clay", {
+    headers: { Authorization: `Bearer ${token}`, "User-Agent": "curl/8.5.0" },
+  });
+  assert.equal(rest.status, 200);
+
+  const usage = await html(await ana.get("/w/notes/-/usage"), 200);
+  assert.match(usage, /<strong>4<\/strong> searches/, "every call counts");
+  const rows = [
+    ...sectionOf(usage, "searches").matchAll(
+      /<tr><td>([^<]*)<\/td><td>(.*?)<\/td><td>([^<]*)<\/td>/g,
+    ),
+  ]
+    .map((m) => [m[1], /^\d+$/.test(m[2]!) ? "some" : m[2]!.replace(/<[^>]+>/g, ""), m[3]]);
+  assert.deepEqual(rows, [
+    ["clay", "some", "REST (curl)"],
+    ["zebra crossings", "Nothing", "MCP"],
+    ["compost", "some", "MCP"],
+  ]);
+});

@@ -9,19 +9,28 @@ import { BASE, grantTokens, oauthApp, signedIn } from "./oauth_helpers.ts";
 /** How many rows of each table still name the space. */
 async function leftovers(db: Db, id: string) {
   const [row] = await db<
-    { audit: number; usage: number; uses: number; questions: number; grants: number; codes: number }
+    {
+      audit: number;
+      usage: number;
+      uses: number;
+      questions: number;
+      searches: number;
+      grants: number;
+      codes: number;
+    }
   >`
     SELECT
       (SELECT count(*)::int FROM audit_events WHERE wiki_id = ${id}) AS audit,
       (SELECT count(*)::int FROM usage_daily WHERE wiki_id = ${id}) AS usage,
       (SELECT count(*)::int FROM page_uses WHERE wiki_id = ${id}) AS uses,
       (SELECT count(*)::int FROM ask_questions WHERE wiki_id = ${id}) AS questions,
+      (SELECT count(*)::int FROM search_queries WHERE wiki_id = ${id}) AS searches,
       (SELECT count(*)::int FROM oauth_grants WHERE ${id} = ANY (space_ids)) AS grants,
       (SELECT count(*)::int FROM oauth_codes WHERE ${id} = ANY (space_ids)) AS codes`;
   return row!;
 }
 
-Deno.test("a deleted space takes its audit, usage, page uses, questions and grants with it; a new space of that id inherits nothing", async () => {
+Deno.test("a deleted space takes its audit, usage, page uses, questions, searches and grants with it; a new space of that id inherits nothing", async () => {
   await using db = await freshDb();
   const { app, deps } = oauthApp(db);
   const ana = await signedIn(app, db, "ana@example.com", ["ana-notes", "ana-other"]);
@@ -39,6 +48,7 @@ Deno.test("a deleted space takes its audit, usage, page uses, questions and gran
   const before = await leftovers(db, "ana-notes");
   assert.ok(
     before.audit > 0 && before.usage > 0 && before.uses > 0 && before.questions > 0 &&
+      before.searches > 0 &&
       before.grants > 0,
     JSON.stringify(before),
   );
@@ -54,6 +64,7 @@ Deno.test("a deleted space takes its audit, usage, page uses, questions and gran
     usage: 0,
     uses: 0,
     questions: 0,
+    searches: 0,
     grants: 0,
     codes: 0,
   });

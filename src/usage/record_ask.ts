@@ -1,21 +1,15 @@
 import type { Answer } from "../ask/ask_schema.ts";
 import type { Deps } from "../deps.ts";
 import { gapOf } from "./question_gaps.ts";
-import { usageClient } from "./record_usage.ts";
+import { PRUNE_EVERY, RETENTION_DAYS, usageClient } from "./record_usage.ts";
 import { type AskVia, deleteOldAskQuestions, insertAskQuestion, upsertUsage } from "./store.ts";
 
 /** Who asked: the transport, and the client's name (an OAuth client's, or a User-Agent). */
 export type Asker = { via: AskVia; client: string | null | undefined };
 
-/** Questions are kept this many days: the usage page's longest period. */
-export const QUESTION_RETENTION_DAYS = 90;
-
-/** One in a hundred questions also prunes those past their retention. */
-const PRUNE_EVERY = 100;
-
 /**
  * Counts a question on the usage page and keeps it, with its verdict and its coverage-gap
- * group (`gapOf`), for the wiki's members. Like every statistic it never fails the answer:
+ * group (`gapOf`), for the wiki's members, `RETENTION_DAYS`. Like every statistic it never fails the answer:
  * a failure is logged and swallowed.
  */
 export async function recordAsk(
@@ -39,7 +33,7 @@ export async function recordAsk(
       client,
     });
     if (Math.random() < 1 / PRUNE_EVERY) {
-      await deleteOldAskQuestions(deps.db, QUESTION_RETENTION_DAYS);
+      await deleteOldAskQuestions(deps.db, RETENTION_DAYS);
     }
   } catch (error) {
     deps.log.warn("question not recorded", {

@@ -172,3 +172,42 @@ export function selectAskedQuestions(
     ORDER BY created_at DESC, id DESC
     LIMIT ${limit}`;
 }
+
+/** A search made in a wiki, as the usage page lists it. */
+export type SearchMade = {
+  query: string;
+  results: number;
+  via: "mcp" | "rest";
+  client: string;
+  created_at: Date;
+};
+
+/** Keeps one search with how many pages it found. */
+export async function insertSearchQuery(
+  db: Db,
+  row: Omit<SearchMade, "created_at"> & { wikiId: string },
+): Promise<void> {
+  await db`
+    INSERT INTO search_queries (wiki_id, query, results, via, client)
+    VALUES (${row.wikiId}, ${row.query}, ${row.results}, ${row.via}, ${row.client})`;
+}
+
+/** Deletes the searches made more than `days` ago, in every wiki. */
+export async function deleteOldSearchQueries(db: Db, days: number): Promise<void> {
+  await db`DELETE FROM search_queries WHERE created_at < now() - make_interval(days => ${days}::int)`;
+}
+
+/** The latest searches of the last `days` days, newest first. */
+export function selectSearchQueries(
+  db: Db,
+  wikiId: string,
+  days: number,
+  limit: number,
+): Promise<SearchMade[]> {
+  return db<SearchMade>`
+    SELECT query, results, via, client, created_at
+    FROM search_queries
+    WHERE wiki_id = ${wikiId} AND created_at > now() - make_interval(days => ${days}::int)
+    ORDER BY created_at DESC, id DESC
+    LIMIT ${limit}`;
+}

@@ -5,7 +5,14 @@ import { pageUrl } from "../wikis/urls.ts";
 import type { WikiRow } from "../wikis/wikis.ts";
 import { DailyChart } from "./chart.tsx";
 import { newPageHref, toolHref } from "../spaces/space_urls.ts";
-import type { AskedQuestion, ClientUsage, DailyUsage, PageCount, UseNote } from "./store.ts";
+import type {
+  AskedQuestion,
+  ClientUsage,
+  DailyUsage,
+  PageCount,
+  SearchMade,
+  UseNote,
+} from "./store.ts";
 import type { CoverageGap } from "./usage_report.ts";
 
 /** The periods the usage page offers, in days. */
@@ -21,6 +28,7 @@ export type UsageView = {
   clients: ClientUsage[];
   notes: UseNote[];
   questions: AskedQuestion[];
+  searches: SearchMade[];
   gaps: CoverageGap[];
 };
 
@@ -128,6 +136,9 @@ export function UsagePage(props: PageContext & UsageView & { view?: SpaceView })
 
       <h2 id="questions">Questions asked</h2>
       <QuestionTable rows={props.questions} />
+
+      <h2 id="searches">Searches made</h2>
+      <SearchTable rows={props.searches} />
 
       <h2>Confirmed uses</h2>
       <p class="hint">
@@ -294,6 +305,32 @@ function QuestionTable(props: { rows: AskedQuestion[] }) {
             <td class={`verdict ${q.coverage}`}>{VERDICT[q.coverage]}</td>
             <td>{VIA[q.via]}{q.client && q.via !== "web" ? ` (${q.client})` : ""}</td>
             <td>{q.created_at.toISOString().slice(0, 16).replace("T", " ")}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function SearchTable(props: { rows: SearchMade[] }) {
+  if (props.rows.length === 0) return <p>No searches in this period.</p>;
+  return (
+    <table class="searches">
+      <thead>
+        <tr>
+          <th scope="col">Search</th>
+          <th scope="col">Pages found</th>
+          <th scope="col">Made through</th>
+          <th scope="col">When (UTC)</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.map((s) => (
+          <tr>
+            <td>{s.query}</td>
+            <td>{s.results === 0 ? <strong>Nothing</strong> : s.results}</td>
+            <td>{VIA[s.via]}{s.client ? ` (${s.client})` : ""}</td>
+            <td>{s.created_at.toISOString().slice(0, 16).replace("T", " ")}</td>
           </tr>
         ))}
       </tbody>

@@ -4,9 +4,11 @@ import {
   type ClientUsage,
   type DailyUsage,
   type PageCount,
+  type SearchMade,
   selectAskedQuestions,
   selectDailyUsage,
   selectRecentNotes,
+  selectSearchQueries,
   selectTopPages,
   selectUsageByClient,
   type UseNote,
@@ -37,6 +39,7 @@ export type UsageReport = {
   clients: ClientUsage[];
   notes: UseNote[];
   questions: AskedQuestion[];
+  searches: SearchMade[];
   gaps: CoverageGap[];
 };
 
@@ -48,7 +51,7 @@ const PER_GAP = 5;
 /**
  * A wiki's usage over the last `days`: searches, questions, reads and confirmed uses by day,
  * the most confirmed and most read pages (`topPages` of each), uses by client, the latest
- * notes and questions, and the coverage gaps (`limits.gaps` of them).
+ * notes, questions and searches (`limits.questions` of each), and the coverage gaps.
  */
 export async function usageReport(
   db: Db,
@@ -56,13 +59,14 @@ export async function usageReport(
   days: number,
   limits: { topPages: number; notes: number; questions: number; gaps: number },
 ): Promise<UsageReport> {
-  const [daily, confirmed, read, clients, notes, questions, weak] = await Promise.all([
+  const [daily, confirmed, read, clients, notes, questions, searches, weak] = await Promise.all([
     selectDailyUsage(db, wikiId, days),
     selectTopPages(db, wikiId, "confirm", days, limits.topPages),
     selectTopPages(db, wikiId, "read", days, limits.topPages),
     selectUsageByClient(db, wikiId, days),
     selectRecentNotes(db, wikiId, days, limits.notes),
     selectAskedQuestions(db, wikiId, days, limits.questions, false),
+    selectSearchQueries(db, wikiId, days, limits.questions),
     selectAskedQuestions(db, wikiId, days, GAP_QUESTIONS, true),
   ]);
   return {
@@ -72,6 +76,7 @@ export async function usageReport(
     clients,
     notes,
     questions,
+    searches,
     gaps: groupGaps(weak).slice(0, limits.gaps),
   };
 }

@@ -144,6 +144,9 @@
     });
   }
 
+  // Back and forward move between asked questions: the page at that address answers again.
+  addEventListener("popstate", () => location.reload());
+
   form.addEventListener("submit", (event) => {
     const question = input.value.trim();
     if (!question) return;

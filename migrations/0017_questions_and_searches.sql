@@ -27,3 +27,17 @@ CREATE TABLE ask_questions (
   created_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX ask_questions_wiki ON ask_questions (wiki_id, created_at);
+
+-- The searches themselves (MCP `search`, REST `GET …/search`), for the usage page's list of
+-- searches made: the query, how many pages it found on its first page of results, where it
+-- came from. Kept and deleted as the questions are.
+CREATE TABLE search_queries (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  wiki_id text NOT NULL REFERENCES wikis (id) ON DELETE CASCADE,
+  query text NOT NULL,
+  results integer NOT NULL,
+  via text NOT NULL CHECK (via IN ('mcp', 'rest')),
+  client text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX search_queries_wiki ON search_queries (wiki_id, created_at);
