@@ -152,6 +152,11 @@ Deno.test({
       assert.ok(!asked.isError, JSON.stringify(asked.content));
       assert.equal((asked.structuredContent as { coverage: string }).coverage, "unsupported");
     }
+    const searched = await client.callTool({
+      name: "search",
+      arguments: { space: "handbook", query: "metrics port" },
+    });
+    assert.ok(!searched.isError);
     const answered = await client.callTool({
       name: "ask",
       arguments: { space: "handbook", question: "Which port is for the metrics?" },
@@ -167,6 +172,7 @@ Deno.test({
     assert.match(await questions.innerText(), /Which port is for the metrics\?/);
     assert.match(await questions.innerText(), /MCP \(claude-code\)/);
     assert.match(await page.locator("ul.totals").innerText(), /3 questions/);
+    assert.match(await page.locator("table.searches").innerText(), /metrics port/);
     await screenshot(page, "usage");
 
     await gaps.first().getByRole("link", { name: "Write this page" }).click();
