@@ -93,7 +93,9 @@ Deno.test("asks over MCP, REST and the Ask page are counted and listed, and the 
   ) {
     assert.match(
       questions,
-      new RegExp(`<td>${q!.replace("?", "\\?")}</td><td[^>]*>[^<]+</td><td>${via}`),
+      new RegExp(
+        `<td><a href="[^"]+">${q!.replace("?", "\\?")}</a></td><td[^>]*>[^<]+</td><td>${via}`,
+      ),
     );
   }
   const gaps = sectionOf(usage, "gaps");
@@ -102,7 +104,7 @@ Deno.test("asks over MCP, REST and the Ask page are counted and listed, and the 
   assert.match(gaps, /href="\/w\/notes\/-\/new\?path=Rotate\+API\+keys">Write this page<\/a>/);
   assert.match(
     gaps,
-    /<li>When should API keys be rotated\?<\/li><li>How do I rotate the API keys\?<\/li>/,
+    /<li><a href="\/w\/notes\/-\/ask\?q=When\+should\+API\+keys\+be\+rotated%3F">When should API keys be rotated\?<\/a><\/li><li><a [^>]+>How do I rotate the API keys\?<\/a><\/li>/,
   );
   // The question a linked, unwritten page would answer is that page's gap.
   assert.match(gaps, /<strong>Worm bins<\/strong>[^]*already linked from other pages/);

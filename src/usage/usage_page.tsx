@@ -135,7 +135,8 @@ export function UsagePage(props: PageContext & UsageView & { view?: SpaceView })
       <GapList wikiId={wiki.id} gaps={props.gaps} />
 
       <h2 id="questions">Questions asked</h2>
-      <QuestionTable rows={props.questions} />
+      <p class="hint">Each question links to what the wiki answers it with now.</p>
+      <QuestionTable wikiId={wiki.id} rows={props.questions} />
 
       <h2 id="searches">Searches made</h2>
       <SearchTable rows={props.searches} />
@@ -266,7 +267,9 @@ function GapList(props: { wikiId: string; gaps: CoverageGap[] }) {
           <ul>
             {g.questions.map((q) => (
               <Fragment key={q}>
-                <li>{q}</li>
+                <li>
+                  <a href={toolHref(props.wikiId, "ask", { q })}>{q}</a>
+                </li>
               </Fragment>
             ))}
           </ul>
@@ -286,7 +289,7 @@ function GapList(props: { wikiId: string; gaps: CoverageGap[] }) {
   );
 }
 
-function QuestionTable(props: { rows: AskedQuestion[] }) {
+function QuestionTable(props: { wikiId: string; rows: AskedQuestion[] }) {
   if (props.rows.length === 0) return <p>No questions in this period.</p>;
   return (
     <table class="questions">
@@ -301,7 +304,9 @@ function QuestionTable(props: { rows: AskedQuestion[] }) {
       <tbody>
         {props.rows.map((q) => (
           <tr>
-            <td>{q.question}</td>
+            <td>
+              <a href={toolHref(props.wikiId, "ask", { q: q.question })}>{q.question}</a>
+            </td>
             <td class={`verdict ${q.coverage}`}>{VERDICT[q.coverage]}</td>
             <td>{VIA[q.via]}{q.client && q.via !== "web" ? ` (${q.client})` : ""}</td>
             <td>{q.created_at.toISOString().slice(0, 16).replace("T", " ")}</td>
