@@ -35,7 +35,11 @@ Deno.test("GET /w/<id>/-/ask answers with citations that link to the section, an
   const unknown = await html(await ana.get("/w/birds/-/ask?q=What+is+the+price+of+copper%3F"), 200);
   assert.match(unknown, /Not answered: the wiki does not cover this yet/);
   assert.match(unknown, /Where the wiki is thin/);
-  assert.match(unknown, /<a href="\/w\/birds\/-\/new">Write this page<\/a>/);
+  assert.match(
+    unknown,
+    /<a href="\/w\/birds\/-\/new\?path=Price\+copper">Write this page<\/a>/,
+    "the editor opens with the question's words as the title",
+  );
 
   // The space's access rules hold: signed out, sign in first; another person finds nothing.
   // (A sign-in redirect or a 404 page, as the web app answers signed-out visitors.)

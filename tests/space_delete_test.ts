@@ -9,18 +9,28 @@ import { BASE, grantTokens, oauthApp, signedIn } from "./oauth_helpers.ts";
 /** How many rows of each table still name the space. */
 async function leftovers(db: Db, id: string) {
   const [row] = await db<
-    { audit: number; usage: number; uses: number; grants: number; codes: number }
+    {
+      audit: number;
+      usage: number;
+      uses: number;
+      questions: number;
+      searches: number;
+      grants: number;
+      codes: number;
+    }
   >`
     SELECT
       (SELECT count(*)::int FROM audit_events WHERE wiki_id = ${id}) AS audit,
       (SELECT count(*)::int FROM usage_daily WHERE wiki_id = ${id}) AS usage,
       (SELECT count(*)::int FROM page_uses WHERE wiki_id = ${id}) AS uses,
+      (SELECT count(*)::int FROM ask_questions WHERE wiki_id = ${id}) AS questions,
+      (SELECT count(*)::int FROM search_queries WHERE wiki_id = ${id}) AS searches,
       (SELECT count(*)::int FROM oauth_grants WHERE ${id} = ANY (space_ids)) AS grants,
       (SELECT count(*)::int FROM oauth_codes WHERE ${id} = ANY (space_ids)) AS codes`;
   return row!;
 }
 
-Deno.test("a deleted space takes its audit, usage, page uses and grants with it; a new space of that id inherits nothing", async () => {
+Deno.test("a deleted space takes its audit, usage, page uses, questions, searches and grants with it; a new space of that id inherits nothing", async () => {
   await using db = await freshDb();
   const { app, deps } = oauthApp(db);
   const ana = await signedIn(app, db, "ana@example.com", ["ana-notes", "ana-other"]);
@@ -32,11 +42,14 @@ Deno.test("a deleted space takes its audit, usage, page uses and grants with it;
   await callOk(client, "search", { space: "ana-notes", query: "launch" });
   await callOk(client, "get_page", { space: "ana-notes", page: "Plan" });
   await callOk(client, "confirm_use", { space: "ana-notes", page: "Plan", revision: 1 });
+  await callOk(client, "ask", { space: "ana-notes", question: "When is the launch?" });
   await client.close();
   await grantTokens(app, ana.browser, ["ana-notes", "ana-other"]);
   const before = await leftovers(db, "ana-notes");
   assert.ok(
-    before.audit > 0 && before.usage > 0 && before.uses > 0 && before.grants > 0,
+    before.audit > 0 && before.usage > 0 && before.uses > 0 && before.questions > 0 &&
+      before.searches > 0 &&
+      before.grants > 0,
     JSON.stringify(before),
   );
 
@@ -50,6 +63,8 @@ Deno.test("a deleted space takes its audit, usage, page uses and grants with it;
     audit: 0,
     usage: 0,
     uses: 0,
+    questions: 0,
+    searches: 0,
     grants: 0,
     codes: 0,
   });
@@ -62,4 +77,6 @@ Deno.test("a deleted space takes its audit, usage, page uses and grants with it;
   const html = await audit.text();
   assert.equal(audit.status, 200, html.slice(0, 500));
   assert.doesNotMatch(html, /laptop|ana@example\.com|confirm_use/);
+  const usage = await bo.browser.get(`${BASE}/w/ana-notes/-/usage`);
+  assert.doesNotMatch(await usage.text(), /When is the launch/);
 });

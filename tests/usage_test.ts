@@ -111,19 +111,19 @@ Deno.test("GET /w/:id/-/usage shows MCP searches, reads and confirmed uses by pa
     "1",
   ]]);
   assert.deepEqual(tableAfter(html, "By client"), [
-    ["Client", "Searches", "Page reads", "Confirmed uses"],
-    ["claude-code", "2", "2", "1"],
-    ["curl", "1", "0", "0"],
+    ["Client", "Searches", "Questions", "Page reads", "Confirmed uses"],
+    ["claude-code", "2", "0", "2", "1"],
+    ["curl", "1", "0", "0", "0"],
   ]);
   assert.match(html, /<strong>3<\/strong> searches/);
   const svg = /<svg role="img" aria-label="([^"]+)"/.exec(html);
   assert.ok(svg, "the chart is an svg image with a label");
-  assert.match(svg[1]!, /3 searches, 2 page reads, 1 confirmed use in all/);
+  assert.match(svg[1]!, /3 searches, 0 questions, 2 page reads, 1 confirmed use in all/);
   assert.match(html, /<polyline/);
   const perDay = /<summary>Numbers per day<\/summary>[\s\S]*?<\/details>/.exec(html)![0];
   const days = [...perDay.matchAll(/<tr><th scope="row">([\d-]+)<\/th>(.*?)<\/tr>/g)];
   assert.equal(days.length, 1, "one active day in the table");
-  assert.equal(days[0]![2]!.replace(/<[^>]+>/g, " ").trim().split(/\s+/).join(","), "3,2,1");
+  assert.equal(days[0]![2]!.replace(/<[^>]+>/g, " ").trim().split(/\s+/).join(","), "3,0,2,1");
   assert.match(html, /Needs a section on bins/);
   assert.match(html, /href="\/w\/notes\/Compost"/);
 
@@ -157,8 +157,9 @@ Deno.test("public wiki reads over the hub and REST count for their wiki; a perio
 
   const html = await (await ana.b.get("/w/garden/-/usage?days=7")).text();
   assert.deepEqual(tableAfter(html, "Pages read"), [["Page", "Reads"], ["Roses", "2"]]);
-  assert.deepEqual(tableAfter(html, "By client").slice(1), [["Cursor", "1", "1", "0"], [
+  assert.deepEqual(tableAfter(html, "By client").slice(1), [["Cursor", "1", "0", "1", "0"], [
     "unnamed",
+    "0",
     "0",
     "1",
     "0",

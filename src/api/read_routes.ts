@@ -215,7 +215,13 @@ export function registerReadRoutes(
       const wiki = await resolve(c, c.req.valid("param").id);
       const { q, limit, cursor } = c.req.valid("query");
       const out = await searchWikis(deps, [wiki], { query: q, limit, cursor });
-      await recordUsage(deps, { wikiId: wiki, kind: "search", client: c.req.header("user-agent") });
+      await recordUsage(deps, {
+        wikiId: wiki,
+        kind: "search",
+        client: c.req.header("user-agent"),
+        // A later page of the same results is not another search to list.
+        search: cursor ? undefined : { query: q, results: out.results.length, via: "rest" },
+      });
       return c.json(out, 200);
     },
   );
@@ -249,10 +255,11 @@ export function registerReadRoutes(
     async (c) => {
       const wiki = await resolve(c, c.req.valid("param").id);
       const input = c.req.valid("json");
+      const asker = { via: "rest", client: c.req.header("user-agent") } as const;
       if ((c.req.header("accept") ?? "").includes("text/event-stream")) {
-        return streamAnswer(c, () => askWikis(deps, [wiki], input));
+        return streamAnswer(c, () => askWikis(deps, [wiki], input, asker));
       }
-      return c.json(await askWikis(deps, [wiki], input), 200);
+      return c.json(await askWikis(deps, [wiki], input, asker), 200);
     },
   );
 }

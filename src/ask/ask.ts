@@ -15,6 +15,7 @@ import {
   UNSUPPORTED_BELOW,
 } from "./verdict.ts";
 import { addSourceFreshness, failingSourceNotes } from "../sync/freshness.ts";
+import { type Asker, recordAsk } from "../usage/record_ask.ts";
 
 type AskDeps = Pick<Deps, "db" | "embedder" | "log" | "config">;
 
@@ -24,13 +25,23 @@ type AskDeps = Pick<Deps, "db" | "embedder" | "log" | "config">;
  * from its page with its offsets; nothing is cited that was not retrieved), weigh the
  * evidence into a calibrated verdict (src/ask/verdict.ts), and say where coverage is thin.
  * An LLM failure falls back to the extractive answer with a note; it is never a 500.
+ *
+ * Every transport (MCP, REST, the web app) asks through here, so every question is counted
+ * and kept for the usage page in one place, with its verdict, the words no passage held and
+ * the unwritten pages it points to: the wiki's coverage gaps. `asker` says where it came from;
+ * scripts (benchmarks, evaluations) leave it out, since nobody asked their questions.
  */
 export async function askWikis(
   deps: AskDeps,
   wikiIds: string[],
   input: z.input<typeof askInput>,
+  asker?: Asker,
 ): Promise<Answer> {
-  return (await assessQuestion(deps, wikiIds, input)).answer;
+  const { answer, gaps } = await assessQuestion(deps, wikiIds, input);
+  for (const wikiId of wikiIds) {
+    if (asker) await recordAsk(deps, { wikiId, answer, ...gaps }, asker);
+  }
+  return answer;
 }
 
 /** `askWikis` with the evidence and probability behind its verdict (for the eval harness). */
@@ -38,7 +49,14 @@ export async function assessQuestion(
   deps: AskDeps,
   wikiIds: string[],
   input: z.input<typeof askInput>,
-): Promise<{ answer: Answer; evidence: Evidence; probability: number; passages: Passage[] }> {
+): Promise<{
+  answer: Answer;
+  evidence: Evidence;
+  probability: number;
+  passages: Passage[];
+  /** The question words no passage held and the unwritten pages it points to. */
+  gaps: { absent: string[]; unwritten: string[] };
+}> {
   const parsed = askInput.safeParse(input);
   if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0]!.message);
   const question = parsed.data.question;
@@ -90,6 +108,7 @@ export async function assessQuestion(
     evidence,
     probability,
     passages,
+    gaps: { absent: frontier.absent, unwritten: frontier.unwritten },
   };
 }
 

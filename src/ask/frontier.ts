@@ -13,6 +13,7 @@ export const WEAK_COVERAGE = 0.35;
 /**
  * Where the wiki's coverage is thin: question words no passage holds, an answer resting on one
  * page, sources not updated for a year, and pages the cited pages link to that nobody wrote.
+ * `absent` and `unwritten` name those words and pages for the usage page's coverage gaps.
  */
 export async function frontierNotes(
   db: Db,
@@ -20,7 +21,9 @@ export async function frontierNotes(
   passages: Passage[],
   citations: Citation[],
   level: Answer["coverage"],
-): Promise<{ notes: FrontierNote[]; coverage: Answer["coverage"] }> {
+): Promise<
+  { notes: FrontierNote[]; coverage: Answer["coverage"]; absent: string[]; unwritten: string[] }
+> {
   const notes: FrontierNote[] = [];
   const qTerms = contentTerms(question);
   const inPassages = new Set(
@@ -62,14 +65,16 @@ export async function frontierNotes(
   }
   const sources = [...new Set(passages.slice(0, 4).map((p) => p.pageId))];
   const missing = await missingLinksFrom(db, sources);
+  const unwritten: string[] = [];
   for (const m of missing) {
     const words = contentTerms(m.target);
     if (![...words.keys()].some((t) => qTerms.has(t))) continue;
+    unwritten.push(m.target);
     notes.push({
       kind: "missing_page",
       note: `"${m.target}" is linked from "${m.from_path}" but not written yet`,
       pages: [m.from_path],
     });
   }
-  return { notes, coverage: level };
+  return { notes, coverage: level, absent, unwritten };
 }

@@ -81,7 +81,14 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
       // One wiki searched counts a search there; a search across many counts where it found pages.
       const counted = wikis.length === 1 ? wikis : [...new Set(out.results.map((r) => r.wiki))];
       for (const wikiId of counted) {
-        await recordUsage(deps, { wikiId, kind: "search", client: scope.client });
+        const results = out.results.filter((r) => r.wiki === wikiId).length;
+        await recordUsage(deps, {
+          wikiId,
+          kind: "search",
+          client: scope.client,
+          // A later page of the same results is not another search to list.
+          search: input.cursor ? undefined : { query: input.query, results, via: "mcp" },
+        });
       }
       // The text is the JSON of the results (the convention of ChatGPT's search/fetch tools),
       // with the matched words marked ⟦ ⟧ in each snippet: markers no markdown uses.
@@ -192,7 +199,7 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
     runTool(deps.log, async () => {
       const wiki = await scope.resolve(value(args));
       const input = args as z.input<typeof askInput> & { max_tokens?: number };
-      const answered = await askWikis(deps, [wiki], input);
+      const answered = await askWikis(deps, [wiki], input, { via: "mcp", client: scope.client });
       const out = input.max_tokens ? fitAnswer(answered, input.max_tokens) : answered;
       const sources = out.citations.map((c) =>
         `[${c.n}] ${c.title} (page "${c.page}", rev ${c.revision}) ${c.url}`

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
 import { DEFAULT_MAX_BODY } from "../web/web_middleware.ts";
+import { askRoutes } from "./ask_routes.tsx";
 import { editorRoutes } from "./editor_routes.tsx";
 import { historyRoutes } from "./history_routes.tsx";
 import { importRoutes } from "./import_routes.tsx";
@@ -29,6 +30,7 @@ export function spaceRoutes(deps: Deps): Hono {
   app.route("/", settingsRoutes(deps));
   app.route("/", historyRoutes(deps));
   app.route("/", markdownRoutes(deps));
+  app.route("/", askRoutes(deps));
   app.route("/", viewRoutes(deps));
 
   app.onError(webErrorHandler(deps, { signInNext: true }));

@@ -6,6 +6,7 @@ import type { PageRow } from "../pages/read_page.ts";
 import { linksTo, missingTargets } from "../pages/list_neighbors.ts";
 import { similarPaths } from "../pages/read_page.ts";
 import { askWikis } from "../ask/ask.ts";
+import { WEB_ASKER } from "./ask_routes.tsx";
 import { searchWikis } from "../search/search_wikis.ts";
 import { AskPage } from "./ask_page.tsx";
 import { findPageRecord } from "./find_page_record.ts";
@@ -108,7 +109,7 @@ export function viewRoutes(deps: Deps): Hono {
     const href = (url: string) => relative(url, deps.config.baseUrl);
     if (!question) return c.html(<AskPage {...view} question="" answer={null} href={href} />);
     try {
-      const answer = await askWikis(deps, [view.space.wiki.id], { question });
+      const answer = await askWikis(deps, [view.space.wiki.id], { question }, WEB_ASKER);
       return c.html(<AskPage {...view} question={question} answer={answer} href={href} />);
     } catch (error) {
       if (!(error instanceof AppError) || error.status !== 400) throw error;

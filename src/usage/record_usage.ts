@@ -1,6 +1,18 @@
 import type { Deps } from "../deps.ts";
 import { pathKey } from "../markdown/paths.ts";
-import { upsertUsage, type UsageKind } from "./store.ts";
+import {
+  deleteOldSearchQueries,
+  insertSearchQuery,
+  type SearchMade,
+  upsertUsage,
+  type UsageKind,
+} from "./store.ts";
+
+/** Questions and searches are kept this many days: the usage page's longest period. */
+export const RETENTION_DAYS = 90;
+
+/** One in a hundred kept questions or searches also prunes those past `RETENTION_DAYS`. */
+export const PRUNE_EVERY = 100;
 
 /** One call to count: a search of a wiki, or a read or confirmed use of one of its pages. */
 export type UsageEvent = {
@@ -10,11 +22,14 @@ export type UsageEvent = {
   page?: string | null;
   /** The caller's name: an OAuth client's, or a User-Agent. */
   client: string | null | undefined;
+  /** A search's query, how many pages its first page of results holds, and its transport. */
+  search?: { query: string; results: number; via: SearchMade["via"] };
 };
 
 /**
- * Counts a call on the usage page: one upsert into today's counters. A statistic is never a
- * reason to fail the call it counts, so a failure is logged and swallowed.
+ * Counts a call on the usage page: one upsert into today's counters, and for a search the
+ * query itself, kept `RETENTION_DAYS` for the wiki's members. A statistic is never a reason to
+ * fail the call it counts, so a failure is logged and swallowed.
  */
 export async function recordUsage(
   deps: Pick<Deps, "db" | "log">,
@@ -27,6 +42,16 @@ export async function recordUsage(
       { wikiId: event.wikiId, kind: event.kind, pagePath: page, pageKey: page && pathKey(page) },
       usageClient(event.client),
     );
+    if (event.search) {
+      await insertSearchQuery(deps.db, {
+        wikiId: event.wikiId,
+        query: event.search.query.slice(0, 1000),
+        results: event.search.results,
+        via: event.search.via,
+        client: usageClient(event.client),
+      });
+      if (Math.random() < 1 / PRUNE_EVERY) await deleteOldSearchQueries(deps.db, RETENTION_DAYS);
+    }
   } catch (error) {
     deps.log.warn("usage not recorded", {
       wiki_id: event.wikiId,

@@ -1,16 +1,28 @@
 import type { Db } from "../db/db.ts";
 
 /** What assistants do that the usage page counts. */
-export type UsageKind = "search" | "read" | "confirm";
+export type UsageKind = "search" | "read" | "confirm" | "ask";
 
 /** One day of a wiki's usage, every kind counted. */
-export type DailyUsage = { day: string; searches: number; reads: number; confirms: number };
+export type DailyUsage = {
+  day: string;
+  searches: number;
+  asks: number;
+  reads: number;
+  confirms: number;
+};
 
 /** A page with how often it was read or confirmed; `exists` is false once it was deleted. */
 export type PageCount = { path: string; count: number; exists: boolean };
 
 /** A client with its counts of each kind. */
-export type ClientUsage = { client: string; searches: number; reads: number; confirms: number };
+export type ClientUsage = {
+  client: string;
+  searches: number;
+  asks: number;
+  reads: number;
+  confirms: number;
+};
 
 /** A note an assistant left with a confirmed use. */
 export type UseNote = {
@@ -43,6 +55,7 @@ export function selectDailyUsage(db: Db, wikiId: string, days: number): Promise<
   return db<DailyUsage>`
     SELECT to_char(d.day, 'YYYY-MM-DD') AS day,
       coalesce(sum(u.count) FILTER (WHERE u.kind = 'search'), 0)::int AS searches,
+      coalesce(sum(u.count) FILTER (WHERE u.kind = 'ask'), 0)::int AS asks,
       coalesce(sum(u.count) FILTER (WHERE u.kind = 'read'), 0)::int AS reads,
       coalesce(sum(u.count) FILTER (WHERE u.kind = 'confirm'), 0)::int AS confirms
     FROM generate_series(
@@ -83,6 +96,7 @@ export function selectUsageByClient(
   return db<ClientUsage>`
     SELECT client,
       coalesce(sum(count) FILTER (WHERE kind = 'search'), 0)::int AS searches,
+      coalesce(sum(count) FILTER (WHERE kind = 'ask'), 0)::int AS asks,
       coalesce(sum(count) FILTER (WHERE kind = 'read'), 0)::int AS reads,
       coalesce(sum(count) FILTER (WHERE kind = 'confirm'), 0)::int AS confirms
     FROM usage_daily
@@ -105,5 +119,95 @@ export function selectRecentNotes(
     WHERE wiki_id = ${wikiId} AND note IS NOT NULL AND note <> ''
       AND created_at > now() - make_interval(days => ${days}::int)
     ORDER BY created_at DESC
+    LIMIT ${limit}`;
+}
+
+/** Where a question was asked. */
+export type AskVia = "mcp" | "rest" | "web";
+
+/** A question asked of a wiki, as the usage page lists it. */
+export type AskedQuestion = {
+  question: string;
+  coverage: "supported" | "partial" | "unsupported";
+  gap_key: string;
+  gap_title: string;
+  missing: string[];
+  via: AskVia;
+  client: string;
+  created_at: Date;
+};
+
+/** Keeps one question with its verdict and coverage-gap group. */
+export async function insertAskQuestion(
+  db: Db,
+  row: Omit<AskedQuestion, "created_at"> & { wikiId: string },
+): Promise<void> {
+  await db`
+    INSERT INTO ask_questions (wiki_id, question, coverage, gap_key, gap_title, missing, via, client)
+    VALUES (${row.wikiId}, ${row.question}, ${row.coverage}, ${row.gap_key}, ${row.gap_title},
+      ${row.missing}::text[], ${row.via}, ${row.client})`;
+}
+
+/** Deletes the questions asked more than `days` ago, in every wiki. */
+export async function deleteOldAskQuestions(db: Db, days: number): Promise<void> {
+  await db`DELETE FROM ask_questions WHERE created_at < now() - make_interval(days => ${days}::int)`;
+}
+
+/**
+ * The latest questions of the last `days` days, newest first: all of them, or (`gaps`) only
+ * those the wiki did not answer or answered in part, or that point to a page nobody wrote.
+ */
+export function selectAskedQuestions(
+  db: Db,
+  wikiId: string,
+  days: number,
+  limit: number,
+  gaps: boolean,
+): Promise<AskedQuestion[]> {
+  return db<AskedQuestion>`
+    SELECT question, coverage, gap_key, gap_title, missing, via, client, created_at
+    FROM ask_questions
+    WHERE wiki_id = ${wikiId} AND created_at > now() - make_interval(days => ${days}::int)
+      AND (NOT ${gaps}::boolean OR coverage <> 'supported' OR gap_key LIKE 'page:%')
+    ORDER BY created_at DESC, id DESC
+    LIMIT ${limit}`;
+}
+
+/** A search made in a wiki, as the usage page lists it. */
+export type SearchMade = {
+  query: string;
+  results: number;
+  via: "mcp" | "rest";
+  client: string;
+  created_at: Date;
+};
+
+/** Keeps one search with how many pages it found. */
+export async function insertSearchQuery(
+  db: Db,
+  row: Omit<SearchMade, "created_at"> & { wikiId: string },
+): Promise<void> {
+  await db`
+    INSERT INTO search_queries (wiki_id, query, results, via, client)
+    VALUES (${row.wikiId}, ${row.query}, ${row.results}, ${row.via}, ${row.client})`;
+}
+
+/** Deletes the searches made more than `days` ago, in every wiki. */
+export async function deleteOldSearchQueries(db: Db, days: number): Promise<void> {
+  await db`DELETE FROM search_queries WHERE created_at < now() - make_interval(days => ${days}::int)`;
+}
+
+/** The latest searches of the last `days` days, newest first. */
+export function selectSearchQueries(
+  db: Db,
+  wikiId: string,
+  days: number,
+  limit: number,
+): Promise<SearchMade[]> {
+  return db<SearchMade>`
+    SELECT query, results, via, client, created_at
+    FROM search_queries
+    WHERE wiki_id = ${wikiId} AND created_at > now() - make_interval(days => ${days}::int)
+    ORDER BY created_at DESC, id DESC
     LIMIT ${limit}`;
 }

@@ -1,9 +1,19 @@
+import { Fragment } from "hono/jsx";
 import { PageFrame, type SpaceView } from "../spaces/wiki_frame.tsx";
 import type { PageContext } from "../web/layout.tsx";
 import { pageUrl } from "../wikis/urls.ts";
 import type { WikiRow } from "../wikis/wikis.ts";
 import { DailyChart } from "./chart.tsx";
-import type { ClientUsage, DailyUsage, PageCount, UseNote } from "./store.ts";
+import { newPageHref, toolHref } from "../spaces/space_urls.ts";
+import type {
+  AskedQuestion,
+  ClientUsage,
+  DailyUsage,
+  PageCount,
+  SearchMade,
+  UseNote,
+} from "./store.ts";
+import type { CoverageGap } from "./usage_report.ts";
 
 /** The periods the usage page offers, in days. */
 export const PERIODS = [7, 30, 90] as const;
@@ -17,10 +27,14 @@ export type UsageView = {
   read: PageCount[];
   clients: ClientUsage[];
   notes: UseNote[];
+  questions: AskedQuestion[];
+  searches: SearchMade[];
+  gaps: CoverageGap[];
 };
 
 const SERIES = [
   { key: "searches", label: "Searches", one: "search", color: "#0645ad" },
+  { key: "asks", label: "Questions", one: "question", color: "#7b1fa2", dash: "8 2 2 2" },
   { key: "reads", label: "Page reads", one: "page read", color: "#c05500", dash: "6 3" },
   { key: "confirms", label: "Confirmed uses", one: "confirmed use", color: "#1b7a1b", dash: "2 3" },
 ] as const;
@@ -28,9 +42,10 @@ const SERIES = [
 type Kind = typeof SERIES[number];
 
 /**
- * A wiki's usage by assistants for its members: searches, page reads and confirmed uses per
- * day (a chart and its table), the pages confirmed and read most, the clients, and the notes
- * assistants left.
+ * A wiki's usage by assistants for its members: searches, questions, page reads and confirmed
+ * uses per day (a chart and its table), the coverage gaps (questions the wiki could not
+ * answer, grouped, each with "write this page"), the latest questions, the pages confirmed
+ * and read most, the clients, and the notes assistants left.
  */
 export function UsagePage(props: PageContext & UsageView & { view?: SpaceView }) {
   const { wiki, days } = props;
@@ -40,7 +55,7 @@ export function UsagePage(props: PageContext & UsageView & { view?: SpaceView })
   ) as Record<Kind["key"], number>;
   const noun = (s: Kind) => totals[s.key] === 1 ? s.one : s.label.toLowerCase();
   const count = (s: Kind) => `${totals[s.key]} ${noun(s)}`;
-  const active = props.daily.filter((d) => d.searches + d.reads + d.confirms > 0);
+  const active = props.daily.filter((d) => d.searches + d.asks + d.reads + d.confirms > 0);
   const first = props.daily[0]?.day ?? "";
   const last = props.daily[props.daily.length - 1]?.day ?? "";
   return (
@@ -51,10 +66,13 @@ export function UsagePage(props: PageContext & UsageView & { view?: SpaceView })
       view={props.view}
     >
       <p>
-        What assistants searched, read and confirmed using in{" "}
+        What assistants searched, asked, read and confirmed using in{" "}
         <a href={`/w/${wiki.id}`}>{wiki.title}</a>{" "}
-        <code>{wiki.id}</code>, counted per day (UTC) over MCP and the REST API. What they reported
-        and proposed is on the <a href={`/w/${wiki.id}/-/feedback`}>feedback page</a>.
+        <code>{wiki.id}</code>, counted per day (UTC) over MCP and the REST API, with the questions
+        asked on the{" "}
+        <a href={toolHref(wiki.id, "ask")}>Ask page</a>. What they reported and proposed is on the
+        {" "}
+        <a href={`/w/${wiki.id}/-/feedback`}>feedback page</a>.
       </p>
       <nav aria-label="Period" class="periods">
         Show the last {PERIODS.map((p, i) => (
@@ -81,7 +99,7 @@ export function UsagePage(props: PageContext & UsageView & { view?: SpaceView })
           ...s,
           values: props.daily.map((d) => d[s.key]),
         }))}
-        label={`Searches, page reads and confirmed uses per day from ${first} to ${last}: ` +
+        label={`Searches, questions, page reads and confirmed uses per day from ${first} to ${last}: ` +
           `${SERIES.map(count).join(", ")} in all. The numbers are in the table "Numbers per day".`}
       />
       <details>
@@ -108,6 +126,21 @@ export function UsagePage(props: PageContext & UsageView & { view?: SpaceView })
         {active.length > 0 && <p class="hint">Days not listed had no activity.</p>}
       </details>
 
+      <h2 id="gaps">Coverage gaps</h2>
+      <p class="hint">
+        Questions the wiki could not answer, answered only in part, or that point to a page nobody
+        wrote, grouped by the page that would answer them: the wiki's to-do list, most asked first.
+        Only this space's members see them.
+      </p>
+      <GapList wikiId={wiki.id} gaps={props.gaps} />
+
+      <h2 id="questions">Questions asked</h2>
+      <p class="hint">Each question links to what the wiki answers it with now.</p>
+      <QuestionTable wikiId={wiki.id} rows={props.questions} />
+
+      <h2 id="searches">Searches made</h2>
+      <SearchTable rows={props.searches} />
+
       <h2>Confirmed uses</h2>
       <p class="hint">
         Pages assistants said they used in an answer (the <code>confirm_use</code> tool).
@@ -131,6 +164,7 @@ export function UsagePage(props: PageContext & UsageView & { view?: SpaceView })
               <tr>
                 <th scope="row">{c.client || <em>unnamed</em>}</th>
                 <td>{c.searches}</td>
+                <td>{c.asks}</td>
                 <td>{c.reads}</td>
                 <td>{c.confirms}</td>
               </tr>
@@ -160,7 +194,7 @@ export function UsagePage(props: PageContext & UsageView & { view?: SpaceView })
         </>
       )}
 
-      {totals.searches + totals.reads + totals.confirms === 0 && (
+      {totals.searches + totals.asks + totals.reads + totals.confirms === 0 && (
         <p>
           No assistant has used this wiki in the last {days} days.{" "}
           <a href={`/w/${wiki.id}/-/connect`}>Connect an assistant</a>.
@@ -197,6 +231,111 @@ function PageTable(props: { wikiId: string; rows: PageCount[]; column: string; e
                 : <>{r.path || "A page"} (deleted)</>}
             </td>
             <td>{r.count}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Where a question came from, in words. */
+const VIA: Record<AskedQuestion["via"], string> = { mcp: "MCP", rest: "REST", web: "Ask page" };
+
+/** How a question was answered, in a word. */
+const VERDICT: Record<AskedQuestion["coverage"], string> = {
+  supported: "Answered",
+  partial: "In part",
+  unsupported: "Not answered",
+};
+
+function GapList(props: { wikiId: string; gaps: CoverageGap[] }) {
+  if (props.gaps.length === 0) {
+    return <p>No unanswered questions in this period.</p>;
+  }
+  return (
+    <ol class="gaps">
+      {props.gaps.map((g) => (
+        <li>
+          <strong>{g.title}</strong>{" "}
+          <span class="hint">
+            asked {g.asked === 1 ? "once" : `${g.asked} times`}
+            {g.unanswered > 0 && `, ${g.unanswered} not answered at all`}, last on{" "}
+            {g.lastAsked.toISOString().slice(0, 10)}
+            {g.linked && ", already linked from other pages"}
+          </span>{" "}
+          <a class="write-gap" href={newPageHref(props.wikiId, g.title)}>Write this page</a>
+          <ul>
+            {g.questions.map((q) => (
+              <Fragment key={q}>
+                <li>
+                  <a href={toolHref(props.wikiId, "ask", { q })}>{q}</a>
+                </li>
+              </Fragment>
+            ))}
+          </ul>
+          {g.missing.length > 0 && (
+            <p class="hint">
+              No page mentions {g.missing.map((w, i) => (
+                <>
+                  {i > 0 && ", "}
+                  <q>{w}</q>
+                </>
+              ))}.
+            </p>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function QuestionTable(props: { wikiId: string; rows: AskedQuestion[] }) {
+  if (props.rows.length === 0) return <p>No questions in this period.</p>;
+  return (
+    <table class="questions">
+      <thead>
+        <tr>
+          <th scope="col">Question</th>
+          <th scope="col">Answer</th>
+          <th scope="col">Asked through</th>
+          <th scope="col">When (UTC)</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.map((q) => (
+          <tr>
+            <td>
+              <a href={toolHref(props.wikiId, "ask", { q: q.question })}>{q.question}</a>
+            </td>
+            <td class={`verdict ${q.coverage}`}>{VERDICT[q.coverage]}</td>
+            <td>{VIA[q.via]}{q.client && q.via !== "web" ? ` (${q.client})` : ""}</td>
+            <td>{q.created_at.toISOString().slice(0, 16).replace("T", " ")}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function SearchTable(props: { rows: SearchMade[] }) {
+  if (props.rows.length === 0) return <p>No searches in this period.</p>;
+  return (
+    <table class="searches">
+      <thead>
+        <tr>
+          <th scope="col">Search</th>
+          <th scope="col">Pages found</th>
+          <th scope="col">Made through</th>
+          <th scope="col">When (UTC)</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.map((s) => (
+          <tr>
+            <td>{s.query}</td>
+            <td>{s.results === 0 ? <strong>Nothing</strong> : s.results}</td>
+            <td>{VIA[s.via]}{s.client ? ` (${s.client})` : ""}</td>
+            <td>{s.created_at.toISOString().slice(0, 16).replace("T", " ")}</td>
           </tr>
         ))}
       </tbody>

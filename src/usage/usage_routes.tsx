@@ -7,6 +7,8 @@ import { usageReport } from "./usage_report.ts";
 
 const TOP_PAGES = 25;
 const NOTES = 10;
+const QUESTIONS = 25;
+const GAPS = 25;
 
 /** `GET /w/:id/-/usage?days=7|30|90`: a wiki's usage by assistants, for its members. */
 export function usageRoutes(deps: Deps): Hono {
@@ -19,7 +21,12 @@ export function usageRoutes(deps: Deps): Hono {
     const { wiki } = view.space;
     const asked = Number(c.req.query("days"));
     const days = PERIODS.find((p) => p === asked) ?? 30;
-    const report = await usageReport(deps.db, wiki.id, days, { topPages: TOP_PAGES, notes: NOTES });
+    const report = await usageReport(deps.db, wiki.id, days, {
+      topPages: TOP_PAGES,
+      notes: NOTES,
+      questions: QUESTIONS,
+      gaps: GAPS,
+    });
     return c.html(
       <UsagePage
         account={c.get("account")}

@@ -1,0 +1,44 @@
+import type { Answer } from "../ask/ask_schema.ts";
+import type { Deps } from "../deps.ts";
+import { gapOf } from "./question_gaps.ts";
+import { PRUNE_EVERY, RETENTION_DAYS, usageClient } from "./record_usage.ts";
+import { type AskVia, deleteOldAskQuestions, insertAskQuestion, upsertUsage } from "./store.ts";
+
+/** Who asked: the transport, and the client's name (an OAuth client's, or a User-Agent). */
+export type Asker = { via: AskVia; client: string | null | undefined };
+
+/**
+ * Counts a question on the usage page and keeps it, with its verdict and its coverage-gap
+ * group (`gapOf`), for the wiki's members, `RETENTION_DAYS`. Like every statistic it never fails the answer:
+ * a failure is logged and swallowed.
+ */
+export async function recordAsk(
+  deps: Pick<Deps, "db" | "log">,
+  asked: { wikiId: string; answer: Answer; absent: string[]; unwritten: string[] },
+  asker: Asker,
+): Promise<void> {
+  const { wikiId, answer } = asked;
+  const client = usageClient(asker.client);
+  const gap = gapOf(answer.question, asked.absent, asked.unwritten);
+  try {
+    await upsertUsage(deps.db, { wikiId, kind: "ask", pagePath: null, pageKey: null }, client);
+    await insertAskQuestion(deps.db, {
+      wikiId,
+      question: answer.question,
+      coverage: answer.coverage,
+      gap_key: gap.key,
+      gap_title: gap.title,
+      missing: asked.absent.slice(0, 20),
+      via: asker.via,
+      client,
+    });
+    if (Math.random() < 1 / PRUNE_EVERY) {
+      await deleteOldAskQuestions(deps.db, RETENTION_DAYS);
+    }
+  } catch (error) {
+    deps.log.warn("question not recorded", {
+      wiki_id: wikiId,
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+}
