@@ -144,10 +144,15 @@ kbd{border:1px solid #999;border-radius:3px;padding:0 0.3rem;font:0.85rem ui-mon
 /* on a phone, the header and the wiki's tools are one scrolling line each */
 @media (max-width:899px){
 header,header nav,.wiki-bar .tools{flex-wrap:nowrap;overflow-x:auto;white-space:nowrap}
+/* a shadow on the side where the line goes on, so a cut-off link reads as "scroll for more" */
+header,.wiki-bar .tools{background:linear-gradient(to right,#fff 30%,#fff0) left/2rem 100% no-repeat local,linear-gradient(to left,#fff 30%,#fff0) right/2rem 100% no-repeat local,linear-gradient(to right,#0003,#0000) left/0.75rem 100% no-repeat scroll,linear-gradient(to left,#0003,#0000) right/0.75rem 100% no-repeat scroll}
 header{gap:0.5rem}
 header>*{flex-shrink:0}
 main table{display:block;overflow-x:auto}
 h1{font-size:1.6rem;margin:0.5rem 0}
+}
+@media (max-width:899px) and (prefers-color-scheme:dark){
+header,.wiki-bar .tools{background:linear-gradient(to right,#16181c 30%,#16181c00) left/2rem 100% no-repeat local,linear-gradient(to left,#16181c 30%,#16181c00) right/2rem 100% no-repeat local,linear-gradient(to right,#000c,#0000) left/0.75rem 100% no-repeat scroll,linear-gradient(to left,#000c,#0000) right/0.75rem 100% no-repeat scroll}
 }
 @media (prefers-color-scheme:dark){
 :root{color-scheme:dark}
