@@ -113,6 +113,21 @@ Deno.test({
     );
     assert.deepEqual(live.violations, [], "no script is blocked by the CSP");
 
+    // The wiki bar's Ask button, from any page, streams the answer into the Ask page too.
+    await page.goto(`${base}/w/handbook/Guides/Setup`);
+    await page.locator("#wiki-search").fill("Which port do I open for the service?");
+    await Promise.all([
+      page.waitForRequest((r) => r.url().includes("/-/ask/stream?q=")),
+      page.locator("form.wiki-search").getByRole("button", { name: "Ask" }).click(),
+    ]);
+    await page.getByRole("status").getByText("Answered.").waitFor();
+    assert.match(await page.locator("section.answer .answer-text").innerText(), /port 8443/);
+    assert.equal(
+      page.url(),
+      `${base}/w/handbook/-/ask?q=Which+port+do+I+open+for+the+service%3F`,
+      "the address drops stream=1, so a reload answers in full",
+    );
+
     // Without JavaScript the same form is a GET that returns the whole answer.
     const plain = await live.browser.newContext({ javaScriptEnabled: false });
     await plain.addCookies(await page.context().cookies());

@@ -27,6 +27,8 @@ export function AskPage(
     question: string;
     answer: Answer | null;
     error?: string;
+    /** Asked from the wiki bar with script on: `ask.js` streams the answer in at once. */
+    streamed?: boolean;
     /** Turns a citation's absolute URL into a link on this site. */
     href: (url: string) => string;
   },
@@ -41,6 +43,7 @@ export function AskPage(
         class="ask-form"
         aria-label="Ask the wiki"
         data-stream={toolHref(wiki.id, "ask/stream")}
+        data-autostart={props.streamed ? "" : undefined}
         data-new={role ? newPageHref(wiki.id) : undefined}
         data-coverage-supported={COVERAGE.supported}
         data-coverage-partial={COVERAGE.partial}
@@ -61,7 +64,7 @@ export function AskPage(
       <p id="ask-status" class="hint" role="status"></p>
       <div id="ask-result">
         <Alert message={props.error} />
-        {!answer && !props.error && (
+        {!answer && !props.error && !props.streamed && (
           <p class="hint">
             Type a question and press Ask: the answer quotes this wiki's pages, links each quote to
             its section, and says where the wiki is thin.

@@ -108,6 +108,11 @@ export function viewRoutes(deps: Deps): Hono {
     const question = c.req.query("q")?.trim() ?? "";
     const href = (url: string) => relative(url, deps.config.baseUrl);
     if (!question) return c.html(<AskPage {...view} question="" answer={null} href={href} />);
+    // From the wiki bar's Ask button with script on (`nav.js` adds `stream=1`): the page comes
+    // at once and `ask.js` streams the answer into it, as from the Ask page's own form.
+    if (c.req.query("stream") === "1") {
+      return c.html(<AskPage {...view} question={question} answer={null} href={href} streamed />);
+    }
     try {
       const answer = await askWikis(deps, [view.space.wiki.id], { question }, WEB_ASKER);
       return c.html(<AskPage {...view} question={question} answer={answer} href={href} />);

@@ -147,6 +147,17 @@
   // Back and forward move between asked questions: the page at that address answers again.
   addEventListener("popstate", () => location.reload());
 
+  // Asked from the wiki bar (`…/-/ask?q=…&stream=1`): answer now, at the question's own address.
+  if (form.dataset.autostart !== undefined && input.value.trim()) {
+    const question = input.value.trim();
+    history.replaceState(
+      { q: question },
+      "",
+      `${form.action}?${new URLSearchParams({ q: question })}`,
+    );
+    ask(question);
+  }
+
   form.addEventListener("submit", (event) => {
     const question = input.value.trim();
     if (!question) return;
