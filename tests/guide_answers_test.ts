@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { Hono } from "hono";
+import type { Answer } from "../src/ask/ask_schema.ts";
 import type { Db } from "../src/db/db.ts";
 import type { SearchOutput } from "../src/search/search_wikis.ts";
 import { seedDocs } from "../src/wikis/seed_docs.ts";
@@ -14,10 +15,30 @@ const search = async (app: Hono, q: string): Promise<SearchOutput["results"]> =>
     `/api/v1/public/wikis/docs/search?q=${encodeURIComponent(q)}&limit=15`,
   )).json()).results;
 
+async function ask(app: Hono, wiki: string, question: string): Promise<Answer> {
+  const res = await app.request(`/api/v1/public/wikis/${wiki}/ask`, {
+    method: "POST",
+    body: JSON.stringify({ question }),
+    headers: { "Content-Type": "application/json" },
+  });
+  assert.equal(res.status, 200);
+  return await res.json();
+}
+
 async function guideApp(db: Db) {
   const { app, deps } = testApp(db, { RATE_LIMIT_ANON_PER_MINUTE: "100000" });
   await seedDocs(deps);
   return app;
+}
+
+/** Every citation's quote is its page's markdown between its offsets, byte for byte. */
+async function assertVerbatim(db: Db, answer: Answer) {
+  for (const c of answer.citations) {
+    const [page] = await db<
+      { markdown: string }
+    >`SELECT markdown FROM pages WHERE path = ${c.page}`;
+    assert.equal(page!.markdown.slice(c.start, c.end), c.quote, `quote of ${c.page}`);
+  }
 }
 
 Deno.test("search on the guide puts the page a question names first, and a section above pages that only mention it", async () => {
@@ -37,6 +58,58 @@ Deno.test("search on the guide puts the page a question names first, and a secti
   try {
     const found = await callOk<SearchOutput>(client, "search", { query: "how do tokens work" });
     assert.equal(found.results[0]!.page, "Tokens");
+  } finally {
+    await client.close();
+  }
+});
+
+Deno.test("ask on the guide answers from the sentences that address the question, nothing from pages that share one word", async () => {
+  await using db = await freshDb();
+  const app = await guideApp(db);
+  const port = await ask(app, "docs", "Which port do I open?");
+  assert.match(
+    port.answer,
+    /^The service listens on port 8000: open http:\/\/localhost:8000\. \[1\]/,
+  );
+  // "Open Cline's MCP settings" and "Sign in and open /account/tokens" share only "open".
+  for (const c of port.citations) assert.match(c.quote, /port/i, c.quote);
+  await assertVerbatim(db, port);
+
+  // The page's own summary ("This page explains … what happens when you send too many
+  // requests") matches every word and answers nothing.
+  const many = await ask(app, "docs", "What happens when I send too many requests?");
+  assert.ok(many.citations.some((c) => /429/.test(c.quote)), JSON.stringify(many.citations));
+  for (const c of many.citations) assert.doesNotMatch(c.quote, /^This page/, c.quote);
+  await assertVerbatim(db, many);
+
+  // Over MCP, the same answer.
+  const client = await mcpClient(app, "/mcp/w/docs/");
+  try {
+    const answer = await callOk<Answer>(client, "ask", { question: "Which port do I open?" });
+    assert.equal(answer.answer, port.answer);
+  } finally {
+    await client.close();
+  }
+});
+
+Deno.test("over MCP, a search's text form marks only the matched words and alters nothing", async () => {
+  await using db = await freshDb();
+  const app = await guideApp(db);
+  const client = await mcpClient(app, "/mcp/w/docs/");
+  try {
+    const result = await client.callTool({
+      name: "search",
+      arguments: { query: "connected apps", limit: 3 },
+    });
+    const text = (result.content as { text: string }[]).map((c) => c.text).join("\n");
+    // Markdown bold is gone from the snippet, never doubled by the markers; placeholders stay.
+    assert.doesNotMatch(text, /\*\*/);
+    assert.match(text, /\/mcp\/w\/<id>\//);
+    assert.match(text, /Account → ⟦Connected⟧ ⟦apps⟧ \(\/account\/⟦apps⟧\)/);
+    // A marker holds one matched word, never the punctuation or path around it.
+    for (const [, marked] of text.matchAll(/⟦([^⟧]*)⟧/g)) {
+      assert.match(marked!, /^[\p{L}\p{N}]+$/u, marked);
+    }
   } finally {
     await client.close();
   }
