@@ -2,8 +2,11 @@ import assert from "node:assert/strict";
 import type { Hono } from "hono";
 import type { Answer } from "../src/ask/ask_schema.ts";
 import type { Db } from "../src/db/db.ts";
+import { writePage } from "../src/pages/write_page.ts";
 import type { SearchOutput } from "../src/search/search_wikis.ts";
 import { seedDocs } from "../src/wikis/seed_docs.ts";
+import { createWiki } from "../src/wikis/wikis.ts";
+import { startFakeOpenAi } from "./fake_openai.ts";
 import { freshDb, testApp } from "./helpers.ts";
 import { callOk, mcpClient } from "./mcp_helpers.ts";
 
@@ -112,5 +115,70 @@ Deno.test("over MCP, a search's text form marks only the matched words and alter
     }
   } finally {
     await client.close();
+  }
+});
+
+const OPS = {
+  Falcon: "# Falcon\n\nFalcon is the deploy tool of the platform team. " +
+    "Rollbacks are done with `falcon rollback --to <sha>`. Deploys need a green build.",
+  Billing: "# Billing\n\nInvoices are sent on the first day of each month.",
+};
+
+Deno.test("with a model: its 'not covered' is checked against the passages, and a quote not in them is dropped", async () => {
+  const fake = startFakeOpenAi();
+  try {
+    await using db = await freshDb();
+    const { app, deps } = testApp(db, { LLM_MODEL: "fake-chat", LLM_BASE_URL: fake.url });
+    await createWiki(db, { id: "ops", visibility: "public" });
+    for (const [path, markdown] of Object.entries(OPS)) {
+      await writePage(deps, { wikiId: "ops", path, markdown }, { source: "test" });
+    }
+    // The model says "not covered" and cites nothing, while a passage plainly answers: the
+    // extractive answer takes its place, flagged.
+    fake.chat(() =>
+      JSON.stringify({ answer: "The passages do not say.", citations: [], covered: false })
+    );
+    const rollback = await ask(app, "ops", "How do I roll back Falcon?");
+    assert.equal(fake.chats.length, 1);
+    assert.equal(rollback.mode, "extractive");
+    assert.equal(rollback.coverage, "partial");
+    assert.match(rollback.answer, /falcon rollback --to <sha>/);
+    assert.equal(rollback.citations[0]!.page, "Falcon");
+    const note = rollback.frontier.find((f) => f.kind === "llm_fallback");
+    assert.match(note!.note, /said the passages do not answer this/);
+    await assertVerbatim(db, rollback);
+
+    // On weak evidence the model's "not covered" stands.
+    const vendors = await ask(app, "ops", "Which vendors do we use for billing?");
+    assert.equal(fake.chats.length, 2, "the model sees weak retrievals too");
+    assert.equal(vendors.mode, "llm");
+    assert.equal(vendors.coverage, "unsupported");
+    assert.equal(vendors.answer, "The passages do not say.");
+
+    // A quote that is not in the passage it names is dropped and reported; the answer keeps
+    // the verified one.
+    fake.chat(({ messages }) => {
+      const n = Number(/\[(\d+)\] \(page "Falcon"/.exec(messages[1]!.content)![1]);
+      return JSON.stringify({
+        answer: `Run falcon rollback [${n}]. Then restart the pods [${n}].`,
+        citations: [
+          { passage: n, quote: "Rollbacks are done with `falcon rollback --to <sha>`." },
+          { passage: n, quote: "Restart the pods after a rollback." },
+        ],
+        covered: true,
+      });
+    });
+    const checked = await ask(app, "ops", "How do I roll back Falcon?");
+    assert.equal(checked.mode, "llm");
+    assert.equal(checked.coverage, "supported");
+    assert.deepEqual(checked.citations.map((c) => c.quote), [
+      "Rollbacks are done with `falcon rollback --to <sha>`.",
+    ]);
+    const dropped = checked.frontier.filter((f) => f.kind === "citation_dropped");
+    assert.equal(dropped.length, 1);
+    assert.match(dropped[0]!.note, /Restart the pods/);
+    await assertVerbatim(db, checked);
+  } finally {
+    await fake.close();
   }
 });
