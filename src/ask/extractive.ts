@@ -139,11 +139,14 @@ export function pickSentences(
     .sort((a, b) => b.score - a.score);
   const best = scored[0]!;
   const chosen = [best];
-  // A sentence of another page than the best one addresses the question only when it holds
-  // two of its words (or its only one): "Open Cline's MCP settings" shares just "open" with
-  // "Which port do I open?", and a page that shares one word is not about the question.
+  // When the best sentence holds every word of the question, a sentence of another page
+  // addresses it only if it holds two of them (or the only one): "Open Cline's MCP settings"
+  // shares just "open" with "Which port do I open?", answered by "The service listens on port
+  // 8000: open http://localhost:8000." When the best sentence is partial, another page may
+  // hold the rest, and the retrieval ranking knows better than word overlap (SQuAD).
+  const complete = qTerms.every((t) => best.terms.has(t));
   const addresses = (terms: Set<string>) =>
-    qTerms.filter((t) => terms.has(t)).length >= Math.min(2, qTerms.length);
+    !complete || qTerms.filter((t) => terms.has(t)).length >= Math.min(2, qTerms.length);
   const have = new Set(best.terms);
   const add = (c: typeof best) => {
     chosen.push(c);
