@@ -139,14 +139,16 @@ export function pickSentences(
     .sort((a, b) => b.score - a.score);
   const best = scored[0]!;
   const chosen = [best];
-  // When the best sentence holds every word of the question, a sentence of another page
-  // addresses it only if it holds two of them (or the only one): "Open Cline's MCP settings"
+  // When the best sentence holds every word of the question and stands on the best-ranked
+  // page (word overlap and retrieval agree), a sentence of another page addresses the
+  // question only if it holds two of its words (or the only one): "Open Cline's MCP settings"
   // shares just "open" with "Which port do I open?", answered by "The service listens on port
-  // 8000: open http://localhost:8000." When the best sentence is partial, another page may
-  // hold the rest, and the retrieval ranking knows better than word overlap (SQuAD).
-  const complete = qTerms.every((t) => best.terms.has(t));
+  // 8000: open http://localhost:8000." Otherwise another page may hold the answer, and the
+  // retrieval ranking knows better than word overlap (SQuAD).
+  const settled = qTerms.every((t) => best.terms.has(t)) &&
+    best.passage.page === passages[0]!.page;
   const addresses = (terms: Set<string>) =>
-    !complete || qTerms.filter((t) => terms.has(t)).length >= Math.min(2, qTerms.length);
+    !settled || qTerms.filter((t) => terms.has(t)).length >= Math.min(2, qTerms.length);
   const have = new Set(best.terms);
   const add = (c: typeof best) => {
     chosen.push(c);
