@@ -75,20 +75,14 @@ export async function assessQuestion(
   const draft = deps.config.llm && passages.length > 0
     ? await llmDraft(deps, deps.config.llm, question, passages)
     : null;
-  const { answer, citations, notes, mode, covered } = draft && "answer" in draft
-    ? draft
-    : extractiveDraft(extractive, passages, draft?.notes ?? []);
+  const { answer, citations, notes, mode, covered } = checkNotCovered(
+    draft && "answer" in draft ? draft : extractiveDraft(extractive, passages, draft?.notes ?? []),
+    extractive,
+    passages,
+    probability,
+  );
   const level = verdictOf(citations, probability, covered);
   const frontier = await frontierNotes(deps.db, question, passages, citations, level);
-  if (covered === false && level !== "unsupported") {
-    // The model's "not covered" is checked against the evidence: strong evidence overrules it.
-    notes.after.push({
-      kind: "weak_match",
-      note: "The language model found no answer, but the passages match the question well: " +
-        "check the cited pages",
-      pages: [...new Set(passages.slice(0, 3).map((p) => p.page))],
-    });
-  }
   await addSourceFreshness(deps.db, citations);
   frontier.notes.push(...await failingSourceNotes(deps.db, wikiIds));
   return {
@@ -126,6 +120,44 @@ function verdictOf(
   if (covered === false) return probability >= SUPPORTED_AT ? "partial" : "unsupported";
   if (covered === true) return probability >= UNSUPPORTED_BELOW ? "supported" : "partial";
   return probability >= SUPPORTED_AT ? "supported" : "partial";
+}
+
+/**
+ * A model's "not covered" is a claim, and is checked against the passages the way its quotes
+ * are: when the evidence rates the passages as answering (probability at `SUPPORTED_AT` or
+ * more), the claim does not stand alone. A model that cited nothing gets the extractive
+ * answer in its place (the sentences that match, for the caller to check); one that cited
+ * passages keeps its answer. Either way coverage is `partial` (`verdictOf`) and a note says
+ * the model and the evidence disagree. On weak evidence the model's "not covered" stands.
+ */
+function checkNotCovered(
+  draft: Draft,
+  extractive: ReturnType<typeof pickSentences>,
+  passages: Passage[],
+  probability: number,
+): Draft {
+  if (draft.covered !== false || probability < SUPPORTED_AT) return draft;
+  const pages = [...new Set(passages.slice(0, 3).map((p) => p.page))];
+  if (draft.citations.length === 0) {
+    const fallback = extractiveDraft(extractive, passages, draft.notes.before);
+    if (fallback.citations.length > 0) {
+      fallback.notes.after.push({
+        kind: "llm_fallback",
+        note: "The language model said the passages do not answer this, but they match the " +
+          "question well: this answer is extractive, check it against the cited pages",
+        pages,
+      });
+      return { ...fallback, covered: false };
+    }
+    return draft;
+  }
+  draft.notes.after.push({
+    kind: "weak_match",
+    note: "The language model found no answer, but the passages match the question well: " +
+      "check the cited pages",
+    pages,
+  });
+  return draft;
 }
 
 type Draft = {

@@ -110,16 +110,18 @@ export function pickSentences(
     return { picks: [], coverage: 0, evidence: none };
   }
   const candidates = passages.flatMap((passage, rank) =>
-    locatedSentences(passage).filter((s) => s.text.length >= 20).map((s) => {
-      const plain = plainText(s);
-      return {
-        passage,
-        rank,
-        sentence: s,
-        plain,
-        terms: withCompounds(question, plain),
-      };
-    }).filter((c) => c.plain.length >= 15)
+    locatedSentences(passage).filter((s) => s.text.length >= 20 && !announcesPage(s.text)).map(
+      (s) => {
+        const plain = plainText(s);
+        return {
+          passage,
+          rank,
+          sentence: s,
+          plain,
+          terms: withCompounds(question, plain),
+        };
+      },
+    ).filter((c) => c.plain.length >= 15)
   );
   if (candidates.length === 0) return { picks: [], coverage: 0, evidence: none };
   const idf = new Map(qTerms.map((t) => {
@@ -137,6 +139,16 @@ export function pickSentences(
     .sort((a, b) => b.score - a.score);
   const best = scored[0]!;
   const chosen = [best];
+  // When the best sentence holds every word of the question and stands on the best-ranked
+  // page (word overlap and retrieval agree), a sentence of another page addresses the
+  // question only if it holds two of its words (or the only one): "Open Cline's MCP settings"
+  // shares just "open" with "Which port do I open?", answered by "The service listens on port
+  // 8000: open http://localhost:8000." Otherwise another page may hold the answer, and the
+  // retrieval ranking knows better than word overlap (SQuAD).
+  const settled = qTerms.every((t) => best.terms.has(t)) &&
+    best.passage.page === passages[0]!.page;
+  const addresses = (terms: Set<string>) =>
+    !settled || qTerms.filter((t) => terms.has(t)).length >= Math.min(2, qTerms.length);
   const have = new Set(best.terms);
   const add = (c: typeof best) => {
     chosen.push(c);
@@ -146,7 +158,7 @@ export function pickSentences(
   // each get their best sentence in, when it matches the question well enough.
   for (const page of [...new Set(passages.map((p) => p.page))].slice(0, TOP_PAGES)) {
     if (chosen.length >= MAX_SENTENCES || chosen.some((c) => c.passage.page === page)) continue;
-    const top = scored.find((c) => c.passage.page === page);
+    const top = scored.find((c) => c.passage.page === page && addresses(c.terms));
     if (top && top.coverage >= MIN_SHARE * best.coverage && top.coverage > 0) add(top);
   }
   for (const c of scored.slice(1)) {
@@ -158,7 +170,8 @@ export function pickSentences(
     }
     const addsTerms = qTerms.some((t) => c.terms.has(t) && !have.has(t));
     const newPassage = !chosen.some((p) => p.passage === c.passage);
-    if (addsTerms || newPassage) add(c);
+    const sameTopic = c.passage.page === best.passage.page || addresses(c.terms);
+    if ((addsTerms || newPassage) && sameTopic) add(c);
   }
   const union = new Set(chosen.flatMap((c) => [...c.terms]));
   const passageTerms = withCompounds(
@@ -196,6 +209,16 @@ export function pickSentences(
       topSentence: Math.max(0, ...scored.filter((c) => c.rank === 0).map((c) => c.coverage)),
     },
   };
+}
+
+/**
+ * A sentence that announces what its page or section is about ("This page explains which to
+ * use, … and what happens when you send too many requests") matches a question's words
+ * without answering it.
+ */
+export function announcesPage(sentence: string): boolean {
+  return /^(?:this|the following|the next|below,? the) (?:page|section|guide|chapter|document|article)s? (?:explains?|covers?|describes?|shows?|lists?|tells?|says?|is about|gives?)\b/i
+    .test(sentence.trim());
 }
 
 /** Share of the question's adjacent content-word pairs that stand within 3 words in `text`. */

@@ -148,7 +148,7 @@ export async function rankChunks(
   mode: SearchMode,
 ): Promise<ChunkHit[]> {
   if (mode === "hybrid" && vectorPolicy(deps.embedder) === "rerank") {
-    return await demoteLinkOnly(deps, await rerankLexical(deps, wikiIds, query), query);
+    return await rescoreTop(deps, await rerankLexical(deps, wikiIds, query), query);
   }
   const [lexical, vector] = await Promise.all([
     mode === "vector" ? [] : selectBm25(deps.db, wikiIds, query, BM25, CANDIDATES),
@@ -160,7 +160,7 @@ export async function rankChunks(
     mode === "hybrid" ? aboveBackground(vector, lexical) : vector,
     weight,
   );
-  return mode === "vector" ? fused : await demoteLinkOnly(deps, fused, query);
+  return mode === "vector" ? fused : await rescoreTop(deps, fused, query);
 }
 
 /**
@@ -205,40 +205,73 @@ function spread(hits: ChunkHit[]): ChunkHit[] {
   return hits.map((h) => ({ chunk_id: h.chunk_id, score: (h.score - min) / (max - min) }));
 }
 
-/** How many of the best chunks are checked for matches that are only link text. */
-const LINK_CHECK = 30;
+/** How many of the best chunks are re-scored by where the query's words stand in them. */
+const RESCORE_DEPTH = 30;
 /** The score share kept by a chunk that matches the query only inside links. */
 const LINK_ONLY_SHARE = 0.5;
+/** Added to a chunk whose page title or own heading the query names in full. */
+const NAMED_BONUS = 0.3;
 
 /**
- * Link text and link targets are not the topic: a chunk among the best whose query words
- * stand only inside `[[…]]` or `[…](…)` (a page that just links to "Tokens › Rate limits")
- * keeps half its score, so the section it links to ranks above it.
+ * Re-scores the best chunks by where the query's words stand (fused scores are in [0, 1]):
+ *
+ * - Link text and link targets are not the topic: a chunk whose query words stand only
+ *   inside `[[…]]` or `[…](…)` (a page that just links to "Tokens › Rate limits") keeps half
+ *   its score, so the section it links to ranks above it.
+ * - A query that names a page's title or a section's own heading in full ("how do tokens
+ *   work" names "Tokens"; "rate limits" names "Tokens › Rate limits") is about that page or
+ *   section: its chunks gain `NAMED_BONUS`. Word rarity cannot see this — the topic word of a
+ *   page is in most of its chunks, and often all over a small wiki, so its IDF is low.
  */
-async function demoteLinkOnly(
+async function rescoreTop(
   deps: SearchDeps,
   hits: ChunkHit[],
   query: string,
 ): Promise<ChunkHit[]> {
-  const terms = [...contentTerms(query).keys()];
-  const top = hits.slice(0, LINK_CHECK);
-  if (terms.length === 0 || top.length === 0) return hits;
-  const details = await selectChunkDetails(deps.db, top.map((h) => h.chunk_id));
-  const linkOnly = new Set(
-    details.filter((d) => {
-      if (!/\[\[|\]\(/.test(d.text)) return false;
-      const own = contentTerms(
-        `${d.title} ${d.heading_path.join(" ")} ${
-          d.text.replace(/\[\[[^\]]*\]\]|\[[^\]]*\]\([^)]*\)/g, " ")
-        }`,
-      );
-      const all = contentTerms(d.text);
-      return terms.some((t) => all.has(t)) && !terms.some((t) => own.has(t));
-    }).map((d) => d.chunk_id),
+  const terms = new Set(contentTerms(query).keys());
+  const top = hits.slice(0, RESCORE_DEPTH);
+  if (terms.size === 0 || top.length === 0) return hits;
+  const details = new Map(
+    (await selectChunkDetails(deps.db, top.map((h) => h.chunk_id))).map((d) => [d.chunk_id, d]),
   );
-  if (linkOnly.size === 0) return hits;
-  return hits.map((h) => linkOnly.has(h.chunk_id) ? { ...h, score: h.score * LINK_ONLY_SHARE } : h)
-    .sort((a, b) => b.score - a.score || a.chunk_id - b.chunk_id);
+  let changed = false;
+  const rescored = hits.map((h) => {
+    const d = details.get(h.chunk_id);
+    if (!d) return h;
+    let score = h.score;
+    if (isLinkOnly(d, terms)) score *= LINK_ONLY_SHARE;
+    if (namesTopic(d, terms)) score += NAMED_BONUS;
+    if (score === h.score) return h;
+    changed = true;
+    return { ...h, score };
+  });
+  if (!changed) return hits;
+  return rescored.sort((a, b) => b.score - a.score || a.chunk_id - b.chunk_id);
+}
+
+/** Whether the query's words stand in the chunk only inside link syntax. */
+function isLinkOnly(d: ChunkDetail, terms: Set<string>): boolean {
+  if (!/\[\[|\]\(/.test(d.text)) return false;
+  const own = contentTerms(
+    `${d.title} ${d.heading_path.join(" ")} ${
+      d.text.replace(/\[\[[^\]]*\]\]|\[[^\]]*\]\([^)]*\)/g, " ")
+    }`,
+  );
+  const all = contentTerms(d.text);
+  return [...terms].some((t) => all.has(t)) && ![...terms].some((t) => own.has(t));
+}
+
+/**
+ * Whether the query names the page's title or the chunk's own heading: every content word of
+ * it is in the query, and they are at least half of the query's content words (a heading
+ * such as "What the service does" is not named by every question that says "service").
+ */
+function namesTopic(d: ChunkDetail, terms: Set<string>): boolean {
+  return [d.title, d.heading_path.at(-1) ?? ""].some((field) => {
+    const words = [...contentTerms(field).keys()];
+    return words.length > 0 && words.every((w) => terms.has(w)) &&
+      2 * words.length >= terms.size;
+  });
 }
 
 /**

@@ -39,16 +39,16 @@ export function buildSnippet(markdown: string, query: string): Snippet {
   const lead = from > 0 ? "… " : "";
   const tail = from + WINDOW_WORDS < words.length ? " …" : "";
   const text = lead + plain.slice(cutStart, shown[shown.length - 1]!.end) + tail;
-  const matches = shown.filter((w) => w.hits.length > 0).map((w) => {
-    // The word without the punctuation around it.
-    const raw = plain.slice(w.start, w.end);
-    const s = raw.search(/[\p{L}\p{N}]/u);
-    const e = raw.length - ([...raw].reverse().join("").search(/[\p{L}\p{N}]/u));
-    return {
-      start: lead.length + w.start - cutStart + s,
-      end: lead.length + w.start - cutStart + e,
-    };
-  });
+  // Within a word, only the runs of letters and digits that match: `fetch(id)` marks `fetch`,
+  // `/account/apps` marks `account` and `apps`, `"token";q=1200` marks `token`.
+  const matches = shown.filter((w) => w.hits.length > 0).flatMap((w) =>
+    [...plain.slice(w.start, w.end).matchAll(/[\p{L}\p{N}\p{M}]+/gu)]
+      .filter((run) => tokenize(run[0]).some((t) => !STOPWORDS.has(t) && terms.has(stem(t))))
+      .map((run) => ({
+        start: lead.length + w.start - cutStart + run.index,
+        end: lead.length + w.start - cutStart + run.index + run[0].length,
+      }))
+  );
   return { text, matches };
 }
 

@@ -170,8 +170,11 @@ export type Bm25Params = { k1: number; b: number; headingWeight: number };
 
 /**
  * The lexical leg: Okapi BM25 over the chunks of the given wikis, scored in SQL from the
- * postings, per-wiki document frequencies and average chunk length. A term in the heading
- * text counts `headingWeight` times (BM25F-style), before saturation.
+ * postings, per-wiki document frequencies and average chunk length. Two fields, BM25F-style:
+ * the body's term frequency is normalised by the chunk's length, the heading text's (title
+ * and headings) is not, and counts `headingWeight` times; their sum is then saturated. A
+ * heading is short whatever the section's length, so a long section named "Rate limits" keeps
+ * its heading's weight instead of losing it to a short paragraph that mentions rate limits.
  */
 export function selectBm25(
   db: Db,
@@ -191,13 +194,14 @@ export function selectBm25(
       FROM q JOIN term_stats d ON d.term = q.term JOIN s ON s.wiki_id = d.wiki_id
       WHERE d.df > 0
     )
-    SELECT p.chunk_id, sum(
-      w.idf * x.tf * (${params.k1}::float8 + 1)
-        / (x.tf + ${params.k1}::float8 * (1 - ${params.b}::float8 + ${params.b}::float8 * p.length / w.avgdl))
-    )::float8 AS score
+    SELECT p.chunk_id, sum(w.idf * x.tf * (${params.k1}::float8 + 1) / (x.tf + ${params.k1}::float8))::float8
+      AS score
     FROM w
     JOIN chunk_terms p ON p.wiki_id = w.wiki_id AND p.term = w.term
-    CROSS JOIN LATERAL (SELECT p.tf_body + ${params.headingWeight}::float8 * p.tf_heading AS tf) x
+    CROSS JOIN LATERAL (
+      SELECT p.tf_body / (1 - ${params.b}::float8 + ${params.b}::float8 * p.length / w.avgdl)
+        + ${params.headingWeight}::float8 * p.tf_heading AS tf
+    ) x
     GROUP BY p.chunk_id
     ORDER BY score DESC, p.chunk_id
     LIMIT ${limit}`;
