@@ -113,6 +113,9 @@ async function insertChunks(
       INSERT INTO chunk_terms (wiki_id, term, chunk_id, tf_heading, tf_body, length)
       SELECT ${wikiId}, t.term, c.id, least(t.h, 32767), least(t.b, 32767), c.length
       FROM t JOIN c ON c.page_id = t.page_id AND c.ord = t.ord
+      -- In key order: each leaf page of the primary key is visited once per batch, not once
+      -- per posting (a fifth of the statement's time).
+      ORDER BY t.term, c.id
     ), df AS (
       INSERT INTO term_stats (wiki_id, term, df)
       SELECT ${wikiId}, term, count(*)::int FROM t GROUP BY term ORDER BY term
