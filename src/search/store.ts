@@ -87,8 +87,8 @@ async function insertChunks(
     WITH r AS MATERIALIZED (
       SELECT r.*, to_tsvector('english', coalesce(r.lex_heading, r.heading_text)) AS hv,
         to_tsvector('english', coalesce(r.lex_text, r.text)) AS bv
-      FROM jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb)
-        AS r(page_id bigint, ord int, heading_path jsonb, anchor text, heading_text text,
+      FROM jsonb_to_recordset(${JSON.stringify(rows.map((r, n) => ({ ...r, n })))}::text::jsonb)
+        AS r(n int, page_id bigint, ord int, heading_path jsonb, anchor text, heading_text text,
           text text, lex_heading text, lex_text text, embedding text)
     ), t AS MATERIALIZED (
       SELECT r.page_id, r.ord, u.lexeme AS term, sum(u.h)::int AS h, sum(u.b)::int AS b
@@ -108,6 +108,8 @@ async function insertChunks(
         CASE WHEN r.embedding IS NULL THEN NULL ELSE ${embedder}::text END, r.embedding::vector,
         coalesce(len.length, 0)
       FROM r LEFT JOIN len ON len.page_id = r.page_id AND len.ord = r.ord
+      -- Ids in input order, as page by page: BM25 breaks ties by chunk id.
+      ORDER BY r.n
       RETURNING id, page_id, ord, length
     ), postings AS (
       INSERT INTO chunk_terms (wiki_id, term, chunk_id, tf_heading, tf_body, length)
