@@ -8,9 +8,10 @@ export const BM25: Bm25Params = { k1: 1.2, b: 0.75, headingWeight: 2 };
 export const CANDIDATES = 100;
 
 /**
- * The share of the lexical leg in the fused score. It depends on the embedder: the offline
- * embedder is lexical at heart and weaker than BM25 alone, so it only breaks near-ties;
- * a real embedding model gets an even share. Measured in docs/retrieval.md.
+ * The share of the lexical leg in the fused score. It depends on the embedder: a weak one
+ * (lexical at heart, weaker than BM25 alone) only breaks near-ties, 0.94 as measured for the
+ * offline embedder while it had a vector leg (it has none now: `vectorPolicy`); a real
+ * embedding model gets an even share. Measured in docs/retrieval.md.
  */
 export function lexicalWeight(embedder: Pick<Embedder, "weak">): number {
   return embedder.weak ? 0.94 : 0.5;
