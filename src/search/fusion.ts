@@ -10,8 +10,9 @@ export const CANDIDATES = 100;
 /**
  * The share of the lexical leg in the fused score. It depends on the embedder: a weak one
  * (lexical at heart, weaker than BM25 alone) only breaks near-ties, 0.94 as measured for the
- * offline embedder while it had a vector leg (it has none now: `vectorPolicy`); a real
- * embedding model gets an even share. Measured in docs/retrieval.md.
+ * offline embedder while it had a vector leg (it has none now, `vectorPolicy`, but its hybrid
+ * scores keep that scale, on which `ask`'s verdict was fitted); a real embedding model gets an
+ * even share. Measured in docs/retrieval.md.
  */
 export function lexicalWeight(embedder: Pick<Embedder, "weak">): number {
   return embedder.weak ? 0.94 : 0.5;

@@ -141,18 +141,19 @@ export function parseSearchInput(input: z.input<typeof searchInput>) {
 
 /**
  * The fused chunk ranking behind search and ask, best first. An embedder without stored
- * vectors (`storesVectors`: the offline one) has no vector leg: hybrid is the lexical leg.
+ * vectors (`storesVectors`: the offline one) has no vector leg: hybrid is the lexical leg,
+ * its scores at the lexical share they always had (`ask`'s verdict was fitted on them).
  */
 export async function rankChunks(
   deps: SearchDeps,
   wikiIds: string[],
   query: string,
-  requested: SearchMode,
+  mode: SearchMode,
 ): Promise<ChunkHit[]> {
-  const mode = requested === "hybrid" && !storesVectors(deps.embedder) ? "lexical" : requested;
+  const vectorLeg = mode === "vector" || (mode === "hybrid" && storesVectors(deps.embedder));
   const [lexical, vector] = await Promise.all([
     mode === "vector" ? [] : selectBm25(deps.db, wikiIds, query, BM25, CANDIDATES),
-    mode === "lexical" ? [] : nearestChunks(deps, wikiIds, query),
+    vectorLeg ? nearestChunks(deps, wikiIds, query) : [],
   ]);
   const weight = mode === "lexical" ? 1 : mode === "vector" ? 0 : lexicalWeight(deps.embedder);
   const fused = fuse(
