@@ -377,9 +377,11 @@ export async function checkCrashDuringImport(
     }
     const store = await makeStore(kind, ctx.databaseUrl);
     try {
-      // An import writes 100 pages per transaction (BATCH_PAGES): five or six batches, so the
-      // kill lands after the first has committed and before the last.
-      const result = await crashDuringImport(store, kind === "pglite" ? 500 : 600);
+      // An import writes 100 pages per transaction (BATCH_PAGES): six or twenty batches, so
+      // the kill lands after the first has committed and before the last. PGlite gets twenty:
+      // since imports stopped storing offline vectors, seeding 500 pages took under 5 s, and two
+      // thirds of that (the fallback kill below) came before the server's first, cold batch.
+      const result = await crashDuringImport(store, kind === "pglite" ? 2000 : 600);
       ctx.verdict({
         name,
         ok: result.consistent && result.old > 0 && result.fresh > 0 && result.restarted,
@@ -439,11 +441,11 @@ async function crashDuringImport(store: Store, count: number) {
     headers: { ...auth, "Content-Type": "application/json" },
     body,
   }).then((r) => r.status, () => "killed");
-  // Kill once the first batch of pages is new (a tenth of them, a fifth of the time), well
+  // Kill once the first batch of pages is new (the first hundred, a few batches in), well
   // inside the import. With PGlite the import's back-to-back transactions can keep the probe
   // waiting, so past two thirds of the calibrated duration the kill comes anyway (the server's
   // first batch, cold, can take longer than a third of the warm seeding).
-  const probe = `P${Math.floor(count / 10)}`;
+  const probe = `P${Math.min(50, Math.floor(count / 10))}`; // in the first batch
   const deadline = performance.now() + Math.min(120_000, calibrated * 2 / 3);
   while (performance.now() < deadline) {
     const res = await fetch(`${server.url}/api/v1/spaces/${wikiId}/pages/${probe}`, {
