@@ -6,6 +6,7 @@
 import { loadConfig } from "../src/config/config.ts";
 import { progressBar } from "../src/importer/progress_bar.ts";
 import { createLog } from "../src/lib/log.ts";
+import { storesVectors } from "../src/search/fusion.ts";
 import { reindexOtherScripts, reindexVectors } from "../src/search/reindex.ts";
 import { openDeps } from "../src/server.ts";
 import { getWiki } from "../src/wikis/wikis.ts";
@@ -16,13 +17,15 @@ try {
   const deps = await openDeps(config, createLog("error"));
   try {
     if (wikiId) await getWiki(deps.db, wikiId);
-    const bar = progressBar(`Embedding with ${deps.embedder.id}`);
-    const started = performance.now();
-    const n = await reindexVectors(deps, wikiId, (done, total) => bar(done, total, "chunks"));
-    const seconds = (performance.now() - started) / 1000;
-    console.log(
-      `${n} chunks embedded in ${seconds.toFixed(1)} s${wikiId ? ` (wiki "${wikiId}")` : ""}`,
-    );
+    if (storesVectors(deps.embedder)) {
+      const bar = progressBar(`Embedding with ${deps.embedder.id}`);
+      const started = performance.now();
+      const n = await reindexVectors(deps, wikiId, (done, total) => bar(done, total, "chunks"));
+      const seconds = (performance.now() - started) / 1000;
+      console.log(
+        `${n} chunks embedded in ${seconds.toFixed(1)} s${wikiId ? ` (wiki "${wikiId}")` : ""}`,
+      );
+    } else console.log(`${deps.embedder.id} stores no vectors: no chunk to embed`);
     const pages = await reindexOtherScripts(deps, wikiId);
     if (pages > 0) console.log(`${pages} pages in other scripts re-indexed`);
   } finally {

@@ -158,9 +158,14 @@ Deno.test("empty and over-long queries and unknown wikis get clear errors", asyn
   );
 });
 
+/** The offline embedder as a real model would be used: vectors stored, a vector leg of its own. */
+function storedVectors(deps: ReturnType<typeof testDeps>) {
+  return { ...deps, embedder: { ...deps.embedder, weak: false } };
+}
+
 Deno.test("a small wiki's results are complete inside a large store, by exact scan and by HNSW", async () => {
   await using db = await freshDb();
-  const deps = testDeps(db, { EMBEDDING_DIMENSIONS: "32" });
+  const deps = storedVectors(testDeps(db, { EMBEDDING_DIMENSIONS: "32" }));
   await ensureVectorIndex(db, deps.embedder);
   await createWiki(db, { id: "big" });
   await createWiki(db, { id: "small" });
@@ -216,6 +221,7 @@ Deno.test("when the embedder fails, pages are stored without vectors, search goe
   const working = createOfflineEmbedder(deps.embedder.dimensions);
   deps.embedder = {
     ...working,
+    weak: false,
     embed: (texts) =>
       down ? Promise.reject(new EmbedderError("endpoint down")) : working.embed(texts),
   };
@@ -240,41 +246,64 @@ Deno.test("when the embedder fails, pages are stored without vectors, search goe
 });
 
 /**
- * A weak embedder whose vectors say only whether a text mentions a zebra or a giraffe: the two
- * point the same way, so the vector leg finds the giraffe page for "zebra" although BM25 cannot.
+ * An embedder whose vectors say only whether a text mentions a zebra or a giraffe: the two
+ * point the same way, so a vector leg finds the giraffe page for "zebra" although BM25 cannot.
  */
-const animalEmbedder = {
-  id: "test:animals",
-  dimensions: 2,
-  weak: true,
-  embed: (texts: string[]) =>
-    Promise.resolve(
-      texts.map((t) => new Float32Array(/zebra|giraffe/i.test(t) ? [1, 0] : [0, 1])),
-    ),
-};
+function animalEmbedder(weak: boolean) {
+  const calls: string[][] = [];
+  return {
+    calls,
+    id: "test:animals",
+    dimensions: 2,
+    weak,
+    embed: (texts: string[]) => {
+      calls.push(texts);
+      return Promise.resolve(
+        texts.map((t) => new Float32Array(/zebra|giraffe/i.test(t) ? [1, 0] : [0, 1])),
+      );
+    },
+  };
+}
 
-Deno.test("offline-style hybrid re-ranks BM25's candidates; the vector leg runs only when BM25 finds few", async () => {
-  await using db = await freshDb();
+async function animalWiki(weak: boolean) {
+  const db = await freshDb();
   await createWiki(db, { id: "w" });
-  const deps = { ...testDeps(db), embedder: animalEmbedder };
-  const paths = async () =>
-    (await rankPages(deps, ["w"], "zebra", "hybrid")).map((r) => r.path).sort();
+  const embedder = animalEmbedder(weak);
+  await ensureVectorIndex(db, embedder);
+  const deps = { ...testDeps(db), embedder };
   await writePage(deps, { wikiId: "w", path: "Tall", markdown: "# Tall\nA giraffe." }, by);
   for (let i = 0; i < 3; i++) {
     await writePage(deps, { wikiId: "w", path: `Z${i}`, markdown: `# Z${i}\nA zebra.` }, by);
   }
   await writePage(deps, { wikiId: "w", path: "Other", markdown: "# Other\nA horse." }, by);
-  // Three lexical matches: too few, so the vector leg adds the giraffe page.
-  assert.deepEqual(await paths(), ["Tall", "Z0", "Z1", "Z2"]);
-  for (let i = 3; i < 12; i++) {
-    await writePage(deps, { wikiId: "w", path: `Z${i}`, markdown: `# Z${i}\nA zebra.` }, by);
-  }
-  // Twelve: the lexical candidates alone, each fused with its stored vector's similarity.
-  const found = await paths();
-  assert.equal(found.length, 12);
-  assert.ok(!found.includes("Tall"));
-  assert.deepEqual(
-    (await rankPages(deps, ["w"], "zebra", "vector")).map((r) => r.path).includes("Tall"),
-    true,
-  );
+  const paths = async (mode: "hybrid" | "vector") =>
+    (await rankPages(deps, ["w"], "zebra", mode)).map((r) => r.path).sort();
+  return { db, deps, embedder, paths };
+}
+
+Deno.test("a real model's vectors are stored and its vector leg finds what BM25 cannot", async () => {
+  const { db, embedder, paths } = await animalWiki(false);
+  await using _ = db;
+  assert.deepEqual(await paths("hybrid"), ["Tall", "Z0", "Z1", "Z2"]);
+  assert.ok((await paths("vector")).includes("Tall"));
+  const [stored] = await db<{ n: number }>`
+    SELECT count(*)::int AS n FROM chunks WHERE embedder = 'test:animals' AND embedding IS NOT NULL`;
+  assert.equal(stored!.n, 5);
+  assert.ok(embedder.calls.length > 0);
+});
+
+Deno.test("the offline embedder stores no vectors and builds no index: hybrid is the lexical leg", async () => {
+  const { db, deps, embedder, paths } = await animalWiki(true);
+  await using _ = db;
+  assert.deepEqual(await paths("hybrid"), ["Z0", "Z1", "Z2"]);
+  assert.deepEqual(await paths("vector"), []);
+  assert.deepEqual(embedder.calls, [], "neither writes nor searches call the embedder");
+  const [chunks] = await db<{ n: number; vectors: number }>`
+    SELECT count(*)::int AS n, count(embedding)::int AS vectors FROM chunks`;
+  assert.deepEqual(chunks, { n: 5, vectors: 0 });
+  const indexes = await db<{ n: number }>`
+    SELECT count(*)::int AS n FROM pg_indexes WHERE indexname LIKE 'chunks_hnsw%'`;
+  assert.equal(indexes[0]!.n, 0);
+  assert.equal(await countStaleChunks(db, deps.embedder), 0, "nothing for reindex to do");
+  assert.equal(await reindexVectors(deps, null), 0);
 });

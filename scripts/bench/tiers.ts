@@ -5,6 +5,7 @@ import { round } from "../../src/search/metrics.ts";
 import { EXACT_SCAN_LIMIT, searchWikis } from "../../src/search/search_wikis.ts";
 import { ensureVectorIndex, vectorIndexName } from "../../src/search/vector_index.ts";
 import type { Embedder } from "../../src/search/embedder.ts";
+import { storesVectors } from "../../src/search/fusion.ts";
 import { type Latency, measureLatency, type RunLimits } from "./latency.ts";
 
 /** Search and ask on one store at one size of the bench wiki. */
@@ -13,7 +14,7 @@ export type TierFigures = {
   chunks: number;
   pages: number;
   postings: number;
-  vector_leg: "exact scan" | "HNSW";
+  vector_leg: "none" | "exact scan" | "HNSW";
   search: Latency[];
   ask: Latency;
 };
@@ -60,7 +61,11 @@ export async function measureTier(
   return {
     store: deps.db.kind,
     ...size!,
-    vector_leg: size!.chunks > EXACT_SCAN_LIMIT ? "HNSW" : "exact scan",
+    vector_leg: !storesVectors(deps.embedder)
+      ? "none"
+      : size!.chunks > EXACT_SCAN_LIMIT
+      ? "HNSW"
+      : "exact scan",
     search,
     ask,
   };
@@ -71,12 +76,16 @@ export async function dropVectorIndex(db: Db, embedder: Embedder): Promise<void>
   await db.exec(`DROP INDEX IF EXISTS ${vectorIndexName(embedder)}`);
 }
 
-/** The HNSW index as the service creates it, built with `memory` of maintenance_work_mem. */
+/**
+ * The HNSW index as the service creates it, built with `memory` of maintenance_work_mem: all
+ * zeros for an embedder whose vectors are not stored (the offline one), which has none.
+ */
 export async function buildVectorIndex(
   db: Db,
   embedder: Embedder,
   memory: string,
 ): Promise<{ seconds: number; bytes: number; rows: number; distinct_vectors: number }> {
+  if (!storesVectors(embedder)) return { seconds: 0, bytes: 0, rows: 0, distinct_vectors: 0 };
   const t = performance.now();
   await db.transaction(async (tx) => {
     await tx`SELECT set_config('maintenance_work_mem', ${memory}, true)`;

@@ -8,9 +8,11 @@ export const BM25: Bm25Params = { k1: 1.2, b: 0.75, headingWeight: 2 };
 export const CANDIDATES = 100;
 
 /**
- * The share of the lexical leg in the fused score. It depends on the embedder: the offline
- * embedder is lexical at heart and weaker than BM25 alone, so it only breaks near-ties;
- * a real embedding model gets an even share. Measured in docs/retrieval.md.
+ * The share of the lexical leg in the fused score. It depends on the embedder: a weak one
+ * (lexical at heart, weaker than BM25 alone) only breaks near-ties, 0.94 as measured for the
+ * offline embedder while it had a vector leg (it has none now, `vectorPolicy`, but its hybrid
+ * scores keep that scale, on which `ask`'s verdict was fitted); a real embedding model gets an
+ * even share. Measured in docs/retrieval.md.
  */
 export function lexicalWeight(embedder: Pick<Embedder, "weak">): number {
   return embedder.weak ? 0.94 : 0.5;
@@ -40,16 +42,19 @@ export function fuse(lexical: ChunkHit[], vector: ChunkHit[], weight: number): C
 
 /**
  * How hybrid search uses an embedder's vectors. `leg`: a vector leg of its own (nearest chunks
- * by ANN or exact scan), fused with the lexical leg — for real embedding models, whose
- * neighbours find passages without the query's words. `rerank`: the lexical leg's candidates
- * re-scored by their stored vectors (exact cosine over at most `CANDIDATES` rows), and the
- * vector leg only when the lexical leg finds fewer than `MIN_LEXICAL` chunks. The offline
- * embedder is lexical at heart: its own leg cost 7× the lexical latency for +0.003 nDCG@10
- * on SciFact (docs/decisions.md, Retrieval).
+ * by ANN or exact scan over stored vectors), fused with the lexical leg — for real embedding
+ * models, whose neighbours find passages without the query's words. `none`: hybrid is the
+ * lexical leg alone and no vector is stored — for the offline embedder, which is lexical at
+ * heart: re-ranking BM25's top 100 by its vectors gained 0.003 nDCG@10 on SciFact and 0.001
+ * R@5 on SQuAD, while storing them (with their HNSW index) cost most of an import, and
+ * embedding the candidates' text at query time costs more than the lexical leg itself
+ * (docs/decisions.md, Retrieval).
  */
-export function vectorPolicy(embedder: Pick<Embedder, "weak">): "leg" | "rerank" {
-  return embedder.weak ? "rerank" : "leg";
+export function vectorPolicy(embedder: Pick<Embedder, "weak">): "leg" | "none" {
+  return embedder.weak ? "none" : "leg";
 }
 
-/** Under `rerank`, a lexical leg with fewer chunks than this is joined by the vector leg. */
-export const MIN_LEXICAL = 10;
+/** Whether chunks store this embedder's vectors (and an HNSW index serves them). */
+export function storesVectors(embedder: Pick<Embedder, "weak">): boolean {
+  return vectorPolicy(embedder) === "leg";
+}

@@ -1,6 +1,7 @@
 import type { WriteDeps } from "../deps.ts";
 import type { ParsedPage } from "../markdown/parse_page.ts";
 import { EmbedderError } from "./embedder.ts";
+import { storesVectors } from "./fusion.ts";
 import type { ChunkInput } from "./store.ts";
 
 /**
@@ -20,7 +21,8 @@ export async function prepareChunks(
 /**
  * `prepareChunks` for many pages with one call to the embedder (bulk import): one request
  * per batch to a remote model instead of one per page. If it fails, no page of the batch
- * gets vectors.
+ * gets vectors. An embedder whose vectors are not stored (the offline one, `storesVectors`)
+ * is not called: search embeds its candidates' text when it needs them.
  */
 export async function prepareChunksOf(
   deps: WriteDeps,
@@ -36,6 +38,7 @@ export async function prepareChunksOf(
       embedding: null as Float32Array | null,
     }))
   );
+  if (!storesVectors(deps.embedder)) return prepared.map((chunks) => ({ chunks, embedder: null }));
   const all = prepared.flat();
   try {
     const vectors = await deps.embedder.embed(all.map((c) => `${c.headingText}\n\n${c.text}`));

@@ -1,6 +1,7 @@
 import type { WriteDeps } from "../deps.ts";
 import { lockWikiRow } from "../wikis/wikis.ts";
 import { EmbedderError } from "./embedder.ts";
+import { storesVectors } from "./fusion.ts";
 import {
   replaceChunks,
   selectPageChunks,
@@ -17,7 +18,8 @@ const BATCH = 128;
 /**
  * Gives every chunk (of one wiki, or all) a vector from the configured embedder: after a
  * change of model, or for pages stored while the embedder was down. Chunks and the lexical
- * index are untouched; search keeps working throughout. Returns how many were embedded.
+ * index are untouched; search keeps working throughout. Returns how many were embedded: none
+ * for an embedder whose vectors are not stored (the offline one).
  */
 export async function reindexVectors(
   deps: WriteDeps,
@@ -59,10 +61,12 @@ export async function reindexOtherScripts(
       const rows = await selectPageChunks(tx, page.id);
       if (rows.length === 0) return;
       let vectors: Float32Array[] | null = null;
-      try {
-        vectors = await deps.embedder.embed(rows.map((r) => `${r.heading_text}\n\n${r.text}`));
-      } catch (error) {
-        if (!(error instanceof EmbedderError)) throw error;
+      if (storesVectors(deps.embedder)) {
+        try {
+          vectors = await deps.embedder.embed(rows.map((r) => `${r.heading_text}\n\n${r.text}`));
+        } catch (error) {
+          if (!(error instanceof EmbedderError)) throw error;
+        }
       }
       const chunks = rows.map((r, i) => ({
         ord: r.ord,

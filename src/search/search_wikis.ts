@@ -6,7 +6,7 @@ import { requireWellFormed } from "../lib/well_formed.ts";
 import { pathKey } from "../markdown/paths.ts";
 import { pageUrl } from "../wikis/urls.ts";
 import { EmbedderError } from "./embedder.ts";
-import { BM25, CANDIDATES, fuse, lexicalWeight, MIN_LEXICAL, vectorPolicy } from "./fusion.ts";
+import { BM25, CANDIDATES, fuse, lexicalWeight, storesVectors } from "./fusion.ts";
 import { buildSnippet } from "./snippet.ts";
 import { contentTerms } from "./terms.ts";
 import {
@@ -21,7 +21,6 @@ import {
   selectNearestExact,
   selectNearestIndexed,
   selectTermEvidence,
-  selectVectorScores,
 } from "./store.ts";
 import { type Db } from "../db/db.ts";
 import { findWikis } from "../wikis/wikis.ts";
@@ -140,19 +139,21 @@ export function parseSearchInput(input: z.input<typeof searchInput>) {
   return { ...parsed.data, query };
 }
 
-/** The fused chunk ranking behind search and ask, best first. */
+/**
+ * The fused chunk ranking behind search and ask, best first. An embedder without stored
+ * vectors (`storesVectors`: the offline one) has no vector leg: hybrid is the lexical leg,
+ * its scores at the lexical share they always had (`ask`'s verdict was fitted on them).
+ */
 export async function rankChunks(
   deps: SearchDeps,
   wikiIds: string[],
   query: string,
   mode: SearchMode,
 ): Promise<ChunkHit[]> {
-  if (mode === "hybrid" && vectorPolicy(deps.embedder) === "rerank") {
-    return await rescoreTop(deps, await rerankLexical(deps, wikiIds, query), query);
-  }
+  const vectorLeg = mode === "vector" || (mode === "hybrid" && storesVectors(deps.embedder));
   const [lexical, vector] = await Promise.all([
     mode === "vector" ? [] : selectBm25(deps.db, wikiIds, query, BM25, CANDIDATES),
-    mode === "lexical" ? [] : nearestChunks(deps, wikiIds, query),
+    vectorLeg ? nearestChunks(deps, wikiIds, query) : [],
   ]);
   const weight = mode === "lexical" ? 1 : mode === "vector" ? 0 : lexicalWeight(deps.embedder);
   const fused = fuse(
@@ -161,48 +162,6 @@ export async function rankChunks(
     weight,
   );
   return mode === "vector" ? fused : await rescoreTop(deps, fused, query);
-}
-
-/**
- * Hybrid for a weak embedder (`vectorPolicy` "rerank"): the lexical candidates, each fused
- * with its stored vector's similarity to the query. Only when the lexical leg finds few
- * chunks does the vector leg search on its own, above the relevance floor.
- */
-async function rerankLexical(
-  deps: SearchDeps,
-  wikiIds: string[],
-  query: string,
-): Promise<ChunkHit[]> {
-  const [lexical, vector] = await Promise.all([
-    selectBm25(deps.db, wikiIds, query, BM25, CANDIDATES),
-    embedQuery(deps, query),
-  ]);
-  const weight = lexicalWeight(deps.embedder);
-  if (!vector) return fuse(lexical, [], weight);
-  if (lexical.length < MIN_LEXICAL) {
-    const nearest = await nearestTo(deps, wikiIds, vector);
-    return fuse(lexical, aboveBackground(nearest, lexical), weight);
-  }
-  const scores = (await selectVectorScores(
-    deps.db,
-    lexical.map((h) => h.chunk_id),
-    deps.embedder.id,
-    vector,
-  )).filter((h) => Number.isFinite(h.score));
-  return fuse(lexical, spread(scores), weight);
-}
-
-/**
- * Similarities of the candidates scaled to [0, 1] between the least and the most similar: the
- * candidates all share the query's words, so their raw cosines sit close together, and divided
- * by the best they would barely separate. (A separate vector leg gave its top 100 of the whole
- * wiki their share and every other chunk nothing, a spread at least as wide.)
- */
-function spread(hits: ChunkHit[]): ChunkHit[] {
-  const min = hits.reduce((m, h) => Math.min(m, h.score), Infinity);
-  const max = hits.reduce((m, h) => Math.max(m, h.score), -Infinity);
-  if (!(max > min)) return [];
-  return hits.map((h) => ({ chunk_id: h.chunk_id, score: (h.score - min) / (max - min) }));
 }
 
 /** How many of the best chunks are re-scored by where the query's words stand in them. */
@@ -325,12 +284,16 @@ export async function rankPages(
   return [...first, ...rest].slice(0, CANDIDATES);
 }
 
-/** The vector leg: exact scan for small wikis, the HNSW index with iterative scans for large. */
+/**
+ * The vector leg: exact scan for small wikis, the HNSW index with iterative scans for large;
+ * nothing for an embedder whose vectors are not stored.
+ */
 async function nearestChunks(
   deps: SearchDeps,
   wikiIds: string[],
   query: string,
 ): Promise<ChunkHit[]> {
+  if (!storesVectors(deps.embedder)) return [];
   const vector = await embedQuery(deps, query);
   return vector ? await nearestTo(deps, wikiIds, vector) : [];
 }

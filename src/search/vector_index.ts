@@ -1,5 +1,6 @@
 import type { Db } from "../db/db.ts";
 import type { Embedder } from "./embedder.ts";
+import { storesVectors } from "./fusion.ts";
 
 const INDEX_LOCK = 727_002;
 
@@ -13,9 +14,11 @@ export function vectorIndexName(embedder: Embedder): string {
 /**
  * Records the embedder with its size and makes sure its HNSW index exists: a partial index
  * over `embedding::vector(d)` for the rows that embedder wrote, so models of different sizes
- * can live side by side while a re-index runs. Serialised across processes.
+ * can live side by side while a re-index runs. Serialised across processes. An embedder whose
+ * vectors are not stored (`storesVectors`) has no index.
  */
 export async function ensureVectorIndex(db: Db, embedder: Embedder): Promise<void> {
+  if (!storesVectors(embedder)) return;
   const name = vectorIndexName(embedder);
   const d = embedder.dimensions;
   if (!Number.isInteger(d) || d < 1 || d > 2000) {
@@ -35,12 +38,16 @@ export async function ensureVectorIndex(db: Db, embedder: Embedder): Promise<voi
   });
 }
 
-/** How many chunks the embedder has not embedded (they need `deno task reindex`). */
+/**
+ * How many chunks the embedder has not embedded (they need `deno task reindex`): none for an
+ * embedder whose vectors are not stored.
+ */
 export async function countStaleChunks(
   db: Db,
   embedder: Embedder,
   wikiId?: string,
 ): Promise<number> {
+  if (!storesVectors(embedder)) return 0;
   const rows = await db<{ n: number }>`
     SELECT count(*)::int AS n FROM chunks
     WHERE embedder IS DISTINCT FROM ${embedder.id} AND (${
