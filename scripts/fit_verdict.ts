@@ -55,7 +55,9 @@ const DEPTH = flag("depth", 2);
 const MIN_LEAF = flag("min-leaf", 40);
 const ONLY = Deno.args.includes("--only-abstain");
 /** Features held at 0 (an ablation): `--without a,b`. */
-const WITHOUT = new Set((Deno.args[Deno.args.indexOf("--without") + 1] ?? "").split(","));
+const WITHOUT = new Set(
+  Deno.args.includes("--without") ? Deno.args[Deno.args.indexOf("--without") + 1]!.split(",") : [],
+);
 /** Boosted trees instead of the logistic model (for comparison; not written). */
 const TREES_MODE = Deno.args.includes("--trees");
 /** How much one abstain fitting-half question weighs against one synthetic question. */
