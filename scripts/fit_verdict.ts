@@ -1,121 +1,345 @@
 /**
- * Fits the verdict's logistic model (src/ask/verdict.ts) on half of a features dump and reports
- * it on the other half and on all (docs/answers.md).
+ * Fits the verdict's logistic model (written to src/ask/verdict_model.ts with `--write`) over
+ * the evidence features, on synthetic development sets from ../shared/eval/squad
+ * (scripts/verdict_sets.ts) plus the fitting half of ../shared/eval/squad-abstain, and reports
+ * it on the abstain set's held-out half (docs/answers.md, "The verdict"). `--trees` fits
+ * gradient-boosted depth-2 trees instead, for comparison (not written: they did no better).
  *
- *   EVAL_DUMP_PASSAGES=1 deno task eval ../shared/eval/squad-abstain --ask --features feats.jsonl
- *   deno run --allow-read scripts/fit_verdict.ts feats.jsonl
+ *   EVAL_DUMP_PASSAGES=1 deno task eval ../shared/eval/squad-abstain --ask --features abstain.jsonl
+ *   deno run --allow-read --allow-write scripts/verdict_sets.ts /tmp/syn 4
+ *   for k in 1 2 3 4: EVAL_DUMP_PASSAGES=1 deno task eval /tmp/syn/syn$k --ask --features syn$k.jsonl
+ *   deno run --allow-read --allow-write scripts/fit_verdict.ts abstain.jsonl syn*.jsonl [--write]
  *
- * Questions go to the fitting half when the last hex digit of sha1(id) is even. With passages
- * in the dump, the window signals (src/ask/signals.ts) are recomputed from them, so a change
- * to those features can be fitted without re-running the eval.
+ * Abstain questions go to the fitting half when the last hex digit of sha1(id) is even; the
+ * synthetic sets never hold an abstain question. The window and alignment signals are
+ * recomputed from the dumped passages, so a change to them can be fitted without re-running
+ * the eval; the other features are read from the dump by name order of `DUMPED`.
  */
 import { createHash } from "node:crypto";
+import { alignment } from "../src/ask/alignment.ts";
 import { windowSignals } from "../src/ask/signals.ts";
 import { FEATURES } from "../src/ask/verdict.ts";
 import type { Passage } from "../src/ask/passages.ts";
 
-type Row = { id: string; answerable: boolean; x: number[]; fit: boolean };
+type Row = { id: string; answerable: boolean; x: number[]; fit: boolean; synthetic: boolean };
 
-const [file, ...rest] = Deno.args;
-if (!file) throw new Error("usage: fit_verdict.ts feats.jsonl [--l2 0.02]");
-const l2 = Number(rest[rest.indexOf("--l2") + 1] ?? 0.02) || 0.02;
+/** The order of features in a dump written by the eval before alignment features existed. */
+const DUMPED = [
+  "best",
+  "passage",
+  "union",
+  "bigrams",
+  "rarest",
+  "typeMatch",
+  "rareTop",
+  "rareBest",
+  "unseen",
+  "margin",
+  "terms",
+  "specific",
+  "missing",
+  "bestRank",
+  "topSentence",
+];
 
-const rows: Row[] = (await Deno.readTextFile(file)).split("\n").filter(Boolean).map((line) => {
-  const r = JSON.parse(line) as {
-    id: string;
-    answerable: boolean;
-    features: number[];
-    question?: string;
-    passages?: Passage[];
-  };
-  let x = r.features;
-  if (r.question && r.passages) {
-    // Recompute the window signals from the dumped passages (the last features in order).
-    const s = windowSignals(r.question, r.passages);
-    const names = FEATURES as readonly string[];
-    x = names.map((f, i) => f in s ? Number(s[f as keyof typeof s]) : r.features[i]!);
-  }
-  const digit = parseInt(createHash("sha1").update(r.id).digest("hex").slice(-1), 16);
-  return { id: r.id, answerable: r.answerable, x, fit: digit % 2 === 0 };
+const args = Deno.args.filter((a) => !a.startsWith("--"));
+const flag = (name: string, dflt: number) => {
+  const i = Deno.args.indexOf(`--${name}`);
+  return i >= 0 ? Number(Deno.args[i + 1]) : dflt;
+};
+const [abstainFile, ...synFiles] = args.filter((a) => a.endsWith(".jsonl"));
+if (!abstainFile) throw new Error("usage: fit_verdict.ts abstain.jsonl [syn*.jsonl] [--write]");
+const ROUNDS = flag("rounds", 300);
+const RATE = flag("rate", 0.1);
+const DEPTH = flag("depth", 2);
+const MIN_LEAF = flag("min-leaf", 40);
+const ONLY = Deno.args.includes("--only-abstain");
+/** Features held at 0 (an ablation): `--without a,b`. */
+const WITHOUT = new Set(
+  Deno.args.includes("--without") ? Deno.args[Deno.args.indexOf("--without") + 1]!.split(",") : [],
+);
+/** Boosted trees instead of the logistic model (for comparison; not written). */
+const TREES_MODE = Deno.args.includes("--trees");
+/** How much one abstain fitting-half question weighs against one synthetic question. */
+const ABSTAIN_WEIGHT = flag("abstain-weight", 1);
+
+async function load(file: string, synthetic: boolean): Promise<Row[]> {
+  return (await Deno.readTextFile(file)).split("\n").filter(Boolean).map((line) => {
+    const r = JSON.parse(line) as {
+      id: string;
+      answerable: boolean;
+      features: number[];
+      question: string;
+      passages: Passage[];
+    };
+    const dumped = Object.fromEntries(DUMPED.map((f, i) => [f, r.features[i]!]));
+    const all: Record<string, number> = {
+      ...dumped,
+      ...windowSignals(r.question, r.passages),
+      ...alignment(r.question, r.passages),
+    };
+    const x = FEATURES.map((f) => WITHOUT.has(f) ? 0 : Number(all[f]));
+    const digit = parseInt(createHash("sha1").update(r.id).digest("hex").slice(-1), 16);
+    return { id: r.id, answerable: r.answerable, x, fit: synthetic || digit % 2 === 0, synthetic };
+  });
+}
+
+const abstain = await load(abstainFile, false);
+const synthetic = (await Promise.all(synFiles.map((f) => load(f, true)))).flat();
+const fitAbstain = abstain.filter((r) => r.fit);
+const held = abstain.filter((r) => !r.fit);
+const train = ONLY ? fitAbstain : [...synthetic, ...fitAbstain];
+
+// Class-balanced weights within each source; one abstain question weighs ABSTAIN_WEIGHT.
+const counts = new Map<string, number>();
+for (const r of train) {
+  const k = `${r.synthetic}${r.answerable}`;
+  counts.set(k, (counts.get(k) ?? 0) + 1);
+}
+const w = train.map((r) => {
+  const setSize = (counts.get(`${r.synthetic}true`) ?? 0) +
+    (counts.get(`${r.synthetic}false`) ?? 0);
+  const scale = r.synthetic || ONLY ? 1 : ABSTAIN_WEIGHT;
+  return scale * setSize / (2 * counts.get(`${r.synthetic}${r.answerable}`)!);
 });
 
-const fit = rows.filter((r) => r.fit);
-const held = rows.filter((r) => !r.fit);
+// Candidate thresholds: up to 32 quantiles of each feature over the training rows.
 const d = FEATURES.length;
-const mean = FEATURES.map((_, j) => fit.reduce((s, r) => s + r.x[j]!, 0) / fit.length);
-const sd = FEATURES.map((_, j) =>
-  Math.sqrt(fit.reduce((s, r) => s + (r.x[j]! - mean[j]!) ** 2, 0) / fit.length) || 1
-);
-const z = (x: number[]) => x.map((v, j) => (v - mean[j]!) / sd[j]!);
+const cuts = FEATURES.map((_, j) => {
+  const v = [...new Set(train.map((r) => r.x[j]!))].sort((a, b) => a - b);
+  if (v.length <= 33) return v.slice(0, -1).map((a, i) => (a + v[i + 1]!) / 2);
+  return Array.from({ length: 32 }, (_, i) => v[Math.floor(((i + 1) * v.length) / 33)]!);
+});
 
-// Logistic regression by gradient descent on standardised features.
-let w = new Array(d).fill(0);
-let b = 0;
-for (let it = 0; it < 4000; it++) {
-  const gw = new Array(d).fill(0);
-  let gb = 0;
-  for (const r of fit) {
-    const xs = z(r.x);
-    const p = 1 / (1 + Math.exp(-(b + xs.reduce((s, v, j) => s + v * w[j], 0))));
-    const e = p - (r.answerable ? 1 : 0);
-    xs.forEach((v, j) => gw[j] += e * v);
-    gb += e;
+/** Each training row's bin per feature: the number of cuts below its value. */
+const bins = train.map((r) =>
+  r.x.map((v, j) => {
+    const c = cuts[j]!;
+    let b = 0;
+    while (b < c.length && v > c[b]!) b++;
+    return b;
+  })
+);
+
+type Tree = { f: number[]; t: number[]; v: number[] };
+const internal = 2 ** DEPTH - 1;
+
+function leafOf(tree: Pick<Tree, "f" | "t">, x: number[]): number {
+  let i = 0;
+  for (let level = 0; level < DEPTH; level++) {
+    i = 2 * i + 1 + (x[tree.f[i]!]! > tree.t[i]! ? 1 : 0);
   }
-  w = w.map((v, j) => v - 0.5 * (gw[j] / fit.length + l2 * v));
-  b -= 0.5 * gb / fit.length;
+  return i - internal;
 }
-// Back to raw feature units, for src/ask/verdict.ts.
-const weights = w.map((v, j) => v / sd[j]!);
-const bias = b - w.reduce((s, v, j) => s + v * mean[j]! / sd[j]!, 0);
+
+/** Grows one tree on gradients g and hessians h (Newton leaves, shrunk by RATE). */
+function grow(g: number[], h: number[]): Tree {
+  const f = new Array(internal).fill(0);
+  const t = new Array(internal).fill(Infinity);
+  let groups: number[][] = [train.map((_, i) => i)];
+  for (let level = 0; level < DEPTH; level++) {
+    const next: number[][] = [];
+    groups.forEach((rows, k) => {
+      const node = 2 ** level - 1 + k;
+      let best = { gain: 0, f: 0, t: Infinity };
+      const G = rows.reduce((s, i) => s + g[i]!, 0);
+      const H = rows.reduce((s, i) => s + h[i]!, 0);
+      for (let j = 0; j < d; j++) {
+        // Histogram of gradient and hessian sums by bin, then a sweep over the cuts.
+        const nb = cuts[j]!.length + 1;
+        const hg = new Float64Array(nb), hh = new Float64Array(nb), hn = new Int32Array(nb);
+        for (const i of rows) {
+          const b = bins[i]![j]!;
+          hg[b] = hg[b]! + g[i]!;
+          hh[b] = hh[b]! + h[i]!;
+          hn[b] = hn[b]! + 1;
+        }
+        let gl = 0, hl = 0, nl = 0;
+        for (let b = 0; b + 1 < nb; b++) {
+          gl += hg[b]!;
+          hl += hh[b]!;
+          nl += hn[b]!;
+          if (nl < MIN_LEAF || rows.length - nl < MIN_LEAF) continue;
+          const gain = gl * gl / (hl + 1) + (G - gl) ** 2 / (H - hl + 1) - G * G / (H + 1);
+          if (gain > best.gain) best = { gain, f: j, t: cuts[j]![b]! };
+        }
+      }
+      f[node] = best.f;
+      t[node] = best.t;
+      next.push(rows.filter((i) => train[i]!.x[best.f]! <= best.t));
+      next.push(rows.filter((i) => train[i]!.x[best.f]! > best.t));
+    });
+    groups = next;
+  }
+  const v = groups.map((rows) => {
+    const G = rows.reduce((s, i) => s + g[i]!, 0);
+    const H = rows.reduce((s, i) => s + h[i]!, 0);
+    return Math.round((-RATE * G / (H + 1)) * 1e4) / 1e4;
+  });
+  return { f, t, v };
+}
+
+const pos = train.reduce((s, r, i) => s + (r.answerable ? w[i]! : 0), 0);
+const bias = Math.log(pos / (w.reduce((s, v) => s + v, 0) - pos));
+const trees: Tree[] = [];
+const margin = train.map(() => bias);
+for (let round = 0; TREES_MODE && round < ROUNDS; round++) {
+  const p = margin.map((m) => 1 / (1 + Math.exp(-m)));
+  const g = p.map((q, i) => w[i]! * (q - (train[i]!.answerable ? 1 : 0)));
+  const h = p.map((q, i) => w[i]! * q * (1 - q));
+  const tree = grow(g, h);
+  trees.push(tree);
+  train.forEach((r, i) => margin[i]! += tree.v[leafOf(tree, r.x)]!);
+}
+// For comparison (--logistic): an L2 logistic regression on the same rows and weights.
+let linear: ((x: number[]) => number) | null = null;
+let lwOut: number[] = [];
+let lbOut = 0;
+if (!TREES_MODE) {
+  const mean = FEATURES.map((_, j) => train.reduce((s, r) => s + r.x[j]!, 0) / train.length);
+  const sd = FEATURES.map((_, j) =>
+    Math.sqrt(train.reduce((s, r) => s + (r.x[j]! - mean[j]!) ** 2, 0) / train.length) || 1
+  );
+  const zs = train.map((r) => r.x.map((v, j) => (v - mean[j]!) / sd[j]!));
+  const wsum = w.reduce((s, v) => s + v, 0);
+  let lw = new Array(d).fill(0);
+  let lb = 0;
+  for (let it = 0; it < 1500; it++) {
+    const gw = new Array(d).fill(0);
+    let gb = 0;
+    zs.forEach((xs, i) => {
+      const p = 1 / (1 + Math.exp(-(lb + xs.reduce((s, v, j) => s + v * lw[j], 0))));
+      const e = w[i]! * (p - (train[i]!.answerable ? 1 : 0));
+      xs.forEach((v, j) => gw[j] += e * v);
+      gb += e;
+    });
+    lw = lw.map((v, j) => v - 0.5 * (gw[j] / wsum + 0.01 * v));
+    lb -= 0.5 * gb / wsum;
+  }
+  // Back to raw feature units, for src/ask/verdict_model.ts.
+  lwOut = lw.map((v, j) => v / sd[j]!);
+  lbOut = lb - lw.reduce((s, v, j) => s + v * mean[j]! / sd[j]!, 0);
+  linear = (x) => x.reduce((s, v, j) => s + lwOut[j]! * v, lbOut);
+}
 const prob = (r: Row) =>
-  1 / (1 + Math.exp(-(bias + r.x.reduce((s, v, j) => s + v * weights[j]!, 0))));
+  1 /
+  (1 + Math.exp(
+    -(linear ? linear(r.x) : trees.reduce((s, tr) => s + tr.v[leafOf(tr, r.x)]!, bias)),
+  ));
 
 function auc(set: Row[]): number {
-  const pos = set.filter((r) => r.answerable).map(prob);
-  const neg = set.filter((r) => !r.answerable).map(prob);
+  const p = set.filter((r) => r.answerable).map(prob);
+  const n = set.filter((r) => !r.answerable).map(prob).sort((a, b) => a - b);
   let wins = 0;
-  for (const p of pos) for (const q of neg) wins += p > q ? 1 : p === q ? 0.5 : 0;
-  return wins / (pos.length * neg.length);
+  for (const a of p) {
+    for (const b of n) wins += a > b ? 1 : a === b ? 0.5 : 0;
+  }
+  return wins / (p.length * n.length);
 }
 function rates(set: Row[], t: number) {
   const unc = set.filter((r) => !r.answerable);
   const cov = set.filter((r) => r.answerable);
   return {
-    uncovered_flagged: unc.filter((r) => prob(r) < t).length / unc.length,
-    covered_flagged: cov.filter((r) => prob(r) < t).length / cov.length,
+    uncovered: unc.filter((r) => prob(r) < t).length / unc.length,
+    covered: cov.filter((r) => prob(r) < t).length / cov.length,
   };
 }
-// Thresholds on the fitting half only: Youden's J (the verdict's), and the lowest that flags
-// 90% of its uncovered questions (for reference).
-const uncFit = fit.filter((r) => !r.answerable).map(prob).sort((a, b) => a - b);
-const at90 = uncFit[Math.ceil(0.9 * uncFit.length) - 1]! + 1e-6;
-let threshold = 0.5;
-let bestJ = -1;
-for (let t = 0.2; t <= 0.8; t += 0.01) {
-  const r = rates(fit, t);
-  if (r.uncovered_flagged - r.covered_flagged > bestJ) {
-    bestJ = r.uncovered_flagged - r.covered_flagged;
-    threshold = Math.round(t * 100) / 100;
+/** The threshold with the best Youden's J (uncovered flagged minus covered flagged) on a set. */
+function youden(set: Row[]): number {
+  let threshold = 0.5;
+  let bestJ = -1;
+  for (let t = 0.05; t <= 0.95; t += 0.01) {
+    const r = rates(set, t);
+    if (r.uncovered - r.covered > bestJ) {
+      bestJ = r.uncovered - r.covered;
+      threshold = Math.round(t * 100) / 100;
+    }
   }
+  return threshold;
+}
+// The verdict's threshold: Youden's J on all fitting rows (synthetic and the abstain fitting
+// half), steadier than on the 291 abstain questions alone.
+const threshold = youden(train);
+const f3 = (v: number) => v.toFixed(3);
+console.log(
+  `train ${train.length} (synthetic ${synthetic.length}, abstain fit ${fitAbstain.length}), ` +
+    `held-out ${held.length}; ${ROUNDS} trees of depth ${DEPTH}, rate ${RATE}, min leaf ${MIN_LEAF}`,
+);
+const synSplit = synthetic.length > 0 ? ` synthetic ${f3(auc(synthetic))}` : "";
+console.log(
+  `AUC abstain fit ${f3(auc(fitAbstain))} held-out ${f3(auc(held))} all ${
+    f3(auc(abstain))
+  }${synSplit}`,
+);
+console.log(
+  `threshold (Youden's J on all fitting rows): ${threshold.toFixed(2)}; ` +
+    `on the abstain fitting half alone: ${youden(fitAbstain).toFixed(2)}`,
+);
+{
+  const h = rates(held, threshold);
+  const f = rates(fitAbstain, threshold);
+  // Precision of `supported` on the held-out half, classes as they are (balanced there).
+  const nu = held.filter((r) => !r.answerable).length;
+  const nc = held.length - nu;
+  const tp = (1 - h.covered) * nc;
+  const fp = (1 - h.uncovered) * nu;
+  console.log(
+    `at ${threshold}: fitting half ${f3(f.uncovered)}/${f3(f.covered)}; ` +
+      `precision of supported on the held-out half ${f3(tp / (tp + fp))}`,
+  );
+}
+console.log("threshold: held-out uncovered/covered flagged | all 600");
+for (
+  const t of [threshold, 0.2, 0.3, 0.35, 0.4, 0.45, 0.47, 0.48, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 0.9]
+) {
+  const a = rates(held, t);
+  const b = rates(abstain, t);
+  console.log(
+    `  ${t.toFixed(2)}: ${f3(a.uncovered)}/${f3(a.covered)} | ${f3(b.uncovered)}/${f3(b.covered)}`,
+  );
+}
+// Which features the trees split on (how many nodes).
+if (TREES_MODE) console.log("splits per feature:", splitCounts());
+function splitCounts() {
+  const uses = new Map<string, number>();
+  for (const tr of trees) {
+    for (const j of tr.f) uses.set(FEATURES[j]!, (uses.get(FEATURES[j]!) ?? 0) + 1);
+  }
+  return [...uses].sort((a, b) => b[1] - a[1]).map(([f, n]) => `${f} ${n}`).join(", ");
 }
 
-console.log(`fit ${fit.length} held-out ${held.length}, l2 ${l2}`);
-console.log("weights:");
-FEATURES.forEach((f, j) =>
-  console.log(`  ${f}: ${weights[j]!.toFixed(3)}, // z ${w[j].toFixed(2)}`)
-);
-console.log(`  bias: ${bias.toFixed(3)}`);
-console.log(
-  `AUC fit ${auc(fit).toFixed(3)} held-out ${auc(held).toFixed(3)} all ${auc(rows).toFixed(3)}`,
-);
-console.log(`threshold (Youden's J on the fitting half): ${threshold.toFixed(2)}`);
-console.log(`threshold (90% of fit-half uncovered flagged): ${at90.toFixed(3)}`);
-console.log("uncovered_flagged/covered_flagged:");
-for (const t of [threshold, at90, 0.3, 0.4, 0.5, 0.6, 0.7]) {
-  const f = rates(held, t);
-  const a = rates(rows, t);
-  console.log(
-    `t=${t.toFixed(3)} held-out ${f.uncovered_flagged.toFixed(3)}/${f.covered_flagged.toFixed(3)}` +
-      ` all ${a.uncovered_flagged.toFixed(3)}/${a.covered_flagged.toFixed(3)}`,
-  );
+if (Deno.args.includes("--write") && !TREES_MODE) {
+  const body = [
+    '// Generated by scripts/fit_verdict.ts (docs/answers.md, "The verdict"): do not edit.',
+    'import type { FEATURES } from "./verdict.ts";',
+    "",
+    "/** Weights of the logistic verdict, in raw feature units, by feature name. */",
+    "export const WEIGHTS: Record<(typeof FEATURES)[number], number> = {",
+    ...FEATURES.map((f, j) => `  ${f}: ${lwOut[j]!.toFixed(4)},`),
+    "};",
+    `export const BIAS = ${lbOut.toFixed(4)};`,
+    "/** At or above this probability the answer is `supported` (Youden's J on the fitting rows). */",
+    `export const SUPPORTED_AT = ${threshold};`,
+    "",
+  ].join("\n");
+  await Deno.writeTextFile(new URL("../src/ask/verdict_model.ts", import.meta.url), body);
+  console.log("wrote src/ask/verdict_model.ts");
+}
+
+if (Deno.args.includes("--single")) {
+  // Each feature alone: its ROC AUC (either direction) on the abstain set and the synthetic one.
+  const single = (set: Row[], j: number) => {
+    const p = set.filter((r) => r.answerable).map((r) => r.x[j]!);
+    const n = set.filter((r) => !r.answerable).map((r) => r.x[j]!);
+    let wins = 0;
+    for (const a of p) for (const b of n) wins += a > b ? 1 : a === b ? 0.5 : 0;
+    const v = wins / (p.length * n.length);
+    return Math.max(v, 1 - v);
+  };
+  const sample = synthetic.filter((_, i) => i % 4 === 0);
+  for (let j = 0; j < d; j++) {
+    console.log(
+      `  ${FEATURES[j]}: abstain ${f3(single(abstain, j))} synthetic ${f3(single(sample, j))}`,
+    );
+  }
 }

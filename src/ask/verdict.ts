@@ -4,9 +4,11 @@ import { tokenize } from "../search/terms.ts";
 import type { SentenceEvidence } from "./extractive.ts";
 import type { Passage } from "./passages.ts";
 import { type Signals, windowSignals } from "./signals.ts";
+import { type Alignment, alignment } from "./alignment.ts";
+import { BIAS, SUPPORTED_AT, WEIGHTS } from "./verdict_model.ts";
 
 /** Everything the verdict weighs, one number each (documented in docs/answers.md). */
-export type Evidence = SentenceEvidence & Signals & {
+export type Evidence = SentenceEvidence & Signals & Alignment & {
   /** Wiki-wide rarity-weighted share of the question's terms in the best-ranked passage. */
   rareTop: number;
   /** The same share in the passage of the best sentence. */
@@ -30,7 +32,7 @@ export async function gatherEvidence(
   bestPassage: Passage | undefined,
 ): Promise<Evidence> {
   const top = passages[0];
-  const signals = windowSignals(question, passages);
+  const signals = { ...windowSignals(question, passages), ...alignment(question, passages) };
   if (!top) return { ...sentence, ...signals, rareTop: 0, rareBest: 0, unseen: 1, margin: 0 };
   const best = bestPassage ?? top;
   const terms = await termEvidence(deps.db, wikiIds, question, [top.chunkId, best.chunkId]);
@@ -64,9 +66,10 @@ export async function gatherEvidence(
 }
 
 /**
- * Logistic model of "the wiki answers this question", fitted by scripts/fit_verdict.ts on half
- * of the development set `../shared/eval/squad-abstain` (docs/answers.md). Order of `WEIGHTS`
- * is `FEATURES`; the features after `topSentence` are the window signals (src/ask/signals.ts).
+ * The features of the verdict's logistic model (weights in src/ask/verdict_model.ts, fitted by
+ * scripts/fit_verdict.ts; docs/answers.md): the picker's sentence evidence, the wiki-wide
+ * rarity evidence, the window signals (src/ask/signals.ts) and the alignment of the question
+ * with its best window (src/ask/alignment.ts).
  */
 export const FEATURES = [
   "best",
@@ -92,35 +95,19 @@ export const FEATURES = [
   "anchors",
   "answerType",
   "windowMargin",
-] as const;
-const WEIGHTS: Record<(typeof FEATURES)[number], number> = {
-  best: 1.31,
-  passage: -1.206,
-  union: 0.302,
-  bigrams: 0.991,
-  rarest: -0.394,
-  typeMatch: 0.21,
-  rareTop: 0.905,
-  rareBest: 0.931,
-  unseen: -0.971,
-  margin: 2.006,
-  terms: 0.166,
-  specific: 1.467,
-  missing: -0.227,
-  bestRank: -0.186,
-  topSentence: -0.905,
-  window: -0.261,
-  specificWindow: -0.121,
-  specificMissing: -0.052,
-  absent: 0.058,
-  run: 0.599,
-  anchors: -0.344,
-  answerType: -0.124,
-  windowMargin: 2.338,
-};
-const BIAS = -2.667;
-/** At or above this probability the answer is `supported` (Youden's J on the fitting half). */
-export const SUPPORTED_AT = 0.46;
+  "heldWeight",
+  "missingWeight",
+  "missingMax",
+  "names",
+  "nameCount",
+  "numbers",
+  "order",
+  "density",
+  "nearAnswer",
+  "rivals",
+  "ownHeld",
+] as const satisfies readonly (keyof Evidence)[];
+export { SUPPORTED_AT };
 /** Below this probability a model's "covered" claim is not enough for `supported`. */
 export const UNSUPPORTED_BELOW = 0.3;
 
@@ -129,7 +116,7 @@ export function featureVector(e: Evidence): number[] {
   return FEATURES.map((f) => Number(e[f]));
 }
 
-/** The probability that the retrieved passages answer the question. */
+/** The probability that the retrieved passages answer the question (logistic). */
 export function answerability(e: Evidence): number {
   const z = FEATURES.reduce((s, f) => s + WEIGHTS[f] * Number(e[f]), BIAS);
   return 1 / (1 + Math.exp(-z));

@@ -1,0 +1,44 @@
+import assert from "node:assert/strict";
+import { alignment } from "./alignment.ts";
+import type { Passage } from "./passages.ts";
+
+const passage = (page: string, title: string, text: string): Passage => ({
+  n: 1,
+  chunkId: 1,
+  pageId: 1,
+  wiki: "w",
+  page,
+  title,
+  section: null,
+  url: "",
+  revision: 1,
+  updatedAt: new Date(0),
+  text,
+  score: 0,
+  markdown: text,
+  offset: 0,
+});
+
+Deno.test("the answering window holds the question's names in order, with a year near them", () => {
+  const a = alignment("When was the Falcon gateway moved to Lisbon?", [
+    passage("falcon", "Falcon", "The Falcon gateway was moved to Lisbon in 2024. It serves HTTPS."),
+    passage("tokens", "Tokens", "Tokens expire after an hour."),
+  ]);
+  assert.equal(a.names, 1, "Falcon and Lisbon are in the window");
+  assert.equal(a.order, 1);
+  assert.equal(a.nearAnswer, 1, "2024 stands next to the matched words");
+  assert.equal(a.missingWeight, 0);
+  assert.equal(a.rivals, 1);
+});
+
+Deno.test("a sibling that shares only topic words leaves the question's rare words missing", () => {
+  const a = alignment("Who designed the Falcon gateway's rollback command in Porto?", [
+    passage("falcon-1", "Falcon", "The Falcon gateway serves requests on port 7443."),
+    passage("falcon-2", "Falcon", "The Falcon gateway logs every request."),
+  ]);
+  assert.ok(a.missingWeight > a.heldWeight, "rollback, command, designed and Porto are missing");
+  assert.equal(a.names, 0.5, "Falcon is, Porto is in no window");
+  assert.equal(a.nearAnswer, -1, "no name new to the question");
+  assert.equal(a.rivals, 2, "both pages match as well");
+  assert.equal(alignment("", []).heldWeight, 0);
+});
