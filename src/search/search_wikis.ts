@@ -7,13 +7,13 @@ import { pathKey } from "../markdown/paths.ts";
 import { pageUrl } from "../wikis/urls.ts";
 import { EmbedderError } from "./embedder.ts";
 import { BM25, CANDIDATES, fuse, lexicalWeight, MIN_LEXICAL, vectorPolicy } from "./fusion.ts";
+import { lexicalTopK } from "./lexical_cache.ts";
 import { buildSnippet } from "./snippet.ts";
 import { contentTerms } from "./terms.ts";
 import {
   type ChunkDetail,
   type ChunkHit,
   countChunks,
-  selectBm25,
   selectChunkDetails,
   selectChunkPages,
   selectExactTitleMatches,
@@ -151,7 +151,7 @@ export async function rankChunks(
     return await demoteLinkOnly(deps, await rerankLexical(deps, wikiIds, query), query);
   }
   const [lexical, vector] = await Promise.all([
-    mode === "vector" ? [] : selectBm25(deps.db, wikiIds, query, BM25, CANDIDATES),
+    mode === "vector" ? [] : lexicalTopK(deps, wikiIds, query, BM25, CANDIDATES),
     mode === "lexical" ? [] : nearestChunks(deps, wikiIds, query),
   ]);
   const weight = mode === "lexical" ? 1 : mode === "vector" ? 0 : lexicalWeight(deps.embedder);
@@ -174,7 +174,7 @@ async function rerankLexical(
   query: string,
 ): Promise<ChunkHit[]> {
   const [lexical, vector] = await Promise.all([
-    selectBm25(deps.db, wikiIds, query, BM25, CANDIDATES),
+    lexicalTopK(deps, wikiIds, query, BM25, CANDIDATES),
     embedQuery(deps, query),
   ]);
   const weight = lexicalWeight(deps.embedder);

@@ -1,0 +1,29 @@
+import type { Bm25Params } from "./store.ts";
+
+/**
+ * BM25's inverse document frequency of a term found in `df` of a wiki's `n` chunks (the
+ * "+ 1" form, never negative). `selectBm25` (store.ts) computes the same in SQL.
+ */
+export function bm25Idf(n: number, df: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+/**
+ * One term's BM25 contribution to one chunk: its frequency in the heading text counts
+ * `headingWeight` times (BM25F-style), saturated by k1 and normalised by the chunk's length
+ * against the wiki's average. The whole scoring of the in-memory index is this function and
+ * `bm25Idf`; `selectBm25` (store.ts), the exhaustive SQL leg, writes the same expression in
+ * the same order of operations, so both give the same floating-point score per posting.
+ */
+export function bm25Term(
+  idf: number,
+  tfHeading: number,
+  tfBody: number,
+  length: number,
+  avgdl: number,
+  params: Bm25Params,
+): number {
+  const tf = tfBody + params.headingWeight * tfHeading;
+  return idf * tf * (params.k1 + 1) /
+    (tf + params.k1 * (1 - params.b + params.b * length / avgdl));
+}
