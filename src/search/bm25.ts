@@ -11,9 +11,10 @@ export function bm25Idf(n: number, df: number): number {
 /**
  * One term's BM25 contribution to one chunk: its frequency in the heading text counts
  * `headingWeight` times (BM25F-style), saturated by k1 and normalised by the chunk's length
- * against the wiki's average. The whole scoring of the in-memory index is this function and
- * `bm25Idf`; `selectBm25` (store.ts), the exhaustive SQL leg, writes the same expression in
- * the same order of operations, so both give the same floating-point score per posting.
+ * against the wiki's average. The whole scoring of the in-memory index is this function,
+ * `bm25Norm` and `bm25Idf`; `selectBm25` (store.ts), the exhaustive SQL leg, writes the same
+ * expression in the same order of operations, so both give the same floating-point score per
+ * posting.
  */
 export function bm25Term(
   idf: number,
@@ -23,7 +24,22 @@ export function bm25Term(
   avgdl: number,
   params: Bm25Params,
 ): number {
+  return bm25TermNormed(idf, tfHeading, tfBody, bm25Norm(length, avgdl, params), params);
+}
+
+/** The length part of a chunk's BM25 denominator, `k1 · (1 − b + b · length / avgdl)`. */
+export function bm25Norm(length: number, avgdl: number, params: Bm25Params): number {
+  return params.k1 * (1 - params.b + params.b * length / avgdl);
+}
+
+/** `bm25Term` with the chunk's `bm25Norm` already computed (once per chunk and average). */
+export function bm25TermNormed(
+  idf: number,
+  tfHeading: number,
+  tfBody: number,
+  norm: number,
+  params: Bm25Params,
+): number {
   const tf = tfBody + params.headingWeight * tfHeading;
-  return idf * tf * (params.k1 + 1) /
-    (tf + params.k1 * (1 - params.b + params.b * length / avgdl));
+  return idf * tf * (params.k1 + 1) / (tf + norm);
 }

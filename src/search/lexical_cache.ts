@@ -2,6 +2,7 @@ import type { Config } from "../config/config.ts";
 import type { Db } from "../db/db.ts";
 import {
   addChunk,
+  addPackedPostings,
   addPosting,
   compactIndex,
   emptyIndex,
@@ -173,14 +174,16 @@ export async function buildIndex(db: Db, wikiId: string, version: number): Promi
     const upto = await selectTermAfter(db, wikiId, after, TERMS_PER_READ);
     if (upto === null) break;
     for (const { term, postings } of await selectPackedPostings(db, wikiId, after, upto)) {
+      // A chunk missing from `local` was written after the chunks were read: reloaded later.
       const view = new DataView(postings.buffer, postings.byteOffset, postings.byteLength);
-      const count = postings.byteLength / 12;
-      for (let o = 0; o < postings.byteLength; o += 12) {
-        const id = view.getInt32(o) * 2 ** 32 + view.getUint32(o + 4);
-        const at = local.get(id);
-        if (at === undefined) continue; // written after the chunks were read: reloaded later
-        addPosting(index, term, at, view.getUint16(o + 8), view.getUint16(o + 10), count);
-      }
+      addPackedPostings(
+        index,
+        term,
+        postings.byteLength / 12,
+        (i) => local.get(view.getInt32(12 * i) * 2 ** 32 + view.getUint32(12 * i + 4)) ?? -1,
+        (i) => view.getUint16(12 * i + 8),
+        (i) => view.getUint16(12 * i + 10),
+      );
     }
     after = upto;
   }

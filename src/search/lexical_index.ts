@@ -1,4 +1,4 @@
-import { bm25Idf, bm25Term } from "./bm25.ts";
+import { bm25Idf, bm25Norm, bm25TermNormed } from "./bm25.ts";
 import type { Bm25Params, ChunkHit } from "./store.ts";
 
 /** One term's postings: chunks (local numbers) with the term's frequencies; grows in place. */
@@ -28,6 +28,10 @@ export type LexicalIndex = {
   scores: Float64Array;
   /** Which chunks the search in progress has scored, zero between searches. */
   seen: Uint8Array;
+  /** Each chunk's `bm25Norm` for the average length `normsFor` (NaN: to be computed). */
+  norms: Float64Array;
+  normsFor: number;
+  normsCount: number;
 };
 
 /** An empty index with room for `chunks` chunks. */
@@ -46,6 +50,9 @@ export function emptyIndex(wikiId: string, version: number, chunks: number): Lex
     postings: 0,
     scores: new Float64Array(room),
     seen: new Uint8Array(room),
+    norms: new Float64Array(room),
+    normsFor: NaN,
+    normsCount: 0,
   };
 }
 
@@ -59,6 +66,7 @@ export function addChunk(index: LexicalIndex, id: number, pageId: number, length
     index.alive = grow(index.alive, room);
     index.scores = new Float64Array(room);
     index.seen = new Uint8Array(room);
+    index.norms = grow(index.norms, room);
   }
   const local = index.size++;
   index.chunkIds[local] = id;
@@ -100,6 +108,39 @@ export function addPosting(
   index.postings++;
 }
 
+/**
+ * Adds a term's postings from `count` packed records (`read(i)` gives the i-th record's local
+ * number, or -1 to skip it, and its frequencies): the build's way, one list allocated once.
+ */
+export function addPackedPostings(
+  index: LexicalIndex,
+  term: string,
+  count: number,
+  local: (i: number) => number,
+  tfHeading: (i: number) => number,
+  tfBody: (i: number) => number,
+): void {
+  const docs = new Int32Array(count);
+  const heading = new Uint16Array(count);
+  const body = new Uint16Array(count);
+  let n = 0;
+  for (let i = 0; i < count; i++) {
+    const d = local(i);
+    if (d < 0) continue;
+    docs[n] = d;
+    heading[n] = tfHeading(i);
+    body[n] = tfBody(i);
+    n++;
+  }
+  if (n === 0) return;
+  if (index.terms.has(term)) {
+    for (let i = 0; i < n; i++) addPosting(index, term, docs[i]!, heading[i]!, body[i]!);
+    return;
+  }
+  index.terms.set(term, { docs, heading, body, n });
+  index.postings += n;
+}
+
 /** Marks every live chunk of the given pages dead (their postings stay until compaction). */
 export function removePages(index: LexicalIndex, pageIds: Set<number>): void {
   for (let i = 0; i < index.size; i++) {
@@ -130,6 +171,7 @@ export function compactIndex(index: LexicalIndex): void {
   }
   index.alive.fill(0, live);
   index.size = live;
+  index.normsCount = 0;
   index.dead = 0;
   index.postings = 0;
   for (const [term, list] of index.terms) {
@@ -171,7 +213,8 @@ export function topKChunks(
   params: Bm25Params,
   k: number,
 ): ChunkHit[] {
-  const { scores, seen, alive, lengths } = index;
+  const { scores, seen, alive } = index;
+  const norms = normsOf(index, stats.avgdl, params);
   const touched: number[] = [];
   for (let t = 0; t < stats.terms.length; t++) {
     const list = index.terms.get(stats.terms[t]!);
@@ -185,8 +228,7 @@ export function topKChunks(
         seen[d] = 1;
         touched.push(d);
       }
-      scores[d] = scores[d]! +
-        bm25Term(idf, heading[i]!, body[i]!, lengths[d]!, stats.avgdl, params);
+      scores[d] = scores[d]! + bm25TermNormed(idf, heading[i]!, body[i]!, norms[d]!, params);
     }
   }
   const hits = selectBest(index, touched, k)
@@ -196,6 +238,17 @@ export function topKChunks(
     seen[d] = 0;
   }
   return hits;
+}
+
+/** Each chunk's `bm25Norm` at this average length, computed again when it or the chunks change. */
+function normsOf(index: LexicalIndex, avgdl: number, params: Bm25Params): Float64Array {
+  if (index.normsFor !== avgdl) index.normsCount = 0;
+  for (let d = index.normsCount; d < index.size; d++) {
+    index.norms[d] = bm25Norm(index.lengths[d]!, avgdl, params);
+  }
+  index.normsFor = avgdl;
+  index.normsCount = index.size;
+  return index.norms;
 }
 
 /** The `k` best of `touched` (local numbers), best first: a min-heap on (score, -chunk id). */
@@ -236,7 +289,8 @@ function selectBest(index: LexicalIndex, touched: number[], k: number): number[]
 /** Bytes the index holds in typed arrays, plus an estimate of 80 bytes per term for the map. */
 export function indexBytes(index: LexicalIndex): number {
   let bytes = index.chunkIds.byteLength + index.pageIds.byteLength + index.lengths.byteLength +
-    index.alive.byteLength + index.scores.byteLength + index.seen.byteLength;
+    index.alive.byteLength + index.scores.byteLength + index.seen.byteLength +
+    index.norms.byteLength;
   for (const [term, list] of index.terms) {
     bytes += 80 + 2 * term.length + list.docs.byteLength + list.heading.byteLength +
       list.body.byteLength;
