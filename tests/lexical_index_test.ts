@@ -137,7 +137,7 @@ Deno.test("the in-memory lexical leg ranks as exhaustive BM25 does, through writ
   for (const q of qs) {
     const [stats] = await selectLexicalStats(db, ["w"], q);
     if (!stats || stats.terms.length === 0) continue;
-    const fresh = topKChunks(await buildIndex(db, "w", stats.version), stats, BM25, 10);
+    const fresh = topKChunks((await buildIndex(db, "w", stats.version))!, stats, BM25, 10);
     assert.deepEqual(await lexicalTopK(deps, ["w"], q, BM25, 10), fresh, q);
   }
   const [held] = lexicalCacheSize(db).filter((s) => s.wiki === "w");

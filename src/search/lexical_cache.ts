@@ -135,6 +135,11 @@ async function update_(
     }
   }
   const built = await buildIndex(deps.db, stats.wiki_id, stats.version);
+  if (!built) {
+    cache.bytes -= entry.bytes;
+    Object.assign(entry, { index: null, bytes: 0, tooLarge: true });
+    return null;
+  }
   account(deps, cache, entry, built);
   return entry.index;
 }
@@ -164,25 +169,37 @@ function account(deps: LexicalDeps, cache: Cache, entry: Entry, index: LexicalIn
  * these statements, so what they read is that version or newer; a chunk written meanwhile
  * belongs to a page logged after `version`, which the next search reloads.
  */
-export async function buildIndex(db: Db, wikiId: string, version: number): Promise<LexicalIndex> {
+export async function buildIndex(
+  db: Db,
+  wikiId: string,
+  version: number,
+): Promise<LexicalIndex | null> {
   const chunks = await selectIndexedChunks(db, wikiId);
   const index = emptyIndex(wikiId, version, chunks.length);
   const local = new Map<number, number>();
-  for (const c of chunks) local.set(c.id, addChunk(index, c.id, c.page_id, c.length));
+  let base = Infinity;
+  let top = -Infinity;
+  for (const c of chunks) {
+    local.set(c.id, addChunk(index, c.id, c.page_id, c.length));
+    base = Math.min(base, c.id);
+    top = Math.max(top, c.id);
+  }
+  if (top - base >= 2 ** 31) return null; // ids too far apart to pack: the SQL leg serves it
   let after = "";
   for (;;) {
     const upto = await selectTermAfter(db, wikiId, after, TERMS_PER_READ);
     if (upto === null) break;
-    for (const { term, postings } of await selectPackedPostings(db, wikiId, after, upto)) {
+    for (const { term, postings } of await selectPackedPostings(db, wikiId, after, upto, base)) {
+      const bytes = Uint8Array.fromBase64(postings);
+      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       // A chunk missing from `local` was written after the chunks were read: reloaded later.
-      const view = new DataView(postings.buffer, postings.byteOffset, postings.byteLength);
       addPackedPostings(
         index,
         term,
-        postings.byteLength / 12,
-        (i) => local.get(view.getInt32(12 * i) * 2 ** 32 + view.getUint32(12 * i + 4)) ?? -1,
-        (i) => view.getUint16(12 * i + 8),
-        (i) => view.getUint16(12 * i + 10),
+        bytes.byteLength / 8,
+        (i) => local.get(base + view.getUint32(8 * i)) ?? -1,
+        (i) => view.getUint16(8 * i + 4),
+        (i) => view.getUint16(8 * i + 6),
       );
     }
     after = upto;

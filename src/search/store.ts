@@ -171,18 +171,22 @@ export function selectIndexedChunks(
 
 /**
  * A wiki's postings of the terms after `after` up to `upto` (in term order), each term's
- * postings packed into one bytea of 12-byte records: chunk id (int8), tf_heading, tf_body
- * (int2), big endian. Packed, 8 million postings cross as 8 million records, not rows.
+ * postings packed into 8-byte big-endian records, base64: the chunk id less `base` (high 32
+ * bits), tf_heading (16 bits), tf_body (16 bits). One int8 per posting aggregates and crosses
+ * the wire fastest on both stores (half the time of three concatenated fields in hex on PGlite).
+ * The caller keeps chunk id − `base` under 2^31.
  */
 export function selectPackedPostings(
   db: Db,
   wikiId: string,
   after: string,
   upto: string,
-): Promise<{ term: string; postings: Uint8Array }[]> {
+  base: number,
+): Promise<{ term: string; postings: string }[]> {
   return db`
-    SELECT term, string_agg(int8send(chunk_id) || int2send(tf_heading) || int2send(tf_body),
-      ''::bytea) AS postings
+    SELECT term, translate(encode(string_agg(
+      int8send((chunk_id - ${base}::bigint) * 4294967296 + tf_heading * 65536 + tf_body),
+      ''::bytea), 'base64'), chr(10), '') AS postings
     FROM chunk_terms
     WHERE wiki_id = ${wikiId} AND term > ${after} AND term <= ${upto}
     GROUP BY term`;
