@@ -9,6 +9,7 @@ import { buildIndex, lexicalCacheSize, lexicalTopK } from "../src/search/lexical
 import { topKChunks } from "../src/search/lexical_index.ts";
 import { rankPages } from "../src/search/search_wikis.ts";
 import { selectBm25, selectLexicalStats } from "../src/search/store.ts";
+import { deleteWikiConfirmed } from "../src/spaces/wiki_settings.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb, testDeps } from "./helpers.ts";
 
@@ -189,6 +190,20 @@ Deno.test("a page written by one process is found at once by the lexical leg of 
   } finally {
     await other.close();
   }
+});
+
+Deno.test("a wiki deleted and created again under its id is never searched through the old index", async () => {
+  await using db = await freshDb();
+  const deps = testDeps(db);
+  const search = async (q: string) =>
+    (await rankPages(deps, ["w"], q, "lexical")).map((r) => r.path);
+  await createWiki(db, { id: "w" });
+  await writePage(deps, { wikiId: "w", path: "Old", markdown: "# Old\nA walrus sleeps." }, by);
+  assert.deepEqual(await search("walrus"), ["Old"]);
+  assert.deepEqual(await deleteWikiConfirmed(db, "w", "w"), { ok: true });
+  await createWiki(db, { id: "w" });
+  await writePage(deps, { wikiId: "w", path: "New", markdown: "# New\nA walrus swims." }, by);
+  assert.deepEqual(await search("walrus"), ["New"]);
 });
 
 Deno.test("with no memory for indexes, the lexical leg is scored in SQL and ranks the same", async () => {
