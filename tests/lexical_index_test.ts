@@ -141,6 +141,20 @@ Deno.test("the in-memory lexical leg ranks as exhaustive BM25 does, through writ
     const fresh = topKChunks((await buildIndex(db, "w", stats.version))!, stats, BM25, 10);
     assert.deepEqual(await lexicalTopK(deps, ["w"], q, BM25, 10), fresh, q);
   }
+  // Most pages rewritten at once (dead chunks dropped from the lists), then more new pages than
+  // a catch-up takes (the wiki is read again).
+  await importPages(
+    deps,
+    "w",
+    named(corpus(60, next).map((p, i) => ({ ...p, path: i < 40 ? `P${i}` : `New/P${i - 40}` }))),
+  );
+  await assertSameAsExhaustive(deps, ["w"], qs);
+  await importPages(
+    deps,
+    "w",
+    named(corpus(120, next).map((p) => ({ ...p, path: `More/${p.path}` }))),
+  );
+  await assertSameAsExhaustive(deps, ["w", "v"], qs);
   const [held] = lexicalCacheSize(db).filter((s) => s.wiki === "w");
   const postings = await db<{ n: number }>`
     SELECT count(*)::int AS n FROM chunk_terms WHERE wiki_id = 'w'`;
