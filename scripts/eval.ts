@@ -21,8 +21,11 @@ import { createLog } from "../src/lib/log.ts";
 import { assessQuestion } from "../src/ask/ask.ts";
 import { featureVector } from "../src/ask/verdict.ts";
 import { createEmbedder } from "../src/search/create_embedder.ts";
+import { BM25 } from "../src/search/fusion.ts";
+import { lexicalTopK } from "../src/search/lexical_cache.ts";
 import { meanScores, quantile, round, scoreQuery } from "../src/search/metrics.ts";
 import { rankPages, type SearchMode } from "../src/search/search_wikis.ts";
+import { selectBm25 } from "../src/search/store.ts";
 import { ensureVectorIndex } from "../src/search/vector_index.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 
@@ -54,6 +57,34 @@ if (!dir) {
     "usage: deno task eval <dir> [--pages pages.jsonl] [--queries N] [--gate] [--min metric=value]",
   );
   Deno.exit(2);
+}
+
+/**
+ * The share of queries whose top 10 chunks from the in-memory lexical index are those of the
+ * exhaustive SQL leg (`selectBm25`): `exact_top10` as returned, `exact_top10_ties` with scores
+ * equal to 12 digits counted as ties (PostgreSQL adds a chunk's terms in no fixed order, so
+ * equal scores can differ in the last bit there).
+ */
+async function exactShare(deps: Deps) {
+  let same = 0;
+  let sameUpToTies = 0;
+  const canonical = (hits: { chunk_id: number; score: number }[]) =>
+    JSON.stringify(
+      hits.map((h) => ({ id: h.chunk_id, s: Number(h.score.toPrecision(12)) }))
+        .sort((a, b) => b.s - a.s || a.id - b.id).slice(0, 10).map((h) => h.id),
+    );
+  for (const q of queries) {
+    const fast = await lexicalTopK(deps, ["eval"], q.query, BM25, 20);
+    const exact = await selectBm25(deps.db, ["eval"], q.query, BM25, 20);
+    const ids = (hits: { chunk_id: number }[]) =>
+      JSON.stringify(hits.slice(0, 10).map((h) => h.chunk_id));
+    if (ids(fast) === ids(exact)) same++;
+    if (canonical(fast) === canonical(exact)) sameUpToTies++;
+  }
+  return {
+    exact_top10: round(same / queries.length),
+    exact_top10_ties: round(sameUpToTies / queries.length),
+  };
 }
 
 const config = loadConfig(Deno.env.toObject());
@@ -117,6 +148,7 @@ try {
       p95_ms: round(quantile(latencies, 0.95)),
     };
   }
+  figures.lexical = { ...figures.lexical, ...await exactShare(deps) };
   console.table(figures);
   console.log(JSON.stringify(figures));
   for (const rule of values.min ?? []) {

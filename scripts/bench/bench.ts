@@ -1,6 +1,6 @@
 /**
  * `deno task bench [--quick] [--out file.json] [--no-postgres] [--no-pglite] [--pglite-large]
- * [--private-postgres]`: the benchmark suite, end to end, on PGlite and on PostgreSQL
+ * [--private-postgres] [--search-only]`: the benchmark suite, end to end, on PGlite and on PostgreSQL
  * (DATABASE_URL, else what scripts/setup_postgres.sh starts; `--private-postgres`: a server
  * of its own, for machines where other work restarts the shared one). Imports SQuAD and
  * SciFact (ingestion), compares our search with PostgreSQL `ts_rank` and Orama on SciFact,
@@ -8,7 +8,8 @@
  * concurrency 1, 8 and 32, ask, MCP against the direct call, the HNSW index, where the time
  * of a search goes, and the memory of the real server. Prints every table and writes them as
  * JSON to docs/bench/results.json (bench/out/quick.json with --quick); docs/performance.md
- * quotes them.
+ * quotes them. `--search-only` skips ingestion and peers: the bench wiki's sizes, the profile
+ * and the server's memory.
  */
 import { parseArgs } from "node:util";
 import { loadConfig } from "../../src/config/config.ts";
@@ -58,6 +59,7 @@ const { values } = parseArgs({
     "no-pglite": { type: "boolean", default: false },
     "pglite-large": { type: "boolean", default: false },
     "private-postgres": { type: "boolean", default: false },
+    "search-only": { type: "boolean", default: false },
   },
 });
 const quick = values.quick;
@@ -102,7 +104,10 @@ const env = Deno.env.toObject();
 const config = loadConfig({ ...NO_RATE_LIMITS, ...env, EMBEDDER: "offline" });
 const embedder = await createEmbedder(config.embedding);
 const log = createLog("error");
-const sets = await readEvalSets(new URL("../../../shared/eval", import.meta.url).pathname);
+// EVAL_DIR: the eval sets when this checkout is not beside `shared/` (a worktree elsewhere).
+const sets = await readEvalSets(
+  env.EVAL_DIR ?? new URL("../../../shared/eval", import.meta.url).pathname,
+);
 
 const stores: BenchStore[] = [];
 let postgresServer: string;
@@ -134,7 +139,8 @@ try {
 
   // 1. Ingestion: the import path, page by page, with the HNSW index in place (as served).
   const ingestion = [];
-  for (const store of stores) {
+  const searchOnly = values["search-only"];
+  for (const store of searchOnly ? [] : stores) {
     for (const set of ["squad", "scifact"] as const) {
       const figures = await measureImport(
         depsOf(store),
@@ -152,8 +158,10 @@ try {
   // it is there (where a wiki's built-in full-text search runs), and ours on PGlite too.
   const peerStore = pg ?? lite!;
   const scifactQueries = sets.scifact.queries.slice(0, plan.peerQueries);
-  const peers = await comparePeers(depsOf(peerStore), "scifact", scifactQueries);
-  step(`peers compared on ${peerStore.name}`);
+  const peers = searchOnly
+    ? null
+    : await comparePeers(depsOf(peerStore), "scifact", scifactQueries);
+  if (peers) step(`peers compared on ${peerStore.name}`);
 
   // 3. The bench wiki at each size: base pages of both sets, then distinct copies of them.
   // PGlite stops at the first size unless --pglite-large (see docs/performance.md).

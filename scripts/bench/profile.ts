@@ -2,6 +2,7 @@ import { type Db, makeDb, type Row } from "../../src/db/db.ts";
 import type { Deps } from "../../src/deps.ts";
 import { pathKey } from "../../src/markdown/paths.ts";
 import { BM25, CANDIDATES, fuse, lexicalWeight } from "../../src/search/fusion.ts";
+import { lexicalTopK } from "../../src/search/lexical_cache.ts";
 import { quantile, round } from "../../src/search/metrics.ts";
 import { EXACT_SCAN_LIMIT } from "../../src/search/search_wikis.ts";
 import {
@@ -58,7 +59,7 @@ export async function profileSearch(
       const tick = () => t.push(performance.now());
       const [vector] = await deps.embedder.embed([query]) as [Float32Array];
       tick();
-      const lexicalHits = await selectBm25(deps.db, wikiIds, query, BM25, CANDIDATES);
+      const lexicalHits = await lexicalTopK(deps, wikiIds, query, BM25, CANDIDATES);
       tick();
       const vectorHits = await countChunks(deps.db, wikiIds) <= EXACT_SCAN_LIMIT
         ? await selectNearestExact(deps.db, wikiIds, deps.embedder.id, vector, CANDIDATES)

@@ -11,7 +11,7 @@ export type BenchResults = {
   duration_s: number;
   machine: Machine & { load_average_at_end: number[] };
   ingestion: Record<string, unknown>[];
-  peers: PeerComparison;
+  peers: PeerComparison | null;
   tiers: (TierFigures & { bulk_load_s: number })[];
   mcp: (McpOverhead & { chunks: number })[];
   vector_index: Record<string, unknown>[];
@@ -83,6 +83,18 @@ export function printReport(r: BenchResults): void {
     ),
   );
   table(
+    ["Store", "Chunks", "Postings", "Index MiB", "Bytes/posting", "First search ms", "RSS MiB"],
+    r.tiers.map((t) => [
+      t.store,
+      t.chunks,
+      t.lexical_index.postings,
+      (t.lexical_index.bytes / 2 ** 20).toFixed(1),
+      t.lexical_index.bytes_per_posting.toFixed(1),
+      ms(t.lexical_index.first_search_ms),
+      `${t.lexical_index.rss_before_mib.toFixed(0)} → ${t.lexical_index.rss_after_mib.toFixed(0)}`,
+    ]),
+  );
+  table(
     ["Store", "Chunks", "Ask calls", "p50 ms", "p95 ms", "p99 ms"],
     r.tiers.map((t) => [
       t.store,
@@ -111,7 +123,7 @@ export function printReport(r: BenchResults): void {
   );
   table(
     ["Engine", "nDCG@10", "R@10", "MRR@10", "p50 ms", "p95 ms", "p50 / ours", "nDCG / ours"],
-    r.peers.engines.map((e) => [
+    (r.peers?.engines ?? []).map((e) => [
       e.engine,
       e.ndcg_at_10.toFixed(4),
       e.recall_at_10.toFixed(4),

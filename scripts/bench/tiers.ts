@@ -1,6 +1,7 @@
 import { askWikis } from "../../src/ask/ask.ts";
 import type { Db } from "../../src/db/db.ts";
 import type { Deps } from "../../src/deps.ts";
+import { lexicalCacheSize, warmLexicalIndex } from "../../src/search/lexical_cache.ts";
 import { round } from "../../src/search/metrics.ts";
 import { EXACT_SCAN_LIMIT, searchWikis } from "../../src/search/search_wikis.ts";
 import { ensureVectorIndex, vectorIndexName } from "../../src/search/vector_index.ts";
@@ -15,6 +16,15 @@ export type TierFigures = {
   pages: number;
   postings: number;
   vector_leg: "none" | "exact scan" | "HNSW";
+  /** The in-process lexical index of the wiki: the time to read it (`first_search_ms`), its size. */
+  lexical_index: {
+    first_search_ms: number;
+    bytes: number;
+    postings: number;
+    bytes_per_posting: number;
+    rss_before_mib: number;
+    rss_after_mib: number;
+  };
   search: Latency[];
   ask: Latency;
 };
@@ -41,6 +51,20 @@ export async function measureTier(
     SELECT (SELECT count(*)::int FROM chunks WHERE wiki_id = ${wikiId}) AS chunks,
       (SELECT count(*)::int FROM pages WHERE wiki_id = ${wikiId}) AS pages,
       (SELECT count(*)::int FROM chunk_terms WHERE wiki_id = ${wikiId}) AS postings`;
+  const rssBefore = Deno.memoryUsage().rss;
+  const t = performance.now();
+  await warmLexicalIndex(deps, [wikiId]);
+  const firstSearchMs = performance.now() - t;
+  const held = lexicalCacheSize(deps.db).find((w) => w.wiki === wikiId) ??
+    { bytes: 0, postings: 0 };
+  const lexical_index = {
+    first_search_ms: round(firstSearchMs),
+    bytes: held.bytes,
+    postings: held.postings,
+    bytes_per_posting: round(held.bytes / Math.max(1, held.postings)),
+    rss_before_mib: round(rssBefore / 2 ** 20),
+    rss_after_mib: round(Deno.memoryUsage().rss / 2 ** 20),
+  };
   const search: Latency[] = [];
   for (const c of concurrencies) {
     search.push(
@@ -66,6 +90,7 @@ export async function measureTier(
       : size!.chunks > EXACT_SCAN_LIMIT
       ? "HNSW"
       : "exact scan",
+    lexical_index,
     search,
     ask,
   };

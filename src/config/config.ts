@@ -9,6 +9,7 @@ const envSchema = z.object({
   BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  SEARCH_INDEX_MB: z.coerce.number().int().min(0).max(1_000_000).default(256),
   DATA_DIR: z.string().min(1).default("./data"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   SEED_DOCS: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
@@ -60,6 +61,8 @@ export type Config = {
   databaseUrl: string | undefined;
   /** Most PostgreSQL connections this process opens at once. */
   databasePoolSize: number;
+  /** Memory for in-process lexical indexes, all wikis together (least recently searched go first). */
+  searchIndexBytes: number;
   dataDir: string;
   logLevel: "debug" | "info" | "warn" | "error";
   seedDocs: boolean;
@@ -168,6 +171,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     baseUrl,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    searchIndexBytes: e.SEARCH_INDEX_MB * 1024 * 1024,
     dataDir: e.DATA_DIR,
     logLevel: e.LOG_LEVEL,
     seedDocs: e.SEED_DOCS,

@@ -7,13 +7,13 @@ import { pathKey } from "../markdown/paths.ts";
 import { pageUrl } from "../wikis/urls.ts";
 import { EmbedderError } from "./embedder.ts";
 import { BM25, CANDIDATES, fuse, lexicalWeight, storesVectors } from "./fusion.ts";
+import { lexicalTopK } from "./lexical_cache.ts";
 import { buildSnippet } from "./snippet.ts";
 import { contentTerms } from "./terms.ts";
 import {
   type ChunkDetail,
   type ChunkHit,
   countChunks,
-  selectBm25,
   selectChunkDetails,
   selectChunkPages,
   selectExactTitleMatches,
@@ -152,7 +152,7 @@ export async function rankChunks(
 ): Promise<ChunkHit[]> {
   const vectorLeg = mode === "vector" || (mode === "hybrid" && storesVectors(deps.embedder));
   const [lexical, vector] = await Promise.all([
-    mode === "vector" ? [] : selectBm25(deps.db, wikiIds, query, BM25, CANDIDATES),
+    mode === "vector" ? [] : lexicalTopK(deps, wikiIds, query, BM25, CANDIDATES),
     vectorLeg ? nearestChunks(deps, wikiIds, query) : [],
   ]);
   const weight = mode === "lexical" ? 1 : mode === "vector" ? 0 : lexicalWeight(deps.embedder);

@@ -1,0 +1,243 @@
+import type { Config } from "../config/config.ts";
+import type { Db } from "../db/db.ts";
+import {
+  addChunk,
+  addPackedPostings,
+  addPosting,
+  compactIndex,
+  emptyIndex,
+  indexBytes,
+  type LexicalIndex,
+  needsCompaction,
+  removePages,
+  topKChunks,
+} from "./lexical_index.ts";
+import {
+  type Bm25Params,
+  type ChunkHit,
+  type LexicalStats,
+  selectBm25,
+  selectChangedPages,
+  selectIndexedChunks,
+  selectLexicalStats,
+  selectPackedPostings,
+  selectPagePostings,
+  selectTermAfter,
+} from "./store.ts";
+
+/** One wiki's slot: its index (null while none is built), and the queue of its updates. */
+type Entry = {
+  index: LexicalIndex | null;
+  bytes: number;
+  tooLarge: boolean;
+  /** A first build runs in the background. */
+  building: boolean;
+  queue: Promise<unknown>;
+};
+
+/** The indexes one process holds for one database, least recently searched first. */
+type Cache = { wikis: Map<string, Entry>; bytes: number };
+
+/** One cache per database handle: two apps over one store in one process keep their own. */
+const caches = new WeakMap<Db, Cache>();
+
+/** Terms read per statement when a wiki's index is built. */
+const TERMS_PER_READ = 5_000;
+
+/** How often a search re-reads the statistics when a write lands while it catches up. */
+const ATTEMPTS = 3;
+
+type LexicalDeps = { db: Db; config: Pick<Config, "searchIndexBytes"> };
+
+/**
+ * The lexical leg: the `limit` best chunks of the given wikis by BM25, best first, ties by
+ * ascending chunk id, scored from each wiki's postings held in this process's memory. One
+ * statement per search reads the query's terms with their document frequencies and each wiki's
+ * index version; a copy older than that version catches up first (the pages changed since, from
+ * `search_changes`, or the whole wiki when the log no longer reaches back). A write in any
+ * process is therefore seen by the next search in every process. Wikis whose index would not fit
+ * in `searchIndexBytes` are scored in SQL (`selectBm25`), with the same formula.
+ */
+export async function lexicalTopK(
+  deps: LexicalDeps,
+  wikiIds: string[],
+  query: string,
+  params: Bm25Params,
+  limit: number,
+): Promise<ChunkHit[]> {
+  const cache = cacheOf(deps.db);
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const stats = (await selectLexicalStats(deps.db, wikiIds, query))
+      .filter((s) => s.terms.length > 0);
+    const indexes = await Promise.all(stats.map((s) => currentIndex(deps, cache, s)));
+    if (indexes.some((index) => index === null)) break;
+    // From here on nothing awaits: the versions checked are the ones scored.
+    if (indexes.some((index, i) => index!.version !== stats[i]!.version)) continue;
+    return indexes.flatMap((index, i) => topKChunks(index!, stats[i]!, params, limit))
+      .sort((a, b) => b.score - a.score || a.chunk_id - b.chunk_id)
+      .slice(0, limit);
+  }
+  return await selectBm25(deps.db, wikiIds, query, params, limit);
+}
+
+function cacheOf(db: Db): Cache {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, cache = { wikis: new Map(), bytes: 0 });
+  return cache;
+}
+
+/**
+ * Wikis up to this many chunks are indexed before their first search is answered (a fraction
+ * of a second); a larger one is read in the background while the SQL leg answers its searches.
+ */
+const FOREGROUND_CHUNKS = 20_000;
+
+/**
+ * The wiki's index at the version `stats` read (or a later one), or null when the SQL leg is to
+ * answer: the wiki does not fit in memory, or its first build runs in the background (`wait`
+ * waits for it). Updates of one wiki run one at a time; a search of an up-to-date index waits for
+ * nothing.
+ */
+async function currentIndex(
+  deps: LexicalDeps,
+  cache: Cache,
+  stats: LexicalStats,
+  wait = false,
+): Promise<LexicalIndex | null> {
+  let entry = cache.wikis.get(stats.wiki_id);
+  if (entry) cache.wikis.delete(stats.wiki_id);
+  entry ??= { index: null, bytes: 0, tooLarge: false, building: false, queue: Promise.resolve() };
+  cache.wikis.set(stats.wiki_id, entry); // most recently used last
+  if (entry.tooLarge) return null;
+  if (entry.index && entry.index.version >= stats.version) return entry.index;
+  const e = entry;
+  const background = !e.index && !wait && stats.n > FOREGROUND_CHUNKS;
+  if (background && e.building) return null;
+  const update = e.queue.then(() => update_(deps, cache, e, stats));
+  e.queue = update.catch(() => {});
+  if (!background) return await update;
+  e.building = true;
+  e.queue = e.queue.finally(() => e.building = false);
+  return null;
+}
+
+/**
+ * Brings this process's indexes of the given wikis up to date, waiting for any build: for a
+ * benchmark that measures searches, not the first read of a wiki.
+ */
+export async function warmLexicalIndex(deps: LexicalDeps, wikiIds: string[]): Promise<void> {
+  const cache = cacheOf(deps.db);
+  for (const stats of await selectLexicalStats(deps.db, wikiIds, "")) {
+    await currentIndex(deps, cache, stats, true);
+  }
+}
+
+async function update_(
+  deps: LexicalDeps,
+  cache: Cache,
+  entry: Entry,
+  stats: LexicalStats,
+): Promise<LexicalIndex | null> {
+  const index = entry.index;
+  if (entry.tooLarge) return null;
+  if (index && index.version >= stats.version) return index;
+  if (index && index.version >= stats.log_from) {
+    const pages = await selectChangedPages(deps.db, stats.wiki_id, index.version);
+    if (pages.length <= Math.max(100, index.size / 10)) {
+      const rows = await selectPagePostings(deps.db, pages);
+      removePages(index, new Set(pages));
+      const local = new Map<number, number>();
+      for (const r of rows) {
+        let at = local.get(r.chunk_id);
+        if (at === undefined) {
+          local.set(r.chunk_id, at = addChunk(index, r.chunk_id, r.page_id, r.length));
+        }
+        if (r.term !== null) addPosting(index, r.term, at, r.tf_heading, r.tf_body);
+      }
+      if (needsCompaction(index)) compactIndex(index);
+      index.version = stats.version;
+      account(deps, cache, entry, index);
+      return index;
+    }
+  }
+  const built = await buildIndex(deps.db, stats.wiki_id, stats.version);
+  if (!built) {
+    cache.bytes -= entry.bytes;
+    Object.assign(entry, { index: null, bytes: 0, tooLarge: true });
+    return null;
+  }
+  account(deps, cache, entry, built);
+  return entry.index;
+}
+
+/** Records an index's size, then drops least recently searched wikis until all fit. */
+function account(deps: LexicalDeps, cache: Cache, entry: Entry, index: LexicalIndex): void {
+  const max = deps.config.searchIndexBytes;
+  cache.bytes -= entry.bytes;
+  entry.bytes = indexBytes(index);
+  entry.index = index;
+  cache.bytes += entry.bytes;
+  if (entry.bytes > max) {
+    cache.bytes -= entry.bytes;
+    Object.assign(entry, { index: null, bytes: 0, tooLarge: true });
+    return;
+  }
+  for (const [wikiId, other] of cache.wikis) {
+    if (cache.bytes <= max) break;
+    if (other === entry || !other.index) continue;
+    cache.bytes -= other.bytes;
+    cache.wikis.delete(wikiId);
+  }
+}
+
+/**
+ * Reads a wiki's postings into a new index at `version`. The version was read before any of
+ * these statements, so what they read is that version or newer; a chunk written meanwhile
+ * belongs to a page logged after `version`, which the next search reloads.
+ */
+export async function buildIndex(
+  db: Db,
+  wikiId: string,
+  version: number,
+): Promise<LexicalIndex | null> {
+  const chunks = await selectIndexedChunks(db, wikiId);
+  const index = emptyIndex(wikiId, version, chunks.length);
+  const local = new Map<number, number>();
+  let base = Infinity;
+  let top = -Infinity;
+  for (const c of chunks) {
+    local.set(c.id, addChunk(index, c.id, c.page_id, c.length));
+    base = Math.min(base, c.id);
+    top = Math.max(top, c.id);
+  }
+  if (top - base >= 2 ** 31) return null; // ids too far apart to pack: the SQL leg serves it
+  let after = "";
+  for (;;) {
+    const upto = await selectTermAfter(db, wikiId, after, TERMS_PER_READ);
+    if (upto === null) break;
+    for (const { term, postings } of await selectPackedPostings(db, wikiId, after, upto, base)) {
+      const bytes = Uint8Array.fromBase64(postings);
+      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      // A chunk missing from `local` was written after the chunks were read: reloaded later.
+      addPackedPostings(
+        index,
+        term,
+        bytes.byteLength / 8,
+        (i) => local.get(base + view.getUint32(8 * i)) ?? -1,
+        (i) => view.getUint16(8 * i + 4),
+        (i) => view.getUint16(8 * i + 6),
+      );
+    }
+    after = upto;
+  }
+  return index;
+}
+
+/** Bytes and postings held for each wiki of a database (for the benchmark's report). */
+export function lexicalCacheSize(db: Db): { wiki: string; bytes: number; postings: number }[] {
+  return [...cacheOf(db).wikis].filter(([, e]) => e.index).map(([wiki, e]) => ({
+    wiki,
+    bytes: e.bytes,
+    postings: e.index!.postings,
+  }));
+}

@@ -1,0 +1,308 @@
+import { bm25Idf, bm25Norm, bm25TermNormed } from "./bm25.ts";
+import type { Bm25Params, ChunkHit } from "./store.ts";
+
+/** One term's postings: chunks (local numbers) with the term's frequencies; grows in place. */
+type Postings = { docs: Int32Array; heading: Uint16Array; body: Uint16Array; n: number };
+
+/**
+ * A wiki's BM25 postings in memory, as typed arrays: 8 bytes a posting (local chunk number,
+ * heading and body frequencies), and per chunk its id, page, length and whether it is still
+ * there. Chunks get local numbers in the order they arrive; a removed chunk is only marked
+ * dead until `compactIndex` drops it. Document frequencies and the average length are not
+ * kept here: every search reads them from PostgreSQL with the index version.
+ */
+export type LexicalIndex = {
+  wikiId: string;
+  /** The `search_stats.version` these postings are at (or newer: see lexical_cache.ts). */
+  version: number;
+  terms: Map<string, Postings>;
+  chunkIds: Float64Array;
+  pageIds: Float64Array;
+  lengths: Int32Array;
+  alive: Uint8Array;
+  /** Local numbers in use (live and dead). */
+  size: number;
+  dead: number;
+  postings: number;
+  /** Score accumulator of a search, one slot per local number, zero between searches. */
+  scores: Float64Array;
+  /** Which chunks the search in progress has scored, zero between searches. */
+  seen: Uint8Array;
+  /** Each chunk's `bm25Norm` for the average length `normsFor` (NaN: to be computed). */
+  norms: Float64Array;
+  normsFor: number;
+  normsCount: number;
+};
+
+/** An empty index with room for `chunks` chunks. */
+export function emptyIndex(wikiId: string, version: number, chunks: number): LexicalIndex {
+  const room = Math.max(16, chunks);
+  return {
+    wikiId,
+    version,
+    terms: new Map(),
+    chunkIds: new Float64Array(room),
+    pageIds: new Float64Array(room),
+    lengths: new Int32Array(room),
+    alive: new Uint8Array(room),
+    size: 0,
+    dead: 0,
+    postings: 0,
+    scores: new Float64Array(room),
+    seen: new Uint8Array(room),
+    norms: new Float64Array(room),
+    normsFor: NaN,
+    normsCount: 0,
+  };
+}
+
+/** Adds a chunk and returns its local number. */
+export function addChunk(index: LexicalIndex, id: number, pageId: number, length: number): number {
+  if (index.size === index.chunkIds.length) {
+    const room = Math.ceil(index.size * 1.5) + 16;
+    index.chunkIds = grow(index.chunkIds, room);
+    index.pageIds = grow(index.pageIds, room);
+    index.lengths = grow(index.lengths, room);
+    index.alive = grow(index.alive, room);
+    index.scores = new Float64Array(room);
+    index.seen = new Uint8Array(room);
+    index.norms = grow(index.norms, room);
+  }
+  const local = index.size++;
+  index.chunkIds[local] = id;
+  index.pageIds[local] = pageId;
+  index.lengths[local] = length;
+  index.alive[local] = 1;
+  return local;
+}
+
+/** Adds one posting of `term`; `expected` sizes a new list (the term's posting count, if known). */
+export function addPosting(
+  index: LexicalIndex,
+  term: string,
+  local: number,
+  tfHeading: number,
+  tfBody: number,
+  expected = 4,
+): void {
+  let list = index.terms.get(term);
+  if (!list) {
+    list = {
+      docs: new Int32Array(expected),
+      heading: new Uint16Array(expected),
+      body: new Uint16Array(expected),
+      n: 0,
+    };
+    index.terms.set(term, list);
+  }
+  if (list.n === list.docs.length) {
+    const room = Math.ceil(list.n * 1.5) + 4;
+    list.docs = grow(list.docs, room);
+    list.heading = grow(list.heading, room);
+    list.body = grow(list.body, room);
+  }
+  list.docs[list.n] = local;
+  list.heading[list.n] = tfHeading;
+  list.body[list.n] = tfBody;
+  list.n++;
+  index.postings++;
+}
+
+/**
+ * Adds a term's postings from `count` packed records (`read(i)` gives the i-th record's local
+ * number, or -1 to skip it, and its frequencies): the build's way, one list allocated once.
+ */
+export function addPackedPostings(
+  index: LexicalIndex,
+  term: string,
+  count: number,
+  local: (i: number) => number,
+  tfHeading: (i: number) => number,
+  tfBody: (i: number) => number,
+): void {
+  const docs = new Int32Array(count);
+  const heading = new Uint16Array(count);
+  const body = new Uint16Array(count);
+  let n = 0;
+  for (let i = 0; i < count; i++) {
+    const d = local(i);
+    if (d < 0) continue;
+    docs[n] = d;
+    heading[n] = tfHeading(i);
+    body[n] = tfBody(i);
+    n++;
+  }
+  if (n === 0) return;
+  if (index.terms.has(term)) {
+    for (let i = 0; i < n; i++) addPosting(index, term, docs[i]!, heading[i]!, body[i]!);
+    return;
+  }
+  index.terms.set(term, { docs, heading, body, n });
+  index.postings += n;
+}
+
+/** Marks every live chunk of the given pages dead (their postings stay until compaction). */
+export function removePages(index: LexicalIndex, pageIds: Set<number>): void {
+  for (let i = 0; i < index.size; i++) {
+    if (index.alive[i] && pageIds.has(index.pageIds[i]!)) {
+      index.alive[i] = 0;
+      index.dead++;
+    }
+  }
+}
+
+/** Whether dead chunks hold enough of the index to be worth dropping (a quarter). */
+export function needsCompaction(index: LexicalIndex): boolean {
+  return index.dead > 64 && index.dead * 4 > index.size;
+}
+
+/** Drops dead chunks and their postings, renumbering the live ones in order. */
+export function compactIndex(index: LexicalIndex): void {
+  const renumber = new Int32Array(index.size).fill(-1);
+  let live = 0;
+  for (let i = 0; i < index.size; i++) {
+    if (!index.alive[i]) continue;
+    renumber[i] = live;
+    index.chunkIds[live] = index.chunkIds[i]!;
+    index.pageIds[live] = index.pageIds[i]!;
+    index.lengths[live] = index.lengths[i]!;
+    index.alive[live] = 1;
+    live++;
+  }
+  index.alive.fill(0, live);
+  index.size = live;
+  index.normsCount = 0;
+  index.dead = 0;
+  index.postings = 0;
+  for (const [term, list] of index.terms) {
+    let n = 0;
+    for (let i = 0; i < list.n; i++) {
+      const to = renumber[list.docs[i]!]!;
+      if (to < 0) continue;
+      list.docs[n] = to;
+      list.heading[n] = list.heading[i]!;
+      list.body[n] = list.body[i]!;
+      n++;
+    }
+    if (n === 0) index.terms.delete(term);
+    else {
+      list.n = n;
+      if (n < list.docs.length / 2) {
+        list.docs = list.docs.slice(0, n);
+        list.heading = list.heading.slice(0, n);
+        list.body = list.body.slice(0, n);
+      }
+    }
+    index.postings += n;
+  }
+}
+
+/** What a search needs besides the postings: the wiki's statistics, read with its version. */
+export type QueryStats = { n: number; avgdl: number; terms: string[]; dfs: number[] };
+
+/**
+ * The `k` best chunks for a query by exhaustive BM25, best first, ties by ascending chunk id,
+ * as `selectBm25` orders them. Every posting of every query term is added into a score per
+ * chunk (term at a time, in the order of `stats.terms`), then the best are picked with a heap
+ * of `k`. In memory this reads 60,000 postings in well under a millisecond, so no posting is
+ * skipped: the sums are those of the SQL leg (docs/decisions.md, Retrieval).
+ */
+export function topKChunks(
+  index: LexicalIndex,
+  stats: QueryStats,
+  params: Bm25Params,
+  k: number,
+): ChunkHit[] {
+  const { scores, seen, alive } = index;
+  const norms = normsOf(index, stats.avgdl, params);
+  const touched: number[] = [];
+  for (let t = 0; t < stats.terms.length; t++) {
+    const list = index.terms.get(stats.terms[t]!);
+    if (!list) continue;
+    const idf = bm25Idf(stats.n, stats.dfs[t]!);
+    const { docs, heading, body, n } = list;
+    for (let i = 0; i < n; i++) {
+      const d = docs[i]!;
+      if (!alive[d]) continue;
+      if (!seen[d]) {
+        seen[d] = 1;
+        touched.push(d);
+      }
+      scores[d] = scores[d]! + bm25TermNormed(idf, heading[i]!, body[i]!, norms[d]!, params);
+    }
+  }
+  const hits = selectBest(index, touched, k)
+    .map((d) => ({ chunk_id: index.chunkIds[d]!, score: scores[d]! }));
+  for (const d of touched) {
+    scores[d] = 0;
+    seen[d] = 0;
+  }
+  return hits;
+}
+
+/** Each chunk's `bm25Norm` at this average length, computed again when it or the chunks change. */
+function normsOf(index: LexicalIndex, avgdl: number, params: Bm25Params): Float64Array {
+  if (index.normsFor !== avgdl) index.normsCount = 0;
+  for (let d = index.normsCount; d < index.size; d++) {
+    index.norms[d] = bm25Norm(index.lengths[d]!, avgdl, params);
+  }
+  index.normsFor = avgdl;
+  index.normsCount = index.size;
+  return index.norms;
+}
+
+/** The `k` best of `touched` (local numbers), best first: a min-heap on (score, -chunk id). */
+function selectBest(index: LexicalIndex, touched: number[], k: number): number[] {
+  const { scores, chunkIds } = index;
+  // a ranks below b: lower score, or the same score and a larger chunk id
+  const below = (a: number, b: number) =>
+    scores[a]! < scores[b]! || (scores[a] === scores[b] && chunkIds[a]! > chunkIds[b]!);
+  const heap: number[] = [];
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1, r = l + 1;
+      let m = i;
+      if (l < heap.length && below(heap[l]!, heap[m]!)) m = l;
+      if (r < heap.length && below(heap[r]!, heap[m]!)) m = r;
+      if (m === i) return;
+      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+      i = m;
+    }
+  };
+  for (const d of touched) {
+    if (heap.length < k) {
+      heap.push(d);
+      for (let i = heap.length - 1; i > 0;) {
+        const p = (i - 1) >> 1;
+        if (!below(heap[i]!, heap[p]!)) break;
+        [heap[i], heap[p]] = [heap[p]!, heap[i]!];
+        i = p;
+      }
+    } else if (k > 0 && below(heap[0]!, d)) {
+      heap[0] = d;
+      down(0);
+    }
+  }
+  return heap.sort((a, b) => below(a, b) ? 1 : below(b, a) ? -1 : 0);
+}
+
+/** Bytes the index holds in typed arrays, plus an estimate of 80 bytes per term for the map. */
+export function indexBytes(index: LexicalIndex): number {
+  let bytes = index.chunkIds.byteLength + index.pageIds.byteLength + index.lengths.byteLength +
+    index.alive.byteLength + index.scores.byteLength + index.seen.byteLength +
+    index.norms.byteLength;
+  for (const [term, list] of index.terms) {
+    bytes += 80 + 2 * term.length + list.docs.byteLength + list.heading.byteLength +
+      list.body.byteLength;
+  }
+  return bytes;
+}
+
+function grow<T extends Int32Array | Uint16Array | Uint8Array | Float64Array>(
+  a: T,
+  room: number,
+): T {
+  const b = new (a.constructor as new (n: number) => T)(room);
+  b.set(a);
+  return b;
+}
