@@ -22,7 +22,7 @@ async function world(db: Db) {
   await seedPages(deps, "notes", {
     "Compost": "# Compost\n\nTurn the compost heap every two weeks. Keep it moist. " +
       "Worms help, see [[Worm bins]].\n",
-    "Soil": "# Soil\n\n## Clay\n\nClay soil drains slowly and holds water.\n",
+    "Soil": "# Soil\n\n## Clay\n\nClay soil drains slowly and holds water; dig compost in.\n",
   });
   const token = (await createToken(db, { accountId: ana.id, kind: "account", name: "cli" }))
     .token;
