@@ -1,44 +1,24 @@
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/client@2.4.0";
-import { createApp } from "../src/app.ts";
 import { createToken } from "../src/auth/tokens.ts";
-import { chromiumPath, launchChromium, screenshot } from "./chromium.ts";
-import { freshDb, testDeps } from "./helpers.ts";
+import { screenshot } from "./chromium.ts";
+import { CHROMIUM, createSpace, liveApp, signUp } from "./live_app.ts";
 import { seedPages } from "./space_helpers.ts";
 
 // Real headless Chromium against a real server on loopback: asking in the app (streamed, and
 // without script), and the coverage gaps an assistant's unanswered question leaves.
 
-const CHROMIUM = chromiumPath();
-
 /** The app on a loopback port over a fresh database, with Ana signed in and her handbook. */
 async function liveHandbook() {
-  const db = await freshDb();
-  const late: { app?: ReturnType<typeof createApp> } = {};
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen() {} },
-    (request, info) => late.app!.fetch(request, { remoteAddr: info.remoteAddr }),
-  );
-  const base = `http://127.0.0.1:${server.addr.port}`;
-  const deps = testDeps(db, { BASE_URL: base });
-  late.app = createApp(deps);
-  const browser = await launchChromium(CHROMIUM!);
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
+  const live = await liveApp();
+  const { base, deps } = live;
+  const page = await live.window({ width: 1280, height: 900 });
   const violations: string[] = [];
   page.on("console", (m) => {
     if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
   });
-  await page.goto(`${base}/signup`);
-  await page.getByLabel("Email").fill("ana@example.com");
-  await page.getByLabel("Name").fill("Ana");
-  await page.getByLabel("Password").fill("correct horse battery staple");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.waitForURL(`${base}/account`);
-  await page.getByLabel("Space id").fill("handbook");
-  await page.getByLabel("Title").fill("Handbook");
-  await page.getByRole("button", { name: "Create space" }).click();
-  await page.waitForURL(`${base}/w/handbook`);
+  await signUp(page, base, "ana@example.com");
+  await createSpace(page, base, "handbook", "Handbook");
   await seedPages(deps, "handbook", {
     "Home": "# Home\n\nWelcome to the handbook. Start with [[Guides/Setup]].\n",
     "Guides/Setup": "# Setup\n\nHow to set the service up.\n\n## Install\n\n" +
@@ -48,15 +28,11 @@ async function liveHandbook() {
   });
   return {
     base,
-    db,
-    browser,
+    db: live.db,
+    browser: live.browser,
     page,
     violations,
-    async [Symbol.asyncDispose]() {
-      await browser.close();
-      await server.shutdown();
-      await db[Symbol.asyncDispose]();
-    },
+    [Symbol.asyncDispose]: () => live[Symbol.asyncDispose](),
   };
 }
 

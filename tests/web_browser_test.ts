@@ -2,62 +2,17 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { Client, StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/client@2.4.0";
 import * as oauth from "npm:oauth4webapi@3.8.8";
-import type { Page } from "npm:playwright-core@1.65.1";
-import { createApp } from "../src/app.ts";
-import { seedDocs } from "../src/wikis/seed_docs.ts";
-import { chromiumPath, launchChromium, screenshot } from "./chromium.ts";
-import { freshDb, testDeps } from "./helpers.ts";
+import { screenshot } from "./chromium.ts";
+import { CHROMIUM, createSpace, liveApp, signUp } from "./live_app.ts";
 import { seedPages } from "./space_helpers.ts";
 
 // Real headless Chromium against a real server on loopback: the journeys a person takes.
 
-const CHROMIUM = chromiumPath();
-const PASSWORD = "correct horse battery staple";
-
-/** Serves the whole app on a loopback port over a fresh database, for one test. */
+/** The app on a loopback port over a fresh database, and a 1000 px browser window. */
 async function liveServer(options: { seedDocs?: boolean } = {}) {
-  const db = await freshDb();
-  // The app needs the server's address (BASE_URL) and the server needs the app: bind late.
-  const late: { app?: ReturnType<typeof createApp> } = {};
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen() {} },
-    (request, info) => late.app!.fetch(request, { remoteAddr: info.remoteAddr }),
-  );
-  const base = `http://127.0.0.1:${server.addr.port}`;
-  const deps = testDeps(db, { BASE_URL: base });
-  if (options.seedDocs) await seedDocs(deps);
-  late.app = createApp(deps);
-  const browser = await launchChromium(CHROMIUM!);
-  const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
-  const page = await context.newPage();
-  return {
-    base,
-    db,
-    deps,
-    page,
-    async [Symbol.asyncDispose]() {
-      await browser.close();
-      await server.shutdown();
-      await db[Symbol.asyncDispose]();
-    },
-  };
-}
-
-async function signUp(page: Page, base: string, email: string) {
-  await page.goto(`${base}/signup`);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Name").fill("Ana");
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.waitForURL(`${base}/account`);
-}
-
-async function createSpace(page: Page, base: string, id: string, title: string) {
-  await page.goto(`${base}/account`);
-  await page.getByLabel("Space id").fill(id);
-  await page.getByLabel("Title").fill(title);
-  await page.getByRole("button", { name: "Create space" }).click();
-  await page.waitForURL(`${base}/w/${id}`);
+  const live = await liveApp({}, options);
+  const page = await live.window({ width: 1000, height: 800 });
+  return Object.assign(live, { page });
 }
 
 async function mcp(base: string, token: string): Promise<Client> {
