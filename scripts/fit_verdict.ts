@@ -24,23 +24,7 @@ import type { Passage } from "../src/ask/passages.ts";
 type Row = { id: string; answerable: boolean; x: number[]; fit: boolean; synthetic: boolean };
 
 /** The order of features in a dump written by the eval before alignment features existed. */
-const DUMPED = [
-  "best",
-  "passage",
-  "union",
-  "bigrams",
-  "rarest",
-  "typeMatch",
-  "rareTop",
-  "rareBest",
-  "unseen",
-  "margin",
-  "terms",
-  "specific",
-  "missing",
-  "bestRank",
-  "topSentence",
-];
+const DUMPED = FEATURES.slice(0, FEATURES.indexOf("window"));
 
 const args = Deno.args.filter((a) => !a.startsWith("--"));
 const flag = (name: string, dflt: number) => {

@@ -1,6 +1,6 @@
 import { Alert } from "../web/form_kit.tsx";
 import { Layout, type PageContext } from "../web/layout.tsx";
-import { type ResultView, SearchResults } from "../spaces/search_results.tsx";
+import { ResultsSection, type ResultView } from "../spaces/search_results.tsx";
 
 /**
  * The search form over every space of the signed-in person, with results as you type
@@ -47,27 +47,12 @@ export function SearchAllPage(
         </p>
       )}
       {props.results && (
-        <section aria-labelledby="results-heading">
-          <h2 id="results-heading">
-            {props.results.length === 0
-              ? "No pages found"
-              : `Results${props.nextCursor ? "" : ` (${props.results.length})`}`}
-          </h2>
-          {props.results.length === 0 && <p class="hint">Try other words, or fewer of them.</p>}
-          <SearchResults results={props.results} />
-          {props.nextCursor && (
-            <p>
-              <a
-                href={`/account/search?${new URLSearchParams({
-                  q: props.query,
-                  cursor: props.nextCursor,
-                })}`}
-              >
-                More results
-              </a>
-            </p>
-          )}
-        </section>
+        <ResultsSection
+          results={props.results}
+          moreHref={props.nextCursor
+            ? `/account/search?${new URLSearchParams({ q: props.query, cursor: props.nextCursor })}`
+            : undefined}
+        />
       )}
     </Layout>
   );

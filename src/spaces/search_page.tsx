@@ -1,5 +1,5 @@
 import { Alert } from "../web/form_kit.tsx";
-import { type ResultView, SearchResults } from "./search_results.tsx";
+import { ResultsSection, type ResultView } from "./search_results.tsx";
 import { toolHref } from "./space_urls.ts";
 import { type SpaceView, WikiFrame } from "./wiki_frame.tsx";
 
@@ -18,22 +18,12 @@ export function SearchPage(
     <WikiFrame {...props} title={title} query={props.query}>
       <Alert message={props.error} />
       {props.results && (
-        <section aria-labelledby="results-heading">
-          <h2 id="results-heading">
-            {props.results.length === 0
-              ? "No pages found"
-              : `Results${props.nextCursor ? "" : ` (${props.results.length})`}`}
-          </h2>
-          {props.results.length === 0 && <p class="hint">Try other words, or fewer of them.</p>}
-          <SearchResults results={props.results} />
-          {props.nextCursor && (
-            <p>
-              <a href={toolHref(wiki.id, "search", { q: props.query, cursor: props.nextCursor })}>
-                More results
-              </a>
-            </p>
-          )}
-        </section>
+        <ResultsSection
+          results={props.results}
+          moreHref={props.nextCursor
+            ? toolHref(wiki.id, "search", { q: props.query, cursor: props.nextCursor })
+            : undefined}
+        />
       )}
       {props.account && props.query && (
         <p>

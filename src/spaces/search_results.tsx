@@ -47,3 +47,26 @@ function Snippet(props: { text: string; matches: { start: number; end: number }[
     </>
   );
 }
+
+/**
+ * A search's results under their heading ("No pages found", or "Results" with their count
+ * when they fit on one page), with a "More results" link to `moreHref` when there are more.
+ */
+export function ResultsSection(props: { results: ResultView[]; moreHref?: string }) {
+  return (
+    <section aria-labelledby="results-heading">
+      <h2 id="results-heading">
+        {props.results.length === 0
+          ? "No pages found"
+          : `Results${props.moreHref ? "" : ` (${props.results.length})`}`}
+      </h2>
+      {props.results.length === 0 && <p class="hint">Try other words, or fewer of them.</p>}
+      <SearchResults results={props.results} />
+      {props.moreHref && (
+        <p>
+          <a href={props.moreHref}>More results</a>
+        </p>
+      )}
+    </section>
+  );
+}
