@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import type { Browser, Page } from "npm:playwright-core@1.65.1";
+import { createAccount } from "../src/accounts/accounts.ts";
 import { createApp } from "../src/app.ts";
+import { addTeamMember, createTeam } from "../src/teams/teams.ts";
+import { recordUsage } from "../src/usage/record_usage.ts";
 import { chromiumPath, launchChromium, screenshot } from "./chromium.ts";
 import { freshDb, testDeps } from "./helpers.ts";
 import { seedPages } from "./space_helpers.ts";
@@ -189,5 +192,84 @@ Deno.test({
     await page.waitForURL(`${base}/account/search?q=heron`);
     await page.locator("ol.results").getByRole("link", { name: "Herons" }).click();
     await page.waitForURL(new RegExp(`^${base}/w/field-notes/Herons(#[a-z-]+)?$`));
+  },
+});
+
+Deno.test({
+  name: "on a 390 px phone the team page fits without scrolling sideways, its role select shows " +
+    "its whole value, and the usage chart's axis text is readable",
+  ignore: !CHROMIUM,
+  fn: async () => {
+    await using live = await liveServer();
+    const { base, db, deps } = live;
+    const page = await live.window();
+    await signUp(page, base, "ana@example.com", "Ana Lima");
+    await createSpace(page, base, "handbook", "Handbook");
+    const [ana] = await db<{ id: string }>`SELECT id FROM accounts WHERE email = 'ana@example.com'`;
+    await createTeam(db, { id: "docs-team", name: "Docs team", ownerAccountId: ana!.id });
+    await createAccount(db, { email: "bo.with.a.long.address@example.com", name: "Bo Chen" });
+    await addTeamMember(db, {
+      actorId: ana!.id,
+      teamId: "docs-team",
+      email: "bo.with.a.long.address@example.com",
+      role: "member",
+    });
+    await recordUsage(deps, {
+      wikiId: "handbook",
+      kind: "search",
+      client: "claude-code/2.0",
+      search: { query: "port", results: 1, via: "rest" },
+    });
+    await page.setViewportSize({ width: 390, height: 844 });
+
+    await page.goto(`${base}/teams/docs-team`);
+    // Run in the page (as a string: Deno's types have no DOM).
+    const fit = await page.evaluate(`(() => {
+      const width = document.documentElement.clientWidth;
+      const members = document.querySelector("main table");
+      const cutOff = [...members.querySelectorAll("select, button, input, label, td")]
+        .filter((e) => e.getBoundingClientRect().right > width + 0.5)
+        .map((e) => e.outerHTML.slice(0, 80));
+      // The room a select leaves for its value, beside its padding and arrow.
+      const context = document.createElement("canvas").getContext("2d");
+      const room = [...members.querySelectorAll("select")].map((select) => {
+        const style = getComputedStyle(select);
+        context.font = style.font;
+        const text = context.measureText(select.selectedOptions[0].text).width;
+        return select.clientWidth - parseFloat(style.paddingLeft) -
+          parseFloat(style.paddingRight) - text;
+      });
+      return {
+        page: document.documentElement.scrollWidth - width,
+        table: members.scrollWidth - members.clientWidth,
+        cutOff,
+        room,
+      };
+    })()`) as { page: number; table: number; cutOff: string[]; room: number[] };
+    assert.equal(fit.page, 0, "the page scrolls sideways");
+    assert.equal(fit.table, 0, "the members table scrolls sideways");
+    assert.deepEqual(fit.cutOff, []);
+    assert.equal(fit.room.length, 2);
+    for (const room of fit.room) {
+      assert.ok(room >= 16, `a select leaves ${room}px beside its value`);
+    }
+    await screenshot(page, "team-phone");
+
+    await page.goto(`${base}/w/handbook/-/usage`);
+    const sizes = await page.evaluate(`
+      [...document.querySelectorAll("figure.chart svg[role=img] text")].map((text) => {
+        const svg = text.ownerSVGElement;
+        const box = text.getBBox();
+        return {
+          px: parseFloat(getComputedStyle(text).fontSize) * svg.getScreenCTM().a,
+          inside: box.x >= 0 && box.x + box.width <= svg.viewBox.baseVal.width,
+        };
+      })`) as { px: number; inside: boolean }[];
+    assert.ok(sizes.length >= 3);
+    for (const size of sizes) {
+      assert.ok(size.px >= 12, `axis text ${size.px.toFixed(1)}px on a phone`);
+      assert.ok(size.inside, "axis text cut off by the chart's edge");
+    }
+    await screenshot(page, "usage-phone");
   },
 });

@@ -369,6 +369,24 @@ Deno.test("the consent page names the app and the redirect host, lists spaces, a
   assert.match(html, /name="space" value="ana-work"/);
 });
 
+Deno.test("the consent page mentions allowing edits only when the app asks for wiki:write", async () => {
+  await using db = await freshDb();
+  const { app } = oauthApp(db);
+  const { browser: b } = await signedIn(app, db);
+  const { challenge } = await pkce();
+  const reader = await register(app);
+  const readOnly = await b.get(`${BASE}/authorize?${authorizeParams(reader.client_id, challenge)}`);
+  const readHtml = await readOnly.text();
+  assert.doesNotMatch(readHtml, /name="allow_write"/);
+  assert.doesNotMatch(readHtml, /edits below/);
+  assert.match(readHtml, /It cannot change or delete anything\./);
+  const writer = await register(app, { scope: "wiki:read wiki:write" });
+  const params = authorizeParams(writer.client_id, challenge, { scope: "wiki:read wiki:write" });
+  const writeHtml = await (await b.get(`${BASE}/authorize?${params}`)).text();
+  assert.match(writeHtml, /name="allow_write"/);
+  assert.match(writeHtml, /It cannot change or delete anything unless you allow edits below\./);
+});
+
 Deno.test("a consent post without the CSRF token, without a session, or for another's space is refused", async () => {
   await using db = await freshDb();
   const { app } = oauthApp(db);

@@ -172,6 +172,52 @@ Deno.test("public wiki reads over the hub and REST count for their wiki; a perio
   assert.ok(perDay);
 });
 
+/** The rows of the "Searches made" table, as the text of their cells. */
+function searchesMade(html: string): string[][] {
+  const start = html.indexOf('<h2 id="searches">');
+  assert.ok(start >= 0, "no searches heading");
+  const section = html.slice(start, html.indexOf("<h2", start + 4));
+  return [...section.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].slice(1).map((row) =>
+    [...row[1]!.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].slice(0, 3).map((cell) =>
+      cell[1]!.replace(/<[^>]+>/g, "").trim()
+    )
+  );
+}
+
+Deno.test("searches made in the web app are listed as such for members; type-ahead is not counted", async () => {
+  await using db = await freshDb();
+  const { app, deps, ana, bo } = await world(db);
+  await writePage(deps, { wikiId: "garden", path: "Roses", markdown: "# Roses\nPrune in March." }, {
+    source: "test",
+  });
+  // Type-ahead first: each keystroke would be a search, so none is kept.
+  for (const q of ["co", "com", "compo"]) {
+    assert.equal((await ana.b.get(`/w/notes/-/suggest?q=${q}`)).status, 200);
+    assert.equal((await ana.b.get(`/account/search/suggest?q=${q}`)).status, 200);
+  }
+  assert.equal((await ana.b.get("/w/notes/-/search?q=compost")).status, 200);
+  assert.equal((await ana.b.get("/w/notes/-/search?q=zebras")).status, 200);
+  // Across every space of Ana's: counted in each space where it found pages.
+  assert.equal((await ana.b.get("/account/search?q=worms")).status, 200);
+  // A public wiki's search page, by a stranger and signed out.
+  assert.equal((await bo.b.get("/w/garden/-/search?q=prune")).status, 200);
+  assert.equal((await app.request("/w/garden/-/search?q=roses")).status, 200);
+
+  const notes = await (await ana.b.get("/w/notes/-/usage")).text();
+  assert.deepEqual(searchesMade(notes), [
+    ["worms", "2", "Web app"],
+    ["zebras", "Nothing", "Web app"],
+    ["compost", "2", "Web app"],
+  ]);
+  assert.deepEqual(tableAfter(notes, "By client").slice(1), [["Web app", "3", "0", "0", "0"]]);
+  const garden = await (await ana.b.get("/w/garden/-/usage")).text();
+  assert.deepEqual(searchesMade(garden), [["roses", "1", "Web app"], ["prune", "1", "Web app"]]);
+  // The queries are for members only: the stranger who searched cannot see them.
+  const stranger = await bo.b.get("/w/garden/-/usage");
+  assert.equal(stranger.status, 403);
+  assert.doesNotMatch(await stranger.text(), /prune|roses/);
+});
+
 Deno.test("the usage page is for members: strangers get 404 (private) or 403 (public), signed out 404 (private) or sign in (public)", async () => {
   await using db = await freshDb();
   const { app, bo } = await world(db);

@@ -63,3 +63,18 @@ Deno.test("no /api or /mcp response reads or sets the session cookie on the real
   assert.deepEqual(api.headers.getSetCookie(), [], "the API sets none, with or without one");
   await api.body?.cancel();
 });
+
+Deno.test("the not-found page links the pages its message points to", async () => {
+  await using db = await freshDb();
+  const { app } = spaceApp(db);
+  const visitor = await app.request("/w/no-such-space");
+  assert.equal(visitor.status, 404);
+  assert.match(
+    await visitor.text(),
+    /<a href="\/llms\.txt">\/llms\.txt<\/a> lists the public wikis/,
+  );
+  const ana = await person(app, db, "ana@example.com", "Ana");
+  const signedIn = await ana.get("/w/no-such-space");
+  assert.equal(signedIn.status, 404);
+  assert.match(await signedIn.text(), /<a href="\/llms\.txt">\/llms\.txt<\/a>/);
+});

@@ -16,7 +16,7 @@ import { listPages, listPagesInput, pageListSchema } from "../pages/list_pages.t
 import { listRevisions, listRevisionsInput, revisionListSchema } from "../pages/list_revisions.ts";
 import { resolvePageRef } from "../pages/read_page.ts";
 import { searchOutputSchema, searchWikis } from "../search/search_wikis.ts";
-import { recordUsage } from "../usage/record_usage.ts";
+import { recordSearch, recordUsage } from "../usage/record_usage.ts";
 import { json, pageParams, problems, wikiIdParam } from "./schemas.ts";
 import { streamAnswer } from "./stream_answer.ts";
 
@@ -215,12 +215,13 @@ export function registerReadRoutes(
       const wiki = await resolve(c, c.req.valid("param").id);
       const { q, limit, cursor } = c.req.valid("query");
       const out = await searchWikis(deps, [wiki], { query: q, limit, cursor });
-      await recordUsage(deps, {
-        wikiId: wiki,
-        kind: "search",
+      await recordSearch(deps, {
+        wikis: [wiki],
+        query: q,
+        results: out.results,
+        cursor,
+        via: "rest",
         client: c.req.header("user-agent"),
-        // A later page of the same results is not another search to list.
-        search: cursor ? undefined : { query: q, results: out.results.length, via: "rest" },
       });
       return c.json(out, 200);
     },

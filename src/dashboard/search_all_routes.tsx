@@ -3,6 +3,7 @@ import { reachableSpaces } from "../access/access_policy.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { searchWikis } from "../search/search_wikis.ts";
+import { recordSearch, WEB_SEARCHER } from "../usage/record_usage.ts";
 import { requireAccount } from "../sessions/sessions.ts";
 import { relativeUrl, suggestSections } from "../spaces/suggest_sections.ts";
 import { SearchAllPage } from "./search_all_page.tsx";
@@ -36,10 +37,16 @@ export function searchAllRoutes(deps: Deps): Hono {
     };
     if (!query || spaces.size === 0) return c.html(<SearchAllPage {...page} />);
     try {
-      const found = await searchWikis(deps, [...spaces.keys()], {
+      const cursor = c.req.query("cursor") || undefined;
+      const found = await searchWikis(deps, [...spaces.keys()], { query, limit: 20, cursor });
+      // Counted in each space where it found pages, as an MCP search across spaces is (the
+      // type-ahead `suggest` below is not: it would list every prefix typed).
+      await recordSearch(deps, {
+        wikis: [...spaces.keys()],
         query,
-        limit: 20,
-        cursor: c.req.query("cursor") || undefined,
+        results: found.results,
+        cursor,
+        ...WEB_SEARCHER,
       });
       const results = found.results.map((r) => ({
         ...r,

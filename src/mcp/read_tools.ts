@@ -9,7 +9,7 @@ import { getPageContent, getPageInput, pageContentSchema } from "../pages/get_pa
 import { listNeighbors, neighborsInput, neighborsSchema } from "../pages/list_neighbors.ts";
 import { listPages, listPagesInput, pageListSchema } from "../pages/list_pages.ts";
 import { searchInput, searchResultSchema, searchWikis } from "../search/search_wikis.ts";
-import { recordUsage } from "../usage/record_usage.ts";
+import { recordSearch, recordUsage } from "../usage/record_usage.ts";
 import { registerFetchTool } from "./fetch_tool.ts";
 import {
   budgetSchema,
@@ -78,18 +78,14 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
         next_cursor: found.next_cursor,
       };
       const out = input.max_tokens ? fitSearch(all, input.max_tokens, input.cursor) : all;
-      // One wiki searched counts a search there; a search across many counts where it found pages.
-      const counted = wikis.length === 1 ? wikis : [...new Set(out.results.map((r) => r.wiki))];
-      for (const wikiId of counted) {
-        const results = out.results.filter((r) => r.wiki === wikiId).length;
-        await recordUsage(deps, {
-          wikiId,
-          kind: "search",
-          client: scope.client,
-          // A later page of the same results is not another search to list.
-          search: input.cursor ? undefined : { query: input.query, results, via: "mcp" },
-        });
-      }
+      await recordSearch(deps, {
+        wikis,
+        query: input.query,
+        results: out.results,
+        cursor: input.cursor,
+        via: "mcp",
+        client: scope.client,
+      });
       // The text is the JSON of the results (the convention of ChatGPT's search/fetch tools),
       // with the matched words marked ⟦ ⟧ in each snippet: markers no markdown uses.
       const marked = out.results.map(({ matches, ...r }) => ({

@@ -19,6 +19,7 @@ export function ConsentPage(
   const { client, redirectUri } = props.request;
   const redirectHost = hostOf(redirectUri);
   const loopback = /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)(:|\/|$)/.test(redirectUri);
+  const asksToWrite = props.request.scope.split(" ").includes("wiki:write");
   return (
     <Layout title="Connect an app" account={props.account} csrfToken={props.csrfToken}>
       <Alert message={props.error} />
@@ -41,8 +42,10 @@ export function ConsentPage(
         <p>
           It may list the spaces you pick, search them, read their pages and follow their links, and
           record which pages helped it (you see those uses on each space's usage page), and report
-          problems with pages. It cannot change or delete anything unless you allow edits below. You
-          can disconnect it at any time under <a href="/account/apps">Connected apps</a>.
+          problems with pages. {asksToWrite
+            ? "It cannot change or delete anything unless you allow edits below."
+            : "It cannot change or delete anything."} You can disconnect it at any time under{" "}
+          <a href="/account/apps">Connected apps</a>.
         </p>
         <fieldset>
           <legend>Spaces it may read</legend>
@@ -60,7 +63,7 @@ export function ConsentPage(
               </label>
             ))}
         </fieldset>
-        {props.request.scope.split(" ").includes("wiki:write") && (
+        {asksToWrite && (
           <fieldset>
             <legend>Edits</legend>
             <label>

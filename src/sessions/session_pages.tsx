@@ -1,3 +1,4 @@
+import type { Child } from "hono/jsx";
 import { Alert, CsrfField, Field } from "../web/form_kit.tsx";
 import { Layout, type PageContext } from "../web/layout.tsx";
 import type { FieldErrors } from "./sign_in.ts";
@@ -102,7 +103,7 @@ export function ErrorPage(
 ) {
   return (
     <Layout title={props.title} account={props.account} csrfToken={props.csrfToken}>
-      <p role="alert">{props.message}</p>
+      <p role="alert">{linkPaths(props.message)}</p>
       <p>
         <a
           href={props.account
@@ -116,4 +117,25 @@ export function ErrorPage(
       </p>
     </Layout>
   );
+}
+
+/** Pages that error messages name as where to look next (the web hints of `suggestions.ts`). */
+const LINKED_PATHS = ["/llms.txt", "/account"];
+
+/**
+ * `message` with each page of `LINKED_PATHS` it names (as a word of its own) made a link; only
+ * these, since a message may quote what the visitor typed.
+ */
+function linkPaths(message: string) {
+  const pattern = new RegExp(
+    `(?<=^|\\s)(${LINKED_PATHS.map((p) => p.replaceAll(".", "\\.")).join("|")})(?=[\\s.,;:?]|$)`,
+  );
+  // Hono's JSX would print a `key` as an attribute, so the parts are not built with `map`.
+  const parts: Child[] = [];
+  message.split(pattern).forEach((part, i) => parts.push(i % 2 === 1 ? linkTo(part) : part));
+  return parts;
+}
+
+function linkTo(path: string) {
+  return <a href={path}>{path}</a>;
 }

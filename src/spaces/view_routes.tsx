@@ -8,6 +8,7 @@ import { similarPaths } from "../pages/read_page.ts";
 import { askWikis } from "../ask/ask.ts";
 import { WEB_ASKER } from "./ask_routes.tsx";
 import { searchWikis } from "../search/search_wikis.ts";
+import { recordSearch, WEB_SEARCHER } from "../usage/record_usage.ts";
 import { AskPage } from "./ask_page.tsx";
 import { findPageRecord } from "./find_page_record.ts";
 import { WikiHomePage } from "./home_page.tsx";
@@ -50,10 +51,16 @@ export function viewRoutes(deps: Deps): Hono {
     const query = c.req.query("q")?.trim() ?? "";
     if (!query) return c.html(<SearchPage {...view} query="" results={null} nextCursor={null} />);
     try {
-      const found = await searchWikis(deps, [view.space.wiki.id], {
+      const cursor = c.req.query("cursor") || undefined;
+      const found = await searchWikis(deps, [view.space.wiki.id], { query, limit: 20, cursor });
+      // Counted as MCP and REST searches are (the type-ahead `suggest` below is not: it would
+      // list every prefix typed).
+      await recordSearch(deps, {
+        wikis: [view.space.wiki.id],
         query,
-        limit: 20,
-        cursor: c.req.query("cursor") || undefined,
+        results: found.results,
+        cursor,
+        ...WEB_SEARCHER,
       });
       const results = found.results.map((r) => ({
         ...r,

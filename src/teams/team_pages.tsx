@@ -48,7 +48,7 @@ export function TeamPage(
           </ul>
         )}
       <h2>Members</h2>
-      <table>
+      <table class="members">
         <thead>
           <tr>
             <th scope="col">Name</th>
@@ -60,9 +60,9 @@ export function TeamPage(
         <tbody>
           {props.members.map((m) => (
             <tr key={m.account_id}>
-              <td>{m.name}</td>
-              <td>{m.email}</td>
-              <td>
+              <td class="name">{m.name}</td>
+              <td class="email">{m.email}</td>
+              <td class="role">
                 {manager && (props.role === "owner" || m.role !== "owner")
                   ? (
                     <form method="post" action={`${base}/members/${m.account_id}/role`}>
@@ -81,7 +81,7 @@ export function TeamPage(
                   : m.role}
               </td>
               {manager && (
-                <td>
+                <td class="remove">
                   {m.account_id !== me.id && (props.role === "owner" || m.role !== "owner") && (
                     <form method="post" action={`${base}/members/${m.account_id}/remove`}>
                       <CsrfField token={props.csrfToken} />

@@ -3,7 +3,8 @@ export type Series = { label: string; values: number[]; color: string; dash?: st
 
 const WIDTH = 400;
 const HEIGHT = 160;
-const LEFT = 28;
+/** Room for the y-axis numbers at the larger size a phone shows them in (`layout.tsx`). */
+const LEFT = 40;
 const RIGHT = 6;
 const TOP = 8;
 const BOTTOM = 18;
@@ -33,7 +34,7 @@ export function DailyChart(props: { days: string[]; series: Series[]; label: str
           <g>
             <line x1={LEFT} x2={WIDTH - RIGHT} y1={y(t)} y2={y(t)} stroke="#ddd" />
             <text x={LEFT - 4} y={y(t) + 4} text-anchor="end" font-size="11" fill="#555">
-              {t}
+              {compact(t)}
             </text>
           </g>
         ))}
@@ -100,6 +101,11 @@ function shortDate(day: string | undefined): string {
   const [, month, date] = day.split("-");
   const months = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(" ");
   return `${Number(date)} ${months[Number(month) - 1]}`;
+}
+
+/** A tick's number in at most four characters (`2500` → `2.5k`), to fit left of the axis. */
+function compact(value: number): string {
+  return value >= 1000 ? `${value / 1000}k` : String(value);
 }
 
 function round(value: number): number {

@@ -61,6 +61,43 @@ export async function recordUsage(
   }
 }
 
+/** One search as made: the wikis it covered and the pages of results it showed. */
+export type SearchEvent = {
+  wikis: string[];
+  query: string;
+  /** The wiki of each result on the page shown. */
+  results: { wiki: string }[];
+  /** Set for a later page of the same results, which is not another search to list. */
+  cursor?: string | null | undefined;
+  via: SearchMade["via"];
+  client: string | null | undefined;
+};
+
+/**
+ * Counts a search on the usage page of each wiki it concerns, the one rule for MCP, REST and the
+ * web app: one wiki searched counts there; a search across many counts where it found pages.
+ */
+export async function recordSearch(
+  deps: Pick<Deps, "db" | "log">,
+  event: SearchEvent,
+): Promise<void> {
+  const counted = event.wikis.length === 1
+    ? event.wikis
+    : [...new Set(event.results.map((r) => r.wiki))];
+  for (const wikiId of counted) {
+    const results = event.results.filter((r) => r.wiki === wikiId).length;
+    await recordUsage(deps, {
+      wikiId,
+      kind: "search",
+      client: event.client,
+      search: event.cursor ? undefined : { query: event.query, results, via: event.via },
+    });
+  }
+}
+
+/** Searches made in the web app, as the usage page names them. */
+export const WEB_SEARCHER = { via: "web", client: "Web app" } as const;
+
 /**
  * The name usage is grouped by: a User-Agent's first product without its version
  * (`claude-code/2.0.1 (cli)` → `claude-code`), so each release does not count apart; any

@@ -177,7 +177,7 @@ export function selectAskedQuestions(
 export type SearchMade = {
   query: string;
   results: number;
-  via: "mcp" | "rest";
+  via: "mcp" | "rest" | "web";
   client: string;
   created_at: Date;
 };

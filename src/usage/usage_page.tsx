@@ -69,9 +69,8 @@ export function UsagePage(props: PageContext & UsageView & { view?: SpaceView })
         What assistants searched, asked, read and confirmed using in{" "}
         <a href={`/w/${wiki.id}`}>{wiki.title}</a>{" "}
         <code>{wiki.id}</code>, counted per day (UTC) over MCP and the REST API, with the questions
-        asked on the{" "}
-        <a href={toolHref(wiki.id, "ask")}>Ask page</a>. What they reported and proposed is on the
-        {" "}
+        asked on the <a href={toolHref(wiki.id, "ask")}>Ask page</a>{" "}
+        and the searches made in the web app. What they reported and proposed is on the{" "}
         <a href={`/w/${wiki.id}/-/feedback`}>feedback page</a>.
       </p>
       <nav aria-label="Period" class="periods">
@@ -241,6 +240,9 @@ function PageTable(props: { wikiId: string; rows: PageCount[]; column: string; e
 /** Where a question came from, in words. */
 const VIA: Record<AskedQuestion["via"], string> = { mcp: "MCP", rest: "REST", web: "Ask page" };
 
+/** Where a search was made, in words. */
+const SEARCH_VIA: Record<SearchMade["via"], string> = { mcp: "MCP", rest: "REST", web: "Web app" };
+
 /** How a question was answered, in a word. */
 const VERDICT: Record<AskedQuestion["coverage"], string> = {
   supported: "Answered",
@@ -334,7 +336,7 @@ function SearchTable(props: { rows: SearchMade[] }) {
           <tr>
             <td>{s.query}</td>
             <td>{s.results === 0 ? <strong>Nothing</strong> : s.results}</td>
-            <td>{VIA[s.via]}{s.client ? ` (${s.client})` : ""}</td>
+            <td>{SEARCH_VIA[s.via]}{s.client && s.via !== "web" ? ` (${s.client})` : ""}</td>
             <td>{s.created_at.toISOString().slice(0, 16).replace("T", " ")}</td>
           </tr>
         ))}

@@ -44,6 +44,25 @@ td code{overflow-wrap:anywhere}
 .legend svg{vertical-align:middle;margin-right:0.3rem}
 figure.chart{margin:0.5rem 0}
 figure.chart svg[role=img]{display:block;width:100%;height:auto}
+/* the chart shrinks with a phone's column: its axis text grows to stay readable (src/usage/chart.tsx) */
+@media (max-width:599px){figure.chart svg[role=img] text{font-size:15px}}
+/* a team's members (src/teams/): each form one line that wraps; on a phone, a card each */
+.members form{display:flex;flex-wrap:wrap;gap:0.25rem 0.5rem;align-items:center}
+.members select{width:auto}
+.members form button,.members form label{margin:0}
+@media (max-width:599px){
+main table.members,.members tbody,.members tr,.members td{display:block}
+.members thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
+.members tr{padding:0.5rem 0;border-bottom:1px solid #eee}
+.members td{border:0;padding:0.15rem 0}
+.members td.name{font-weight:600}
+.members td.email{overflow-wrap:anywhere}
+.members td.role:not(:has(form))::before{content:"Role: "}
+.members td.remove:empty{display:none}
+}
+@media (max-width:599px) and (prefers-color-scheme:dark){
+.members tr{border-color:#3a3d42}
+}
 .notes blockquote{margin:0.25rem 0 0.75rem 1rem;padding-left:0.5rem;border-left:3px solid #ddd}
 /* wiki pages (src/spaces/) */
 .wiki-bar{display:flex;flex-wrap:wrap;gap:0.25rem 1rem;align-items:center;padding-bottom:0.5rem;border-bottom:1px solid #eee}
