@@ -1,67 +1,17 @@
 import assert from "node:assert/strict";
-import type { Browser, Page } from "npm:playwright-core@1.65.1";
 import { createAccount } from "../src/accounts/accounts.ts";
-import { createApp } from "../src/app.ts";
 import { addTeamMember, createTeam } from "../src/teams/teams.ts";
 import { recordUsage } from "../src/usage/record_usage.ts";
-import { chromiumPath, launchChromium, screenshot } from "./chromium.ts";
-import { freshDb, testDeps } from "./helpers.ts";
+import { screenshot } from "./chromium.ts";
+import { CHROMIUM, createSpace, liveApp, signUp } from "./live_app.ts";
 import { seedPages } from "./space_helpers.ts";
 
 // Real headless Chromium against a real server on loopback: teams, search across spaces and
 // the frame of a space's pages (issue 18, items 4, 6 and 9). Same set-up as web_browser_test.
 
-const CHROMIUM = chromiumPath();
-const PASSWORD = "correct horse battery staple";
-
-/** The whole app on a loopback port over a fresh database, and a browser, for one test. */
-async function liveServer() {
-  const db = await freshDb();
-  const late: { app?: ReturnType<typeof createApp> } = {};
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen() {} },
-    (request, info) => late.app!.fetch(request, { remoteAddr: info.remoteAddr }),
-  );
-  const base = `http://127.0.0.1:${server.addr.port}`;
-  const deps = testDeps(db, {
-    BASE_URL: base,
-    RATE_LIMIT_ANON_PER_MINUTE: "100000",
-    RATE_LIMIT_WEB_PER_MINUTE: "100000",
-  });
-  late.app = createApp(deps);
-  const browser: Browser = await launchChromium(CHROMIUM!);
-  /** A person's own browser window (own cookies), 1280 px wide. */
-  const window = async () =>
-    await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-  return {
-    base,
-    db,
-    deps,
-    window,
-    async [Symbol.asyncDispose]() {
-      await browser.close();
-      await server.shutdown();
-      await db[Symbol.asyncDispose]();
-    },
-  };
-}
-
-async function signUp(page: Page, base: string, email: string, name: string) {
-  await page.goto(`${base}/signup`);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Name").fill(name);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.waitForURL(`${base}/account`);
-}
-
-async function createSpace(page: Page, base: string, id: string, title: string) {
-  await page.goto(`${base}/account`);
-  await page.getByLabel("Space id").fill(id);
-  await page.getByLabel("Title").fill(title);
-  await page.getByRole("button", { name: "Create space" }).click();
-  await page.waitForURL(`${base}/w/${id}`);
-}
+/** The live app (tests/live_app.ts), with rate limits no journey reaches. */
+const liveServer = () =>
+  liveApp({ RATE_LIMIT_ANON_PER_MINUTE: "100000", RATE_LIMIT_WEB_PER_MINUTE: "100000" });
 
 Deno.test({
   name: "an owner moves a space to a new team and invites; the invitee accepts and reads it; " +
