@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
+import { unzipSync } from "fflate";
 import { Client, StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/client@2.4.0";
 import * as oauth from "npm:oauth4webapi@3.8.8";
 import { screenshot } from "./chromium.ts";
@@ -381,7 +382,8 @@ const PIXEL_PNG =
 
 Deno.test({
   name: "a member uploads an image with the Files form (no script) and drops one into the " +
-    "editor, and both show in the page",
+    "editor; both show in the page, over MCP get_page, in the zip export, and in a new space " +
+    "imported from that zip",
   ignore: !CHROMIUM,
   fn: async () => {
     await using live = await liveServer();
@@ -438,5 +440,49 @@ Deno.test({
       // deno-lint-ignore no-explicit-any
       assert.equal(await image.evaluate((img: any) => img.naturalWidth), 1);
     }
+
+    // An assistant reading the page over MCP gets the images by URL.
+    await page.goto(`${base}/account/tokens`);
+    await page.getByLabel("Name").fill("Reader");
+    await page.getByLabel("Opens").selectOption("lab");
+    await page.getByRole("button", { name: "Create token" }).click();
+    const client = await mcp(base, (await page.locator("#new-token").textContent())!.trim());
+    const read = await client.callTool({ name: "get_page", arguments: { page: "Results" } });
+    await client.close();
+    assert.ok(!read.isError, JSON.stringify(read.content));
+    assert.match(JSON.stringify(read.structuredContent), /\/w\/lab\/-\/files\/dropped\.png/);
+
+    // The Export link gives a zip of the markdown with both images; the Import form takes it
+    // into a new space, whose page is the same and shows the same images.
+    await page.goto(`${base}/w/lab/Results`);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Export", exact: true }).click(),
+    ]);
+    const zip = await Deno.readFile((await download.path())!);
+    assert.deepEqual(Object.keys(unzipSync(zip)).sort(), [
+      "lab/Results.md",
+      "lab/chart.png",
+      "lab/dropped.png",
+    ]);
+    await createSpace(page, base, "lab2", "Lab copy");
+    await page.goto(`${base}/w/lab2/-/import`);
+    await page.getByLabel("Files").setInputFiles({
+      name: "lab.zip",
+      mimeType: "application/zip",
+      buffer: Buffer.from(zip),
+    });
+    await page.getByRole("button", { name: "Import" }).click();
+    await page.locator("#import-report").getByText("Results").first().waitFor();
+    const markdownOf = async (id: string) =>
+      (await (await page.request.get(`${base}/w/${id}/Results.md`)).text())
+        .replaceAll(`/w/${id}/`, "/w/<id>/");
+    assert.equal(await markdownOf("lab2"), await markdownOf("lab"));
+    await page.goto(`${base}/w/lab2/Results`);
+    for (const image of await page.locator("article img").all()) {
+      // deno-lint-ignore no-explicit-any
+      await image.evaluate((img: any) => img.decode());
+    }
+    assert.equal(await page.locator("article img").count(), 2);
   },
 });
