@@ -465,6 +465,58 @@ export function selectChunkDetails(db: Db, chunkIds: number[]): Promise<ChunkDet
     WHERE c.id = ANY(${chunkIds}::bigint[])`;
 }
 
+/**
+ * A chunk with its page, as one search reads it: where the page stands in a synced space
+ * (`synced`, with its revision's commit and the last sync), and the chunk's text only when
+ * asked for (`text` null otherwise: the ranking needs the page of every candidate, the text
+ * of a few). Exact title matches come back as rows with `exact` set (the page's first chunk).
+ */
+export type ChunkCandidate = Omit<ChunkDetail, "text"> & {
+  text: string | null;
+  exact: number | null;
+  synced: boolean;
+  source_commit: string | null;
+  last_synced_at: Date | null;
+};
+
+/**
+ * Everything a search reads after its lexical leg, in one statement: for `chunkIds`, their
+ * pages (with the text of those in `textIds`) and source freshness; then, when `exact` is
+ * given, up to 5 pages of the wikis whose title, path or last path segment equals the query
+ * (`exact` = their rank, title matches first, shorter paths first), each with its first chunk.
+ */
+export function selectChunkCandidates(
+  db: Db,
+  chunkIds: number[],
+  textIds: number[],
+  exact: { wikiIds: string[]; query: string; key: string } | null,
+): Promise<ChunkCandidate[]> {
+  const e = exact ?? { wikiIds: [], query: "", key: "" };
+  return db<ChunkCandidate>`
+    SELECT c.id AS chunk_id, p.id AS page_id, p.wiki_id, p.path, p.title, p.revision,
+      p.updated_at, c.heading_path, c.anchor,
+      CASE WHEN c.id = ANY(${textIds}::bigint[]) THEN c.text END AS text, NULL::int AS exact,
+      g.wiki_id IS NOT NULL AS synced, r.source_commit, g.last_synced_at
+    FROM chunks c JOIN pages p ON p.id = c.page_id
+    LEFT JOIN git_sources g ON g.wiki_id = p.wiki_id
+    LEFT JOIN page_revisions r ON g.wiki_id IS NOT NULL AND r.page_id = p.id
+      AND r.revision = p.revision
+    WHERE c.id = ANY(${chunkIds}::bigint[])
+    UNION ALL
+    SELECT (SELECT f.id FROM chunks f WHERE f.page_id = x.id ORDER BY f.ord LIMIT 1), x.id,
+      x.wiki_id, x.path, x.title, x.revision, x.updated_at, NULL, NULL, NULL, x.exact::int,
+      false, NULL, NULL
+    FROM (
+      SELECT p.*, row_number() OVER (
+        ORDER BY (lower(p.title) = lower(${e.query})) DESC, length(p.path), p.id) AS exact
+      FROM pages p
+      WHERE p.wiki_id = ANY(${e.wikiIds}::text[])
+        AND (lower(p.title) = lower(${e.query}) OR p.path_key = ${e.key} OR p.name_key = ${e.key})
+      ORDER BY exact
+      LIMIT 5
+    ) x`;
+}
+
 /** The best chunk of each given page (the first one), for pages found by title alone. */
 export function selectFirstChunks(
   db: Db,
