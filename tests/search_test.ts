@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Db } from "../src/db/db.ts";
+import { type Db, makeDb, type Row } from "../src/db/db.ts";
 import type { AppError } from "../src/errors.ts";
 import { deletePage, renamePage } from "../src/pages/rename_page.ts";
 import { writePage } from "../src/pages/write_page.ts";
@@ -306,4 +306,78 @@ Deno.test("the offline embedder stores no vectors and builds no index: hybrid is
   assert.equal(indexes[0]!.n, 0);
   assert.equal(await countStaleChunks(db, deps.embedder), 0, "nothing for reindex to do");
   assert.equal(await reindexVectors(deps, null), 0);
+});
+
+/** `db`, counting the statements sent through it outside transactions. */
+function countingDb(db: Db): { db: Db; statements: string[] } {
+  const statements: string[] = [];
+  const wrapped = makeDb({
+    kind: db.kind,
+    inTransaction: false,
+    query: (text: string, params: unknown[]) => {
+      statements.push(text);
+      return db.query<Row>(text, params);
+    },
+    exec: (text: string) => db.exec(text),
+    transaction: (inner) =>
+      db.transaction((tx) =>
+        inner({
+          kind: tx.kind,
+          inTransaction: true,
+          query: (text: string, params: unknown[]) => tx.query<Row>(text, params),
+          exec: (text: string) => tx.exec(text),
+          transaction: () => Promise.reject(new Error("nested")),
+          close: () => Promise.resolve(),
+        })
+      ),
+    close: () => Promise.resolve(),
+  });
+  return { db: wrapped, statements };
+}
+
+Deno.test("a search of an indexed wiki is two statements: statistics, then its candidates", async () => {
+  await using db = await freshDb();
+  const deps = testDeps(db);
+  await createWiki(db, { id: "w" });
+  await createWiki(db, { id: "empty" });
+  for (let i = 0; i < 12; i++) {
+    await writePage(deps, {
+      wikiId: "w",
+      path: `Notes/Fox ${i}`,
+      markdown:
+        `# Fox ${i}\nThe quick brown fox number ${i} jumps.\n## Den\nA fox den, see [[Notes/Fox 0]].`,
+    }, by);
+  }
+  const counted = countingDb(db);
+  const search = { ...deps, db: counted.db };
+  const first = await searchWikis(search, ["w"], { query: "fox den", limit: 5 });
+  counted.statements.length = 0;
+  const again = await searchWikis(search, ["w"], { query: "fox den", limit: 5 });
+  assert.deepEqual(again, first);
+  assert.equal(again.results.length, 5);
+  assert.equal(counted.statements.length, 2, counted.statements.join("\n---\n"));
+  // A later page of results reads the text of chunks beyond the best ones: one more.
+  counted.statements.length = 0;
+  const later = await searchWikis(search, ["w"], {
+    query: "fox den",
+    limit: 5,
+    cursor: again.next_cursor!,
+  });
+  assert.ok(later.results.length > 0);
+  assert.ok(later.results.every((r) => r.snippet.includes("fox") || r.snippet.includes("Fox")));
+  assert.ok(counted.statements.length <= 3);
+  // An exact title match comes first from the same statement.
+  counted.statements.length = 0;
+  const titled = await searchWikis(search, ["w"], { query: "Fox 7", limit: 3 });
+  assert.equal(titled.results[0]!.page, "Notes/Fox 7");
+  assert.ok(counted.statements.length <= 3);
+  // A wiki that never held a chunk has no statistics: it is looked up, and found.
+  assert.deepEqual(await searchWikis(search, ["empty"], { query: "fox" }), {
+    results: [],
+    next_cursor: null,
+  });
+  await assert.rejects(
+    () => searchWikis(search, ["w", "nope"], { query: "fox" }),
+    (e: AppError) => e.code === "wiki_not_found",
+  );
 });

@@ -1,41 +1,39 @@
-import { type Db, makeDb, type Row } from "../../src/db/db.ts";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { type Db, type Driver, makeDb, type Row } from "../../src/db/db.ts";
 import type { Deps } from "../../src/deps.ts";
-import { pathKey } from "../../src/markdown/paths.ts";
-import { BM25, CANDIDATES, fuse, lexicalWeight } from "../../src/search/fusion.ts";
-import { lexicalTopK } from "../../src/search/lexical_cache.ts";
+import { BM25, CANDIDATES } from "../../src/search/fusion.ts";
+import { warmLexicalIndex } from "../../src/search/lexical_cache.ts";
 import { quantile, round } from "../../src/search/metrics.ts";
-import { EXACT_SCAN_LIMIT } from "../../src/search/search_wikis.ts";
+import { EXACT_SCAN_LIMIT, searchWikis } from "../../src/search/search_wikis.ts";
 import {
   countChunks,
   selectBm25,
-  selectChunkDetails,
-  selectChunkPages,
-  selectExactTitleMatches,
   selectNearestExact,
   selectNearestIndexed,
 } from "../../src/search/store.ts";
 
-/** The steps of one search, in the order `searchWikis` takes them. */
-const STEPS = [
-  "embed_query",
-  "lexical_leg",
-  "vector_leg",
-  "fuse",
-  "chunk_pages",
-  "exact_titles",
-  "details_snippets",
-] as const;
+/** A statement's step in a search, by what it reads. */
+const STEPS: [string, RegExp][] = [
+  ["lexical_stats", /FROM search_stats s WHERE/],
+  ["wiki_check", /FROM wikis/],
+  ["candidates", /UNION ALL/],
+  ["chunk_details", /c\.heading_path, c\.anchor, c\.text/],
+  ["chunk_pages", /SELECT c\.id AS chunk_id, c\.page_id, p\.path/],
+  ["exact_titles", /path_key/],
+  ["first_chunks", /DISTINCT ON \(page_id\)/],
+  ["freshness", /git_sources/],
+];
 
-type Step = typeof STEPS[number];
-
-/** Per step of a search: p50 and p95 in ms. */
-export type StepProfile = Record<Step | "total", { p50_ms: number; p95_ms: number }>;
+/** Per step of a search: p50 and p95 in ms (over the searches that ran it), runs per search. */
+export type StepProfile = Record<string, { p50_ms: number; p95_ms: number; per_search?: number }>;
 
 /**
- * Times each step of a search (the statements `searchWikis` runs, one after another, so
- * each gets its own clock; in production the two legs run side by side) over `queries`
- * with `concurrency` callers (no new query after `maxSeconds`), and reports p50/p95 per step,
- * and the queries whose lexical leg took the median and the 95th percentile time, for EXPLAIN.
+ * Times `searchWikis` (limit 10) over `queries` with `concurrency` callers (no new query after
+ * `maxSeconds`): each statement it sends, by step (`STEPS`, clocked from send to rows in hand,
+ * so a wait for a pooled connection counts), the rest of its time (`in_process`: the in-memory
+ * lexical leg, re-scoring, grouping, snippets, and waiting for the CPU), and the total. The
+ * statements of concurrent searches are told apart with AsyncLocalStorage. Also the queries
+ * whose total took the median and the 95th percentile time, for EXPLAIN.
  */
 export async function profileSearch(
   deps: Deps,
@@ -46,62 +44,82 @@ export async function profileSearch(
 ): Promise<
   { calls: number; steps: StepProfile; medianLexicalQuery: string; slowLexicalQuery: string }
 > {
+  const current = new AsyncLocalStorage<Map<string, number[]>>();
+  const db = timedDb(deps.db, (text, ms) => {
+    const label = STEPS.find(([, re]) => re.test(text))?.[0] ?? text.trim().slice(0, 40);
+    const mine = current.getStore();
+    if (!mine) return;
+    mine.set(label, [...mine.get(label) ?? [], ms]);
+  });
+  const timed = { ...deps, db };
+  await warmLexicalIndex(timed, wikiIds);
   const deadline = performance.now() + maxSeconds * 1000;
-  const times: Record<string, number[]> = Object.fromEntries(
-    [...STEPS, "total"].map((s) => [s, []]),
-  );
-  const lexical: { query: string; ms: number }[] = [];
+  const searches: { query: string; total: number; steps: Map<string, number[]> }[] = [];
   let next = 0;
   const caller = async () => {
     while (next < queries.length && performance.now() < deadline) {
       const query = queries[next++]!;
-      const t: number[] = [performance.now()];
-      const tick = () => t.push(performance.now());
-      const [vector] = await deps.embedder.embed([query]) as [Float32Array];
-      tick();
-      const lexicalHits = await lexicalTopK(deps, wikiIds, query, BM25, CANDIDATES);
-      tick();
-      const vectorHits = await countChunks(deps.db, wikiIds) <= EXACT_SCAN_LIMIT
-        ? await selectNearestExact(deps.db, wikiIds, deps.embedder.id, vector, CANDIDATES)
-        : await selectNearestIndexed(
-          deps.db,
-          deps.embedder,
-          wikiIds,
-          deps.embedder.id,
-          vector,
-          CANDIDATES,
-        );
-      tick();
-      const fused = fuse(lexicalHits, vectorHits, lexicalWeight(deps.embedder));
-      tick();
-      const pages = await selectChunkPages(deps.db, fused.map((h) => h.chunk_id));
-      tick();
-      await selectExactTitleMatches(deps.db, wikiIds, query, pathKey(query));
-      tick();
-      const best = new Map<number, number>();
-      for (const h of fused) {
-        const page = pages.find((p) => p.chunk_id === h.chunk_id);
-        if (page && !best.has(page.page_id)) best.set(page.page_id, h.chunk_id);
-      }
-      await selectChunkDetails(deps.db, [...best.values()].slice(0, 10));
-      tick();
-      STEPS.forEach((s, i) => times[s]!.push(t[i + 1]! - t[i]!));
-      times.total!.push(t.at(-1)! - t[0]!);
-      lexical.push({ query, ms: t[2]! - t[1]! });
+      const steps = new Map<string, number[]>();
+      const t = performance.now();
+      await current.run(steps, () => searchWikis(timed, wikiIds, { query, limit: 10 }));
+      searches.push({ query, total: performance.now() - t, steps });
     }
   };
   await Promise.all(Array.from({ length: concurrency }, caller));
-  const steps = Object.fromEntries(
-    Object.entries(times).map((
-      [s, v],
-    ) => [s, { p50_ms: round(quantile(v, 0.5)), p95_ms: round(quantile(v, 0.95)) }]),
-  ) as StepProfile;
-  lexical.sort((a, b) => a.ms - b.ms);
+  const labels = [...new Set(searches.flatMap((s) => [...s.steps.keys()]))];
+  const sum = (v: number[]) => v.reduce((a, b) => a + b, 0);
+  const figures = (v: number[]) => ({
+    p50_ms: round(quantile(v, 0.5)),
+    p95_ms: round(quantile(v, 0.95)),
+  });
+  const steps: StepProfile = {};
+  for (const label of labels) {
+    const runs = searches.map((s) => s.steps.get(label) ?? []);
+    steps[label] = {
+      ...figures(runs.filter((r) => r.length > 0).map(sum)),
+      per_search: round(sum(runs.map((r) => r.length)) / searches.length),
+    };
+  }
+  steps.in_process = figures(
+    searches.map((s) => s.total - sum([...s.steps.values()].flatMap((v) => v))),
+  );
+  steps.total = figures(searches.map((s) => s.total));
+  searches.sort((a, b) => a.total - b.total);
   return {
-    calls: lexical.length,
+    calls: searches.length,
     steps,
-    medianLexicalQuery: lexical[Math.floor(lexical.length / 2)]!.query,
-    slowLexicalQuery: lexical[Math.floor(lexical.length * 0.95)]!.query,
+    medianLexicalQuery: searches[Math.floor(searches.length / 2)]!.query,
+    slowLexicalQuery: searches[Math.floor(searches.length * 0.95)]!.query,
+  };
+}
+
+/** `db` with each statement outside a transaction reported to `onStatement` with its time. */
+function timedDb(db: Db, onStatement: (text: string, ms: number) => void): Db {
+  return makeDb({
+    kind: db.kind,
+    inTransaction: false,
+    query: async (text: string, params: unknown[]) => {
+      const t = performance.now();
+      const rows = await db.query<Row>(text, params);
+      onStatement(text, performance.now() - t);
+      return rows;
+    },
+    exec: (text: string) => db.exec(text),
+    transaction: (inner) => db.transaction((tx) => inner(driverOf(tx))),
+    close: () => Promise.resolve(),
+  });
+}
+
+function driverOf(tx: Db): Driver {
+  return {
+    kind: tx.kind,
+    inTransaction: true,
+    query: (text: string, params: unknown[]) => tx.query<Row>(text, params),
+    exec: (text: string) => tx.exec(text),
+    transaction<T>(inner: (d: Driver) => Promise<T>): Promise<T> {
+      return inner(this);
+    },
+    close: () => Promise.resolve(),
   };
 }
 

@@ -56,7 +56,9 @@ type LexicalDeps = { db: Db; config: Pick<Config, "searchIndexBytes"> };
  * index version; a copy older than that version catches up first (the pages changed since, from
  * `search_changes`, or the whole wiki when the log no longer reaches back). A write in any
  * process is therefore seen by the next search in every process. Wikis whose index would not fit
- * in `searchIndexBytes` are scored in SQL (`selectBm25`), with the same formula.
+ * in `searchIndexBytes` are scored in SQL (`selectBm25`), with the same formula. `found`
+ * receives the wikis whose statistics were read: they exist (a wiki that never held a chunk
+ * has none, so its absence proves nothing).
  */
 export async function lexicalTopK(
   deps: LexicalDeps,
@@ -64,11 +66,13 @@ export async function lexicalTopK(
   query: string,
   params: Bm25Params,
   limit: number,
+  found?: Set<string>,
 ): Promise<ChunkHit[]> {
   const cache = cacheOf(deps.db);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const stats = (await selectLexicalStats(deps.db, wikiIds, query))
-      .filter((s) => s.terms.length > 0);
+    const read = await selectLexicalStats(deps.db, wikiIds, query);
+    for (const s of read) found?.add(s.wiki_id);
+    const stats = read.filter((s) => s.terms.length > 0);
     const indexes = await Promise.all(stats.map((s) => currentIndex(deps, cache, s)));
     if (indexes.some((index) => index === null)) break;
     // From here on nothing awaits: the versions checked are the ones scored.

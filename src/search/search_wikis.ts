@@ -11,20 +11,19 @@ import { lexicalTopK } from "./lexical_cache.ts";
 import { buildSnippet } from "./snippet.ts";
 import { contentTerms } from "./terms.ts";
 import {
+  type ChunkCandidate,
   type ChunkDetail,
   type ChunkHit,
   countChunks,
+  selectChunkCandidates,
   selectChunkDetails,
-  selectChunkPages,
-  selectExactTitleMatches,
-  selectFirstChunks,
   selectNearestExact,
   selectNearestIndexed,
   selectTermEvidence,
 } from "./store.ts";
 import { type Db } from "../db/db.ts";
 import { findWikis } from "../wikis/wikis.ts";
-import { addSourceFreshness, sourceFreshnessFields } from "../sync/freshness.ts";
+import { sourceFreshnessFields } from "../sync/freshness.ts";
 
 /** Longest query accepted, in characters. */
 export const MAX_QUERY_CHARS = 1000;
@@ -87,20 +86,24 @@ export async function searchWikis(
   input: z.input<typeof searchInput>,
 ): Promise<SearchOutput> {
   const { query, limit, cursor } = parseSearchInput(input);
-  await requireWikis(deps, wikiIds);
-  const ranked = await rankPages(deps, wikiIds, query, "hybrid");
+  if (wikiIds.length === 0) throw new AppError("bad_request", "Name a wiki to search");
+  const found = new Set<string>();
+  const { ranked, rows } = await rankCandidates(deps, wikiIds, query, "hybrid", found);
+  await requireWikis(deps, wikiIds, found);
   const offset = cursor ? offsetOf(cursor) : 0;
   const page = ranked.slice(offset, offset + limit);
-  const details = new Map(
-    (await selectChunkDetails(deps.db, page.map((r) => r.chunk_id))).map((
-      d,
-    ) => [d.chunk_id, d]),
-  );
-  const out: SearchOutput = {
+  // The ranking read the text of its best chunks; a page's chunk beyond them is read now.
+  const missing = page.map((r) => r.chunk_id).filter((id) => (rows.get(id)?.text ?? null) === null);
+  if (missing.length > 0) {
+    for (const d of await selectChunkCandidates(deps.db, missing, missing, null)) {
+      rows.set(d.chunk_id, d);
+    }
+  }
+  return {
     results: page.map((r) => {
-      const d = details.get(r.chunk_id)!;
+      const d = rows.get(r.chunk_id)!;
       const url = pageUrl(deps.config.baseUrl, d.wiki_id, d.path);
-      const snippet = buildSnippet(d.text, query);
+      const snippet = buildSnippet(d.text!, query);
       return {
         wiki: d.wiki_id,
         page: d.path,
@@ -112,12 +115,17 @@ export async function searchWikis(
         url: d.anchor ? `${url}#${d.anchor}` : url,
         revision: d.revision,
         updated_at: d.updated_at.toISOString(),
+        // Pages of spaces synced from Git: the commit of this revision and the last sync.
+        ...(d.synced
+          ? {
+            source_commit: d.source_commit,
+            synced_at: d.last_synced_at ? new Date(d.last_synced_at).toISOString() : null,
+          }
+          : {}),
       };
     }),
     next_cursor: offset + limit < ranked.length ? encodeCursor(`o:${offset + limit}`) : null,
   };
-  await addSourceFreshness(deps.db, out.results);
-  return out;
 }
 
 /** Validates a search's input: a query of 1 to `MAX_QUERY_CHARS` characters. */
@@ -150,18 +158,36 @@ export async function rankChunks(
   query: string,
   mode: SearchMode,
 ): Promise<ChunkHit[]> {
+  const fused = await fusedChunks(deps, wikiIds, query, mode);
+  if (mode === "vector") return fused;
+  const terms = new Set(contentTerms(query).keys());
+  const top = fused.slice(0, RESCORE_DEPTH);
+  if (terms.size === 0 || top.length === 0) return fused;
+  const details = new Map(
+    (await selectChunkDetails(deps.db, top.map((h) => h.chunk_id))).map((d) => [d.chunk_id, d]),
+  );
+  return rescore(fused, details, terms);
+}
+
+/** Both legs (as `mode` says), fused, before re-scoring; `found` as in `lexicalTopK`. */
+async function fusedChunks(
+  deps: SearchDeps,
+  wikiIds: string[],
+  query: string,
+  mode: SearchMode,
+  found?: Set<string>,
+): Promise<ChunkHit[]> {
   const vectorLeg = mode === "vector" || (mode === "hybrid" && storesVectors(deps.embedder));
   const [lexical, vector] = await Promise.all([
-    mode === "vector" ? [] : lexicalTopK(deps, wikiIds, query, BM25, CANDIDATES),
+    mode === "vector" ? [] : lexicalTopK(deps, wikiIds, query, BM25, CANDIDATES, found),
     vectorLeg ? nearestChunks(deps, wikiIds, query) : [],
   ]);
   const weight = mode === "lexical" ? 1 : mode === "vector" ? 0 : lexicalWeight(deps.embedder);
-  const fused = fuse(
+  return fuse(
     lexical,
     mode === "hybrid" ? aboveBackground(vector, lexical) : vector,
     weight,
   );
-  return mode === "vector" ? fused : await rescoreTop(deps, fused, query);
 }
 
 /** How many of the best chunks are re-scored by where the query's words stand in them. */
@@ -171,8 +197,12 @@ const LINK_ONLY_SHARE = 0.5;
 /** Added to a chunk whose page title or own heading the query names in full. */
 const NAMED_BONUS = 0.3;
 
+/** What re-scoring reads of a chunk: its page's title, its headings and its text. */
+type RescoreFields = { title: string; heading_path: string[]; text: string | null };
+
 /**
- * Re-scores the best chunks by where the query's words stand (fused scores are in [0, 1]):
+ * Re-scores the best chunks by where the query's words stand (fused scores are in [0, 1]);
+ * `details` holds the text of the best `RESCORE_DEPTH` chunks (a chunk without is kept as is):
  *
  * - Link text and link targets are not the topic: a chunk whose query words stand only
  *   inside `[[…]]` or `[…](…)` (a page that just links to "Tokens › Rate limits") keeps half
@@ -182,23 +212,17 @@ const NAMED_BONUS = 0.3;
  *   section: its chunks gain `NAMED_BONUS`. Word rarity cannot see this — the topic word of a
  *   page is in most of its chunks, and often all over a small wiki, so its IDF is low.
  */
-async function rescoreTop(
-  deps: SearchDeps,
+function rescore(
   hits: ChunkHit[],
-  query: string,
-): Promise<ChunkHit[]> {
-  const terms = new Set(contentTerms(query).keys());
-  const top = hits.slice(0, RESCORE_DEPTH);
-  if (terms.size === 0 || top.length === 0) return hits;
-  const details = new Map(
-    (await selectChunkDetails(deps.db, top.map((h) => h.chunk_id))).map((d) => [d.chunk_id, d]),
-  );
+  details: Map<number, RescoreFields>,
+  terms: Set<string>,
+): ChunkHit[] {
   let changed = false;
-  const rescored = hits.map((h) => {
-    const d = details.get(h.chunk_id);
-    if (!d) return h;
+  const rescored = hits.map((h, i) => {
+    const d = i < RESCORE_DEPTH ? details.get(h.chunk_id) : undefined;
+    if (!d || d.text === null) return h;
     let score = h.score;
-    if (isLinkOnly(d, terms)) score *= LINK_ONLY_SHARE;
+    if (isLinkOnly(d as RescoreFields & { text: string }, terms)) score *= LINK_ONLY_SHARE;
     if (namesTopic(d, terms)) score += NAMED_BONUS;
     if (score === h.score) return h;
     changed = true;
@@ -209,7 +233,7 @@ async function rescoreTop(
 }
 
 /** Whether the query's words stand in the chunk only inside link syntax. */
-function isLinkOnly(d: ChunkDetail, terms: Set<string>): boolean {
+function isLinkOnly(d: RescoreFields & { text: string }, terms: Set<string>): boolean {
   if (!/\[\[|\]\(/.test(d.text)) return false;
   const own = contentTerms(
     `${d.title} ${d.heading_path.join(" ")} ${
@@ -225,7 +249,7 @@ function isLinkOnly(d: ChunkDetail, terms: Set<string>): boolean {
  * it is in the query, and they are at least half of the query's content words (a heading
  * such as "What the service does" is not named by every question that says "service").
  */
-function namesTopic(d: ChunkDetail, terms: Set<string>): boolean {
+function namesTopic(d: RescoreFields, terms: Set<string>): boolean {
   return [d.title, d.heading_path.at(-1) ?? ""].some((field) => {
     const words = [...contentTerms(field).keys()];
     return words.length > 0 && words.every((w) => terms.has(w)) &&
@@ -258,30 +282,51 @@ export async function rankPages(
   query: string,
   mode: SearchMode,
 ): Promise<RankedPage[]> {
-  const fused = await rankChunks(deps, wikiIds, query, mode);
-  const pagesOf = new Map(
-    (await selectChunkPages(deps.db, fused.map((h) => h.chunk_id))).map((r) => [r.chunk_id, r]),
-  );
+  return (await rankCandidates(deps, wikiIds, query, mode)).ranked;
+}
+
+/**
+ * `rankPages` with what it read of the candidate chunks (`rows`: page, place and freshness of
+ * each, the text of the best `RESCORE_DEPTH`): after the lexical leg's statement, one more
+ * reads the candidates' pages, the text re-scoring weighs, and the exact title matches.
+ */
+async function rankCandidates(
+  deps: SearchDeps,
+  wikiIds: string[],
+  query: string,
+  mode: SearchMode,
+  found?: Set<string>,
+): Promise<{ ranked: RankedPage[]; rows: Map<number, ChunkCandidate> }> {
+  const fused = await fusedChunks(deps, wikiIds, query, mode, found);
+  const terms = mode === "vector" ? new Set<string>() : new Set(contentTerms(query).keys());
+  const textIds = terms.size > 0 ? fused.slice(0, RESCORE_DEPTH).map((h) => h.chunk_id) : [];
+  const read = await selectChunkCandidates(deps.db, fused.map((h) => h.chunk_id), textIds, {
+    wikiIds,
+    query,
+    key: pathKey(query),
+  });
+  const rows = new Map(read.filter((r) => r.exact === null).map((r) => [r.chunk_id, r]));
+  const exact = read.filter((r) => r.exact !== null && r.chunk_id !== null)
+    .sort((a, b) => a.exact! - b.exact!);
+  const hits = terms.size > 0 ? rescore(fused, rows, terms) : fused;
   const best = new Map<number, RankedPage>();
-  for (const hit of fused) {
-    const page = pagesOf.get(hit.chunk_id);
-    if (page && !best.has(page.page_id)) best.set(page.page_id, { ...page, score: hit.score });
+  for (const hit of hits) {
+    const row = rows.get(hit.chunk_id);
+    if (row && !best.has(row.page_id)) {
+      best.set(row.page_id, {
+        page_id: row.page_id,
+        path: row.path,
+        chunk_id: hit.chunk_id,
+        score: hit.score,
+      });
+    }
   }
-  const exact = await selectExactTitleMatches(deps.db, wikiIds, query, pathKey(query));
-  if (exact.length === 0) return [...best.values()].slice(0, CANDIDATES);
-  const missing = exact.filter((e) => !best.has(e.page_id)).map((e) => e.page_id);
-  const firstChunks = missing.length > 0 ? await selectFirstChunks(deps.db, missing) : [];
+  if (exact.length === 0) return { ranked: [...best.values()].slice(0, CANDIDATES), rows };
   const first = exact.map((e) =>
-    best.get(e.page_id) ??
-      {
-        page_id: e.page_id,
-        path: e.path,
-        chunk_id: firstChunks.find((c) => c.page_id === e.page_id)!.chunk_id,
-        score: 0,
-      }
+    best.get(e.page_id) ?? { page_id: e.page_id, path: e.path, chunk_id: e.chunk_id, score: 0 }
   ).map((r) => ({ ...r, score: Math.max(r.score, 1) }));
   const rest = [...best.values()].filter((r) => !exact.some((e) => e.page_id === r.page_id));
-  return [...first, ...rest].slice(0, CANDIDATES);
+  return { ranked: [...first, ...rest].slice(0, CANDIDATES), rows };
 }
 
 /**
@@ -336,10 +381,15 @@ async function nearestTo(
   );
 }
 
-async function requireWikis(deps: SearchDeps, wikiIds: string[]) {
-  if (wikiIds.length === 0) throw new AppError("bad_request", "Name a wiki to search");
-  const found = new Set((await findWikis(deps.db, wikiIds)).map((w) => w.id));
-  const unknown = wikiIds.find((id) => !found.has(id));
+/**
+ * Fails unless every wiki exists. `known` are wikis already seen to exist (their search
+ * statistics were read); only the others are looked up, usually none.
+ */
+async function requireWikis(deps: SearchDeps, wikiIds: string[], known: Set<string>) {
+  const rest = wikiIds.filter((id) => !known.has(id));
+  if (rest.length === 0) return;
+  const found = new Set((await findWikis(deps.db, rest)).map((w) => w.id));
+  const unknown = rest.find((id) => !found.has(id));
   if (unknown !== undefined) throw new AppError("wiki_not_found", `Wiki "${unknown}" not found`);
 }
 

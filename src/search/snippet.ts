@@ -20,20 +20,17 @@ export function buildSnippet(markdown: string, query: string): Snippet {
   const plain = splitSentences(markdown).filter((s) => s.kind !== "markup")
     .map((s) => plainText(s)).filter(Boolean).join(" ");
   const terms = new Set(contentTerms(query).keys());
-  const words = [...plain.matchAll(/\S+/g)].map((m) => ({
-    start: m.index,
-    end: m.index + m[0].length,
-    hits: tokenize(m[0]).filter((t) => !STOPWORDS.has(t)).map(stem).filter((t) => terms.has(t)),
-  }));
+  const hitsOf = new Map<string, string[]>(); // a word's query terms, once per distinct word
+  const words = [...plain.matchAll(/\S+/g)].map((m) => {
+    let hits = hitsOf.get(m[0]);
+    if (!hits) {
+      hits = tokenize(m[0]).filter((t) => !STOPWORDS.has(t)).map(stem).filter((t) => terms.has(t));
+      hitsOf.set(m[0], hits);
+    }
+    return { start: m.index, end: m.index + m[0].length, hits };
+  });
   if (words.length === 0) return { text: "", matches: [] };
-  let from = 0;
-  let bestScore = -1;
-  for (let i = 0; i < Math.max(1, words.length - WINDOW_WORDS + 1); i++) {
-    const inWindow = words.slice(i, i + WINDOW_WORDS);
-    const distinct = new Set(inWindow.flatMap((w) => w.hits)).size;
-    const score = distinct * 100 + inWindow.filter((w) => w.hits.length > 0).length;
-    if (score > bestScore) [bestScore, from] = [score, i];
-  }
+  const from = bestWindow(words.map((w) => w.hits));
   const shown = words.slice(from, from + WINDOW_WORDS);
   const cutStart = shown[0]!.start;
   const lead = from > 0 ? "… " : "";
@@ -50,6 +47,38 @@ export function buildSnippet(markdown: string, query: string): Snippet {
       }))
   );
   return { text, matches };
+}
+
+/**
+ * Where the window of `WINDOW_WORDS` words starts that holds the most distinct query terms, then
+ * the most words with a match; the first such window. Slides once over the words, keeping each
+ * term's count in the window (a search builds ten snippets of chunks of hundreds of words).
+ */
+function bestWindow(hits: string[][]): number {
+  const counts = new Map<string, number>();
+  let matched = 0;
+  const enter = (h: string[]) => {
+    if (h.length > 0) matched++;
+    for (const t of h) counts.set(t, (counts.get(t) ?? 0) + 1);
+  };
+  const leave = (h: string[]) => {
+    if (h.length > 0) matched--;
+    for (const t of h) {
+      const n = counts.get(t)! - 1;
+      if (n === 0) counts.delete(t);
+      else counts.set(t, n);
+    }
+  };
+  for (const h of hits.slice(0, WINDOW_WORDS)) enter(h);
+  let from = 0;
+  let bestScore = counts.size * 100 + matched;
+  for (let i = 1; i < hits.length - WINDOW_WORDS + 1; i++) {
+    leave(hits[i - 1]!);
+    enter(hits[i + WINDOW_WORDS - 1]!);
+    const score = counts.size * 100 + matched;
+    if (score > bestScore) [bestScore, from] = [score, i];
+  }
+  return from;
 }
 
 /** The text form of a snippet: each match between `⟦` and `⟧`. */

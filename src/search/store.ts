@@ -465,6 +465,65 @@ export function selectChunkDetails(db: Db, chunkIds: number[]): Promise<ChunkDet
     WHERE c.id = ANY(${chunkIds}::bigint[])`;
 }
 
+/**
+ * A chunk with its page, as one search reads it: where the page stands in a synced space
+ * (`synced`, with its revision's commit and the last sync). Only the chunks whose text was
+ * asked for come whole; of the others only the page (`page_id`, `path`), the rest null: the
+ * ranking needs the page of every candidate, the text of a few. Exact title matches come
+ * back as rows with `exact` set (the page's first chunk, `text` null).
+ */
+export type ChunkCandidate = Omit<ChunkDetail, "text"> & {
+  text: string | null;
+  exact: number | null;
+  synced: boolean;
+  source_commit: string | null;
+  last_synced_at: Date | null;
+};
+
+/**
+ * Everything a search reads after its lexical leg, in one statement: for `textIds`, the chunk
+ * with its page and the page's source freshness; for the other `chunkIds`, the page's id and
+ * path alone (other fields null); then, when `exact` is given, up to 5 pages of the wikis whose title, path or last path segment equals the query
+ * (`exact` = their rank, title matches first, shorter paths first), each with its first chunk.
+ */
+export function selectChunkCandidates(
+  db: Db,
+  chunkIds: number[],
+  textIds: number[],
+  exact: { wikiIds: string[]; query: string; key: string } | null,
+): Promise<ChunkCandidate[]> {
+  const e = exact ?? { wikiIds: [], query: "", key: "" };
+  return db<ChunkCandidate>`
+    SELECT c.id AS chunk_id, p.id AS page_id, p.wiki_id, p.path, p.title, p.revision,
+      p.updated_at, c.heading_path, c.anchor, c.text, NULL::int AS exact,
+      g.wiki_id IS NOT NULL AS synced,
+      CASE WHEN g.wiki_id IS NOT NULL THEN (SELECT r.source_commit FROM page_revisions r
+        WHERE r.page_id = p.id AND r.revision = p.revision) END AS source_commit,
+      g.last_synced_at
+    FROM chunks c JOIN pages p ON p.id = c.page_id
+    LEFT JOIN git_sources g ON g.wiki_id = p.wiki_id
+    WHERE c.id = ANY(${textIds}::bigint[])
+    UNION ALL
+    -- The other candidates: their page, to group chunks into pages (the rest is not read).
+    SELECT c.id, c.page_id, NULL, p.path, NULL, NULL, NULL, NULL, NULL, NULL, NULL, false, NULL,
+      NULL
+    FROM chunks c JOIN pages p ON p.id = c.page_id
+    WHERE c.id = ANY(${chunkIds}::bigint[]) AND c.id <> ALL(${textIds}::bigint[])
+    UNION ALL
+    SELECT (SELECT f.id FROM chunks f WHERE f.page_id = x.id ORDER BY f.ord LIMIT 1), x.id,
+      x.wiki_id, x.path, x.title, x.revision, x.updated_at, NULL, NULL, NULL, x.exact::int,
+      false, NULL, NULL
+    FROM (
+      SELECT p.*, row_number() OVER (
+        ORDER BY (lower(p.title) = lower(${e.query})) DESC, length(p.path), p.id) AS exact
+      FROM pages p
+      WHERE p.wiki_id = ANY(${e.wikiIds}::text[])
+        AND (lower(p.title) = lower(${e.query}) OR p.path_key = ${e.key} OR p.name_key = ${e.key})
+      ORDER BY exact
+      LIMIT 5
+    ) x`;
+}
+
 /** The best chunk of each given page (the first one), for pages found by title alone. */
 export function selectFirstChunks(
   db: Db,

@@ -59,8 +59,10 @@ const WORD = new RegExp(`[a-z0-9]+|[${CJK}]+|[[\\p{L}\\p{N}]--[${CJK}]]+`, "gv")
 export function tokenize(text: string): string[] {
   // NFKD then NFC: compatibility forms (full-width letters) fold and accents drop, while
   // Hangul syllables and kana with voicing marks are composed again.
-  const folded = text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").normalize("NFC")
-    .toLowerCase();
+  // ASCII is its own normal form: spared the two passes (most words of most wikis).
+  const folded = !NOT_ASCII.test(text)
+    ? text.toLowerCase()
+    : text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").normalize("NFC").toLowerCase();
   const tokens: string[] = [];
   for (const [word] of folded.matchAll(WORD)) {
     if (!CJK_RUN.test(word)) {
@@ -73,6 +75,9 @@ export function tokenize(text: string): string[] {
   }
   return tokens;
 }
+
+/** Anything but printable ASCII and ordinary whitespace. */
+const NOT_ASCII = /[^ -~\t\n\r]/;
 
 const CJK_RUN = new RegExp(`^[${CJK}]`, "v");
 
