@@ -1,5 +1,6 @@
 import type { Deps } from "../../src/deps.ts";
 import { meanScores, round, scoreQuery } from "../../src/search/metrics.ts";
+import { storesVectors } from "../../src/search/fusion.ts";
 import { rankPages } from "../../src/search/search_wikis.ts";
 import type { EvalQuery } from "./corpus.ts";
 import { type Latency, measureLatency } from "./latency.ts";
@@ -68,7 +69,9 @@ export async function comparePeers(
 
   const engines: [string, RankPaths][] = [
     [
-      "ours: hybrid (BM25 + vector)",
+      storesVectors(deps.embedder)
+        ? "ours: hybrid (BM25 + vector)"
+        : "ours: hybrid (the lexical leg: the offline embedder has no vector leg)",
       async (q) => (await rankPages(deps, [wikiId], q, "hybrid")).map((r) => r.path),
     ],
     [
