@@ -84,7 +84,14 @@ function buildChecker(doc: Document): Checker {
   return (method, path, { status, type, body }) => {
     // Templates are anchored and `{x}` is one segment: at most one operation matches.
     const route = routes.find((r) => r.pattern.test(path) && r.ops[method]);
-    if (!route) return; // No operation: the app's 404 for an unknown route.
+    if (!route) {
+      // No operation: only the app's 404 for an unknown route may answer it; anything else is
+      // a route the document does not describe.
+      if (status !== 404 && path.startsWith("/api/v1/")) {
+        throw new Error(`${method.toUpperCase()} ${path} → ${status}: not in the OpenAPI document`);
+      }
+      return;
+    }
     const op = route.ops[method]!;
     const where = `${method.toUpperCase()} ${route.template} → ${status}`;
     const response = op.responses[String(status)] ?? op.responses.default;

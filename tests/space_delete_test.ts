@@ -78,5 +78,8 @@ Deno.test("a deleted space takes its audit, usage, page uses, questions, searche
   assert.equal(audit.status, 200, html.slice(0, 500));
   assert.doesNotMatch(html, /laptop|ana@example\.com|confirm_use/);
   const usage = await bo.browser.get(`${BASE}/w/ana-notes/-/usage`);
-  assert.doesNotMatch(await usage.text(), /When is the launch/);
+  const usageHtml = await usage.text();
+  assert.equal(usage.status, 200, usageHtml.slice(0, 500));
+  assert.match(usageHtml, /Usage of/);
+  assert.doesNotMatch(usageHtml, /When is the launch/);
 });

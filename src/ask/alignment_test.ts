@@ -1,23 +1,6 @@
 import assert from "node:assert/strict";
 import { alignment } from "./alignment.ts";
-import type { Passage } from "./passages.ts";
-
-const passage = (page: string, title: string, text: string): Passage => ({
-  n: 1,
-  chunkId: 1,
-  pageId: 1,
-  wiki: "w",
-  page,
-  title,
-  section: null,
-  url: "",
-  revision: 1,
-  updatedAt: new Date(0),
-  text,
-  score: 0,
-  markdown: text,
-  offset: 0,
-});
+import { passage } from "./passage_fixture.ts";
 
 Deno.test("the answering window holds the question's names in order, with a year near them", () => {
   const a = alignment("When was the Falcon gateway moved to Lisbon?", [

@@ -1,23 +1,6 @@
 import assert from "node:assert/strict";
-import type { Passage } from "./passages.ts";
+import { passage } from "./passage_fixture.ts";
 import { windowSignals } from "./signals.ts";
-
-const passage = (page: string, title: string, text: string): Passage => ({
-  n: 1,
-  chunkId: 1,
-  pageId: 1,
-  wiki: "w",
-  page,
-  title,
-  section: null,
-  url: "",
-  revision: 1,
-  updatedAt: new Date(0),
-  text,
-  score: 0,
-  markdown: text,
-  offset: 0,
-});
 
 Deno.test("a window holds the question's words across a sentence and the next one", () => {
   const s = windowSignals("When was the Falcon gateway moved to port 7443?", [

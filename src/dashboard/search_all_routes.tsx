@@ -3,7 +3,7 @@ import { reachableSpaces } from "../access/access_policy.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { searchWikis } from "../search/search_wikis.ts";
-import { recordSearch, WEB_SEARCHER } from "../usage/record_usage.ts";
+import { recordSearch, WEB_CLIENT } from "../usage/record_usage.ts";
 import { requireAccount } from "../sessions/sessions.ts";
 import { relativeUrl, suggestSections } from "../spaces/suggest_sections.ts";
 import { SearchAllPage } from "./search_all_page.tsx";
@@ -46,7 +46,7 @@ export function searchAllRoutes(deps: Deps): Hono {
         query,
         results: found.results,
         cursor,
-        ...WEB_SEARCHER,
+        ...WEB_CLIENT,
       });
       const results = found.results.map((r) => ({
         ...r,

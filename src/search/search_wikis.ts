@@ -400,7 +400,7 @@ function offsetOf(cursor: string): number {
   return Number(m[1]);
 }
 
-/** The text, page and place of these chunks, with `query`'s terms marked when given. */
+/** The text, page and place of these chunks, for features outside search (ask's passages). */
 export function chunkDetails(db: Db, chunkIds: number[]): Promise<ChunkDetail[]> {
   return selectChunkDetails(db, chunkIds);
 }

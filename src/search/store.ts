@@ -432,16 +432,6 @@ export async function selectNearestIndexed(
   });
 }
 
-/** Pages whose title, path or last path segment equals the query, for "exact match first". */
-export function selectExactTitleMatches(db: Db, wikiIds: string[], query: string, key: string) {
-  return db<{ page_id: number; path: string }>`
-    SELECT id AS page_id, path FROM pages
-    WHERE wiki_id = ANY(${wikiIds}::text[])
-      AND (lower(title) = lower(${query}) OR path_key = ${key} OR name_key = ${key})
-    ORDER BY (lower(title) = lower(${query})) DESC, length(path)
-    LIMIT 5`;
-}
-
 /** A chunk with its page: what results and answers show. */
 export type ChunkDetail = {
   chunk_id: number;
@@ -522,28 +512,6 @@ export function selectChunkCandidates(
       ORDER BY exact
       LIMIT 5
     ) x`;
-}
-
-/** The best chunk of each given page (the first one), for pages found by title alone. */
-export function selectFirstChunks(
-  db: Db,
-  pageIds: number[],
-): Promise<{ page_id: number; chunk_id: number }[]> {
-  return db`
-    SELECT DISTINCT ON (page_id) page_id, id AS chunk_id FROM chunks
-    WHERE page_id = ANY(${pageIds}::bigint[])
-    ORDER BY page_id, ord`;
-}
-
-/** The chunk → page map for a set of chunks. */
-export function selectChunkPages(
-  db: Db,
-  chunkIds: number[],
-): Promise<{ chunk_id: number; page_id: number; path: string }[]> {
-  return db`
-    SELECT c.id AS chunk_id, c.page_id, p.path
-    FROM chunks c JOIN pages p ON p.id = c.page_id
-    WHERE c.id = ANY(${chunkIds}::bigint[])`;
 }
 
 /** Up to `limit` chunks the embedder has not embedded, for re-indexing. */

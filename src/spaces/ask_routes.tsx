@@ -3,11 +3,8 @@ import { askWikis } from "../ask/ask.ts";
 import { streamAnswer } from "../api/stream_answer.ts";
 import type { Deps } from "../deps.ts";
 import { titleOf } from "../usage/question_gaps.ts";
-import type { Asker } from "../usage/record_ask.ts";
+import { WEB_CLIENT } from "../usage/record_usage.ts";
 import { loadWebSpace } from "../web/space_access.ts";
-
-/** Questions asked on the Ask page, as the usage page counts and names them. */
-export const WEB_ASKER: Asker = { via: "web", client: "Web app" };
 
 /**
  * `GET /w/<id>/-/ask/stream?q=…`: the Ask page's answer as server-sent events, the REST API's
@@ -22,7 +19,7 @@ export function askRoutes(deps: Deps): Hono {
     const question = c.req.query("q") ?? "";
     // The answer as the API gives it, with the title a "write this page" link starts from.
     return streamAnswer(c, async () => {
-      const answer = await askWikis(deps, [wiki.id], { question }, WEB_ASKER);
+      const answer = await askWikis(deps, [wiki.id], { question }, WEB_CLIENT);
       return Object.assign(answer, { page_title: titleOf(answer.question) });
     });
   });

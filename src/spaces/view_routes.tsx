@@ -6,9 +6,8 @@ import type { PageRow } from "../pages/read_page.ts";
 import { linksTo, missingTargets } from "../pages/list_neighbors.ts";
 import { similarPaths } from "../pages/read_page.ts";
 import { askWikis } from "../ask/ask.ts";
-import { WEB_ASKER } from "./ask_routes.tsx";
 import { searchWikis } from "../search/search_wikis.ts";
-import { recordSearch, WEB_SEARCHER } from "../usage/record_usage.ts";
+import { recordSearch, WEB_CLIENT } from "../usage/record_usage.ts";
 import { AskPage } from "./ask_page.tsx";
 import { findPageRecord } from "./find_page_record.ts";
 import { WikiHomePage } from "./home_page.tsx";
@@ -60,7 +59,7 @@ export function viewRoutes(deps: Deps): Hono {
         query,
         results: found.results,
         cursor,
-        ...WEB_SEARCHER,
+        ...WEB_CLIENT,
       });
       const results = found.results.map((r) => ({
         ...r,
@@ -121,7 +120,7 @@ export function viewRoutes(deps: Deps): Hono {
       return c.html(<AskPage {...view} question={question} answer={null} href={href} streamed />);
     }
     try {
-      const answer = await askWikis(deps, [view.space.wiki.id], { question }, WEB_ASKER);
+      const answer = await askWikis(deps, [view.space.wiki.id], { question }, WEB_CLIENT);
       return c.html(<AskPage {...view} question={question} answer={answer} href={href} />);
     } catch (error) {
       if (!(error instanceof AppError) || error.status !== 400) throw error;

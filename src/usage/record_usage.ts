@@ -95,8 +95,8 @@ export async function recordSearch(
   }
 }
 
-/** Searches made in the web app, as the usage page names them. */
-export const WEB_SEARCHER = { via: "web", client: "Web app" } as const;
+/** Searches and questions made in the web app, as the usage page names them. */
+export const WEB_CLIENT = { via: "web", client: "Web app" } as const;
 
 /**
  * The name usage is grouped by: a User-Agent's first product without its version
