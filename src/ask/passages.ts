@@ -1,5 +1,5 @@
 import type { Deps } from "../deps.ts";
-import { chunkDetails, rankChunks } from "../search/search_wikis.ts";
+import { rankChunks } from "../search/search_wikis.ts";
 import { pageUrl } from "../wikis/urls.ts";
 import { selectPageMarkdown } from "./store.ts";
 
@@ -26,6 +26,8 @@ export type Passage = {
 /** Passages handed to synthesis, and at most this many from one page. */
 export const MAX_PASSAGES = 8;
 const PER_PAGE = 2;
+/** How many of the best chunks are considered for passages. */
+const CONSIDERED = 40;
 
 /** The best passages for a question: hybrid ranking at chunk level, a few per page. */
 export async function retrievePassages(
@@ -33,11 +35,12 @@ export async function retrievePassages(
   wikiIds: string[],
   question: string,
 ): Promise<Passage[]> {
-  const ranked = await rankChunks(deps, wikiIds, question, "hybrid");
-  const rows = new Map(
-    (await chunkDetails(deps.db, ranked.slice(0, 40).map((h) => h.chunk_id))).map((
-      r,
-    ) => [r.chunk_id, r]),
+  const { hits: ranked, details: rows } = await rankChunks(
+    deps,
+    wikiIds,
+    question,
+    "hybrid",
+    CONSIDERED,
   );
   const markdown = new Map(
     (await selectPageMarkdown(deps.db, [...new Set([...rows.values()].map((r) => r.page_id))]))
@@ -45,7 +48,7 @@ export async function retrievePassages(
   );
   const perPage = new Map<number, number>();
   const passages: Passage[] = [];
-  for (const hit of ranked.slice(0, 40)) {
+  for (const hit of ranked.slice(0, CONSIDERED)) {
     const row = rows.get(hit.chunk_id);
     if (!row || !row.text.trim()) continue;
     const count = perPage.get(row.page_id) ?? 0;

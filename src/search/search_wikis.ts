@@ -148,25 +148,31 @@ export function parseSearchInput(input: z.input<typeof searchInput>) {
 }
 
 /**
- * The fused chunk ranking behind search and ask, best first. An embedder without stored
- * vectors (`storesVectors`: the offline one) has no vector leg: hybrid is the lexical leg,
- * its scores at the lexical share they always had (`ask`'s verdict was fitted on them).
+ * The fused chunk ranking behind `ask`, best first, with the rows of its best `keep` chunks
+ * (read once: re-scoring weighs the best 30, ask quotes from the best `keep`). An embedder
+ * without stored vectors (`storesVectors`: the offline one) has no vector leg: hybrid is the
+ * lexical leg, its scores at the lexical share they always had (`ask`'s verdict was fitted on
+ * them).
  */
 export async function rankChunks(
   deps: SearchDeps,
   wikiIds: string[],
   query: string,
   mode: SearchMode,
-): Promise<ChunkHit[]> {
+  keep = RESCORE_DEPTH,
+): Promise<{ hits: ChunkHit[]; details: Map<number, ChunkDetail> }> {
   const fused = await fusedChunks(deps, wikiIds, query, mode);
-  if (mode === "vector") return fused;
+  const read = async (hits: ChunkHit[]) =>
+    (await selectChunkDetails(deps.db, hits.map((h) => h.chunk_id))).map((d) =>
+      [d.chunk_id, d] as const
+    );
+  const details = new Map(await read(fused.slice(0, Math.max(keep, RESCORE_DEPTH))));
   const terms = new Set(contentTerms(query).keys());
-  const top = fused.slice(0, RESCORE_DEPTH);
-  if (terms.size === 0 || top.length === 0) return fused;
-  const details = new Map(
-    (await selectChunkDetails(deps.db, top.map((h) => h.chunk_id))).map((d) => [d.chunk_id, d]),
-  );
-  return rescore(fused, details, terms);
+  const hits = mode === "vector" || terms.size === 0 ? fused : rescore(fused, details, terms);
+  // Re-scoring can lift a chunk from below the rows read into the best `keep`.
+  const missing = hits.slice(0, keep).filter((h) => !details.has(h.chunk_id));
+  if (missing.length > 0) { for (const [id, d] of await read(missing)) details.set(id, d); }
+  return { hits, details };
 }
 
 /** Both legs (as `mode` says), fused, before re-scoring; `found` as in `lexicalTopK`. */
@@ -398,11 +404,6 @@ function offsetOf(cursor: string): number {
   const m = /^o:(\d{1,4})$/.exec(position);
   if (!m) throw new AppError("bad_request", "This cursor belongs to another listing");
   return Number(m[1]);
-}
-
-/** The text, page and place of these chunks, for features outside search (ask's passages). */
-export function chunkDetails(db: Db, chunkIds: number[]): Promise<ChunkDetail[]> {
-  return selectChunkDetails(db, chunkIds);
 }
 
 /**
