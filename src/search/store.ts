@@ -1,5 +1,5 @@
 import type { Db } from "../db/db.ts";
-import { lexicalText } from "./terms.ts";
+import { HYPHENATED_WHOLE, lexicalText } from "./terms.ts";
 
 /** A chunk ready to store: its text, what BM25 weighs above it, and its vector if any. */
 export type ChunkInput = {
@@ -342,6 +342,7 @@ export type Bm25Params = { k1: number; b: number; headingWeight: number };
  * and headings) is not, and counts `headingWeight` times; their sum is then saturated. A
  * heading is short whatever the section's length, so a long section named "Rate limits" keeps
  * its heading's weight instead of losing it to a short paragraph that mentions rate limits.
+ * A hyphenated word counts by its parts, not also whole (`isHyphenatedWhole`).
  */
 export function selectBm25(
   db: Db,
@@ -353,6 +354,7 @@ export function selectBm25(
   return db<ChunkHit>`
     WITH q AS (
       SELECT lexeme AS term FROM unnest(to_tsvector('english', ${lexicalText(query)}::text))
+      WHERE lexeme !~ ${HYPHENATED_WHOLE}::text
     ), s AS (
       SELECT wiki_id, chunks::float8 AS n, length_sum::float8 / greatest(chunks, 1) AS avgdl
       FROM search_stats WHERE wiki_id = ANY(${wikiIds}::text[])

@@ -99,6 +99,30 @@ export function lexicalText(text: string): string {
   });
 }
 
+/**
+ * PostgreSQL's lexeme of a hyphenated word taken whole (`self-renew`, `h2a-h2b`, `привет-мир`):
+ * parts joined by hyphens, none holding a dot, slash, `@` or colon (hosts, paths, URLs and
+ * e-mail addresses, which the parser keeps whole and alone), and no exponent (`1e-5`). The
+ * parser gives such a word whole and as its parts ("self-renewing": `self-renew`, `self`,
+ * `renew`), and the query's BM25 skips the whole form (`isHyphenatedWhole`). One pattern for
+ * JavaScript and PostgreSQL (`~`): the two read it alike.
+ */
+export const HYPHENATED_WHOLE = "^(?![0-9]+e-[0-9]+$)[^-./@:]+(-[^-./@:]+)+$";
+
+const HYPHENATED_WHOLE_RE = new RegExp(HYPHENATED_WHOLE);
+
+/**
+ * Whether a query's lexeme is a hyphenated word taken whole, which BM25 skips: its parts are
+ * query terms already, so counting it too weighed the word three times as much as the query's
+ * other words, and the whole form — rare, so of high IDF — rewarded only the texts that
+ * hyphenate it alike ("self-renewal" over "self renewal"). Skipped, each word of the query
+ * counts once, as with FTS5's and Lucene's tokenizers, which split at hyphens. The index keeps
+ * the whole form (nothing to rebuild). docs/retrieval.md, "Hyphenated words in queries".
+ */
+export function isHyphenatedWhole(lexeme: string): boolean {
+  return HYPHENATED_WHOLE_RE.test(lexeme);
+}
+
 /** The stemmed content words of a text, each with the first word it came from. */
 export function contentTerms(text: string): Map<string, string> {
   const terms = new Map<string, string>();
