@@ -131,7 +131,7 @@ export function registerReadRoutes(
         });
       }
       if ((c.req.header("accept") ?? "").includes("text/markdown")) {
-        const text = await readPageText(deps.db, wiki, String(page.id), query.revision);
+        const text = await readPageText(deps.db, page, query.revision);
         return c.body(text.markdown, 200, {
           "Content-Type": "text/markdown; charset=utf-8",
           ETag: etag,

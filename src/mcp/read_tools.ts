@@ -5,7 +5,7 @@ import { markSnippet } from "../search/snippet.ts";
 import { answerSchema, askInput } from "../ask/ask_schema.ts";
 import type { Deps } from "../deps.ts";
 import { withoutTitleHeading } from "../markdown/outline.ts";
-import { getPageContent, getPageInput, pageContentSchema } from "../pages/get_page_content.ts";
+import { getPageInput, pageContentSchema, readPageContent } from "../pages/get_page_content.ts";
 import { listNeighbors, neighborsInput, neighborsSchema } from "../pages/list_neighbors.ts";
 import { listPages, listPagesInput, pageListSchema } from "../pages/list_pages.ts";
 import { searchAndRecord } from "../search/search_and_record.ts";
@@ -115,18 +115,14 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
       const input = args as z.input<typeof getPageInput> & { max_tokens?: number };
       const target = await resolvePageTarget(deps.config.baseUrl, scope, value(args), input.page);
       const wiki = target.wiki;
-      const read = (maxChars?: number) =>
-        getPageContent(deps, wiki, {
-          ...input,
-          page: target.ref,
-          ...(maxChars ? { max_chars: maxChars } : {}),
-        });
-      let page = await read();
+      // Read once: a slice cut to fit `max_tokens` comes from the text already read.
+      const read = await readPageContent(deps, wiki, { ...input, page: target.ref });
+      let page = read.content;
       if (input.max_tokens && !page.unchanged) {
         const overhead = JSON.stringify({ ...page, markdown: "" }).length;
         const chars = sliceChars(input.max_tokens, overhead);
         const cutByBudget = chars < page.markdown.length;
-        if (cutByBudget) page = await read(chars);
+        if (cutByBudget) page = read.cut(chars);
         page = pageBudget(page, input.max_tokens, cutByBudget);
       }
       // A long page read in slices counts once, at its first slice.
