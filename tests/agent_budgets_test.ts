@@ -1,17 +1,19 @@
 import assert from "node:assert/strict";
 import { seedDocs } from "../src/wikis/seed_docs.ts";
 import { estimateTokens } from "../src/mcp/token_budget.ts";
-import { freshDb, testApp } from "./helpers.ts";
+import { countingDb, freshDb, testApp } from "./helpers.ts";
 import { callOk, mcpClient } from "./mcp_helpers.ts";
 
 // Response budgets over the docs wiki, and what a client can discover: server cards, skills.
 
 async function docsApp() {
   const db = await freshDb();
-  const { app, deps } = testApp(db, { RATE_LIMIT_ANON_PER_MINUTE: "100000" });
+  const counted = countingDb(db);
+  const { app, deps } = testApp(counted.db, { RATE_LIMIT_ANON_PER_MINUTE: "100000" });
   await seedDocs(deps);
   return {
     app,
+    statements: counted.statements,
     async [Symbol.asyncDispose]() {
       await db[Symbol.asyncDispose]();
     },
@@ -77,6 +79,25 @@ Deno.test("search, get_page and ask fit max_tokens over the docs wiki and say wh
   assert.ok(answerFull.tokens > 250, `the whole answer is larger (${answerFull.tokens})`);
   assert.ok(answer.tokens <= 250, `ask fits: ${answer.tokens}`);
   assert.match(answer.out.budget!.cut!, /call ask again with a larger max_tokens/);
+});
+
+Deno.test("get_page cut to fit max_tokens reads the page as often as a whole read does: once", async () => {
+  await using w = await docsApp();
+  const client = await mcpClient(w.app, "/mcp/w/docs/");
+  // The statements that read a page, its links or its source.
+  const reads = () => w.statements.filter((s) => /\bFROM (pages|links|git_sources)\b/.test(s));
+  w.statements.length = 0;
+  await callOk(client, "get_page", { page: "Tools" });
+  const whole = reads();
+  w.statements.length = 0;
+  const cut = await callOk<{ truncated: boolean; budget: { cut: string } }>(client, "get_page", {
+    page: "Tools",
+    max_tokens: 400,
+  });
+  assert.equal(cut.truncated, true);
+  assert.match(cut.budget.cut, /the page goes on/);
+  assert.deepEqual(reads(), whole);
+  assert.equal(whole.filter((s) => /SELECT \* FROM pages/.test(s)).length, 1);
 });
 
 Deno.test("max_tokens below 200 is refused with a clear error", async () => {

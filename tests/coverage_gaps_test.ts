@@ -155,7 +155,7 @@ Deno.test("GET /w/<id>/-/ask/stream streams the answer as the REST API does, wit
   assert.equal((await bo.get("/w/diary/-/ask/stream?q=anything")).status, 404);
 });
 
-Deno.test("recordAsk prunes questions past their retention and never fails the answer", async () => {
+Deno.test("recordAsk prunes questions and searches past their retention, by the one rule searches prune by, and never fails the answer", async () => {
   await using db = await freshDb();
   await world(db);
   const deps = testDeps(db);
@@ -163,6 +163,10 @@ Deno.test("recordAsk prunes questions past their retention and never fails the a
     INSERT INTO ask_questions (wiki_id, question, coverage, gap_key, gap_title, via, client, created_at)
     VALUES ('notes', 'An old question', 'unsupported', 'terms:old', 'Old', 'mcp', '',
       now() - interval '91 days')`;
+  await db`
+    INSERT INTO search_queries (wiki_id, query, results, via, client, created_at)
+    VALUES ('notes', 'an old search', 0, 'rest', '', now() - interval '91 days'),
+      ('notes', 'a recent search', 1, 'rest', '', now() - interval '89 days')`;
   const answer = {
     question: "A new question",
     answer: "The wiki has nothing on this.",
@@ -183,6 +187,8 @@ Deno.test("recordAsk prunes questions past their retention and never fails the a
   }
   const rows = await db<{ question: string }>`SELECT question FROM ask_questions`;
   assert.deepEqual(rows, [{ question: "A new question" }]);
+  const searches = await db<{ query: string }>`SELECT query FROM search_queries`;
+  assert.deepEqual(searches, [{ query: "a recent search" }]);
 
   const broken = {
     ...deps,

@@ -1,7 +1,7 @@
 import type { Hono } from "hono";
 import { createApp } from "../src/app.ts";
 import { type Config, loadConfig } from "../src/config/config.ts";
-import type { Db } from "../src/db/db.ts";
+import { type Db, makeDb, type Row } from "../src/db/db.ts";
 import { migrate, readMigrations } from "../src/db/migrate.ts";
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
@@ -141,3 +141,30 @@ const NO_DATABASE = Object.assign(
     close: () => Promise.resolve(),
   },
 ) as unknown as Db;
+
+/** `db`, counting the statements sent through it outside transactions. */
+export function countingDb(db: Db): { db: Db; statements: string[] } {
+  const statements: string[] = [];
+  const wrapped = makeDb({
+    kind: db.kind,
+    inTransaction: false,
+    query: (text: string, params: unknown[]) => {
+      statements.push(text);
+      return db.query<Row>(text, params);
+    },
+    exec: (text: string) => db.exec(text),
+    transaction: (inner) =>
+      db.transaction((tx) =>
+        inner({
+          kind: tx.kind,
+          inTransaction: true,
+          query: (text: string, params: unknown[]) => tx.query<Row>(text, params),
+          exec: (text: string) => tx.exec(text),
+          transaction: () => Promise.reject(new Error("nested")),
+          close: () => Promise.resolve(),
+        })
+      ),
+    close: () => Promise.resolve(),
+  });
+  return { db: wrapped, statements };
+}

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createAccount } from "../src/accounts/accounts.ts";
 import { addTeamMember, createTeam } from "../src/teams/teams.ts";
-import { recordUsage } from "../src/usage/record_usage.ts";
+import { recordSearch } from "../src/usage/record_usage.ts";
 import { screenshot } from "./chromium.ts";
 import { CHROMIUM, createSpace, liveApp, signUp } from "./live_app.ts";
 import { seedPages } from "./space_helpers.ts";
@@ -164,11 +164,12 @@ Deno.test({
       email: "bo.with.a.long.address@example.com",
       role: "member",
     });
-    await recordUsage(deps, {
-      wikiId: "handbook",
-      kind: "search",
+    await recordSearch(deps, {
+      wikis: ["handbook"],
+      query: "port",
+      results: [{ wiki: "handbook" }],
+      via: "rest",
       client: "claude-code/2.0",
-      search: { query: "port", results: 1, via: "rest" },
     });
     await page.setViewportSize({ width: 390, height: 844 });
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type Db, makeDb, type Row } from "../src/db/db.ts";
+import type { Db } from "../src/db/db.ts";
 import type { AppError } from "../src/errors.ts";
 import { deletePage, renamePage } from "../src/pages/rename_page.ts";
 import { writePage } from "../src/pages/write_page.ts";
@@ -10,7 +10,7 @@ import { rankPages, searchWikis } from "../src/search/search_wikis.ts";
 import { selectNearestIndexed } from "../src/search/store.ts";
 import { countStaleChunks, ensureVectorIndex } from "../src/search/vector_index.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
-import { freshDb, testDeps } from "./helpers.ts";
+import { countingDb, freshDb, testDeps } from "./helpers.ts";
 
 const by = { source: "test" };
 
@@ -307,33 +307,6 @@ Deno.test("the offline embedder stores no vectors and builds no index: hybrid is
   assert.equal(await countStaleChunks(db, deps.embedder), 0, "nothing for reindex to do");
   assert.equal(await reindexVectors(deps, null), 0);
 });
-
-/** `db`, counting the statements sent through it outside transactions. */
-function countingDb(db: Db): { db: Db; statements: string[] } {
-  const statements: string[] = [];
-  const wrapped = makeDb({
-    kind: db.kind,
-    inTransaction: false,
-    query: (text: string, params: unknown[]) => {
-      statements.push(text);
-      return db.query<Row>(text, params);
-    },
-    exec: (text: string) => db.exec(text),
-    transaction: (inner) =>
-      db.transaction((tx) =>
-        inner({
-          kind: tx.kind,
-          inTransaction: true,
-          query: (text: string, params: unknown[]) => tx.query<Row>(text, params),
-          exec: (text: string) => tx.exec(text),
-          transaction: () => Promise.reject(new Error("nested")),
-          close: () => Promise.resolve(),
-        })
-      ),
-    close: () => Promise.resolve(),
-  });
-  return { db: wrapped, statements };
-}
 
 Deno.test("a search of an indexed wiki is two statements: statistics, then its candidates", async () => {
   await using db = await freshDb();

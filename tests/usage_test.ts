@@ -5,10 +5,10 @@ import { createToken } from "../src/auth/tokens.ts";
 import type { Db } from "../src/db/db.ts";
 import { migrate, readMigrations } from "../src/db/migrate.ts";
 import { writePage } from "../src/pages/write_page.ts";
-import { recordUsage, usageClient } from "../src/usage/record_usage.ts";
+import { recordSearch, recordUsage, usageClient } from "../src/usage/record_usage.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { browser } from "./browser.ts";
-import { freshDb, testApp, testDeps } from "./helpers.ts";
+import { countingDb, freshDb, testApp, testDeps } from "./helpers.ts";
 import { callOk } from "./mcp_helpers.ts";
 
 /** An MCP SDK client calling the app in process, with a token and a User-Agent of its own. */
@@ -249,12 +249,78 @@ Deno.test("an empty period says so and links to the connect page", async () => {
   assert.deepEqual(tableAfter(html, "Confirmed uses"), []);
 });
 
-Deno.test("recordUsage logs and swallows a failure instead of failing the call", async () => {
+Deno.test("recordUsage and recordSearch log and swallow a failure instead of failing the call", async () => {
   await using db = await freshDb();
   const deps = testDeps(db);
-  await recordUsage(deps, { wikiId: "no-such-wiki", kind: "search", client: "x" });
-  assert.ok(deps.logLines.some((l) => l.includes("usage not recorded")));
+  await recordUsage(deps, { wikiId: "no-such-wiki", kind: "read", page: "Home", client: "x" });
+  assert.equal(deps.logLines.filter((l) => l.includes("usage not recorded")).length, 1);
+  await recordSearch(deps, {
+    wikis: ["no-such-wiki"],
+    query: "q",
+    results: [],
+    via: "rest",
+    client: "x",
+  });
+  assert.equal(deps.logLines.filter((l) => l.includes("usage not recorded")).length, 2);
   assert.equal((await db`SELECT 1 FROM usage_daily`).length, 0);
+  assert.equal((await db`SELECT 1 FROM search_queries`).length, 0);
+});
+
+Deno.test("a search counts alike from MCP, REST and both web search pages, each in one statement", async () => {
+  await using db = await freshDb();
+  const counted = countingDb(db);
+  const { app, deps, ana, space, account } = await world(counted.db);
+  await writePage(deps, { wikiId: "garden", path: "Heap", markdown: "# Heap\nA compost heap." }, {
+    source: "test",
+  });
+  const mcp = await mcpAs(app, "/mcp/", space, "claude-code/2.0.1 (cli)");
+  const writes = () =>
+    counted.statements.filter((s) => /INSERT INTO (usage_daily|search_queries)/.test(s));
+  const searches: [string, () => Promise<unknown>][] = [
+    ["MCP", () => callOk(mcp, "search", { query: "compost" })],
+    ["REST", async () => {
+      const res = await app.request("/api/v1/spaces/notes/search?q=compost", {
+        headers: { Authorization: `Bearer ${account}`, "User-Agent": "curl/8.5.0" },
+      });
+      assert.equal(res.status, 200);
+    }],
+    ["wiki search page", async () => {
+      assert.equal((await ana.b.get("/w/notes/-/search?q=compost")).status, 200);
+    }],
+    // Across Ana's spaces: counted in both, since both hold a page on compost.
+    ["search across spaces", async () => {
+      assert.equal((await ana.b.get("/account/search?q=compost")).status, 200);
+    }],
+  ];
+  for (const [surface, search] of searches) {
+    counted.statements.length = 0;
+    await search();
+    assert.equal(writes().length, 1, `${surface}: ${writes().join("\n---\n")}`);
+  }
+
+  const kept = await db<
+    { wiki_id: string; query: string; results: number; via: string; client: string }
+  >`
+    SELECT wiki_id, query, results, via, client FROM search_queries ORDER BY wiki_id DESC, id`;
+  assert.deepEqual(
+    kept,
+    [
+      { wiki_id: "notes", query: "compost", results: 2, via: "mcp", client: "claude-code" },
+      { wiki_id: "notes", query: "compost", results: 2, via: "rest", client: "curl" },
+      { wiki_id: "notes", query: "compost", results: 2, via: "web", client: "Web app" },
+      { wiki_id: "notes", query: "compost", results: 2, via: "web", client: "Web app" },
+      { wiki_id: "garden", query: "compost", results: 1, via: "web", client: "Web app" },
+    ],
+  );
+  const counters = await db<
+    { wiki_id: string; kind: string; page_path: string | null; client: string; count: number }
+  >`SELECT wiki_id, kind, page_path, client, count FROM usage_daily ORDER BY wiki_id, client`;
+  assert.deepEqual(counters, [
+    { wiki_id: "garden", kind: "search", page_path: null, client: "Web app", count: 1 },
+    { wiki_id: "notes", kind: "search", page_path: null, client: "Web app", count: 2 },
+    { wiki_id: "notes", kind: "search", page_path: null, client: "claude-code", count: 1 },
+    { wiki_id: "notes", kind: "search", page_path: null, client: "curl", count: 1 },
+  ]);
 });
 
 Deno.test("migration 0009 counts the confirmed uses recorded before it, by day, page and client", async () => {

@@ -15,8 +15,9 @@ import { listNeighbors, neighborsSchema } from "../pages/list_neighbors.ts";
 import { listPages, listPagesInput, pageListSchema } from "../pages/list_pages.ts";
 import { listRevisions, listRevisionsInput, revisionListSchema } from "../pages/list_revisions.ts";
 import { resolvePageRef } from "../pages/read_page.ts";
-import { searchOutputSchema, searchWikis } from "../search/search_wikis.ts";
-import { recordSearch, recordUsage } from "../usage/record_usage.ts";
+import { searchAndRecord } from "../search/search_and_record.ts";
+import { searchOutputSchema } from "../search/search_wikis.ts";
+import { recordUsage } from "../usage/record_usage.ts";
 import { json, pageParams, problems, wikiIdParam } from "./schemas.ts";
 import { streamAnswer } from "./stream_answer.ts";
 
@@ -130,7 +131,7 @@ export function registerReadRoutes(
         });
       }
       if ((c.req.header("accept") ?? "").includes("text/markdown")) {
-        const text = await readPageText(deps.db, wiki, String(page.id), query.revision);
+        const text = await readPageText(deps.db, page, query.revision);
         return c.body(text.markdown, 200, {
           "Content-Type": "text/markdown; charset=utf-8",
           ETag: etag,
@@ -214,12 +215,7 @@ export function registerReadRoutes(
     async (c) => {
       const wiki = await resolve(c, c.req.valid("param").id);
       const { q, limit, cursor } = c.req.valid("query");
-      const out = await searchWikis(deps, [wiki], { query: q, limit, cursor });
-      await recordSearch(deps, {
-        wikis: [wiki],
-        query: q,
-        results: out.results,
-        cursor,
+      const out = await searchAndRecord(deps, [wiki], { query: q, limit, cursor }, {
         via: "rest",
         client: c.req.header("user-agent"),
       });

@@ -2,8 +2,8 @@ import { Hono } from "hono";
 import { reachableSpaces } from "../access/access_policy.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { searchWikis } from "../search/search_wikis.ts";
-import { recordSearch, WEB_CLIENT } from "../usage/record_usage.ts";
+import { searchAndRecord } from "../search/search_and_record.ts";
+import { WEB_CLIENT } from "../usage/record_usage.ts";
 import { requireAccount } from "../sessions/sessions.ts";
 import { relativeUrl, suggestSections } from "../spaces/suggest_sections.ts";
 import { SearchAllPage } from "./search_all_page.tsx";
@@ -38,16 +38,14 @@ export function searchAllRoutes(deps: Deps): Hono {
     if (!query || spaces.size === 0) return c.html(<SearchAllPage {...page} />);
     try {
       const cursor = c.req.query("cursor") || undefined;
-      const found = await searchWikis(deps, [...spaces.keys()], { query, limit: 20, cursor });
       // Counted in each space where it found pages, as an MCP search across spaces is (the
       // type-ahead `suggest` below is not: it would list every prefix typed).
-      await recordSearch(deps, {
-        wikis: [...spaces.keys()],
-        query,
-        results: found.results,
-        cursor,
-        ...WEB_CLIENT,
-      });
+      const found = await searchAndRecord(
+        deps,
+        [...spaces.keys()],
+        { query, limit: 20, cursor },
+        WEB_CLIENT,
+      );
       const results = found.results.map((r) => ({
         ...r,
         href: relativeUrl(r.url, deps.config.baseUrl),

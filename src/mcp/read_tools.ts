@@ -5,11 +5,12 @@ import { markSnippet } from "../search/snippet.ts";
 import { answerSchema, askInput } from "../ask/ask_schema.ts";
 import type { Deps } from "../deps.ts";
 import { withoutTitleHeading } from "../markdown/outline.ts";
-import { getPageContent, getPageInput, pageContentSchema } from "../pages/get_page_content.ts";
+import { getPageInput, pageContentSchema, readPageContent } from "../pages/get_page_content.ts";
 import { listNeighbors, neighborsInput, neighborsSchema } from "../pages/list_neighbors.ts";
 import { listPages, listPagesInput, pageListSchema } from "../pages/list_pages.ts";
-import { searchInput, searchResultSchema, searchWikis } from "../search/search_wikis.ts";
-import { recordSearch, recordUsage } from "../usage/record_usage.ts";
+import { searchAndRecord } from "../search/search_and_record.ts";
+import { searchInput, searchResultSchema } from "../search/search_wikis.ts";
+import { recordUsage } from "../usage/record_usage.ts";
 import { registerFetchTool } from "./fetch_tool.ts";
 import {
   budgetSchema,
@@ -72,20 +73,20 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
     runTool(deps.log, async () => {
       const wikis = await searchScope(scope, value(args));
       const input = args as z.input<typeof searchInput> & { max_tokens?: number };
-      const found = await searchWikis(deps, wikis, input);
-      const all = {
-        results: found.results.map((r) => ({ id: `${r.wiki}/${r.page}`, ...r })),
-        next_cursor: found.next_cursor,
-      };
-      const out = input.max_tokens ? fitSearch(all, input.max_tokens, input.cursor) : all;
-      await recordSearch(deps, {
+      // Counted by the results shown: those `max_tokens` leaves.
+      const out = await searchAndRecord(
+        deps,
         wikis,
-        query: input.query,
-        results: out.results,
-        cursor: input.cursor,
-        via: "mcp",
-        client: scope.client,
-      });
+        input,
+        { via: "mcp", client: scope.client },
+        (found) => {
+          const all = {
+            results: found.results.map((r) => ({ id: `${r.wiki}/${r.page}`, ...r })),
+            next_cursor: found.next_cursor,
+          };
+          return input.max_tokens ? fitSearch(all, input.max_tokens, input.cursor) : all;
+        },
+      );
       // The text is the JSON of the results (the convention of ChatGPT's search/fetch tools),
       // with the matched words marked ⟦ ⟧ in each snippet: markers no markdown uses.
       const marked = out.results.map(({ matches, ...r }) => ({
@@ -114,18 +115,14 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
       const input = args as z.input<typeof getPageInput> & { max_tokens?: number };
       const target = await resolvePageTarget(deps.config.baseUrl, scope, value(args), input.page);
       const wiki = target.wiki;
-      const read = (maxChars?: number) =>
-        getPageContent(deps, wiki, {
-          ...input,
-          page: target.ref,
-          ...(maxChars ? { max_chars: maxChars } : {}),
-        });
-      let page = await read();
+      // Read once: a slice cut to fit `max_tokens` comes from the text already read.
+      const read = await readPageContent(deps, wiki, { ...input, page: target.ref });
+      let page = read.content;
       if (input.max_tokens && !page.unchanged) {
         const overhead = JSON.stringify({ ...page, markdown: "" }).length;
         const chars = sliceChars(input.max_tokens, overhead);
         const cutByBudget = chars < page.markdown.length;
-        if (cutByBudget) page = await read(chars);
+        if (cutByBudget) page = read.cut(chars);
         page = pageBudget(page, input.max_tokens, cutByBudget);
       }
       // A long page read in slices counts once, at its first slice.

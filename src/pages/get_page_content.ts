@@ -78,14 +78,11 @@ export function splitSection(ref: string): { ref: string; section: string | null
   return { ref: ref.slice(0, hash), section: section || null };
 }
 
-/** A page's text at `revision` (current when omitted); `page_not_found` for a revision not kept. */
-export async function readPageText(
-  db: Db,
-  wikiId: string,
-  ref: string,
-  revision?: number,
-): Promise<PageText> {
-  const page = await resolvePageRef(db, wikiId, ref);
+/**
+ * The text of a page already found (`resolvePageRef`) at `revision` (current when omitted): the
+ * current text is the row's own; `page_not_found` for a revision not kept.
+ */
+export async function readPageText(db: Db, page: PageRow, revision?: number): Promise<PageText> {
   if (revision === undefined || revision === page.revision) {
     return {
       page,
@@ -123,13 +120,28 @@ export async function getPageContent(
   wikiId: string,
   input: z.input<typeof getPageInput>,
 ): Promise<PageContent> {
+  return (await readPageContent(deps, wikiId, input)).content;
+}
+
+/**
+ * A page read once: `content` as `getPageContent` gives it, and `cut` for a shorter slice from
+ * the same offset out of the text already read (MCP `get_page` fits `max_tokens` with it).
+ */
+export type PageRead = { content: PageContent; cut(maxChars: number): PageContent };
+
+/** `getPageContent`, with the means to cut the slice shorter without reading the page again. */
+export async function readPageContent(
+  deps: Pick<Deps, "db" | "config">,
+  wikiId: string,
+  input: z.input<typeof getPageInput>,
+): Promise<PageRead> {
   const { page: rawRef, offset: askedOffset, max_chars, revision, if_changed_since } = getPageInput
     .parse(input);
   const { ref, section } = splitSection(rawRef);
   const current = await resolvePageRef(deps.db, wikiId, ref);
   const url = pageUrl(deps.config.baseUrl, wikiId, current.path);
   if (if_changed_since === current.revision && revision === undefined) {
-    return {
+    const content: PageContent = {
       wiki: wikiId,
       page: current.path,
       title: current.title,
@@ -146,8 +158,9 @@ export async function getPageContent(
       truncated: false,
       next_offset: null,
     };
+    return { content, cut: () => content };
   }
-  const text = await readPageText(deps.db, wikiId, String(current.id), revision);
+  const text = await readPageText(deps.db, current, revision);
   const markdown = text.markdown;
   const total = markdown.length;
   const outline = outlineOf(markdown);
@@ -169,11 +182,20 @@ export async function getPageContent(
       `Offset ${offset} is past the end of page "${text.path}" (${total} characters)`,
     );
   }
-  let end = Math.min(total, offset + max_chars);
-  if (end < total) {
-    const lineBreak = markdown.lastIndexOf("\n", end);
-    if (lineBreak > offset + max_chars * 0.8) end = lineBreak + 1;
-  }
+  // The slice from `offset`, ended at a line break in the last fifth of `maxChars` if any.
+  const slice = (maxChars: number) => {
+    let end = Math.min(total, offset + maxChars);
+    if (end < total) {
+      const lineBreak = markdown.lastIndexOf("\n", end);
+      if (lineBreak > offset + maxChars * 0.8) end = lineBreak + 1;
+    }
+    return {
+      markdown: markdown.slice(offset, end),
+      truncated: end < total,
+      next_offset: end < total ? end : null,
+    };
+  };
+  const asked = slice(max_chars);
   const links = text.revision === current.revision
     ? await selectLinksFrom(deps.db, current.id)
     : [];
@@ -182,7 +204,7 @@ export async function getPageContent(
     wiki: wikiId,
     page: current.path,
     title: text.title,
-    markdown: markdown.slice(offset, end),
+    markdown: asked.markdown,
     revision: text.revision,
     current_revision: current.revision,
     unchanged: false,
@@ -197,9 +219,9 @@ export async function getPageContent(
     section: sectionAt(outline, offset),
     offset,
     total_chars: total,
-    truncated: end < total,
-    next_offset: end < total ? end : null,
+    truncated: asked.truncated,
+    next_offset: asked.next_offset,
   };
   await addSourceFreshness(deps.db, [content]);
-  return content;
+  return { content, cut: (maxChars) => ({ ...content, ...slice(maxChars) }) };
 }

@@ -6,8 +6,8 @@ import type { PageRow } from "../pages/read_page.ts";
 import { linksTo, missingTargets } from "../pages/list_neighbors.ts";
 import { similarPaths } from "../pages/read_page.ts";
 import { askWikis } from "../ask/ask.ts";
-import { searchWikis } from "../search/search_wikis.ts";
-import { recordSearch, WEB_CLIENT } from "../usage/record_usage.ts";
+import { searchAndRecord } from "../search/search_and_record.ts";
+import { WEB_CLIENT } from "../usage/record_usage.ts";
 import { AskPage } from "./ask_page.tsx";
 import { findPageRecord } from "./find_page_record.ts";
 import { WikiHomePage } from "./home_page.tsx";
@@ -51,16 +51,14 @@ export function viewRoutes(deps: Deps): Hono {
     if (!query) return c.html(<SearchPage {...view} query="" results={null} nextCursor={null} />);
     try {
       const cursor = c.req.query("cursor") || undefined;
-      const found = await searchWikis(deps, [view.space.wiki.id], { query, limit: 20, cursor });
       // Counted as MCP and REST searches are (the type-ahead `suggest` below is not: it would
       // list every prefix typed).
-      await recordSearch(deps, {
-        wikis: [view.space.wiki.id],
-        query,
-        results: found.results,
-        cursor,
-        ...WEB_CLIENT,
-      });
+      const found = await searchAndRecord(
+        deps,
+        [view.space.wiki.id],
+        { query, limit: 20, cursor },
+        WEB_CLIENT,
+      );
       const results = found.results.map((r) => ({
         ...r,
         href: relative(r.url, deps.config.baseUrl),

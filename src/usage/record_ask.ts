@@ -1,16 +1,17 @@
 import type { Answer } from "../ask/ask_schema.ts";
 import type { Deps } from "../deps.ts";
 import { gapOf } from "./question_gaps.ts";
-import { PRUNE_EVERY, RETENTION_DAYS, usageClient } from "./record_usage.ts";
-import { type AskVia, deleteOldAskQuestions, insertAskQuestion, upsertUsage } from "./store.ts";
+import { pruneKeptQueries, usageClient } from "./record_usage.ts";
+import { type AskVia, insertAskQuestion } from "./store.ts";
 
 /** Who asked: the transport, and the client's name (an OAuth client's, or a User-Agent). */
 export type Asker = { via: AskVia; client: string | null | undefined };
 
 /**
  * Counts a question on the usage page and keeps it, with its verdict and its coverage-gap
- * group (`gapOf`), for the wiki's members, `RETENTION_DAYS`. Like every statistic it never fails the answer:
- * a failure is logged and swallowed.
+ * group (`gapOf`), for the wiki's members, `RETENTION_DAYS`: one statement, then now and then the
+ * prune (`pruneKeptQueries`). Like every statistic it never fails the answer: a failure is
+ * logged and swallowed.
  */
 export async function recordAsk(
   deps: Pick<Deps, "db" | "log">,
@@ -21,7 +22,6 @@ export async function recordAsk(
   const client = usageClient(asker.client);
   const gap = gapOf(answer.question, asked.absent, asked.unwritten);
   try {
-    await upsertUsage(deps.db, { wikiId, kind: "ask", pagePath: null, pageKey: null }, client);
     await insertAskQuestion(deps.db, {
       wikiId,
       question: answer.question,
@@ -32,9 +32,7 @@ export async function recordAsk(
       via: asker.via,
       client,
     });
-    if (Math.random() < 1 / PRUNE_EVERY) {
-      await deleteOldAskQuestions(deps.db, RETENTION_DAYS);
-    }
+    await pruneKeptQueries(deps.db);
   } catch (error) {
     deps.log.warn("question not recorded", {
       wiki_id: wikiId,

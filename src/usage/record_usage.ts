@@ -1,57 +1,51 @@
 import type { Deps } from "../deps.ts";
+import type { Db } from "../db/db.ts";
 import { pathKey } from "../markdown/paths.ts";
-import {
-  deleteOldSearchQueries,
-  insertSearchQuery,
-  type SearchMade,
-  upsertUsage,
-  type UsageKind,
-} from "./store.ts";
+import { deleteOldQueries, insertSearchUsage, type SearchMade, upsertUsage } from "./store.ts";
 
 /** Questions and searches are kept this many days: the usage page's longest period. */
 export const RETENTION_DAYS = 90;
 
-/** One in a hundred kept questions or searches also prunes those past `RETENTION_DAYS`. */
+/** One in a hundred kept questions or searches also prunes both past `RETENTION_DAYS`. */
 export const PRUNE_EVERY = 100;
 
-/** One call to count: a search of a wiki, or a read or confirmed use of one of its pages. */
+/**
+ * The one prune rule of kept questions and searches, run by both recorders: now and then (one
+ * call in `PRUNE_EVERY`), delete those past `RETENTION_DAYS`, in every wiki.
+ */
+export async function pruneKeptQueries(db: Db): Promise<void> {
+  if (Math.random() < 1 / PRUNE_EVERY) await deleteOldQueries(db, RETENTION_DAYS);
+}
+
+/** One read or confirmed use of a page to count (searches: `recordSearch`). */
 export type UsageEvent = {
   wikiId: string;
-  kind: UsageKind;
-  /** The page's path, for reads and confirmed uses. */
-  page?: string | null;
+  kind: "read" | "confirm";
+  /** The page's path. */
+  page: string;
   /** The caller's name: an OAuth client's, or a User-Agent. */
   client: string | null | undefined;
-  /** A search's query, how many pages its first page of results holds, and its transport. */
-  search?: { query: string; results: number; via: SearchMade["via"] };
 };
 
 /**
- * Counts a call on the usage page: one upsert into today's counters, and for a search the
- * query itself, kept `RETENTION_DAYS` for the wiki's members. A statistic is never a reason to
- * fail the call it counts, so a failure is logged and swallowed.
+ * Counts a read or a confirmed use on the usage page: one upsert into today's counters. A
+ * statistic is never a reason to fail the call it counts, so a failure is logged and swallowed.
  */
 export async function recordUsage(
   deps: Pick<Deps, "db" | "log">,
   event: UsageEvent,
 ): Promise<void> {
-  const page = event.page ?? null;
   try {
     await upsertUsage(
       deps.db,
-      { wikiId: event.wikiId, kind: event.kind, pagePath: page, pageKey: page && pathKey(page) },
+      {
+        wikiId: event.wikiId,
+        kind: event.kind,
+        pagePath: event.page,
+        pageKey: pathKey(event.page),
+      },
       usageClient(event.client),
     );
-    if (event.search) {
-      await insertSearchQuery(deps.db, {
-        wikiId: event.wikiId,
-        query: event.search.query.slice(0, 1000),
-        results: event.search.results,
-        via: event.search.via,
-        client: usageClient(event.client),
-      });
-      if (Math.random() < 1 / PRUNE_EVERY) await deleteOldSearchQueries(deps.db, RETENTION_DAYS);
-    }
   } catch (error) {
     deps.log.warn("usage not recorded", {
       wiki_id: event.wikiId,
@@ -61,21 +55,24 @@ export async function recordUsage(
   }
 }
 
+/** Where a search was made: its transport and the caller's name (an OAuth client's, or a User-Agent). */
+export type Searcher = { via: SearchMade["via"]; client: string | null | undefined };
+
 /** One search as made: the wikis it covered and the pages of results it showed. */
-export type SearchEvent = {
+export type SearchEvent = Searcher & {
   wikis: string[];
   query: string;
   /** The wiki of each result on the page shown. */
   results: { wiki: string }[];
   /** Set for a later page of the same results, which is not another search to list. */
   cursor?: string | null | undefined;
-  via: SearchMade["via"];
-  client: string | null | undefined;
 };
 
 /**
  * Counts a search on the usage page of each wiki it concerns, the one rule for MCP, REST and the
  * web app: one wiki searched counts there; a search across many counts where it found pages.
+ * The query is kept `RETENTION_DAYS` for the wiki's members, with how many pages it found
+ * there. All of it is one statement; a failure is logged and swallowed, as for `recordUsage`.
  */
 export async function recordSearch(
   deps: Pick<Deps, "db" | "log">,
@@ -84,13 +81,23 @@ export async function recordSearch(
   const counted = event.wikis.length === 1
     ? event.wikis
     : [...new Set(event.results.map((r) => r.wiki))];
-  for (const wikiId of counted) {
-    const results = event.results.filter((r) => r.wiki === wikiId).length;
-    await recordUsage(deps, {
-      wikiId,
+  if (counted.length === 0) return;
+  try {
+    await insertSearchUsage(deps.db, {
+      counts: counted.map((wikiId) => ({
+        wikiId,
+        results: event.results.filter((r) => r.wiki === wikiId).length,
+      })),
+      query: event.cursor ? null : event.query.slice(0, 1000),
+      via: event.via,
+      client: usageClient(event.client),
+    });
+    if (!event.cursor) await pruneKeptQueries(deps.db);
+  } catch (error) {
+    deps.log.warn("usage not recorded", {
+      wiki_id: counted.join(","),
       kind: "search",
-      client: event.client,
-      search: event.cursor ? undefined : { query: event.query, results, via: event.via },
+      error: error instanceof Error ? error.message : String(error),
     });
   }
 }

@@ -137,20 +137,32 @@ export type AskedQuestion = {
   created_at: Date;
 };
 
-/** Keeps one question with its verdict and coverage-gap group. */
+/**
+ * Counts a question in today's (UTC) counters and keeps it with its verdict and coverage-gap
+ * group: one statement, so the count and the question are kept or lost together.
+ */
 export async function insertAskQuestion(
   db: Db,
   row: Omit<AskedQuestion, "created_at"> & { wikiId: string },
 ): Promise<void> {
   await db`
+    WITH counted AS (
+      INSERT INTO usage_daily AS u (wiki_id, day, kind, page_id, page_path, client, count)
+      VALUES (${row.wikiId}, (now() AT TIME ZONE 'UTC')::date, 'ask', NULL, NULL, ${row.client}, 1)
+      ON CONFLICT (wiki_id, day, kind, page_id, client) DO UPDATE SET count = u.count + 1
+    )
     INSERT INTO ask_questions (wiki_id, question, coverage, gap_key, gap_title, missing, via, client)
     VALUES (${row.wikiId}, ${row.question}, ${row.coverage}, ${row.gap_key}, ${row.gap_title},
       ${row.missing}::text[], ${row.via}, ${row.client})`;
 }
 
-/** Deletes the questions asked more than `days` ago, in every wiki. */
-export async function deleteOldAskQuestions(db: Db, days: number): Promise<void> {
-  await db`DELETE FROM ask_questions WHERE created_at < now() - make_interval(days => ${days}::int)`;
+/** Deletes the questions asked and the searches made more than `days` ago, in every wiki. */
+export async function deleteOldQueries(db: Db, days: number): Promise<void> {
+  await db`
+    WITH asked AS (
+      DELETE FROM ask_questions WHERE created_at < now() - make_interval(days => ${days}::int)
+    )
+    DELETE FROM search_queries WHERE created_at < now() - make_interval(days => ${days}::int)`;
 }
 
 /**
@@ -182,19 +194,33 @@ export type SearchMade = {
   created_at: Date;
 };
 
-/** Keeps one search with how many pages it found. */
-export async function insertSearchQuery(
+/**
+ * Counts one search in today's (UTC) counters of each wiki in `counts` and, unless `query` is
+ * null (a later page of the same results), keeps the query with how many pages it found in that
+ * wiki: one statement for every wiki a search concerns.
+ */
+export async function insertSearchUsage(
   db: Db,
-  row: Omit<SearchMade, "created_at"> & { wikiId: string },
+  row: {
+    counts: { wikiId: string; results: number }[];
+    query: string | null;
+    via: SearchMade["via"];
+    client: string;
+  },
 ): Promise<void> {
   await db`
-    INSERT INTO search_queries (wiki_id, query, results, via, client)
-    VALUES (${row.wikiId}, ${row.query}, ${row.results}, ${row.via}, ${row.client})`;
-}
-
-/** Deletes the searches made more than `days` ago, in every wiki. */
-export async function deleteOldSearchQueries(db: Db, days: number): Promise<void> {
-  await db`DELETE FROM search_queries WHERE created_at < now() - make_interval(days => ${days}::int)`;
+    WITH searched AS (
+      SELECT * FROM unnest(${row.counts.map((c) => c.wikiId)}::text[],
+        ${row.counts.map((c) => c.results)}::int[]) AS s(wiki_id, results)
+    ), kept AS (
+      INSERT INTO search_queries (wiki_id, query, results, via, client)
+      SELECT wiki_id, ${row.query}::text, results, ${row.via}::text, ${row.client}::text
+      FROM searched WHERE ${row.query}::text IS NOT NULL
+    )
+    INSERT INTO usage_daily AS u (wiki_id, day, kind, page_id, page_path, client, count)
+    SELECT wiki_id, (now() AT TIME ZONE 'UTC')::date, 'search', NULL, NULL, ${row.client}::text, 1
+    FROM searched
+    ON CONFLICT (wiki_id, day, kind, page_id, client) DO UPDATE SET count = u.count + 1`;
 }
 
 /** The latest searches of the last `days` days, newest first. */
