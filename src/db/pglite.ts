@@ -10,9 +10,9 @@ export const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 32;
  * The start options of an embedded store. PostgreSQL's `shared_buffers` (128 MB in the
  * `postgresql.conf` PGlite's initdb writes) lives in PGlite's WebAssembly memory, which
  * Emscripten zeroes when it maps it, so all of it is resident from the start and the memory
- * never shrinks. 32 MB caches what a search reads again; the rest comes from the operating
- * system's file cache (docs/performance.md, "PGlite's memory"). `-c` on the command line
- * overrides the file, so a data directory made before keeps working.
+ * never shrinks. 32 MB holds what searches read again at 10k chunks; beyond that PostgreSQL
+ * reads through the kernel's file cache, which is not this process's memory (docs/performance.md,
+ * "PGlite's memory"). `-c` on the command line overrides the file, so stores made before get it.
  */
 export function pgliteOptions(sharedBuffersMb = DEFAULT_PGLITE_SHARED_BUFFERS_MB) {
   return {
