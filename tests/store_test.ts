@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import { loadConfig } from "../src/config/config.ts";
 import { migrate, readMigrations } from "../src/db/migrate.ts";
+import { openDb } from "../src/db/open_db.ts";
 import { openPglite } from "../src/db/pglite.ts";
 import { openPostgres } from "../src/db/postgres.ts";
 import { resolvePageRef } from "../src/pages/read_page.ts";
@@ -64,6 +66,36 @@ Deno.test("the embedded store keeps its data across a restart, and refuses a sec
     assert.equal((await resolvePageRef(second, "kept", "page")).title, "Still here");
   } finally {
     await second.close();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("the embedded store starts with PGLITE_SHARED_BUFFERS_MB of page cache, 32 MB by default", async () => {
+  const dataDir = await Deno.makeTempDir();
+  const sharedBuffers = async (env: Record<string, string>) => {
+    const db = await openDb(loadConfig({ ...env, DATA_DIR: dataDir }));
+    try {
+      assert.equal(db.kind, "pglite");
+      const [row] = await db<{ shared_buffers: string }>`SHOW shared_buffers`;
+      return row!.shared_buffers;
+    } finally {
+      await db.close();
+    }
+  };
+  try {
+    assert.equal(await sharedBuffers({}), "32MB");
+    // The postgresql.conf of the data directory still says 128MB: the start option wins.
+    assert.match(
+      await Deno.readTextFile(`${dataDir}/pglite/postgresql.conf`),
+      /shared_buffers = 128MB/,
+    );
+    assert.equal(await sharedBuffers({ PGLITE_SHARED_BUFFERS_MB: "48" }), "48MB");
+    assert.throws(() => loadConfig({ PGLITE_SHARED_BUFFERS_MB: "0" }), /PGLITE_SHARED_BUFFERS_MB/);
+    assert.throws(
+      () => loadConfig({ PGLITE_SHARED_BUFFERS_MB: "2048" }),
+      /PGLITE_SHARED_BUFFERS_MB/,
+    );
+  } finally {
     await Deno.remove(dataDir, { recursive: true });
   }
 });

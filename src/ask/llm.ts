@@ -1,4 +1,3 @@
-import OpenAI from "openai";
 import { z } from "zod";
 import type { LlmConfig } from "../config/config.ts";
 import type { FrontierNote } from "./ask_schema.ts";
@@ -50,6 +49,8 @@ export async function answerWithLlm(
   question: string,
   passages: Passage[],
 ): Promise<VerifiedAnswer> {
+  // Loaded on the first call: a server without a model never holds the client library.
+  const { default: OpenAI } = await import("openai");
   const client = new OpenAI({
     baseURL: config.baseUrl,
     apiKey: config.apiKey ?? "none",

@@ -11,6 +11,8 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   SEARCH_INDEX_MB: z.coerce.number().int().min(0).max(1_000_000).default(256),
   DATA_DIR: z.string().min(1).default("./data"),
+  // PGlite's memory tops out at 2 GiB; its page cache has to leave room for the rest.
+  PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(1024).default(32),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   SEED_DOCS: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
   ALLOWED_HOSTS: z.string().optional(),
@@ -64,6 +66,8 @@ export type Config = {
   /** Memory for in-process lexical indexes, all wikis together (least recently searched go first). */
   searchIndexBytes: number;
   dataDir: string;
+  /** PostgreSQL's `shared_buffers` of the embedded store, resident in this process. */
+  pgliteSharedBuffersMb: number;
   logLevel: "debug" | "info" | "warn" | "error";
   seedDocs: boolean;
   /** Host names requests may carry (DNS-rebinding guard); null accepts any. */
@@ -173,6 +177,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     databasePoolSize: e.DATABASE_POOL_SIZE,
     searchIndexBytes: e.SEARCH_INDEX_MB * 1024 * 1024,
     dataDir: e.DATA_DIR,
+    pgliteSharedBuffersMb: e.PGLITE_SHARED_BUFFERS_MB,
     logLevel: e.LOG_LEVEL,
     seedDocs: e.SEED_DOCS,
     allowedHosts: e.ALLOWED_HOSTS?.trim() === "*" ? null : [

@@ -1,14 +1,17 @@
 import type { Config } from "../config/config.ts";
 import type { Db } from "./db.ts";
-import { openPglite } from "./pglite.ts";
-import { openPostgres } from "./postgres.ts";
 
-/** Opens PostgreSQL when `DATABASE_URL` is set, else the embedded PGlite store in `DATA_DIR`. */
-export function openDb(
-  config: Pick<Config, "databaseUrl" | "databasePoolSize" | "dataDir">,
+/**
+ * Opens PostgreSQL when `DATABASE_URL` is set, else the embedded PGlite store in `DATA_DIR`.
+ * Only the chosen store's client library is loaded.
+ */
+export async function openDb(
+  config: Pick<Config, "databaseUrl" | "databasePoolSize" | "dataDir" | "pgliteSharedBuffersMb">,
 ): Promise<Db> {
   if (config.databaseUrl) {
-    return Promise.resolve(openPostgres(config.databaseUrl, { max: config.databasePoolSize }));
+    const { openPostgres } = await import("./postgres.ts");
+    return openPostgres(config.databaseUrl, { max: config.databasePoolSize });
   }
-  return openPglite(config.dataDir);
+  const { openPglite } = await import("./pglite.ts");
+  return openPglite(config.dataDir, config.pgliteSharedBuffersMb);
 }

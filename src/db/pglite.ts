@@ -3,17 +3,40 @@ import { vector } from "@electric-sql/pglite-pgvector";
 import { type Driver, makeDb, type Row } from "./db.ts";
 import type { Db } from "./db.ts";
 
+/** PGlite's page cache when the caller names none: see `pgliteOptions`. */
+export const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 32;
+
+/**
+ * The start options of an embedded store. PostgreSQL's `shared_buffers` (128 MB in the
+ * `postgresql.conf` PGlite's initdb writes) lives in PGlite's WebAssembly memory, which
+ * Emscripten zeroes when it maps it, so all of it is resident from the start and the memory
+ * never shrinks. 32 MB holds what searches read again at 10k chunks; beyond that PostgreSQL
+ * reads through the kernel's file cache, which is not this process's memory (docs/performance.md,
+ * "PGlite's memory"). `-c` on the command line overrides the file, so stores made before get it.
+ */
+export function pgliteOptions(sharedBuffersMb = DEFAULT_PGLITE_SHARED_BUFFERS_MB) {
+  return {
+    extensions: { vector },
+    startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffersMb}MB`],
+  };
+}
+
 /**
  * Opens the embedded PGlite store in `dataDir/pglite`, or in memory when `dataDir` is
- * undefined. PGlite is one process's database: a lock file keeps a second process (a
- * server and an import at once) from opening, and corrupting, the same directory.
+ * undefined, with `sharedBuffersMb` of page cache. PGlite is one process's database: a lock
+ * file keeps a second process (a server and an import at once) from opening, and
+ * corrupting, the same directory.
  */
-export async function openPglite(dataDir: string | undefined): Promise<Db> {
-  if (!dataDir) return wrapPglite(await PGlite.create({ extensions: { vector } }));
+export async function openPglite(
+  dataDir: string | undefined,
+  sharedBuffersMb?: number,
+): Promise<Db> {
+  const options = pgliteOptions(sharedBuffersMb);
+  if (!dataDir) return wrapPglite(await PGlite.create(options));
   await Deno.mkdir(dataDir, { recursive: true });
   const lock = await lockDataDir(dataDir);
   try {
-    const pg = await PGlite.create({ dataDir: `${dataDir}/pglite`, extensions: { vector } });
+    const pg = await PGlite.create({ ...options, dataDir: `${dataDir}/pglite` });
     return makeDb(pgliteDriver(pg, false, lock));
   } catch (error) {
     lock.close();
