@@ -202,7 +202,7 @@ export type QueryStats = { n: number; avgdl: number; terms: string[]; dfs: numbe
 
 /**
  * The `k` best chunks for a query by exhaustive BM25, best first, ties by ascending chunk id,
- * as `selectBm25` orders them. Every posting of every query term is added into a score per
+ * as `selectBm25` orders them, each with its page. Every posting of every query term is added into a score per
  * chunk (term at a time, in the order of `stats.terms`), then the best are picked with a heap
  * of `k`. In memory this reads 60,000 postings in well under a millisecond, so no posting is
  * skipped: the sums are those of the SQL leg (docs/decisions.md, Retrieval).
@@ -231,8 +231,11 @@ export function topKChunks(
       scores[d] = scores[d]! + bm25TermNormed(idf, heading[i]!, body[i]!, norms[d]!, params);
     }
   }
-  const hits = selectBest(index, touched, k)
-    .map((d) => ({ chunk_id: index.chunkIds[d]!, score: scores[d]! }));
+  const hits = selectBest(index, touched, k).map((d) => ({
+    chunk_id: index.chunkIds[d]!,
+    score: scores[d]!,
+    page_id: index.pageIds[d]!,
+  }));
   for (const d of touched) {
     scores[d] = 0;
     seen[d] = 0;
@@ -269,6 +272,8 @@ function selectBest(index: LexicalIndex, touched: number[], k: number): number[]
       i = m;
     }
   };
+  // Once the heap holds k, most chunks score below its least: one comparison turns them away.
+  let floor = -Infinity;
   for (const d of touched) {
     if (heap.length < k) {
       heap.push(d);
@@ -278,9 +283,11 @@ function selectBest(index: LexicalIndex, touched: number[], k: number): number[]
         [heap[i], heap[p]] = [heap[p]!, heap[i]!];
         i = p;
       }
-    } else if (k > 0 && below(heap[0]!, d)) {
+      if (heap.length === k) floor = scores[heap[0]!]!;
+    } else if (k > 0 && scores[d]! >= floor && below(heap[0]!, d)) {
       heap[0] = d;
       down(0);
+      floor = scores[heap[0]!]!;
     }
   }
   return heap.sort((a, b) => below(a, b) ? 1 : below(b, a) ? -1 : 0);
