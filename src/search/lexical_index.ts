@@ -28,6 +28,8 @@ export type LexicalIndex = {
   scores: Float64Array;
   /** Which chunks the search in progress has scored, zero between searches. */
   seen: Uint8Array;
+  /** The local numbers of those chunks, in the order first scored (scratch of a search). */
+  touched: Int32Array;
   /** Each chunk's `bm25Norm` for the average length `normsFor` (NaN: to be computed). */
   norms: Float64Array;
   normsFor: number;
@@ -50,6 +52,7 @@ export function emptyIndex(wikiId: string, version: number, chunks: number): Lex
     postings: 0,
     scores: new Float64Array(room),
     seen: new Uint8Array(room),
+    touched: new Int32Array(0),
     norms: new Float64Array(room),
     normsFor: NaN,
     normsCount: 0,
@@ -215,7 +218,9 @@ export function topKChunks(
 ): ChunkHit[] {
   const { scores, seen, alive } = index;
   const norms = normsOf(index, stats.avgdl, params);
-  const touched: number[] = [];
+  if (index.touched.length < index.size) index.touched = new Int32Array(index.chunkIds.length);
+  const touched = index.touched;
+  let count = 0;
   for (let t = 0; t < stats.terms.length; t++) {
     const list = index.terms.get(stats.terms[t]!);
     if (!list) continue;
@@ -226,17 +231,18 @@ export function topKChunks(
       if (!alive[d]) continue;
       if (!seen[d]) {
         seen[d] = 1;
-        touched.push(d);
+        touched[count++] = d;
       }
       scores[d] = scores[d]! + bm25TermNormed(idf, heading[i]!, body[i]!, norms[d]!, params);
     }
   }
-  const hits = selectBest(index, touched, k).map((d) => ({
+  const hits = selectBest(index, touched.subarray(0, count), k).map((d) => ({
     chunk_id: index.chunkIds[d]!,
     score: scores[d]!,
     page_id: index.pageIds[d]!,
   }));
-  for (const d of touched) {
+  for (let i = 0; i < count; i++) {
+    const d = touched[i]!;
     scores[d] = 0;
     seen[d] = 0;
   }
@@ -255,7 +261,7 @@ function normsOf(index: LexicalIndex, avgdl: number, params: Bm25Params): Float6
 }
 
 /** The `k` best of `touched` (local numbers), best first: a min-heap on (score, -chunk id). */
-function selectBest(index: LexicalIndex, touched: number[], k: number): number[] {
+function selectBest(index: LexicalIndex, touched: Int32Array, k: number): number[] {
   const { scores, chunkIds } = index;
   // a ranks below b: lower score, or the same score and a larger chunk id
   const below = (a: number, b: number) =>
@@ -297,7 +303,7 @@ function selectBest(index: LexicalIndex, touched: number[], k: number): number[]
 export function indexBytes(index: LexicalIndex): number {
   let bytes = index.chunkIds.byteLength + index.pageIds.byteLength + index.lengths.byteLength +
     index.alive.byteLength + index.scores.byteLength + index.seen.byteLength +
-    index.norms.byteLength;
+    index.touched.byteLength + index.norms.byteLength;
   for (const [term, list] of index.terms) {
     bytes += 80 + 2 * term.length + list.docs.byteLength + list.heading.byteLength +
       list.body.byteLength;

@@ -281,10 +281,27 @@ function isLinkOnly(d: RescoreFields & { text: string }, terms: Set<string>): bo
  */
 function namesTopic(d: RescoreFields, terms: Set<string>): boolean {
   return [d.title, d.heading_path.at(-1) ?? ""].some((field) => {
-    const words = [...contentTerms(field).keys()];
+    const words = contentWords(field);
     return words.length > 0 && words.every((w) => terms.has(w)) &&
       2 * words.length >= terms.size;
   });
+}
+
+/** Titles and headings whose words `contentWords` keeps; past this many it starts again. */
+const FIELD_MEMO = 20_000;
+const fieldWords = new Map<string, string[]>();
+
+/**
+ * The content words of a title or heading, remembered across searches: each search weighs the
+ * titles and headings of its best 30 chunks, mostly ones it has seen before.
+ */
+function contentWords(field: string): string[] {
+  let words = fieldWords.get(field);
+  if (words === undefined) {
+    if (fieldWords.size >= FIELD_MEMO) fieldWords.clear();
+    fieldWords.set(field, words = [...contentTerms(field).keys()]);
+  }
+  return words;
 }
 
 /**
