@@ -142,15 +142,25 @@ const NO_DATABASE = Object.assign(
   },
 ) as unknown as Db;
 
-/** `db`, counting the statements sent through it outside transactions. */
-export function countingDb(db: Db): { db: Db; statements: string[] } {
+/**
+ * `db`, counting the statements sent through it outside transactions and the rows each
+ * returned; `after`, when given, runs after each statement, before its rows are handed back.
+ */
+export function countingDb(
+  db: Db,
+  after?: (text: string) => Promise<void>,
+): { db: Db; statements: string[]; rows: number[] } {
   const statements: string[] = [];
+  const rows: number[] = [];
   const wrapped = makeDb({
     kind: db.kind,
     inTransaction: false,
-    query: (text: string, params: unknown[]) => {
+    query: async (text: string, params: unknown[]) => {
       statements.push(text);
-      return db.query<Row>(text, params);
+      const read = await db.query<Row>(text, params);
+      rows.push(read.length);
+      await after?.(text);
+      return read;
     },
     exec: (text: string) => db.exec(text),
     transaction: (inner) =>
@@ -166,5 +176,5 @@ export function countingDb(db: Db): { db: Db; statements: string[] } {
       ),
     close: () => Promise.resolve(),
   });
-  return { db: wrapped, statements };
+  return { db: wrapped, statements, rows };
 }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import type { Db } from "../src/db/db.ts";
 import type { AppError } from "../src/errors.ts";
 import { deletePage, renamePage } from "../src/pages/rename_page.ts";
+import { importPages } from "../src/importer/import_pages.ts";
 import { writePage } from "../src/pages/write_page.ts";
 import { EmbedderError } from "../src/search/embedder.ts";
 import { createOfflineEmbedder } from "../src/search/offline_embedder.ts";
@@ -353,4 +354,88 @@ Deno.test("a search of an indexed wiki is two statements: statistics, then its c
     () => searchWikis(search, ["w", "nope"], { query: "fox" }),
     (e: AppError) => e.code === "wiki_not_found",
   );
+});
+
+Deno.test("a search reads the rows of its best chunks only: the other candidates' pages come from the in-memory index", async () => {
+  await using db = await freshDb();
+  const deps = testDeps(db);
+  await createWiki(db, { id: "w" });
+  await importPages(
+    deps,
+    "w",
+    Array.from({ length: 45 }, (_, i) => ({
+      name: `Otters/Otter ${i}.md`,
+      path: `Otters/Otter ${i}`,
+      markdown: `# Otter ${i}\nThe otter ${"swims ".repeat(i % 7)}in river ${i}.\n\n` +
+        `## Den ${i}\nA den by the water${", otter".repeat(1 + (i % 3))}.`,
+    })),
+  );
+  const counted = countingDb(db);
+  const search = { ...deps, db: counted.db };
+  await searchWikis(search, ["w"], { query: "otter", limit: 10 }); // the index is read
+  counted.statements.length = 0;
+  counted.rows.length = 0;
+  let results = await searchWikis(search, ["w"], { query: "otter", limit: 10 });
+  assert.equal(counted.statements.length, 2, counted.statements.join("\n---\n"));
+  // 90 chunks hold "otter": the rows of the best 30 are read (their text is re-scored), not 90.
+  assert.ok(counted.rows[1]! <= 30, `the candidates statement returned ${counted.rows[1]} rows`);
+  // Every page is still found once, with its own title, path and a snippet of its own text.
+  const seen: string[] = [];
+  for (;;) {
+    for (const r of results.results) {
+      assert.equal(r.title, r.page.slice("Otters/".length));
+      assert.match(r.snippet, /otter/i);
+      seen.push(r.page);
+    }
+    if (!results.next_cursor) break;
+    results = await searchWikis(search, ["w"], {
+      query: "otter",
+      limit: 10,
+      cursor: results.next_cursor,
+    });
+  }
+  assert.equal(seen.length, 45);
+  assert.equal(new Set(seen).size, 45);
+});
+
+Deno.test("a page deleted while a search runs is left out of its results, not an error", async () => {
+  await using db = await freshDb();
+  const deps = testDeps(db);
+  await createWiki(db, { id: "w" });
+  await importPages(
+    deps,
+    "w",
+    Array.from({ length: 60 }, (_, i) => ({
+      name: `Beaver ${i}.md`,
+      path: `Beaver ${i}`,
+      markdown: `# Notes ${i}\nA beaver${" builds".repeat(i % 9)} dams ${i}.`,
+    })),
+  );
+  const before = await searchWikis(deps, ["w"], { query: "beaver", limit: 50 });
+  assert.equal(before.results.length, 50);
+  // Another writer deletes the 40th page after this search ranked its chunks (the statistics
+  // showed the version its index holds), before its rows are read.
+  const victim = before.results[39]!.page;
+  let armed = false;
+  const counted = countingDb(db, async (text) => {
+    if (!armed || !/FROM search_stats s WHERE/.test(text)) return;
+    armed = false;
+    await deletePage(deps, { wikiId: "w", path: victim }, by);
+  });
+  await searchWikis({ ...deps, db: counted.db }, ["w"], { query: "beaver" }); // its index
+  armed = true;
+  const during = await searchWikis({ ...deps, db: counted.db }, ["w"], {
+    query: "beaver",
+    limit: 50,
+  });
+  assert.equal(armed, false, "the page was deleted during the search");
+  // The others in their order (the page that ranked 51st may fill the gap).
+  assert.deepEqual(
+    during.results.map((r) => r.page).slice(0, 49),
+    before.results.map((r) => r.page).filter((p) => p !== victim),
+  );
+  assert.ok(!during.results.some((r) => r.page === victim));
+  const after = await searchWikis(deps, ["w"], { query: "beaver", limit: 50 });
+  assert.ok(!after.results.some((r) => r.page === victim));
+  assert.equal(after.results.length, 50);
 });

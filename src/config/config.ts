@@ -9,6 +9,8 @@ const envSchema = z.object({
   BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  DATABASE_PREPARED_STATEMENTS: z.enum(["true", "false"]).default("true")
+    .transform((v) => v === "true"),
   SEARCH_INDEX_MB: z.coerce.number().int().min(0).max(1_000_000).default(256),
   DATA_DIR: z.string().min(1).default("./data"),
   // PGlite's memory tops out at 2 GiB; its page cache has to leave room for the rest.
@@ -63,6 +65,12 @@ export type Config = {
   databaseUrl: string | undefined;
   /** Most PostgreSQL connections this process opens at once. */
   databasePoolSize: number;
+  /**
+   * Whether PostgreSQL statements are named prepared statements (one round trip, a cached plan);
+   * off behind a transaction pooler that does not keep them (PgBouncer without
+   * `max_prepared_statements`).
+   */
+  databasePreparedStatements: boolean;
   /** Memory for in-process lexical indexes, all wikis together (least recently searched go first). */
   searchIndexBytes: number;
   dataDir: string;
@@ -175,6 +183,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     baseUrl,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS,
     searchIndexBytes: e.SEARCH_INDEX_MB * 1024 * 1024,
     dataDir: e.DATA_DIR,
     pgliteSharedBuffersMb: e.PGLITE_SHARED_BUFFERS_MB,

@@ -6,11 +6,21 @@ import type { Db } from "./db.ts";
  * Only the chosen store's client library is loaded.
  */
 export async function openDb(
-  config: Pick<Config, "databaseUrl" | "databasePoolSize" | "dataDir" | "pgliteSharedBuffersMb">,
+  config: Pick<
+    Config,
+    | "databaseUrl"
+    | "databasePoolSize"
+    | "databasePreparedStatements"
+    | "dataDir"
+    | "pgliteSharedBuffersMb"
+  >,
 ): Promise<Db> {
   if (config.databaseUrl) {
     const { openPostgres } = await import("./postgres.ts");
-    return openPostgres(config.databaseUrl, { max: config.databasePoolSize });
+    return openPostgres(config.databaseUrl, {
+      max: config.databasePoolSize,
+      prepare: config.databasePreparedStatements,
+    });
   }
   const { openPglite } = await import("./pglite.ts");
   return openPglite(config.dataDir, config.pgliteSharedBuffersMb);

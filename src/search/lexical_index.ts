@@ -29,6 +29,8 @@ export type LexicalIndex = {
   scores: Float64Array;
   /** Which chunks the search in progress has scored, zero between searches. */
   seen: Uint8Array;
+  /** The local numbers of those chunks, in the order first scored (scratch of a search). */
+  touched: Int32Array;
   /** Each chunk's `bm25Norm` for the average length `normsFor` (NaN: to be computed). */
   norms: Float64Array;
   normsFor: number;
@@ -51,6 +53,7 @@ export function emptyIndex(wikiId: string, version: number, chunks: number): Lex
     postings: 0,
     scores: new Float64Array(room),
     seen: new Uint8Array(room),
+    touched: new Int32Array(0),
     norms: new Float64Array(room),
     normsFor: NaN,
     normsCount: 0,
@@ -203,7 +206,7 @@ export type QueryStats = { n: number; avgdl: number; terms: string[]; dfs: numbe
 
 /**
  * The `k` best chunks for a query by exhaustive BM25, best first, ties by ascending chunk id,
- * as `selectBm25` orders them. Every posting of every query term is added into a score per
+ * as `selectBm25` orders them, each with its page. Every posting of every query term is added into a score per
  * chunk (term at a time, in the order of `stats.terms`), then the best are picked with a heap
  * of `k`. A hyphenated word counts by its parts, not also whole (`isHyphenatedWhole`). In memory this reads 60,000 postings in well under a millisecond, so no posting is
  * skipped: the sums are those of the SQL leg (docs/decisions.md, Retrieval).
@@ -216,7 +219,9 @@ export function topKChunks(
 ): ChunkHit[] {
   const { scores, seen, alive } = index;
   const norms = normsOf(index, stats.avgdl, params);
-  const touched: number[] = [];
+  if (index.touched.length < index.size) index.touched = new Int32Array(index.chunkIds.length);
+  const touched = index.touched;
+  let count = 0;
   for (let t = 0; t < stats.terms.length; t++) {
     if (isHyphenatedWhole(stats.terms[t]!)) continue;
     const list = index.terms.get(stats.terms[t]!);
@@ -228,14 +233,18 @@ export function topKChunks(
       if (!alive[d]) continue;
       if (!seen[d]) {
         seen[d] = 1;
-        touched.push(d);
+        touched[count++] = d;
       }
       scores[d] = scores[d]! + bm25TermNormed(idf, heading[i]!, body[i]!, norms[d]!, params);
     }
   }
-  const hits = selectBest(index, touched, k)
-    .map((d) => ({ chunk_id: index.chunkIds[d]!, score: scores[d]! }));
-  for (const d of touched) {
+  const hits = selectBest(index, touched.subarray(0, count), k).map((d) => ({
+    chunk_id: index.chunkIds[d]!,
+    score: scores[d]!,
+    page_id: index.pageIds[d]!,
+  }));
+  for (let i = 0; i < count; i++) {
+    const d = touched[i]!;
     scores[d] = 0;
     seen[d] = 0;
   }
@@ -254,7 +263,7 @@ function normsOf(index: LexicalIndex, avgdl: number, params: Bm25Params): Float6
 }
 
 /** The `k` best of `touched` (local numbers), best first: a min-heap on (score, -chunk id). */
-function selectBest(index: LexicalIndex, touched: number[], k: number): number[] {
+function selectBest(index: LexicalIndex, touched: Int32Array, k: number): number[] {
   const { scores, chunkIds } = index;
   // a ranks below b: lower score, or the same score and a larger chunk id
   const below = (a: number, b: number) =>
@@ -271,6 +280,8 @@ function selectBest(index: LexicalIndex, touched: number[], k: number): number[]
       i = m;
     }
   };
+  // Once the heap holds k, most chunks score below its least: one comparison turns them away.
+  let floor = -Infinity;
   for (const d of touched) {
     if (heap.length < k) {
       heap.push(d);
@@ -280,9 +291,11 @@ function selectBest(index: LexicalIndex, touched: number[], k: number): number[]
         [heap[i], heap[p]] = [heap[p]!, heap[i]!];
         i = p;
       }
-    } else if (k > 0 && below(heap[0]!, d)) {
+      if (heap.length === k) floor = scores[heap[0]!]!;
+    } else if (k > 0 && scores[d]! >= floor && below(heap[0]!, d)) {
       heap[0] = d;
       down(0);
+      floor = scores[heap[0]!]!;
     }
   }
   return heap.sort((a, b) => below(a, b) ? 1 : below(b, a) ? -1 : 0);
@@ -292,7 +305,7 @@ function selectBest(index: LexicalIndex, touched: number[], k: number): number[]
 export function indexBytes(index: LexicalIndex): number {
   let bytes = index.chunkIds.byteLength + index.pageIds.byteLength + index.lengths.byteLength +
     index.alive.byteLength + index.scores.byteLength + index.seen.byteLength +
-    index.norms.byteLength;
+    index.touched.byteLength + index.norms.byteLength;
   for (const [term, list] of index.terms) {
     bytes += 80 + 2 * term.length + list.docs.byteLength + list.heading.byteLength +
       list.body.byteLength;

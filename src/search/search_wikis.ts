@@ -88,17 +88,10 @@ export async function searchWikis(
   const { query, limit, cursor } = parseSearchInput(input);
   if (wikiIds.length === 0) throw new AppError("bad_request", "Name a wiki to search");
   const found = new Set<string>();
-  const { ranked, rows } = await rankCandidates(deps, wikiIds, query, "hybrid", found);
+  const { ranked, rows } = await rankCandidates(deps, wikiIds, query, "hybrid", { found });
   await requireWikis(deps, wikiIds, found);
   const offset = cursor ? offsetOf(cursor) : 0;
-  const page = ranked.slice(offset, offset + limit);
-  // The ranking read the text of its best chunks; a page's chunk beyond them is read now.
-  const missing = page.map((r) => r.chunk_id).filter((id) => (rows.get(id)?.text ?? null) === null);
-  if (missing.length > 0) {
-    for (const d of await selectChunkCandidates(deps.db, missing, missing, null)) {
-      rows.set(d.chunk_id, d);
-    }
-  }
+  const page = await readRows(deps, ranked.slice(offset, offset + limit), rows);
   return {
     results: page.map((r) => {
       const d = rows.get(r.chunk_id)!;
@@ -175,7 +168,31 @@ export async function rankChunks(
   return { hits, details };
 }
 
-/** Both legs (as `mode` says), fused, before re-scoring; `found` as in `lexicalTopK`. */
+/**
+ * The whole rows of the ranked entries' chunks that `rows` lacks the text of (a page whose best
+ * chunk is beyond the `RESCORE_DEPTH` read with the ranking: a later page of results, a title
+ * match found by title alone), read in one statement, then the entries that have one: a chunk
+ * deleted since the ranking read its index has none (the next search ranks without it).
+ */
+async function readRows<T extends { chunk_id: number }>(
+  deps: SearchDeps,
+  ranked: T[],
+  rows: Map<number, ChunkCandidate>,
+): Promise<T[]> {
+  const missing = ranked.map((r) => r.chunk_id).filter((id) =>
+    (rows.get(id)?.text ?? null) === null
+  );
+  if (missing.length === 0) return ranked;
+  for (const d of await selectChunkCandidates(deps.db, missing, missing, null)) {
+    rows.set(d.chunk_id, d);
+  }
+  return ranked.filter((r) => (rows.get(r.chunk_id)?.text ?? null) !== null);
+}
+
+/**
+ * Both legs (as `mode` says), fused, before re-scoring; `found` as in `lexicalTopK`. A chunk of
+ * the in-memory lexical leg keeps its page (`page_id`).
+ */
 async function fusedChunks(
   deps: SearchDeps,
   wikiIds: string[],
@@ -189,11 +206,18 @@ async function fusedChunks(
     vectorLeg ? nearestChunks(deps, wikiIds, query) : [],
   ]);
   const weight = mode === "lexical" ? 1 : mode === "vector" ? 0 : lexicalWeight(deps.embedder);
-  return fuse(
+  const fused = fuse(
     lexical,
     mode === "hybrid" ? aboveBackground(vector, lexical) : vector,
     weight,
   );
+  const pages = new Map<number, number>();
+  for (const h of lexical) if (h.page_id !== undefined) pages.set(h.chunk_id, h.page_id);
+  if (pages.size === 0) return fused;
+  return fused.map((h) => {
+    const page_id = pages.get(h.chunk_id);
+    return page_id === undefined ? h : { ...h, page_id };
+  });
 }
 
 /** How many of the best chunks are re-scored by where the query's words stand in them. */
@@ -257,10 +281,27 @@ function isLinkOnly(d: RescoreFields & { text: string }, terms: Set<string>): bo
  */
 function namesTopic(d: RescoreFields, terms: Set<string>): boolean {
   return [d.title, d.heading_path.at(-1) ?? ""].some((field) => {
-    const words = [...contentTerms(field).keys()];
+    const words = contentWords(field);
     return words.length > 0 && words.every((w) => terms.has(w)) &&
       2 * words.length >= terms.size;
   });
+}
+
+/** Titles and headings whose words `contentWords` keeps; past this many it starts again. */
+const FIELD_MEMO = 20_000;
+const fieldWords = new Map<string, string[]>();
+
+/**
+ * The content words of a title or heading, remembered across searches: each search weighs the
+ * titles and headings of its best 30 chunks, mostly ones it has seen before.
+ */
+function contentWords(field: string): string[] {
+  let words = fieldWords.get(field);
+  if (words === undefined) {
+    if (fieldWords.size >= FIELD_MEMO) fieldWords.clear();
+    fieldWords.set(field, words = [...contentTerms(field).keys()]);
+  }
+  return words;
 }
 
 /**
@@ -288,25 +329,35 @@ export async function rankPages(
   query: string,
   mode: SearchMode,
 ): Promise<RankedPage[]> {
-  return (await rankCandidates(deps, wikiIds, query, mode)).ranked;
+  const { ranked, rows } = await rankCandidates(deps, wikiIds, query, mode, { paths: true });
+  return ranked.map((r) => ({ ...r, path: r.path ?? rows.get(r.chunk_id)!.path }));
 }
+
+/** A ranked page before its path is read: the in-memory index gives pages, not paths. */
+type Candidate = Omit<RankedPage, "path"> & { path?: string };
 
 /**
  * `rankPages` with what it read of the candidate chunks (`rows`: page, place and freshness of
- * each, the text of the best `RESCORE_DEPTH`): after the lexical leg's statement, one more
- * reads the candidates' pages, the text re-scoring weighs, and the exact title matches.
+ * the best `RESCORE_DEPTH`, with their text): after the lexical leg's statement, one more reads
+ * the text re-scoring weighs and the exact title matches. The other candidates' pages come from
+ * the in-memory index (only a chunk it did not rank has its page read here too).
  */
 async function rankCandidates(
   deps: SearchDeps,
   wikiIds: string[],
   query: string,
   mode: SearchMode,
-  found?: Set<string>,
-): Promise<{ ranked: RankedPage[]; rows: Map<number, ChunkCandidate> }> {
-  const fused = await fusedChunks(deps, wikiIds, query, mode, found);
+  options: { found?: Set<string>; paths?: boolean } = {},
+): Promise<{ ranked: Candidate[]; rows: Map<number, ChunkCandidate> }> {
+  const fused = await fusedChunks(deps, wikiIds, query, mode, options.found);
   const terms = mode === "vector" ? new Set<string>() : new Set(contentTerms(query).keys());
   const textIds = terms.size > 0 ? fused.slice(0, RESCORE_DEPTH).map((h) => h.chunk_id) : [];
-  const read = await selectChunkCandidates(deps.db, fused.map((h) => h.chunk_id), textIds, {
+  const text = new Set(textIds);
+  // `paths`: every candidate's page is read (with its path), as `rankPages` returns them.
+  const unplaced = fused.filter((h) =>
+    (options.paths || h.page_id === undefined) && !text.has(h.chunk_id)
+  ).map((h) => h.chunk_id);
+  const read = await selectChunkCandidates(deps.db, unplaced, textIds, {
     wikiIds,
     query,
     key: pathKey(query),
@@ -315,22 +366,21 @@ async function rankCandidates(
   const exact = read.filter((r) => r.exact !== null && r.chunk_id !== null)
     .sort((a, b) => a.exact! - b.exact!);
   const hits = terms.size > 0 ? rescore(fused, rows, terms) : fused;
-  const best = new Map<number, RankedPage>();
+  const best = new Map<number, Candidate>();
   for (const hit of hits) {
     const row = rows.get(hit.chunk_id);
-    if (row && !best.has(row.page_id)) {
-      best.set(row.page_id, {
-        page_id: row.page_id,
-        path: row.path,
-        chunk_id: hit.chunk_id,
-        score: hit.score,
-      });
+    // A chunk whose row was asked for and is gone was deleted since its index was read.
+    const asked = text.has(hit.chunk_id) || options.paths || hit.page_id === undefined;
+    const pageId = row?.page_id ?? (asked ? undefined : hit.page_id);
+    if (pageId !== undefined && !best.has(pageId)) {
+      best.set(pageId, { page_id: pageId, chunk_id: hit.chunk_id, score: hit.score });
     }
   }
   if (exact.length === 0) return { ranked: [...best.values()].slice(0, CANDIDATES), rows };
-  const first = exact.map((e) =>
-    best.get(e.page_id) ?? { page_id: e.page_id, path: e.path, chunk_id: e.chunk_id, score: 0 }
-  ).map((r) => ({ ...r, score: Math.max(r.score, 1) }));
+  const first = exact.map((e) => {
+    const r = best.get(e.page_id) ?? { page_id: e.page_id, chunk_id: e.chunk_id, score: 0 };
+    return { ...r, path: e.path, score: Math.max(r.score, 1) };
+  });
   const rest = [...best.values()].filter((r) => !exact.some((e) => e.page_id === r.page_id));
   return { ranked: [...first, ...rest].slice(0, CANDIDATES), rows };
 }

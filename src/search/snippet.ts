@@ -20,15 +20,12 @@ export function buildSnippet(markdown: string, query: string): Snippet {
   const plain = splitSentences(markdown).filter((s) => s.kind !== "markup")
     .map((s) => plainText(s)).filter(Boolean).join(" ");
   const terms = new Set(contentTerms(query).keys());
-  const hitsOf = new Map<string, string[]>(); // a word's query terms, once per distinct word
-  const words = [...plain.matchAll(/\S+/g)].map((m) => {
-    let hits = hitsOf.get(m[0]);
-    if (!hits) {
-      hits = tokenize(m[0]).filter((t) => !STOPWORDS.has(t)).map(stem).filter((t) => terms.has(t));
-      hitsOf.set(m[0], hits);
-    }
-    return { start: m.index, end: m.index + m[0].length, hits };
-  });
+  const words: { start: number; end: number; hits: string[] }[] = [];
+  for (const m of plain.matchAll(/\S+/g)) {
+    const all = termsOfWord(m[0]);
+    const hits = all.some((t) => terms.has(t)) ? all.filter((t) => terms.has(t)) : NO_HITS;
+    words.push({ start: m.index, end: m.index + m[0].length, hits });
+  }
   if (words.length === 0) return { text: "", matches: [] };
   const from = bestWindow(words.map((w) => w.hits));
   const shown = words.slice(from, from + WINDOW_WORDS);
@@ -47,6 +44,27 @@ export function buildSnippet(markdown: string, query: string): Snippet {
       }))
   );
   return { text, matches };
+}
+
+const NO_HITS: string[] = [];
+
+/** Words whose terms `termsOfWord` keeps; past this many it starts again (a few MB at most). */
+const WORD_MEMO = 50_000;
+const wordTerms = new Map<string, string[]>();
+
+/**
+ * The stemmed content terms of a word of a snippet's text (split at white space), remembered
+ * across searches: a wiki's texts repeat the same words, and tokenizing and stemming each word of
+ * ten chunks was most of a search's snippet work.
+ */
+function termsOfWord(word: string): string[] {
+  let terms = wordTerms.get(word);
+  if (terms === undefined) {
+    if (wordTerms.size >= WORD_MEMO) wordTerms.clear();
+    terms = tokenize(word).filter((t) => !STOPWORDS.has(t)).map(stem);
+    wordTerms.set(word, terms.length === 0 ? NO_HITS : terms);
+  }
+  return terms;
 }
 
 /**

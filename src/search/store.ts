@@ -329,8 +329,8 @@ async function deleteChunksOfPages(tx: Db, wikiId: string, pageIds: number[]): P
     DELETE FROM chunks WHERE id IN (SELECT id FROM old)`;
 }
 
-/** A scored chunk from one leg of search. */
-export type ChunkHit = { chunk_id: number; score: number };
+/** A scored chunk from one leg of search; the in-memory lexical leg also knows its page. */
+export type ChunkHit = { chunk_id: number; score: number; page_id?: number };
 
 /** BM25 parameters: term-frequency saturation, length normalisation, heading weight. */
 export type Bm25Params = { k1: number; b: number; headingWeight: number };
@@ -474,8 +474,9 @@ export type ChunkCandidate = Omit<ChunkDetail, "text"> & {
 
 /**
  * Everything a search reads after its lexical leg, in one statement: for `textIds`, the chunk
- * with its page and the page's source freshness; for the other `chunkIds`, the page's id and
- * path alone (other fields null); then, when `exact` is given, up to 5 pages of the wikis whose title, path or last path segment equals the query
+ * with its page and the page's source freshness; for the other `chunkIds` (candidates whose page
+ * the in-memory index did not give: the vector leg's, the SQL leg's), the page's id and path
+ * alone (other fields null); then, when `exact` is given, up to 5 pages of the wikis whose title, path or last path segment equals the query
  * (`exact` = their rank, title matches first, shorter paths first), each with its first chunk.
  */
 export function selectChunkCandidates(

@@ -25,8 +25,25 @@ const SUFFIXES: [RegExp, string | ((m: string) => string)][] = [
   [/ly$/, ""],
 ];
 
-/** Light English stemming: enough to meet `running` with `run` and `studies` with `study`. */
+/** Words whose stems `stem` keeps; past this many it starts again (a few MB at most). */
+const STEM_MEMO = 50_000;
+const stems = new Map<string, string>();
+
+/**
+ * Light English stemming: enough to meet `running` with `run` and `studies` with `study`.
+ * Remembered across calls: a search stems the words of its query, its candidates' titles and
+ * headings and its snippets' texts, mostly the same words again.
+ */
 export function stem(word: string): string {
+  let stemmed = stems.get(word);
+  if (stemmed === undefined) {
+    if (stems.size >= STEM_MEMO) stems.clear();
+    stems.set(word, stemmed = stemOnce(word));
+  }
+  return stemmed;
+}
+
+function stemOnce(word: string): string {
   if (word.length <= 3 || /\d/.test(word)) return word;
   for (const [pattern, replacement] of SUFFIXES) {
     if (!pattern.test(word)) continue;
