@@ -37,7 +37,7 @@ export function operationAnchor(method: string, path: string, op: Operation): st
 export function Text(props: { text?: string }) {
   return (
     <>
-      {(props.text ?? "").split("`").map((part, i) => i % 2 ? <code key={i}>{part}</code> : part)}
+      {(props.text ?? "").split("`").map((part, i) => i % 2 ? <code>{part}</code> : part)}
     </>
   );
 }

@@ -221,7 +221,7 @@ function Invitations(props: PageContext & { invitations?: InvitationRow[] }) {
       <h2 id="invitations">Invitations</h2>
       <ul>
         {(props.invitations ?? []).map((i) => (
-          <li key={i.team_id}>
+          <li>
             Team <strong>{i.team_name}</strong> (<code>{i.team_id}</code>) invites you as {i.role}.
             {" "}
             <form method="post" action={`/teams/${i.team_id}/invitation/accept`} class="inline">

@@ -13,7 +13,7 @@ export function SearchResults(props: { results: ResultView[] }) {
   return (
     <ol class="results">
       {props.results.map((r) => (
-        <li key={r.url}>
+        <li>
           <a href={r.href}>{r.title}</a>
           <p class="hint">
             {r.space && <>{r.space}{" · "}</>}

@@ -157,7 +157,7 @@ function MoveToTeam(props: { wikiId: string; csrfToken: string; teams: TeamRow[]
       </p>
       <label for="move-team">Team</label>
       <select id="move-team" name="team" required>
-        {props.teams.map((t) => <option key={t.id} value={t.id}>{t.name} ({t.id})</option>)}
+        {props.teams.map((t) => <option value={t.id}>{t.name} ({t.id})</option>)}
       </select>
       <button type="submit">Move to this team</button>
     </form>

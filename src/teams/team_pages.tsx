@@ -59,7 +59,7 @@ export function TeamPage(
         </thead>
         <tbody>
           {props.members.map((m) => (
-            <tr key={m.account_id}>
+            <tr>
               <td class="name">{m.name}</td>
               <td class="email">{m.email}</td>
               <td class="role">
@@ -71,9 +71,8 @@ export function TeamPage(
                         Role of {m.name || m.email}
                       </label>
                       <select id={`role-${m.account_id}`} name="role">
-                        {grantable.map((r) => (
-                          <option key={r} value={r} selected={r === m.role}>{r}</option>
-                        ))}
+                        {grantable.map((r) => <option value={r} selected={r === m.role}>{r}
+                        </option>)}
                       </select>
                       <button type="submit">Change role</button>
                     </form>
@@ -104,7 +103,7 @@ export function TeamPage(
           <h2>Pending invitations</h2>
           <ul>
             {props.invitations.map((i) => (
-              <li key={i.email}>
+              <li>
                 {i.email} ({i.role})
                 <form method="post" action={`${base}/invitations/cancel`} class="inline">
                   <CsrfField token={props.csrfToken} />

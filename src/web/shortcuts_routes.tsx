@@ -43,7 +43,7 @@ export function shortcutsRoutes(): Hono {
           </thead>
           <tbody>
             {SHORTCUTS.map((s) => (
-              <tr key={s.what}>
+              <tr>
                 <td>
                   {s.keys.map((combo, i) => (
                     <>
