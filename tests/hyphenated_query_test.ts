@@ -4,7 +4,7 @@ import { BM25 } from "../src/search/fusion.ts";
 import { lexicalTopK } from "../src/search/lexical_cache.ts";
 import { searchWikis } from "../src/search/search_wikis.ts";
 import { selectBm25 } from "../src/search/store.ts";
-import { isHyphenatedWhole } from "../src/search/terms.ts";
+import { isHyphenatedWhole, skipsWhole } from "../src/search/terms.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb, testDeps } from "./helpers.ts";
 
@@ -48,11 +48,35 @@ Deno.test("a hyphenated query word counts by its parts: the page on the topic ra
   }
 });
 
-Deno.test("only hyphenated words taken whole are skipped, not numbers, hosts or paths", () => {
+Deno.test("only hyphenated words taken whole are skipped, not numbers, hosts or paths, and only when a part is left", () => {
   for (const whole of ["self-renew", "h2a-h2b", "state-of-the-art", "привет-мир", "x-ray"]) {
     assert.ok(isHyphenatedWhole(whole), whole);
   }
   for (const kept of ["renew", "-6", "1e-5", "my-site.com", "a-b@x.com", "/usr/my-file", "a:b-c"]) {
     assert.ok(!isHyphenatedWhole(kept), kept);
+  }
+  assert.ok(skipsWhole("self-renew", ["self-renew", "self", "renew"]));
+  assert.ok(!skipsWhole("to-do", ["to-do", "list"]));
+});
+
+Deno.test("a hyphenated word made of stop words (to-do, as-is) is still searched whole", async () => {
+  await using db = await freshDb();
+  const deps = testDeps(db);
+  await createWiki(db, { id: "w" });
+  await importPages(deps, "w", [
+    { name: "Plans.md", path: "Plans", markdown: "# Plans\n\nOur to-do list shipped as-is." },
+    ...PAGES,
+  ]);
+  for (const q of ["to-do", "as-is", "how-to"]) {
+    const { results } = await searchWikis(deps, ["w"], { query: q });
+    if (q === "how-to") assert.deepEqual(results, [], q);
+    else assert.deepEqual(results.map((r) => r.page), ["Plans"], q);
+    const round = (hits: { chunk_id: number; score: number }[]) =>
+      hits.map((h) => ({ id: h.chunk_id, score: Number(h.score.toPrecision(12)) }));
+    assert.deepEqual(
+      round(await lexicalTopK(deps, ["w"], q, BM25, 10)),
+      round(await selectBm25(db, ["w"], q, BM25, 10)),
+      q,
+    );
   }
 });

@@ -44,3 +44,34 @@ Deno.test("DATABASE_PREPARED_STATEMENTS is true by default and takes true or fal
     /DATABASE_PREPARED_STATEMENTS/,
   );
 });
+
+Deno.test({
+  name:
+    "a prepared statement lost behind a pooler fails its transaction and the log names DATABASE_PREPARED_STATEMENTS=false once",
+  ignore: !DATABASE_URL,
+  async fn() {
+    await using scratch = await freshDb({ migrate: false });
+    const db = await openDb(loadConfig({ DATABASE_URL: scratch.url!, DATABASE_POOL_SIZE: "1" }));
+    const logged: string[] = [];
+    const error = console.error;
+    console.error = (line: string) => logged.push(line);
+    try {
+      for (let i = 0; i < 2; i++) {
+        await db`SELECT ${i}::int AS n`;
+        // What a transaction pooler does: the next statement runs on a server connection that
+        // never prepared it.
+        await db.exec("DEALLOCATE ALL");
+        await assert.rejects(
+          db.transaction((tx) => tx`SELECT ${i}::int AS n`),
+          (e: { code?: string }) => e.code === "26000",
+        );
+      }
+    } finally {
+      console.error = error;
+      await db.close();
+    }
+    const warnings = logged.filter((l) => /DATABASE_PREPARED_STATEMENTS=false/.test(l));
+    assert.equal(warnings.length, 1, logged.join("\n"));
+    assert.equal(JSON.parse(warnings[0]!).level, "warn");
+  },
+});

@@ -42,10 +42,15 @@ function postgresDriver(sql: Sql, inTransaction: boolean, prepare: boolean): Dri
       // plans it every time. Prepared, it is one Bind + Execute; a search cost 1.2 ms less CPU
       // at 100k chunks (docs/performance.md, "Less CPU per search"). Off with
       // DATABASE_PREPARED_STATEMENTS=false, for transaction poolers that do not keep them.
-      // deno-lint-ignore no-explicit-any
-      const rows = await sql.unsafe(text, params as any[], { prepare });
-      // A plain array, as PGlite gives, not postgres.js's Result subclass.
-      return Array.from(rows) as Row[];
+      try {
+        // deno-lint-ignore no-explicit-any
+        const rows = await sql.unsafe(text, params as any[], { prepare });
+        // A plain array, as PGlite gives, not postgres.js's Result subclass.
+        return Array.from(rows) as Row[];
+      } catch (error) {
+        if (prepare) warnIfPreparedStatementLost(error);
+        throw error;
+      }
     },
     async exec(text) {
       await sql.unsafe(text);
@@ -60,6 +65,25 @@ function postgresDriver(sql: Sql, inTransaction: boolean, prepare: boolean): Dri
       if ("end" in sql) await sql.end({ timeout: 5 });
     },
   };
+}
+
+let warnedLost = false;
+
+/**
+ * "prepared statement … does not exist" (SQLSTATE 26000): a transaction pooler (PgBouncer
+ * before 1.21, or without `max_prepared_statements`) ran the statement on a server connection
+ * that never prepared it. postgres.js retries it once outside a transaction; inside one the
+ * transaction fails. Said once in the log, with the setting that fixes it.
+ */
+export function warnIfPreparedStatementLost(error: unknown): void {
+  if ((error as { code?: unknown })?.code !== "26000" || warnedLost) return;
+  warnedLost = true;
+  console.error(JSON.stringify({
+    time: new Date().toISOString(),
+    level: "warn",
+    message: "a prepared statement was lost: the database is reached through a pooler that " +
+      "does not keep prepared statements; set DATABASE_PREPARED_STATEMENTS=false",
+  }));
 }
 
 let guarded = false;

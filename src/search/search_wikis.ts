@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { boundedMemo } from "../lib/bounded_memo.ts";
 import { decodeCursor, encodeCursor } from "../lib/cursor.ts";
 import { requireWellFormed } from "../lib/well_formed.ts";
 import { pathKey } from "../markdown/paths.ts";
@@ -287,22 +288,16 @@ function namesTopic(d: RescoreFields, terms: Set<string>): boolean {
   });
 }
 
-/** Titles and headings whose words `contentWords` keeps; past this many it starts again. */
-const FIELD_MEMO = 20_000;
-const fieldWords = new Map<string, string[]>();
-
 /**
- * The content words of a title or heading, remembered across searches: each search weighs the
- * titles and headings of its best 30 chunks, mostly ones it has seen before.
+ * The content words of a title or heading, remembered across searches for 20,000 fields of up
+ * to 200 characters (`boundedMemo`): each search weighs the titles and headings of its best 30
+ * chunks, mostly ones it has seen before.
  */
-function contentWords(field: string): string[] {
-  let words = fieldWords.get(field);
-  if (words === undefined) {
-    if (fieldWords.size >= FIELD_MEMO) fieldWords.clear();
-    fieldWords.set(field, words = [...contentTerms(field).keys()]);
-  }
-  return words;
-}
+const contentWords: (field: string) => string[] = boundedMemo(
+  (field) => [...contentTerms(field).keys()],
+  20_000,
+  200,
+);
 
 /**
  * The relevance floor of hybrid search: a chunk needs real evidence. A lexical match is

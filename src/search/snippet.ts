@@ -1,3 +1,4 @@
+import { boundedMemo } from "../lib/bounded_memo.ts";
 import { plainText, splitSentences } from "../ask/sentences.ts";
 import { contentTerms, stem, STOPWORDS, tokenize } from "./terms.ts";
 
@@ -48,24 +49,15 @@ export function buildSnippet(markdown: string, query: string): Snippet {
 
 const NO_HITS: string[] = [];
 
-/** Words whose terms `termsOfWord` keeps; past this many it starts again (a few MB at most). */
-const WORD_MEMO = 50_000;
-const wordTerms = new Map<string, string[]>();
-
 /**
  * The stemmed content terms of a word of a snippet's text (split at white space), remembered
- * across searches: a wiki's texts repeat the same words, and tokenizing and stemming each word of
- * ten chunks was most of a search's snippet work.
+ * across searches for 50,000 words (`boundedMemo`): a wiki's texts repeat the same words, and
+ * tokenizing and stemming each word of ten chunks was most of a search's snippet work.
  */
-function termsOfWord(word: string): string[] {
-  let terms = wordTerms.get(word);
-  if (terms === undefined) {
-    if (wordTerms.size >= WORD_MEMO) wordTerms.clear();
-    terms = tokenize(word).filter((t) => !STOPWORDS.has(t)).map(stem);
-    wordTerms.set(word, terms.length === 0 ? NO_HITS : terms);
-  }
-  return terms;
-}
+const termsOfWord: (word: string) => string[] = boundedMemo((word) => {
+  const terms = tokenize(word).filter((t) => !STOPWORDS.has(t)).map(stem);
+  return terms.length === 0 ? NO_HITS : terms;
+}, 50_000);
 
 /**
  * Where the window of `WINDOW_WORDS` words starts that holds the most distinct query terms, then

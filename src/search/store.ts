@@ -342,7 +342,7 @@ export type Bm25Params = { k1: number; b: number; headingWeight: number };
  * and headings) is not, and counts `headingWeight` times; their sum is then saturated. A
  * heading is short whatever the section's length, so a long section named "Rate limits" keeps
  * its heading's weight instead of losing it to a short paragraph that mentions rate limits.
- * A hyphenated word counts by its parts, not also whole (`isHyphenatedWhole`).
+ * A hyphenated word counts by its parts, not also whole, when a part is left (`skipsWhole`).
  */
 export function selectBm25(
   db: Db,
@@ -352,9 +352,12 @@ export function selectBm25(
   limit: number,
 ): Promise<ChunkHit[]> {
   return db<ChunkHit>`
-    WITH q AS (
-      SELECT lexeme AS term FROM unnest(to_tsvector('english', ${lexicalText(query)}::text))
-      WHERE lexeme !~ ${HYPHENATED_WHOLE}::text
+    WITH lx AS (
+      SELECT lexeme FROM unnest(to_tsvector('english', ${lexicalText(query)}::text))
+    ), q AS (
+      SELECT lexeme AS term FROM lx
+      WHERE NOT (lexeme ~ ${HYPHENATED_WHOLE}::text AND EXISTS (
+        SELECT 1 FROM lx part WHERE part.lexeme = ANY(string_to_array(lx.lexeme, '-'))))
     ), s AS (
       SELECT wiki_id, chunks::float8 AS n, length_sum::float8 / greatest(chunks, 1) AS avgdl
       FROM search_stats WHERE wiki_id = ANY(${wikiIds}::text[])

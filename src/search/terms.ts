@@ -1,3 +1,4 @@
+import { boundedMemo } from "../lib/bounded_memo.ts";
 /** Common English words that carry no topic. */
 export const STOPWORDS = new Set(
   ("a about above after again against all am an and any are as at be because been before being below " +
@@ -25,23 +26,12 @@ const SUFFIXES: [RegExp, string | ((m: string) => string)][] = [
   [/ly$/, ""],
 ];
 
-/** Words whose stems `stem` keeps; past this many it starts again (a few MB at most). */
-const STEM_MEMO = 50_000;
-const stems = new Map<string, string>();
-
 /**
  * Light English stemming: enough to meet `running` with `run` and `studies` with `study`.
- * Remembered across calls: a search stems the words of its query, its candidates' titles and
- * headings and its snippets' texts, mostly the same words again.
+ * Remembered across calls for 50,000 words (`boundedMemo`): a search stems the words of its
+ * query, its candidates' titles and headings and its snippets' texts, mostly the same words again.
  */
-export function stem(word: string): string {
-  let stemmed = stems.get(word);
-  if (stemmed === undefined) {
-    if (stems.size >= STEM_MEMO) stems.clear();
-    stems.set(word, stemmed = stemOnce(word));
-  }
-  return stemmed;
-}
+export const stem: (word: string) => string = boundedMemo(stemOnce, 50_000);
 
 function stemOnce(word: string): string {
   if (word.length <= 3 || /\d/.test(word)) return word;
@@ -128,16 +118,23 @@ export const HYPHENATED_WHOLE = "^(?![0-9]+e-[0-9]+$)[^-./@:]+(-[^-./@:]+)+$";
 
 const HYPHENATED_WHOLE_RE = new RegExp(HYPHENATED_WHOLE);
 
-/**
- * Whether a query's lexeme is a hyphenated word taken whole, which BM25 skips: its parts are
- * query terms already, so counting it too weighed the word three times as much as the query's
- * other words, and the whole form — rare, so of high IDF — rewarded only the texts that
- * hyphenate it alike ("self-renewal" over "self renewal"). Skipped, each word of the query
- * counts once, as with FTS5's and Lucene's tokenizers, which split at hyphens. The index keeps
- * the whole form (nothing to rebuild). docs/retrieval.md, "Hyphenated words in queries".
- */
+/** Whether a lexeme is a hyphenated word taken whole (`HYPHENATED_WHOLE`). */
 export function isHyphenatedWhole(lexeme: string): boolean {
   return HYPHENATED_WHOLE_RE.test(lexeme);
+}
+
+/**
+ * Whether BM25 skips a query's lexeme: a hyphenated word taken whole, one of whose parts is a
+ * query term too. Counting both weighed the word three times as much as the query's other
+ * words, and the whole form — rare, so of high IDF — rewarded only the texts that hyphenate it
+ * alike ("self-renewal" over "self renewal"). Skipped, each word of the query counts once, as
+ * with FTS5's and Lucene's tokenizers, which split at hyphens. A word whose parts are all stop
+ * words ("to-do", "as-is": PostgreSQL keeps only the whole form) is kept, or nothing would be
+ * left of it. `selectBm25` applies the same rule in SQL. The index keeps the whole form (nothing
+ * to rebuild). docs/retrieval.md, "Hyphenated words in queries".
+ */
+export function skipsWhole(lexeme: string, terms: readonly string[]): boolean {
+  return isHyphenatedWhole(lexeme) && lexeme.split("-").some((part) => terms.includes(part));
 }
 
 /** The stemmed content words of a text, each with the first word it came from. */

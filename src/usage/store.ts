@@ -197,7 +197,9 @@ export type SearchMade = {
 /**
  * Counts one search in today's (UTC) counters of each wiki in `counts` and, unless `query` is
  * null (a later page of the same results), keeps the query with how many pages it found in that
- * wiki: one statement for every wiki a search concerns.
+ * wiki: one statement for every wiki a search concerns. A wiki deleted meanwhile fails it (the
+ * rows reference `wikis`), and the search goes uncounted in all of them: `recordSearch` logs
+ * that and the caller still gets its results.
  */
 export async function insertSearchUsage(
   db: Db,
