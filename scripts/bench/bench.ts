@@ -12,28 +12,19 @@
  * and the server's memory.
  */
 import { parseArgs } from "node:util";
-import { loadConfig } from "../../src/config/config.ts";
 import type { Deps } from "../../src/deps.ts";
-import { createLog } from "../../src/lib/log.ts";
-import { createEmbedder } from "../../src/search/create_embedder.ts";
 import { round } from "../../src/search/metrics.ts";
 import { createWiki } from "../../src/wikis/wikis.ts";
 import { bulkLoadPages } from "./bulk_load.ts";
-import {
-  asSources,
-  BENCH_WIKI,
-  type EvalPage,
-  interleave,
-  readEvalSets,
-  replicaPages,
-} from "./corpus.ts";
+import { asSources, BENCH_WIKI, type EvalPage, replicaPages } from "./corpus.ts";
 import { measureImport } from "./ingest.ts";
 import { describeMachine } from "./machine.ts";
-import { measureMcpOverhead, NO_RATE_LIMITS } from "./mcp_overhead.ts";
+import { measureMcpOverhead } from "./mcp_overhead.ts";
 import { comparePeers } from "./peer_comparison.ts";
 import { explainLegs, profileSearch } from "./profile.ts";
 import { countPostingMismatches, withoutPostingKeys } from "./postings.ts";
 import { printReport } from "./report.ts";
+import { benchQueries, benchSetup } from "./setup.ts";
 import { measureServerMemory } from "./server_memory.ts";
 import {
   type BenchStore,
@@ -99,15 +90,7 @@ const runStarted = performance.now();
 const elapsed = () => `${((performance.now() - runStarted) / 1000).toFixed(0)} s`;
 const step = (text: string) => console.error(`[${elapsed()}] ${text}`);
 
-const env = Deno.env.toObject();
-// The offline embedder, whatever the environment says: the figures are about this service.
-const config = loadConfig({ ...NO_RATE_LIMITS, ...env, EMBEDDER: "offline" });
-const embedder = await createEmbedder(config.embedding);
-const log = createLog("error");
-// EVAL_DIR: the eval sets when this checkout is not beside `shared/` (a worktree elsewhere).
-const sets = await readEvalSets(
-  env.EVAL_DIR ?? new URL("../../../shared/eval", import.meta.url).pathname,
-);
+const { env, config, embedder, log, sets } = await benchSetup();
 
 const stores: BenchStore[] = [];
 let postgresServer: string;
@@ -170,10 +153,7 @@ try {
     ...sets.scifact.pages.slice(0, plan.basePages)
       .map((p) => ({ ...p, path: `scifact/${p.path}` })),
   ];
-  const queries = interleave(
-    sets.scifact.queries.map((q) => q.query),
-    sets.squad.queries.map((q) => q.query),
-  ).slice(0, plan.queries);
+  const queries = benchQueries(sets, plan.queries);
   const questions = sets.squad.queries.filter((q) => q.answers?.length).map((q) => q.query);
   const limits: TierLimits = { search: plan.search, ask: plan.ask };
   for (const store of stores) {
@@ -192,6 +172,8 @@ try {
     const growing = stores.filter((s) =>
       n === 0 || s.name === "postgres" || values["pglite-large"]
     );
+    // PGlite alone stops at the first size unless --pglite-large.
+    if (growing.length === 0) break;
     const t = performance.now();
     const need = size - chunks;
     const sources = [

@@ -6,16 +6,14 @@
  * `--runs` times (scripts/bench/server_memory.ts: VmRSS idle 2 s after /readyz, then under
  * `--clients` MCP clients searching) and prints each run and the medians.
  */
+import { benchQueries, benchSetup } from "./setup.ts";
 import { parseArgs } from "node:util";
-import { loadConfig } from "../../src/config/config.ts";
 import { migrate } from "../../src/db/migrate.ts";
 import { openPglite } from "../../src/db/pglite.ts";
 import { createLog } from "../../src/lib/log.ts";
-import { createEmbedder } from "../../src/search/create_embedder.ts";
 import { createWiki } from "../../src/wikis/wikis.ts";
 import { bulkLoadPages } from "./bulk_load.ts";
-import { asSources, type EvalPage, interleave, readEvalSets, replicaPages } from "./corpus.ts";
-import { NO_RATE_LIMITS } from "./mcp_overhead.ts";
+import { asSources, type EvalPage, replicaPages } from "./corpus.ts";
 import { withoutPostingKeys } from "./postings.ts";
 import { measureServerMemory } from "./server_memory.ts";
 import { dropVectorIndex, vacuum } from "./tiers.ts";
@@ -31,19 +29,11 @@ const { values } = parseArgs({
   },
 });
 const dataDir = values["data-dir"];
-const env = Deno.env.toObject();
-const sets = await readEvalSets(
-  env.EVAL_DIR ?? new URL("../../../shared/eval", import.meta.url).pathname,
-);
-const queries = interleave(
-  sets.scifact.queries.map((q) => q.query),
-  sets.squad.queries.map((q) => q.query),
-).slice(0, 400);
+const { config, embedder, sets } = await benchSetup();
+const queries = benchQueries(sets, 400);
 
 const built = await Deno.stat(`${dataDir}/pglite`).then(() => true, () => false);
 if (!built) {
-  const config = loadConfig({ ...NO_RATE_LIMITS, ...env, EMBEDDER: "offline" });
-  const embedder = await createEmbedder(config.embedding);
   const db = await openPglite(dataDir);
   try {
     await migrate(db);

@@ -6,19 +6,16 @@
  * (10 results), then an import of `--import-pages` SQuAD pages into a copy of the store (page
  * by page, as `deno task import` does). Prints one line per size and round.
  */
+import { benchQueries, benchSetup } from "./setup.ts";
 import { parseArgs } from "node:util";
-import { loadConfig } from "../../src/config/config.ts";
 import { openPglite } from "../../src/db/pglite.ts";
 import type { Deps } from "../../src/deps.ts";
-import { createLog } from "../../src/lib/log.ts";
-import { createEmbedder } from "../../src/search/create_embedder.ts";
+
 import { warmLexicalIndex } from "../../src/search/lexical_cache.ts";
 import { searchWikis } from "../../src/search/search_wikis.ts";
 import { round } from "../../src/search/metrics.ts";
-import { interleave, readEvalSets } from "./corpus.ts";
 import { measureImport } from "./ingest.ts";
 import { measureLatency } from "./latency.ts";
-import { NO_RATE_LIMITS } from "./mcp_overhead.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -30,17 +27,8 @@ const { values } = parseArgs({
   },
 });
 const dataDir = values["data-dir"];
-const env = Deno.env.toObject();
-const config = loadConfig({ ...NO_RATE_LIMITS, ...env, EMBEDDER: "offline" });
-const embedder = await createEmbedder(config.embedding);
-const log = createLog("error");
-const sets = await readEvalSets(
-  env.EVAL_DIR ?? new URL("../../../shared/eval", import.meta.url).pathname,
-);
-const queries = interleave(
-  sets.scifact.queries.map((q) => q.query),
-  sets.squad.queries.map((q) => q.query),
-).slice(0, 400);
+const { config, embedder, log, sets } = await benchSetup();
+const queries = benchQueries(sets, 400);
 const importPages = sets.squad.pages.slice(0, Number(values["import-pages"]));
 
 for (let r = 1; r <= Number(values.rounds); r++) {

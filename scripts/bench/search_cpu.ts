@@ -10,20 +10,18 @@
  * and the load average: wall-clock figures move with other work on a shared machine, CPU per
  * search much less.
  */
+import { benchQueries, benchSetup } from "./setup.ts";
 import { parseArgs } from "node:util";
-import { loadConfig } from "../../src/config/config.ts";
 import type { Deps } from "../../src/deps.ts";
 import { openPostgres } from "../../src/db/postgres.ts";
 import { migrate } from "../../src/db/migrate.ts";
-import { createLog } from "../../src/lib/log.ts";
-import { createEmbedder } from "../../src/search/create_embedder.ts";
+
 import { warmLexicalIndex } from "../../src/search/lexical_cache.ts";
 import { searchWikis } from "../../src/search/search_wikis.ts";
 import { createWiki } from "../../src/wikis/wikis.ts";
 import { bulkLoadPages } from "./bulk_load.ts";
-import { asSources, type EvalPage, interleave, readEvalSets, replicaPages } from "./corpus.ts";
+import { asSources, type EvalPage, replicaPages } from "./corpus.ts";
 import { measureLatency } from "./latency.ts";
-import { NO_RATE_LIMITS } from "./mcp_overhead.ts";
 import { withoutPostingKeys } from "./postings.ts";
 import { vacuum } from "./tiers.ts";
 
@@ -39,13 +37,7 @@ const { values } = parseArgs({
 });
 if (!values.url) throw new Error("--url postgres://… (a server's URL) is required");
 const DATABASE = "wiki_cpu";
-const env = Deno.env.toObject();
-const config = loadConfig({ ...NO_RATE_LIMITS, ...env, EMBEDDER: "offline" });
-const embedder = await createEmbedder(config.embedding);
-const log = createLog("error");
-const sets = await readEvalSets(
-  env.EVAL_DIR ?? new URL("../../../shared/eval", import.meta.url).pathname,
-);
+const { config, embedder, log, sets } = await benchSetup();
 const url = new URL(values.url);
 url.pathname = `/${DATABASE}`;
 
@@ -75,10 +67,7 @@ if (values.build) {
   console.error(`built: ${loaded.pages} pages, ${loaded.chunks} chunks`);
 }
 
-const queries = interleave(
-  sets.scifact.queries.map((q) => q.query),
-  sets.squad.queries.map((q) => q.query),
-);
+const queries = benchQueries(sets);
 const calls = Number(values.calls);
 const concurrency = Number(values.concurrency);
 const [backend] = await db<{ pid: number }>`SELECT pg_backend_pid() AS pid`;
