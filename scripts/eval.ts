@@ -4,7 +4,8 @@
  * every query through the production ranking, and prints Recall@1/5/10/100, MRR@10, nDCG@10
  * and latency for the lexical leg, the vector leg and hybrid; the last line is JSON.
  * `--gate` exits 1 when hybrid falls below the better single leg on nDCG@10 or Recall@5;
- * `--min metric=value` (repeatable) exits 1 when hybrid falls below the value.
+ * `--min metric=value` (repeatable) exits 1 when hybrid falls below the value (`leg.metric`, such
+ * as `lexical.exact_top10`, for another leg).
  * `--ask` measures answers instead (see `evaluateAnswers`); there `--max metric=value` exits 1
  * when a figure is above the value, and `--features out.jsonl` writes each question's verdict
  * evidence, for fitting the verdict with scripts/fit_verdict.ts (docs/answers.md); with
@@ -153,9 +154,11 @@ try {
   console.log(JSON.stringify(figures));
   for (const rule of values.min ?? []) {
     const [metric, value] = rule.split("=");
-    const actual = figures.hybrid![metric ?? ""];
+    // `metric` is hybrid's, or `leg.metric` (`lexical.exact_top10`) for another leg's.
+    const [leg, name] = metric?.includes(".") ? metric.split(".", 2) : ["hybrid", metric];
+    const actual = figures[leg ?? ""]?.[name ?? ""];
     if (actual === undefined || !(actual >= Number(value))) {
-      console.error(`gate: hybrid ${metric} is ${actual}, below ${value}`);
+      console.error(`gate: ${leg} ${name} is ${actual}, below ${value}`);
       Deno.exitCode = 1;
     }
   }
