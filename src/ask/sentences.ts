@@ -124,7 +124,8 @@ export function isMarkupOnly(sentence: string): boolean {
 /**
  * Renders a sentence's markdown to plain text for an answer: no emphasis, code marks,
  * wikilink or link syntax, list markers, table pipes or fences. A list item or a table row
- * that ends without punctuation gets a full stop, so it reads as a sentence.
+ * that ends without punctuation gets a full stop (one ending in `;` or `,`, as items of a
+ * list often do, has it in their place), so it reads as a sentence.
  */
 export function plainText(sentence: Pick<Sentence, "text" | "kind">): string {
   let t = sentence.text;
@@ -155,7 +156,7 @@ export function plainText(sentence: Pick<Sentence, "text" | "kind">): string {
     .replace(/\s+/g, " ")
     .trim();
   if ((sentence.kind === "item" || sentence.kind === "row") && t) {
-    t = t[0]!.toUpperCase() + t.slice(1);
+    t = t[0]!.toUpperCase() + t.slice(1).replace(/\s*[;,]$/, "");
     if (!/[.!?:]["')\]]?$/.test(t)) t += ".";
   }
   return t;

@@ -48,3 +48,12 @@ Deno.test("plain text drops emphasis, code marks and link syntax but keeps place
     "Run falcon rollback --to <sha> (see rollbacks and docs).",
   );
 });
+
+Deno.test("a list item ending in ; or , ends with a full stop in its place, not after it", () => {
+  assert.equal(
+    plainText({ kind: "item", text: "- they lose it if you leave the team;" }),
+    "They lose it if you leave the team.",
+  );
+  assert.equal(plainText({ kind: "item", text: "* apples," }), "Apples.");
+  assert.equal(plainText({ kind: "item", text: "- done." }), "Done.");
+});
