@@ -214,3 +214,27 @@ Deno.test("with a model, it is asked even on weak matches, and its checked 'not 
     await fake.close();
   }
 });
+
+Deno.test("a code block answers a question about commands or configuration, not one about how to write a page", async () => {
+  await using db = await freshDb();
+  const deps = await space(db, {
+    Links: "# Links\n\n## Sections\n\nTo link to a section of another page, write " +
+      "[[Page#Section]]: the link opens that page at the section.",
+    Tools: "# Tools\n\n## neighbors\n\nThe tool lists a page's links:\n\n```json\n" +
+      '{\n  "page": "Tools",\n  "section": null,\n  "neighbors": [{ "page": "Home", ' +
+      '"relation": "links_to", "section": null }],\n  "link": "another page"\n}\n```\n',
+    Deploy: "# Deploy\n\n## Start\n\nStart the service with:\n\n```sh\n" +
+      "DATABASE_URL=postgres://db/wiki deno task start\n```\n",
+  });
+  const howTo = await askWikis(deps, ["ops"], {
+    question: "How do I link to a section of another page?",
+  });
+  assert.equal(howTo.citations[0]?.page, "Links", JSON.stringify(howTo.citations));
+  assert.ok(howTo.citations.every((c) => !c.quote.includes("```")), howTo.answer);
+  const command = await askWikis(deps, ["ops"], {
+    question: "Which command starts the service with DATABASE_URL?",
+  });
+  assert.ok(command.citations.some((c) => c.quote.startsWith("```sh")), command.answer);
+  assertPlain(howTo);
+  await assertVerbatim(db, howTo);
+});

@@ -109,8 +109,11 @@ export function pickSentences(
   if (qTerms.length === 0 || passages.length === 0) {
     return { picks: [], coverage: 0, evidence: none };
   }
+  const code = asksForCode(question);
   const candidates = passages.flatMap((passage, rank) =>
-    locatedSentences(passage).filter((s) => s.text.length >= 20 && !announcesPage(s.text)).map(
+    locatedSentences(passage).filter((s) =>
+      s.text.length >= 20 && !announcesPage(s.text) && (code || s.kind !== "code")
+    ).map(
       (s) => {
         const plain = plainText(s);
         return {
@@ -220,6 +223,21 @@ export function announcesPage(sentence: string): boolean {
   return /^(?:this|the following|the next|below,? the) (?:page|section|guide|chapter|document|article)s? (?:explains?|covers?|describes?|shows?|lists?|tells?|says?|is about|gives?)\b/i
     .test(sentence.trim());
 }
+
+/**
+ * Whether a question asks for something a code block answers: a command, a configuration, an
+ * example, or it names code itself (`DATABASE_URL`, `--flag`, a path, `key=value`, backticks).
+ * Otherwise a fenced block is not an answer: a JSON example full of "page" and "section" matched
+ * "How do I link to a section of another page?" better than the sentence that says how, and read
+ * as `{; "wiki": "docs",; …`.
+ */
+export function asksForCode(question: string): boolean {
+  return CODE_WORDS.test(question) || CODE_TOKEN.test(question);
+}
+
+const CODE_WORDS =
+  /\b(?:commands?|run|runs|start|starts|install|configure|config|configuration|set ?up|example|snippet|script|syntax|curl|cli|flags?|options?|environment|env|variables?|deploy|build|request|response|json|yaml|sql|query)\b/i;
+const CODE_TOKEN = /`|(?:^|\s)(?:--?[a-z]|\/\w)|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\w=\w/;
 
 /** Share of the question's adjacent content-word pairs that stand within 3 words in `text`. */
 function bigramShare(qTerms: string[], text: string): number {
