@@ -21,7 +21,7 @@ import {
 } from "./store.ts";
 import { type Db } from "../db/db.ts";
 import { findWikis } from "../wikis/wikis.ts";
-import { sourceFreshnessFields } from "../sync/freshness.ts";
+import { sourceFreshness, sourceFreshnessFields } from "../sync/freshness.ts";
 
 /** Longest query accepted, in characters. */
 export const MAX_QUERY_CHARS = 1000;
@@ -108,12 +108,7 @@ export async function searchWikis(
         revision: d.revision,
         updated_at: d.updated_at.toISOString(),
         // Pages of spaces synced from Git: the commit of this revision and the last sync.
-        ...(d.synced
-          ? {
-            source_commit: d.source_commit,
-            synced_at: d.last_synced_at ? new Date(d.last_synced_at).toISOString() : null,
-          }
-          : {}),
+        ...sourceFreshness(d),
       };
     }),
     next_cursor: offset + limit < ranked.length ? encodeCursor(`o:${offset + limit}`) : null,
