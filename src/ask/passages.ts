@@ -1,5 +1,5 @@
 import type { Deps } from "../deps.ts";
-import { rankChunks } from "../search/search_wikis.ts";
+import { rankChunks, withTexts } from "../search/search_wikis.ts";
 import { pageUrl } from "../wikis/urls.ts";
 import { selectPageMarkdown } from "./store.ts";
 
@@ -29,28 +29,29 @@ const PER_PAGE = 2;
 /** How many of the best chunks are considered for passages. */
 const CONSIDERED = 40;
 
-/** The best passages for a question: hybrid ranking at chunk level, a few per page. */
+/**
+ * The best passages for a question: search's chunk ranking (`rankChunks`: hybrid, re-scored, a
+ * page the question names exactly first) with the texts of its best `CONSIDERED` chunks, a few
+ * per page.
+ */
 export async function retrievePassages(
   deps: Pick<Deps, "db" | "embedder" | "log" | "config">,
   wikiIds: string[],
   question: string,
 ): Promise<Passage[]> {
-  const { hits: ranked, details: rows } = await rankChunks(
-    deps,
-    wikiIds,
-    question,
-    "hybrid",
-    CONSIDERED,
-  );
+  const { hits, rows } = await rankChunks(deps, wikiIds, question, "hybrid", {
+    texts: CONSIDERED,
+  });
+  const considered = await withTexts(deps, hits.slice(0, CONSIDERED), rows);
   const markdown = new Map(
-    (await selectPageMarkdown(deps.db, [...new Set([...rows.values()].map((r) => r.page_id))]))
+    (await selectPageMarkdown(deps.db, [...new Set(considered.map((h) => h.page_id))]))
       .map((r) => [Number(r.id), r.markdown]),
   );
   const perPage = new Map<number, number>();
   const passages: Passage[] = [];
-  for (const hit of ranked.slice(0, CONSIDERED)) {
-    const row = rows.get(hit.chunk_id);
-    if (!row || !row.text.trim()) continue;
+  for (const hit of considered) {
+    const row = rows.get(hit.chunk_id)!;
+    if (!row.text?.trim()) continue;
     const count = perPage.get(row.page_id) ?? 0;
     if (count >= PER_PAGE) continue;
     perPage.set(row.page_id, count + 1);

@@ -13,18 +13,16 @@ import { buildSnippet } from "./snippet.ts";
 import { contentTerms } from "./terms.ts";
 import {
   type ChunkCandidate,
-  type ChunkDetail,
   type ChunkHit,
   countChunks,
   selectChunkCandidates,
-  selectChunkDetails,
   selectNearestExact,
   selectNearestIndexed,
   selectTermEvidence,
 } from "./store.ts";
 import { type Db } from "../db/db.ts";
 import { findWikis } from "../wikis/wikis.ts";
-import { sourceFreshnessFields } from "../sync/freshness.ts";
+import { sourceFreshness, sourceFreshnessFields } from "../sync/freshness.ts";
 
 /** Longest query accepted, in characters. */
 export const MAX_QUERY_CHARS = 1000;
@@ -89,10 +87,11 @@ export async function searchWikis(
   const { query, limit, cursor } = parseSearchInput(input);
   if (wikiIds.length === 0) throw new AppError("bad_request", "Name a wiki to search");
   const found = new Set<string>();
-  const { ranked, rows } = await rankCandidates(deps, wikiIds, query, "hybrid", { found });
+  const { hits, rows } = await rankChunks(deps, wikiIds, query, "hybrid", { found });
   await requireWikis(deps, wikiIds, found);
+  const ranked = bestPerPage(hits);
   const offset = cursor ? offsetOf(cursor) : 0;
-  const page = await readRows(deps, ranked.slice(offset, offset + limit), rows);
+  const page = await withTexts(deps, ranked.slice(offset, offset + limit), rows);
   return {
     results: page.map((r) => {
       const d = rows.get(r.chunk_id)!;
@@ -110,12 +109,7 @@ export async function searchWikis(
         revision: d.revision,
         updated_at: d.updated_at.toISOString(),
         // Pages of spaces synced from Git: the commit of this revision and the last sync.
-        ...(d.synced
-          ? {
-            source_commit: d.source_commit,
-            synced_at: d.last_synced_at ? new Date(d.last_synced_at).toISOString() : null,
-          }
-          : {}),
+        ...sourceFreshness(d),
       };
     }),
     next_cursor: offset + limit < ranked.length ? encodeCursor(`o:${offset + limit}`) : null,
@@ -142,40 +136,13 @@ export function parseSearchInput(input: z.input<typeof searchInput>) {
 }
 
 /**
- * The fused chunk ranking behind `ask`, best first, with the rows of its best `keep` chunks
- * (read once: re-scoring weighs the best 30, ask quotes from the best `keep`). An embedder
- * without stored vectors (`storesVectors`: the offline one) has no vector leg: hybrid is the
- * lexical leg, its scores at the lexical share they always had (`ask`'s verdict was fitted on
- * them).
+ * The whole rows of the ranked entries' chunks that `rows` lacks the text of (search: a page
+ * whose best chunk is beyond the texts read with the ranking, a later page of results, a title
+ * match found by title alone; ask: a chunk re-scoring lifted into its best 40), read in one
+ * statement, then the entries that have one: a chunk deleted since the ranking read its index
+ * has none (the next search ranks without it).
  */
-export async function rankChunks(
-  deps: SearchDeps,
-  wikiIds: string[],
-  query: string,
-  mode: SearchMode,
-  keep = RESCORE_DEPTH,
-): Promise<{ hits: ChunkHit[]; details: Map<number, ChunkDetail> }> {
-  const fused = await fusedChunks(deps, wikiIds, query, mode);
-  const read = async (hits: ChunkHit[]) =>
-    (await selectChunkDetails(deps.db, hits.map((h) => h.chunk_id))).map((d) =>
-      [d.chunk_id, d] as const
-    );
-  const details = new Map(await read(fused.slice(0, Math.max(keep, RESCORE_DEPTH))));
-  const terms = new Set(contentTerms(query).keys());
-  const hits = mode === "vector" || terms.size === 0 ? fused : rescore(fused, details, terms);
-  // Re-scoring can lift a chunk from below the rows read into the best `keep`.
-  const missing = hits.slice(0, keep).filter((h) => !details.has(h.chunk_id));
-  if (missing.length > 0) { for (const [id, d] of await read(missing)) details.set(id, d); }
-  return { hits, details };
-}
-
-/**
- * The whole rows of the ranked entries' chunks that `rows` lacks the text of (a page whose best
- * chunk is beyond the `RESCORE_DEPTH` read with the ranking: a later page of results, a title
- * match found by title alone), read in one statement, then the entries that have one: a chunk
- * deleted since the ranking read its index has none (the next search ranks without it).
- */
-async function readRows<T extends { chunk_id: number }>(
+export async function withTexts<T extends { chunk_id: number }>(
   deps: SearchDeps,
   ranked: T[],
   rows: Map<number, ChunkCandidate>,
@@ -192,7 +159,9 @@ async function readRows<T extends { chunk_id: number }>(
 
 /**
  * Both legs (as `mode` says), fused, before re-scoring; `found` as in `lexicalTopK`. A chunk of
- * the in-memory lexical leg keeps its page (`page_id`).
+ * the in-memory lexical leg keeps its page (`page_id`). An embedder without stored vectors
+ * (`storesVectors`: the offline one) has no vector leg: hybrid is the lexical leg, its scores at
+ * the lexical share they always had (`ask`'s verdict was fitted on them).
  */
 async function fusedChunks(
   deps: SearchDeps,
@@ -324,31 +293,50 @@ export async function rankPages(
   query: string,
   mode: SearchMode,
 ): Promise<RankedPage[]> {
-  const { ranked, rows } = await rankCandidates(deps, wikiIds, query, mode, { paths: true });
-  return ranked.map((r) => ({ ...r, path: r.path ?? rows.get(r.chunk_id)!.path }));
+  const { hits, rows } = await rankChunks(deps, wikiIds, query, mode, { paths: true });
+  return bestPerPage(hits).map((r) => ({ ...r, path: rows.get(r.chunk_id)!.path }));
 }
 
-/** A ranked page before its path is read: the in-memory index gives pages, not paths. */
-type Candidate = Omit<RankedPage, "path"> & { path?: string };
+/** A ranked chunk with its page. */
+export type RankedChunk = { chunk_id: number; page_id: number; score: number };
+
+/** How a ranking is read; see `rankChunks`. */
+export type RankOptions = {
+  /** Collects the wikis whose statistics were read (`lexicalTopK`). */
+  found?: Set<string>;
+  /** Reads every candidate's page row (with its path), as `rankPages` returns them. */
+  paths?: boolean;
+  /** How many of the best fused chunks come with their text (ask quotes from its best 40). */
+  texts?: number;
+};
 
 /**
- * `rankPages` with what it read of the candidate chunks (`rows`: page, place and freshness of
- * the best `RESCORE_DEPTH`, with their text): after the lexical leg's statement, one more reads
- * the text re-scoring weighs and the exact title matches. The other candidates' pages come from
- * the in-memory index (only a chunk it did not rank has its page read here too).
+ * The one chunk ranking behind search (`searchWikis`, `rankPages`: grouped to pages by
+ * `bestPerPage`) and `ask` (its passages), best first, with what it read of the candidate
+ * chunks (`rows`: page, place and source freshness, with the text of the best `RESCORE_DEPTH`
+ * or `texts`). Its rules, in order:
+ *
+ * 1. both legs, as `mode` says, fused (`fusedChunks`), above the relevance floor;
+ * 2. the best chunks re-scored by where the query's words stand (`rescore`: link-only chunks
+ *    halved, a named title or heading lifted);
+ * 3. pages whose title, path or last path segment equals the query first (`exactFirst`).
+ *
+ * After the lexical leg's statement, one more reads the texts re-scoring weighs, the pages the
+ * in-memory index did not give (a vector hit's; every candidate's with `paths`) and the exact
+ * title matches. A chunk deleted since its index was read has no row, and drops out.
  */
-async function rankCandidates(
+export async function rankChunks(
   deps: SearchDeps,
   wikiIds: string[],
   query: string,
   mode: SearchMode,
-  options: { found?: Set<string>; paths?: boolean } = {},
-): Promise<{ ranked: Candidate[]; rows: Map<number, ChunkCandidate> }> {
+  options: RankOptions = {},
+): Promise<{ hits: RankedChunk[]; rows: Map<number, ChunkCandidate> }> {
   const fused = await fusedChunks(deps, wikiIds, query, mode, options.found);
   const terms = mode === "vector" ? new Set<string>() : new Set(contentTerms(query).keys());
-  const textIds = terms.size > 0 ? fused.slice(0, RESCORE_DEPTH).map((h) => h.chunk_id) : [];
+  const depth = Math.max(terms.size > 0 ? RESCORE_DEPTH : 0, options.texts ?? 0);
+  const textIds = fused.slice(0, depth).map((h) => h.chunk_id);
   const text = new Set(textIds);
-  // `paths`: every candidate's page is read (with its path), as `rankPages` returns them.
   const unplaced = fused.filter((h) =>
     (options.paths || h.page_id === undefined) && !text.has(h.chunk_id)
   ).map((h) => h.chunk_id);
@@ -360,24 +348,51 @@ async function rankCandidates(
   const rows = new Map(read.filter((r) => r.exact === null).map((r) => [r.chunk_id, r]));
   const exact = read.filter((r) => r.exact !== null && r.chunk_id !== null)
     .sort((a, b) => a.exact! - b.exact!);
-  const hits = terms.size > 0 ? rescore(fused, rows, terms) : fused;
-  const best = new Map<number, Candidate>();
-  for (const hit of hits) {
+  const hits: RankedChunk[] = [];
+  for (const hit of terms.size > 0 ? rescore(fused, rows, terms) : fused) {
     const row = rows.get(hit.chunk_id);
     // A chunk whose row was asked for and is gone was deleted since its index was read.
     const asked = text.has(hit.chunk_id) || options.paths || hit.page_id === undefined;
     const pageId = row?.page_id ?? (asked ? undefined : hit.page_id);
-    if (pageId !== undefined && !best.has(pageId)) {
-      best.set(pageId, { page_id: pageId, chunk_id: hit.chunk_id, score: hit.score });
+    if (pageId !== undefined) {
+      hits.push({ chunk_id: hit.chunk_id, page_id: pageId, score: hit.score });
     }
   }
-  if (exact.length === 0) return { ranked: [...best.values()].slice(0, CANDIDATES), rows };
+  // An exact match's first chunk, when it ranks first without a row: its page and path.
+  for (const e of exact) if (!rows.has(e.chunk_id)) rows.set(e.chunk_id, e);
+  return { hits: exactFirst(hits, exact), rows };
+}
+
+/**
+ * A page whose title, path or last path segment equals the query ranks first (in `exact`'s
+ * order: title matches, then shorter paths), by its best chunk, or by its first chunk when no
+ * chunk of it ranks, at a score of at least 1. Its other chunks keep their places.
+ */
+function exactFirst(
+  hits: RankedChunk[],
+  exact: { page_id: number; chunk_id: number }[],
+): RankedChunk[] {
+  if (exact.length === 0) return hits;
   const first = exact.map((e) => {
-    const r = best.get(e.page_id) ?? { page_id: e.page_id, chunk_id: e.chunk_id, score: 0 };
-    return { ...r, path: e.path, score: Math.max(r.score, 1) };
+    const best = hits.find((h) => h.page_id === e.page_id) ??
+      { chunk_id: e.chunk_id, page_id: e.page_id, score: 0 };
+    return { ...best, score: Math.max(best.score, 1) };
   });
-  const rest = [...best.values()].filter((r) => !exact.some((e) => e.page_id === r.page_id));
-  return { ranked: [...first, ...rest].slice(0, CANDIDATES), rows };
+  const moved = new Set(first.map((f) => f.chunk_id));
+  return [...first, ...hits.filter((h) => !moved.has(h.chunk_id))];
+}
+
+/** Each page's best chunk, pages in rank order, up to `CANDIDATES` pages. */
+function bestPerPage(hits: RankedChunk[]): RankedChunk[] {
+  const pages = new Set<number>();
+  const best: RankedChunk[] = [];
+  for (const hit of hits) {
+    if (pages.has(hit.page_id)) continue;
+    pages.add(hit.page_id);
+    best.push(hit);
+    if (best.length >= CANDIDATES) break;
+  }
+  return best;
 }
 
 /**

@@ -451,15 +451,6 @@ export type ChunkDetail = {
   text: string;
 };
 
-/** Chunks with their pages (snippets are built from `text` by `buildSnippet`, not here). */
-export function selectChunkDetails(db: Db, chunkIds: number[]): Promise<ChunkDetail[]> {
-  return db<ChunkDetail>`
-    SELECT c.id AS chunk_id, p.id AS page_id, p.wiki_id, p.path, p.title, p.revision, p.updated_at,
-      c.heading_path, c.anchor, c.text
-    FROM chunks c JOIN pages p ON p.id = c.page_id
-    WHERE c.id = ANY(${chunkIds}::bigint[])`;
-}
-
 /**
  * A chunk with its page, as one search reads it: where the page stands in a synced space
  * (`synced`, with its revision's commit and the last sync). Only the chunks whose text was

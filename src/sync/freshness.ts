@@ -16,6 +16,29 @@ export const sourceFreshnessFields = {
   ),
 };
 
+/** Where a page stands against its Git source, as search and `selectSourceCommits` read it. */
+export type SourceFreshnessRow = {
+  /** Whether the page's space is synced from Git; the fields are absent for other spaces. */
+  synced: boolean;
+  source_commit: string | null;
+  last_synced_at: Date | string | null;
+};
+
+/**
+ * The `sourceFreshnessFields` of a page, the one formatting shared by search results, `get_page`
+ * and `ask` citations: the revision's commit and the space's last sync (ISO 8601) for a page
+ * of a synced space, nothing for others.
+ */
+export function sourceFreshness(
+  row: SourceFreshnessRow,
+): { source_commit?: string | null; synced_at?: string | null } {
+  if (!row.synced) return {};
+  return {
+    source_commit: row.source_commit,
+    synced_at: row.last_synced_at ? new Date(row.last_synced_at).toISOString() : null,
+  };
+}
+
 /** Adds `source_commit` and `synced_at` to the items that are pages of synced spaces. */
 export async function addSourceFreshness<T extends PageAtRevision>(
   db: Db,
@@ -27,11 +50,8 @@ export async function addSourceFreshness<T extends PageAtRevision>(
   const found = new Map(rows.map((r) => [key(r), r]));
   for (const item of items) {
     const row = found.get(key(item));
-    if (!row) continue;
-    Object.assign(item, {
-      source_commit: row.source_commit,
-      synced_at: row.last_synced_at ? new Date(row.last_synced_at).toISOString() : null,
-    });
+    // Only pages of synced spaces are found (`selectSourceCommits` joins their sources).
+    if (row) Object.assign(item, sourceFreshness({ ...row, synced: true }));
   }
 }
 
