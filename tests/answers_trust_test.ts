@@ -238,3 +238,22 @@ Deno.test("a code block answers a question about commands or configuration, not 
   assertPlain(howTo);
   await assertVerbatim(db, howTo);
 });
+
+Deno.test("a sentence counts the words of the section heading it stands under: the guide says how to link to a section", async () => {
+  await using db = await freshDb();
+  const guide: Record<string, string> = {};
+  for await (const entry of Deno.readDir("docs/guide")) {
+    if (entry.name.endsWith(".md")) {
+      guide[entry.name.slice(0, -3)] = await Deno.readTextFile(`docs/guide/${entry.name}`);
+    }
+  }
+  const deps = await space(db, guide, "docs");
+  const answer = await askWikis(deps, ["docs"], {
+    question: "How do I link to a section of another page?",
+  });
+  // "`[[Tokens#Rate limits]]` links to the section …" holds "link" and "section"; "page" is in
+  // its heading, "Link pages with wikilinks".
+  assert.equal(answer.citations[0]?.section, "Writing pages > Link pages with wikilinks");
+  assert.match(answer.citations[0]!.quote, /\[\[Tokens#Rate limits\]\]` links to the section/);
+  await assertVerbatim(db, answer);
+});

@@ -110,8 +110,9 @@ export function pickSentences(
     return { picks: [], coverage: 0, evidence: none };
   }
   const code = asksForCode(question);
-  const candidates = passages.flatMap((passage, rank) =>
-    locatedSentences(passage).filter((s) =>
+  const candidates = passages.flatMap((passage, rank) => {
+    const heading = subsectionTerms(passage);
+    return locatedSentences(passage).filter((s) =>
       s.text.length >= 20 && !announcesPage(s.text) && (code || s.kind !== "code")
     ).map(
       (s) => {
@@ -121,11 +122,11 @@ export function pickSentences(
           rank,
           sentence: s,
           plain,
-          terms: withCompounds(question, plain),
+          terms: new Set([...withCompounds(question, plain), ...heading]),
         };
       },
-    ).filter((c) => c.plain.length >= 15)
-  );
+    ).filter((c) => c.plain.length >= 15);
+  });
   if (candidates.length === 0) return { picks: [], coverage: 0, evidence: none };
   const idf = new Map(qTerms.map((t) => {
     const df = candidates.filter((c) => c.terms.has(t)).length;
@@ -264,6 +265,18 @@ function typeMatch(question: string, sentence: string): number {
     return 0;
   }
   return /\d/.test(sentence) ? 1 : -1;
+}
+
+/**
+ * The content words of the headings a passage stands under, below its page's own heading: a
+ * sentence under "Link pages with wikilinks" is about linking pages even when it only says
+ * "`[[Tokens#Rate limits]]` links to the section …", so it holds "page" for the question "How do
+ * I link to a section of another page?". The page's own heading (its title) is left out: it names
+ * the topic every sentence of the page shares, and the verdict weighs title words on its own.
+ */
+function subsectionTerms(passage: Passage): string[] {
+  const below = (passage.section ?? "").split(" > ").slice(1).join(" ");
+  return below ? [...contentTerms(below).keys()] : [];
 }
 
 /**
