@@ -32,6 +32,17 @@ async function assertVerbatim(db: Db, answer: Answer) {
   }
 }
 
+/** The user guide's pages (`docs/guide`), by path. */
+async function readGuide(): Promise<Record<string, string>> {
+  const guide: Record<string, string> = {};
+  for await (const entry of Deno.readDir("docs/guide")) {
+    if (entry.name.endsWith(".md")) {
+      guide[entry.name.slice(0, -3)] = await Deno.readTextFile(`docs/guide/${entry.name}`);
+    }
+  }
+  return guide;
+}
+
 /** No markdown syntax in an answer's text. */
 function assertPlain(answer: Answer) {
   assert.doesNotMatch(answer.answer, /\*\*|\[\[|```|(^|\n)\s*\|.*\||`/, answer.answer);
@@ -90,13 +101,7 @@ Deno.test("a list item is never glued to the text around it, and the answer is p
 
 Deno.test("guide questions answered from lists, tables and code quote the page verbatim with offsets", async () => {
   await using db = await freshDb();
-  const guide: Record<string, string> = {};
-  for await (const entry of Deno.readDir("docs/guide")) {
-    if (entry.name.endsWith(".md")) {
-      guide[entry.name.slice(0, -3)] = await Deno.readTextFile(`docs/guide/${entry.name}`);
-    }
-  }
-  const deps = await space(db, guide, "docs");
+  const deps = await space(db, await readGuide(), "docs");
   const questions: [string, RegExp][] = [
     ["Which endpoint serves one public wiki?", /^\|.*\|$/], // a table row
     ["What does a 429 Too Many Requests mean?", /^- \*\*429/], // a list item
@@ -241,13 +246,7 @@ Deno.test("a code block answers a question about commands or configuration, not 
 
 Deno.test("a sentence counts the words of the section heading it stands under: the guide says how to link to a section", async () => {
   await using db = await freshDb();
-  const guide: Record<string, string> = {};
-  for await (const entry of Deno.readDir("docs/guide")) {
-    if (entry.name.endsWith(".md")) {
-      guide[entry.name.slice(0, -3)] = await Deno.readTextFile(`docs/guide/${entry.name}`);
-    }
-  }
-  const deps = await space(db, guide, "docs");
+  const deps = await space(db, await readGuide(), "docs");
   const answer = await askWikis(deps, ["docs"], {
     question: "How do I link to a section of another page?",
   });

@@ -4,22 +4,8 @@ import { createToken } from "../src/auth/tokens.ts";
 import { insertGrant } from "../src/oauth/store.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb } from "./helpers.ts";
+import { mcpStatus } from "./oauth_helpers.ts";
 import { html, person, seedPages, spaceApp } from "./space_helpers.ts";
-
-/** The status of an MCP `tools/list` with this bearer token: 200 while it opens something. */
-async function mcpStatus(app: Hono, token: string): Promise<number> {
-  const res = await app.request("/mcp/", {
-    method: "POST",
-    headers: {
-      "Content-Type": "application/json",
-      Accept: "application/json, text/event-stream",
-      Authorization: `Bearer ${token}`,
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
-  });
-  await res.body?.cancel();
-  return res.status;
-}
 
 /** The spaces an account token lists over REST. */
 async function restSpaces(app: Hono, token: string): Promise<string[]> {
@@ -101,7 +87,7 @@ Deno.test("the owner moves a personal space to their team: its members gain it, 
   assert.equal((await cy.get("/w/notes/Plans")).status, 404);
   // Ana keeps it through her team role, with her space token, account token and grant.
   assert.equal((await ana.get("/w/notes/-/settings")).status, 200);
-  assert.equal(await mcpStatus(app, tokens.space), 200);
+  assert.equal(await mcpStatus(app, tokens.space, "/mcp/"), 200);
   assert.ok((await restSpaces(app, tokens.account)).includes("notes"));
   const [grant] = await db<{ space_ids: string[] }>`
     SELECT space_ids FROM oauth_grants WHERE id = 'g1'`;

@@ -1,4 +1,4 @@
-import { Alert } from "../web/form_kit.tsx";
+import { Alert, SearchForm } from "../web/form_kit.tsx";
 import { Layout, type PageContext } from "../web/layout.tsx";
 import { ResultsSection, type ResultView } from "../spaces/search_results.tsx";
 
@@ -8,21 +8,16 @@ import { ResultsSection, type ResultView } from "../spaces/search_results.tsx";
  */
 export function SearchAllForm(props: { query?: string }) {
   return (
-    <form role="search" method="get" action="/account/search" class="wiki-search">
-      <label for="wiki-search" class="sr-only">Search all your spaces</label>
-      <input
-        id="wiki-search"
-        type="search"
-        name="q"
-        value={props.query}
-        autocomplete="off"
-        placeholder="Search all your spaces"
-        data-suggest="/account/search/suggest"
-      />
-      <button type="submit">Search</button>
+    <SearchForm
+      action="/account/search"
+      suggest="/account/search/suggest"
+      label="Search all your spaces"
+      placeholder="Search all your spaces"
+      query={props.query}
+    >
       <script src="/assets/nav.js" defer></script>
       <script src="/assets/search.js" defer></script>
-    </form>
+    </SearchForm>
   );
 }
 

@@ -1,4 +1,5 @@
 import { type Child, Fragment } from "hono/jsx";
+import { SearchForm } from "../web/form_kit.tsx";
 import { Layout, type PageContext } from "../web/layout.tsx";
 import type { WebSpace } from "../web/space_access.ts";
 import { Crumbs, Sidebar } from "./sidebar.tsx";
@@ -39,21 +40,16 @@ export function WikiFrame(
       <div class="wiki-bar">
         <Crumbs wikiId={wiki.id} wikiTitle={wiki.title} path={props.path} nav={props.nav} />
         {wiki.visibility === "private" && <span class="badge">Private</span>}
-        <form role="search" method="get" action={toolHref(wiki.id, "search")} class="wiki-search">
-          <label for="wiki-search" class="sr-only">Search</label>
-          <input
-            id="wiki-search"
-            type="search"
-            name="q"
-            value={props.query}
-            autocomplete="off"
-            data-suggest={toolHref(wiki.id, "suggest")}
-          />
-          <button type="submit">Search</button>
+        <SearchForm
+          action={toolHref(wiki.id, "search")}
+          suggest={toolHref(wiki.id, "suggest")}
+          label="Search"
+          query={props.query}
+        >
           <button type="submit" class="secondary" formaction={toolHref(wiki.id, "ask")}>
             Ask
           </button>
-        </form>
+        </SearchForm>
         <SpaceTools space={props.space} />
       </div>
       <div class={props.nav ? "wiki-grid" : "wiki-grid no-side"}>

@@ -203,3 +203,34 @@ export function RevokeTable(props: {
     </table>
   );
 }
+
+/**
+ * A search form: a GET form to `action`, results as you type from `suggest`
+ * (`/assets/search.js`), `/` to focus it (`/assets/nav.js`); `children` adds buttons after
+ * Search. One form for a wiki's bar and for the search over all of a person's spaces.
+ */
+export function SearchForm(props: {
+  action: string;
+  suggest: string;
+  label: string;
+  placeholder?: string;
+  query?: string;
+  children?: Child;
+}) {
+  return (
+    <form role="search" method="get" action={props.action} class="wiki-search">
+      <label for="wiki-search" class="sr-only">{props.label}</label>
+      <input
+        id="wiki-search"
+        type="search"
+        name="q"
+        value={props.query}
+        autocomplete="off"
+        placeholder={props.placeholder}
+        data-suggest={props.suggest}
+      />
+      <button type="submit">Search</button>
+      {props.children}
+    </form>
+  );
+}
