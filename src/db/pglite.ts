@@ -4,7 +4,7 @@ import { type Driver, makeDb, type Row } from "./db.ts";
 import type { Db } from "./db.ts";
 
 /** PGlite's page cache when the caller names none: see `pgliteOptions`. */
-export const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 32;
+const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 32;
 
 /**
  * The start options of an embedded store. PostgreSQL's `shared_buffers` (128 MB in the
@@ -14,7 +14,7 @@ export const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 32;
  * reads through the kernel's file cache, which is not this process's memory (docs/performance.md,
  * "PGlite's memory"). `-c` on the command line overrides the file, so stores made before get it.
  */
-export function pgliteOptions(sharedBuffersMb = DEFAULT_PGLITE_SHARED_BUFFERS_MB) {
+function pgliteOptions(sharedBuffersMb = DEFAULT_PGLITE_SHARED_BUFFERS_MB) {
   return {
     extensions: { vector },
     startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffersMb}MB`],

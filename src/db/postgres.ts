@@ -75,7 +75,7 @@ let warnedLost = false;
  * that never prepared it. postgres.js retries it once outside a transaction; inside one the
  * transaction fails. Said once in the log, with the setting that fixes it.
  */
-export function warnIfPreparedStatementLost(error: unknown): void {
+function warnIfPreparedStatementLost(error: unknown): void {
   if ((error as { code?: unknown })?.code !== "26000" || warnedLost) return;
   warnedLost = true;
   console.error(JSON.stringify({

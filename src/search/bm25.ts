@@ -8,6 +8,11 @@ export function bm25Idf(n: number, df: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
+/** The body's length normalisation of a chunk, `1 − b + b · length / avgdl`. */
+export function bm25Norm(length: number, avgdl: number, params: Bm25Params): number {
+  return 1 - params.b + params.b * length / avgdl;
+}
+
 /**
  * One term's BM25 contribution to one chunk, BM25F-style: the body's frequency is normalised by
  * the chunk's length against the wiki's average, the heading text's frequency counts
@@ -15,25 +20,8 @@ export function bm25Idf(n: number, df: number): number {
  * weight), and the sum is saturated by k1. The whole scoring of the in-memory index is this
  * function, `bm25Norm` and `bm25Idf`; `selectBm25` (store.ts), the exhaustive SQL leg, writes
  * the same expression in the same order of operations, so both give the same floating-point
- * score per posting.
+ * score per posting. The chunk's `bm25Norm` is computed once per chunk and average.
  */
-export function bm25Term(
-  idf: number,
-  tfHeading: number,
-  tfBody: number,
-  length: number,
-  avgdl: number,
-  params: Bm25Params,
-): number {
-  return bm25TermNormed(idf, tfHeading, tfBody, bm25Norm(length, avgdl, params), params);
-}
-
-/** The body's length normalisation of a chunk, `1 − b + b · length / avgdl`. */
-export function bm25Norm(length: number, avgdl: number, params: Bm25Params): number {
-  return 1 - params.b + params.b * length / avgdl;
-}
-
-/** `bm25Term` with the chunk's `bm25Norm` already computed (once per chunk and average). */
 export function bm25TermNormed(
   idf: number,
   tfHeading: number,

@@ -1,6 +1,5 @@
 import { bm25Idf, bm25Norm, bm25TermNormed } from "./bm25.ts";
 import type { Bm25Params, ChunkHit } from "./store.ts";
-import { skipsWhole } from "./terms.ts";
 
 /** One term's postings: chunks (local numbers) with the term's frequencies; grows in place. */
 type Postings = { docs: Int32Array; heading: Uint16Array; body: Uint16Array; n: number };
@@ -208,7 +207,7 @@ export type QueryStats = { n: number; avgdl: number; terms: string[]; dfs: numbe
  * The `k` best chunks for a query by exhaustive BM25, best first, ties by ascending chunk id,
  * as `selectBm25` orders them, each with its page. Every posting of every query term is added into a score per
  * chunk (term at a time, in the order of `stats.terms`), then the best are picked with a heap
- * of `k`. A hyphenated word counts by its parts, not also whole (`skipsWhole`). In memory this reads 60,000 postings in well under a millisecond, so no posting is
+ * of `k`. The terms are those `selectLexicalStats` kept (a hyphenated word by its parts). In memory this reads 60,000 postings in well under a millisecond, so no posting is
  * skipped: the sums are those of the SQL leg (docs/decisions.md, Retrieval).
  */
 export function topKChunks(
@@ -223,7 +222,6 @@ export function topKChunks(
   const touched = index.touched;
   let count = 0;
   for (let t = 0; t < stats.terms.length; t++) {
-    if (skipsWhole(stats.terms[t]!, stats.terms)) continue;
     const list = index.terms.get(stats.terms[t]!);
     if (!list) continue;
     const idf = bm25Idf(stats.n, stats.dfs[t]!);

@@ -170,24 +170,12 @@ async function fusedChunks(
   mode: SearchMode,
   found?: Set<string>,
 ): Promise<ChunkHit[]> {
-  const vectorLeg = mode === "vector" || (mode === "hybrid" && storesVectors(deps.embedder));
   const [lexical, vector] = await Promise.all([
     mode === "vector" ? [] : lexicalTopK(deps, wikiIds, query, BM25, CANDIDATES, found),
-    vectorLeg ? nearestChunks(deps, wikiIds, query) : [],
+    mode === "lexical" ? [] : nearestChunks(deps, wikiIds, query),
   ]);
   const weight = mode === "lexical" ? 1 : mode === "vector" ? 0 : lexicalWeight(deps.embedder);
-  const fused = fuse(
-    lexical,
-    mode === "hybrid" ? aboveBackground(vector, lexical) : vector,
-    weight,
-  );
-  const pages = new Map<number, number>();
-  for (const h of lexical) if (h.page_id !== undefined) pages.set(h.chunk_id, h.page_id);
-  if (pages.size === 0) return fused;
-  return fused.map((h) => {
-    const page_id = pages.get(h.chunk_id);
-    return page_id === undefined ? h : { ...h, page_id };
-  });
+  return fuse(lexical, mode === "hybrid" ? aboveBackground(vector, lexical) : vector, weight);
 }
 
 /** How many of the best chunks are re-scored by where the query's words stand in them. */

@@ -193,7 +193,9 @@ export type LexicalStats = {
  * For each given wiki that has chunks: the version of its lexical index, BM25's N and average
  * chunk length, and the query's terms (PostgreSQL's English lexemes, in the tsvector's order)
  * with their document frequencies. One cheap statement per search, which the in-memory index
- * needs anyway: it is how a process learns that its copy of a wiki is out of date.
+ * needs anyway: it is how a process learns that its copy of a wiki is out of date. A hyphenated
+ * word taken whole is left out when one of its parts is a query term too, as in `selectBm25`
+ * (`HYPHENATED_WHOLE`), so the in-memory leg scores exactly the terms the SQL leg does.
  */
 export function selectLexicalStats(
   db: Db,
@@ -201,10 +203,14 @@ export function selectLexicalStats(
   query: string,
 ): Promise<LexicalStats[]> {
   return db<LexicalStats>`
-    WITH q AS (
-      SELECT u.lexeme AS term, u.i
+    WITH lx AS (
+      SELECT u.lexeme, u.i
       FROM unnest(to_tsvector('english', ${lexicalText(query)}::text))
         WITH ORDINALITY AS u(lexeme, positions, weights, i)
+    ), q AS (
+      SELECT lexeme AS term, i FROM lx
+      WHERE NOT (lexeme ~ ${HYPHENATED_WHOLE}::text AND EXISTS (
+        SELECT 1 FROM lx part WHERE part.lexeme = ANY(string_to_array(lx.lexeme, '-'))))
     )
     SELECT s.wiki_id, s.version::float8 AS version, s.log_from::float8 AS log_from,
       s.chunks::float8 AS n, s.length_sum::float8 / greatest(s.chunks, 1) AS avgdl,
@@ -342,7 +348,7 @@ export type Bm25Params = { k1: number; b: number; headingWeight: number };
  * and headings) is not, and counts `headingWeight` times; their sum is then saturated. A
  * heading is short whatever the section's length, so a long section named "Rate limits" keeps
  * its heading's weight instead of losing it to a short paragraph that mentions rate limits.
- * A hyphenated word counts by its parts, not also whole, when a part is left (`skipsWhole`).
+ * A hyphenated word counts by its parts, not also whole, when a part is left (`HYPHENATED_WHOLE`).
  */
 export function selectBm25(
   db: Db,

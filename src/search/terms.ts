@@ -111,31 +111,13 @@ export function lexicalText(text: string): string {
  * parts joined by hyphens, none holding a dot, slash, `@` or colon (hosts, paths, URLs and
  * e-mail addresses, which the parser keeps whole and alone), and no exponent (`1e-5`). The
  * parser gives such a word whole and as its parts ("self-renewing": `self-renew`, `self`,
- * `renew`), and the query's BM25 skips the whole form (`isHyphenatedWhole`). One pattern for
- * JavaScript and PostgreSQL (`~`): the two read it alike.
+ * `renew`). The query's BM25 skips the whole form when one of its parts is a query term too
+ * (`selectLexicalStats`, `selectBm25`, with PostgreSQL's `~`): counted both ways the word weighed
+ * three times the query's others, and its rare whole form rewarded only the texts hyphenated
+ * alike; a word of stop words only ("to-do", whose parts PostgreSQL drops) stays whole.
+ * docs/retrieval.md, "Hyphenated words in queries".
  */
 export const HYPHENATED_WHOLE = "^(?![0-9]+e-[0-9]+$)[^-./@:]+(-[^-./@:]+)+$";
-
-const HYPHENATED_WHOLE_RE = new RegExp(HYPHENATED_WHOLE);
-
-/** Whether a lexeme is a hyphenated word taken whole (`HYPHENATED_WHOLE`). */
-export function isHyphenatedWhole(lexeme: string): boolean {
-  return HYPHENATED_WHOLE_RE.test(lexeme);
-}
-
-/**
- * Whether BM25 skips a query's lexeme: a hyphenated word taken whole, one of whose parts is a
- * query term too. Counting both weighed the word three times as much as the query's other
- * words, and the whole form — rare, so of high IDF — rewarded only the texts that hyphenate it
- * alike ("self-renewal" over "self renewal"). Skipped, each word of the query counts once, as
- * with FTS5's and Lucene's tokenizers, which split at hyphens. A word whose parts are all stop
- * words ("to-do", "as-is": PostgreSQL keeps only the whole form) is kept, or nothing would be
- * left of it. `selectBm25` applies the same rule in SQL. The index keeps the whole form (nothing
- * to rebuild). docs/retrieval.md, "Hyphenated words in queries".
- */
-export function skipsWhole(lexeme: string, terms: readonly string[]): boolean {
-  return isHyphenatedWhole(lexeme) && lexeme.split("-").some((part) => terms.includes(part));
-}
 
 /** The stemmed content words of a text, each with the first word it came from. */
 export function contentTerms(text: string): Map<string, string> {
