@@ -14,7 +14,7 @@ import {
   SUPPORTED_AT,
   UNSUPPORTED_BELOW,
 } from "./verdict.ts";
-import { addSourceFreshness, failingSourceNotes } from "../sync/freshness.ts";
+import { failingSourceNotes } from "../sync/freshness.ts";
 import { type Asker, recordAsk } from "../usage/record_ask.ts";
 
 type AskDeps = Pick<Deps, "db" | "embedder" | "log" | "config">;
@@ -83,7 +83,11 @@ export async function assessQuestion(
   );
   const level = verdictOf(citations, probability, covered);
   const frontier = await frontierNotes(deps.db, question, passages, citations, level);
-  await addSourceFreshness(deps.db, citations);
+  // Freshness was read with the passages: each citation names one of their pages.
+  for (const c of citations) {
+    const passage = passages.find((p) => p.wiki === c.wiki && p.page === c.page);
+    if (passage) Object.assign(c, passage.freshness);
+  }
   frontier.notes.push(...await failingSourceNotes(deps.db, wikiIds));
   return {
     answer: {

@@ -16,4 +16,5 @@ export const passage = (page: string, title: string, text: string): Passage => (
   score: 0,
   markdown: text,
   offset: 0,
+  freshness: {},
 });

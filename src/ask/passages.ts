@@ -1,5 +1,6 @@
 import type { Deps } from "../deps.ts";
 import { rankChunks, withTexts } from "../search/search_wikis.ts";
+import { sourceFreshness } from "../sync/freshness.ts";
 import { pageUrl } from "../wikis/urls.ts";
 import { selectPageMarkdown } from "./store.ts";
 
@@ -21,6 +22,8 @@ export type Passage = {
   markdown: string;
   /** Where `text` starts in `markdown`, or -1 when the chunk was re-joined (a long section). */
   offset: number;
+  /** Where the page stands against its Git source (synced spaces), read with the ranking. */
+  freshness: ReturnType<typeof sourceFreshness>;
 };
 
 /** Passages handed to synthesis, and at most this many from one page. */
@@ -71,6 +74,7 @@ export async function retrievePassages(
       score: hit.score,
       markdown: markdown.get(Number(row.page_id)) ?? "",
       offset: (markdown.get(Number(row.page_id)) ?? "").indexOf(row.text),
+      freshness: sourceFreshness(row),
     });
     if (passages.length >= MAX_PASSAGES) break;
   }

@@ -443,8 +443,14 @@ export async function selectNearestIndexed(
   });
 }
 
-/** A chunk with its page: what results and answers show. */
-export type ChunkDetail = {
+/**
+ * A chunk with its page, as one search reads it: what results and answers show, and where the
+ * page stands in a synced space (`synced`, with its revision's commit and the last sync). Only
+ * the chunks whose text was asked for come whole; of the others only the page (`page_id`,
+ * `path`), the rest null: the ranking needs the page of every candidate, the text of a few.
+ * Exact title matches come back as rows with `exact` set (the page's first chunk, `text` null).
+ */
+export type ChunkCandidate = {
   chunk_id: number;
   page_id: number;
   wiki_id: string;
@@ -454,17 +460,6 @@ export type ChunkDetail = {
   updated_at: Date;
   heading_path: string[];
   anchor: string;
-  text: string;
-};
-
-/**
- * A chunk with its page, as one search reads it: where the page stands in a synced space
- * (`synced`, with its revision's commit and the last sync). Only the chunks whose text was
- * asked for come whole; of the others only the page (`page_id`, `path`), the rest null: the
- * ranking needs the page of every candidate, the text of a few. Exact title matches come
- * back as rows with `exact` set (the page's first chunk, `text` null).
- */
-export type ChunkCandidate = Omit<ChunkDetail, "text"> & {
   text: string | null;
   exact: number | null;
   synced: boolean;
