@@ -15,7 +15,8 @@ import {
   UNSUPPORTED_BELOW,
 } from "./verdict.ts";
 import { failingSourceNotes } from "../sync/freshness.ts";
-import { type Asker, recordAsk } from "../usage/record_ask.ts";
+import { recordAsk } from "../usage/record_ask.ts";
+import type { Caller } from "../usage/store.ts";
 
 type AskDeps = Pick<Deps, "db" | "embedder" | "log" | "config">;
 
@@ -35,7 +36,7 @@ export async function askWikis(
   deps: AskDeps,
   wikiIds: string[],
   input: z.input<typeof askInput>,
-  asker?: Asker,
+  asker?: Caller,
 ): Promise<Answer> {
   const { answer, gaps } = await assessQuestion(deps, wikiIds, input);
   for (const wikiId of wikiIds) {

@@ -22,7 +22,7 @@ export async function prepareChunks(
  * `prepareChunks` for many pages with one call to the embedder (bulk import): one request
  * per batch to a remote model instead of one per page. If it fails, no page of the batch
  * gets vectors. An embedder whose vectors are not stored (the offline one, `storesVectors`)
- * is not called: search embeds its candidates' text when it needs them.
+ * is not called: nothing reads them.
  */
 export async function prepareChunksOf(
   deps: WriteDeps,

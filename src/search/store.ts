@@ -298,14 +298,15 @@ export function selectPagePostings(db: Db, pageIds: number[]): Promise<
 }
 
 /**
- * Takes a page's chunks out of the wiki's document frequencies and totals, and deletes them
- * (their postings go with them), in one statement: every part reads the same snapshot.
+ * Takes a page's chunks out of the wiki's document frequencies and totals and deletes them
+ * (their postings go with them) in one statement, so every part reads the same snapshot; then
+ * logs the change for the in-memory indexes (`logChunkChange`).
  */
 export async function removeChunks(tx: Db, wikiId: string, pageId: number): Promise<void> {
   await removeChunksOfPages(tx, wikiId, [pageId]);
 }
 
-/** `removeChunks` for many pages of one wiki, in one statement. */
+/** `removeChunks` for many pages of one wiki: the same two statements. */
 export async function removeChunksOfPages(
   tx: Db,
   wikiId: string,

@@ -2,10 +2,7 @@ import type { Answer } from "../ask/ask_schema.ts";
 import type { Deps } from "../deps.ts";
 import { gapOf } from "./question_gaps.ts";
 import { pruneKeptQueries, usageClient } from "./record_usage.ts";
-import { type AskVia, insertAskQuestion } from "./store.ts";
-
-/** Who asked: the transport, and the client's name (an OAuth client's, or a User-Agent). */
-export type Asker = { via: AskVia; client: string | null | undefined };
+import { type Caller, insertAskQuestion } from "./store.ts";
 
 /**
  * Counts a question on the usage page and keeps it, with its verdict and its coverage-gap
@@ -16,7 +13,7 @@ export type Asker = { via: AskVia; client: string | null | undefined };
 export async function recordAsk(
   deps: Pick<Deps, "db" | "log">,
   asked: { wikiId: string; answer: Answer; absent: string[]; unwritten: string[] },
-  asker: Asker,
+  asker: Caller,
 ): Promise<void> {
   const { wikiId, answer } = asked;
   const client = usageClient(asker.client);

@@ -1,7 +1,13 @@
 import type { Deps } from "../deps.ts";
 import type { Db } from "../db/db.ts";
 import { pathKey } from "../markdown/paths.ts";
-import { deleteOldQueries, insertSearchUsage, type SearchMade, upsertUsage } from "./store.ts";
+import {
+  type Caller,
+  deleteOldQueries,
+  insertSearchUsage,
+  type SearchMade,
+  upsertUsage,
+} from "./store.ts";
 
 /** Questions and searches are kept this many days: the usage page's longest period. */
 export const RETENTION_DAYS = 90;
@@ -55,11 +61,8 @@ export async function recordUsage(
   }
 }
 
-/** Where a search was made: its transport and the caller's name (an OAuth client's, or a User-Agent). */
-export type Searcher = { via: SearchMade["via"]; client: string | null | undefined };
-
 /** One search as made: the wikis it covered and the pages of results it showed. */
-export type SearchEvent = Searcher & {
+export type SearchEvent = Caller & {
   wikis: string[];
   query: string;
   /** The wiki of each result on the page shown. */

@@ -122,8 +122,11 @@ export function selectRecentNotes(
     LIMIT ${limit}`;
 }
 
-/** Where a question was asked. */
-export type AskVia = "mcp" | "rest" | "web";
+/** Where a question was asked or a search made. */
+export type Via = "mcp" | "rest" | "web";
+
+/** Who asked or searched: the surface and, when known, the client's name. */
+export type Caller = { via: Via; client: string | null | undefined };
 
 /** A question asked of a wiki, as the usage page lists it. */
 export type AskedQuestion = {
@@ -132,7 +135,7 @@ export type AskedQuestion = {
   gap_key: string;
   gap_title: string;
   missing: string[];
-  via: AskVia;
+  via: Via;
   client: string;
   created_at: Date;
 };
@@ -189,7 +192,7 @@ export function selectAskedQuestions(
 export type SearchMade = {
   query: string;
   results: number;
-  via: "mcp" | "rest" | "web";
+  via: Via;
   client: string;
   created_at: Date;
 };
