@@ -154,3 +154,12 @@ Deno.test("server cards are served where SEP-2127 reserves them, with the catalo
   const wiki = await (await w.app.request("/mcp/w/docs/server-card")).json();
   assert.equal(wiki.remotes[0].url, "http://wiki.test/mcp/w/docs/");
 });
+
+Deno.test("REST GET of a page looks the page up once, as MCP get_page does", async () => {
+  await using w = await docsApp();
+  w.statements.length = 0;
+  const res = await w.app.request("/api/v1/public/wikis/docs/pages/Tools");
+  assert.equal(res.status, 200);
+  await res.body?.cancel();
+  assert.equal(w.statements.filter((s) => /SELECT \* FROM pages/.test(s)).length, 1);
+});

@@ -100,8 +100,11 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
     scheme: "bearer",
     description: "An account token (wk_acct_…); space tokens work on MCP only",
   });
+  // Built once, on first request: nothing in it changes while the process runs.
+  let built: ReturnType<typeof completeDocument> | undefined;
+  let reference: string | undefined;
   const document = () =>
-    completeDocument(app.getOpenAPI31Document({
+    built ??= completeDocument(app.getOpenAPI31Document({
       openapi: "3.1.0",
       info: {
         title: "Knowledge wiki REST API",
@@ -119,7 +122,10 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
   app.get(
     "/docs",
     pageHeaders(),
-    (c) => c.html(ApiReferencePage({ spec: JSON.parse(JSON.stringify(document())) })),
+    (c) =>
+      c.html(
+        reference ??= String(ApiReferencePage({ spec: JSON.parse(JSON.stringify(document())) })),
+      ),
   );
   return app;
 }

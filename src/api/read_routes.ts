@@ -141,7 +141,7 @@ export function registerReadRoutes(
       const content = await getPageContent(deps, wiki, {
         ...query,
         page: section ? `${page.id}#${section}` : String(page.id),
-      });
+      }, page);
       return c.json(content, 200, { ETag: etag });
     },
   );

@@ -8,8 +8,6 @@ import {
   Text,
 } from "./reference_operation.tsx";
 
-export type { Spec } from "./reference_operation.tsx";
-
 const CSS = `
 *{box-sizing:border-box}
 body{margin:0;font:1rem/1.5 system-ui,sans-serif;color:#1b1b1b;background:#fff}
@@ -82,7 +80,7 @@ button.secondary{background:transparent;border-color:#8ab4f8}
 type Entry = { method: string; path: string; op: Operation; anchor: string };
 
 /** The operations of the document by tag, in the document's order (untagged ones last). */
-export function operationsByTag(spec: Spec): Map<string, Entry[]> {
+function operationsByTag(spec: Spec): Map<string, Entry[]> {
   const groups = new Map<string, Entry[]>();
   for (const [path, ops] of Object.entries(spec.paths)) {
     for (const [method, op] of Object.entries(ops)) {

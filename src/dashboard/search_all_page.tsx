@@ -12,12 +12,8 @@ export function SearchAllForm(props: { query?: string }) {
       action="/account/search"
       suggest="/account/search/suggest"
       label="Search all your spaces"
-      placeholder="Search all your spaces"
       query={props.query}
-    >
-      <script src="/assets/nav.js" defer></script>
-      <script src="/assets/search.js" defer></script>
-    </SearchForm>
+    />
   );
 }
 

@@ -119,9 +119,13 @@ export async function getPageContent(
   deps: Pick<Deps, "db" | "config">,
   wikiId: string,
   input: z.input<typeof getPageInput>,
+  found?: FoundPage,
 ): Promise<PageContent> {
-  return (await readPageContent(deps, wikiId, input)).content;
+  return (await readPageContent(deps, wikiId, input, found)).content;
 }
+
+/** A page the caller already resolved (`resolvePageRef`), so it is not looked up again. */
+type FoundPage = Awaited<ReturnType<typeof resolvePageRef>>;
 
 /**
  * A page read once: `content` as `getPageContent` gives it, and `cut` for a shorter slice from
@@ -134,11 +138,12 @@ export async function readPageContent(
   deps: Pick<Deps, "db" | "config">,
   wikiId: string,
   input: z.input<typeof getPageInput>,
+  found?: FoundPage,
 ): Promise<PageRead> {
   const { page: rawRef, offset: askedOffset, max_chars, revision, if_changed_since } = getPageInput
     .parse(input);
   const { ref, section } = splitSection(rawRef);
-  const current = await resolvePageRef(deps.db, wikiId, ref);
+  const current = found ?? await resolvePageRef(deps.db, wikiId, ref);
   const url = pageUrl(deps.config.baseUrl, wikiId, current.path);
   if (if_changed_since === current.revision && revision === undefined) {
     const content: PageContent = {

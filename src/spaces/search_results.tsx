@@ -9,7 +9,7 @@ export type ResultView = SearchOutput["results"][number] & { href: string; space
  * matched as plain text (`buildSnippet`, the same as MCP and REST give), its matched words
  * marked. Results from several spaces name theirs.
  */
-export function SearchResults(props: { results: ResultView[] }) {
+function SearchResults(props: { results: ResultView[] }) {
   return (
     <ol class="results">
       {props.results.map((r) => (

@@ -60,8 +60,6 @@ export function WikiFrame(
         <div class="wiki-content">{props.children}</div>
         {props.nav && <Sidebar wikiId={wiki.id} nav={props.nav} current={props.path} />}
       </div>
-      <script src="/assets/nav.js" defer></script>
-      <script src="/assets/search.js" defer></script>
       {props.scripts?.map((name) => (
         <Fragment key={name}>
           <script src={`/assets/${name}`} defer></script>

@@ -206,8 +206,9 @@ export function RevokeTable(props: {
 
 /**
  * A search form: a GET form to `action`, results as you type from `suggest`
- * (`/assets/search.js`), `/` to focus it (`/assets/nav.js`); `children` adds buttons after
- * Search. One form for a wiki's bar and for the search over all of a person's spaces.
+ * (`/assets/search.js`), `/` to focus it (`/assets/nav.js`), both loaded here; `children` adds
+ * buttons after Search. One form for a wiki's bar and for the search over all of a person's
+ * spaces; without script it is a plain GET form.
  */
 export function SearchForm(props: {
   action: string;
@@ -226,11 +227,13 @@ export function SearchForm(props: {
         name="q"
         value={props.query}
         autocomplete="off"
-        placeholder={props.placeholder}
+        placeholder={props.placeholder ?? props.label}
         data-suggest={props.suggest}
       />
       <button type="submit">Search</button>
       {props.children}
+      <script src="/assets/nav.js" defer></script>
+      <script src="/assets/search.js" defer></script>
     </form>
   );
 }
