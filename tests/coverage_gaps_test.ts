@@ -145,7 +145,11 @@ Deno.test("GET /w/<id>/-/ask/stream streams the answer as the REST API does, wit
   const answer = JSON.parse(/event: answer\ndata: (.*)/.exec(body)![1]!);
   assert.equal(answer.citations[0].page, "Compost");
   assert.match(answer.citations[0].url, /\/w\/notes\/Compost/);
-  assert.equal(answer.page_title, "Often turn compost");
+  // The answer as the page renders it, for ask.js to put in place: citations linked to their
+  // sections on this site, the coverage in words.
+  assert.match(answer.html, /<section aria-labelledby="answer-heading" class="answer">/);
+  assert.match(answer.html, /<a href="\/w\/notes\/Compost[^"]*">/);
+  assert.match(answer.html, /Answered from the wiki|Partly answered/);
 
   const empty = await (await ana.get("/w/notes/-/ask/stream?q=")).text();
   assert.match(empty, /event: error\ndata: .*"code":"bad_request"/);

@@ -24,6 +24,7 @@ const PAGES = [
   { path: "Liver", markdown: "# Liver\n\nKupffer cells are the liver's tissue macrophages." },
   { path: "Blood", markdown: "# Blood\n\nMonocytes circulate in the blood." },
   { path: "Bone", markdown: "# Bone\n\nOsteoclasts resorb bone." },
+  { path: "Cytokines", markdown: "# Cytokines\n\nIL-6 signals inflammation." },
 ].map((p) => ({ name: `${p.path}.md`, ...p }));
 
 Deno.test("a hyphenated query word counts by its parts: the page on the topic ranks first", async () => {
@@ -40,11 +41,9 @@ Deno.test("a hyphenated query word counts by its parts: the page on the topic ra
   for (const q of ["self-renewing tissue macrophages", "state-of-the-art stem cells", "IL-6"]) {
     const round = (hits: { chunk_id: number; score: number }[]) =>
       hits.map((h) => ({ id: h.chunk_id, score: Number(h.score.toPrecision(12)) }));
-    assert.deepEqual(
-      round(await lexicalTopK(deps, ["w"], q, BM25, 10)),
-      round(await selectBm25(db, ["w"], q, BM25, 10)),
-      q,
-    );
+    const exact = round(await selectBm25(db, ["w"], q, BM25, 10));
+    assert.ok(exact.length > 0, q);
+    assert.deepEqual(round(await lexicalTopK(deps, ["w"], q, BM25, 10)), exact, q);
   }
 });
 

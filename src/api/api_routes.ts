@@ -122,9 +122,10 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
   app.get(
     "/docs",
     pageHeaders(),
-    (c) =>
+    async (c) =>
       c.html(
-        reference ??= String(ApiReferencePage({ spec: JSON.parse(JSON.stringify(document())) })),
+        reference ??= await ApiReferencePage({ spec: JSON.parse(JSON.stringify(document())) })
+          .toString(),
       ),
   );
   return app;

@@ -5,11 +5,8 @@ import { Alert } from "../web/form_kit.tsx";
 import { newPageHref, toolHref } from "./space_urls.ts";
 import { type SpaceView, WikiFrame } from "./wiki_frame.tsx";
 
-/**
- * How sure the answer is, in words a reader takes in at a glance. `src/web/assets/ask.js`
- * reads them from the form's `data-coverage-*` attributes, so both renderings say the same.
- */
-export const COVERAGE: Record<Answer["coverage"], string> = {
+/** How sure the answer is, in words a reader takes in at a glance. */
+const COVERAGE: Record<Answer["coverage"], string> = {
   supported: "Answered from the wiki",
   partial: "Partly answered: the wiki covers some of this",
   unsupported: "Not answered: the wiki does not cover this yet",
@@ -44,10 +41,6 @@ export function AskPage(
         aria-label="Ask the wiki"
         data-stream={toolHref(wiki.id, "ask/stream")}
         data-autostart={props.streamed ? "" : undefined}
-        data-new={role ? newPageHref(wiki.id) : undefined}
-        data-coverage-supported={COVERAGE.supported}
-        data-coverage-partial={COVERAGE.partial}
-        data-coverage-unsupported={COVERAGE.unsupported}
       >
         <label for="ask-question">Your question</label>
         <input
@@ -83,8 +76,11 @@ export function AskPage(
   );
 }
 
-/** An answer as the Ask page shows it (and as `ask.js` builds it from the stream). */
-function AnswerView(
+/**
+ * An answer as the Ask page shows it: rendered whole into the page, or sent rendered at the
+ * end of the stream (`ask_routes.tsx`) for `ask.js` to put in place — one rendering.
+ */
+export function AnswerView(
   props: { answer: Answer; wikiId: string; member: boolean; href: (url: string) => string },
 ) {
   const { answer, wikiId, member } = props;

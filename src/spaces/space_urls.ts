@@ -36,3 +36,8 @@ export function toolHref(
 export function newPageHref(wikiId: string, path?: string): string {
   return toolHref(wikiId, "new", { path });
 }
+
+/** A URL of this site without its origin, so links work whatever host the page was served on. */
+export function relativeUrl(url: string, baseUrl: string): string {
+  return url.startsWith(baseUrl) ? url.slice(baseUrl.length) || "/" : url;
+}

@@ -1,6 +1,7 @@
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { searchWikis } from "../search/search_wikis.ts";
+import { relativeUrl } from "./space_urls.ts";
 
 /** A section offered as you type: its page, heading, link and clean snippet, and its wiki. */
 export type SectionSuggestion = {
@@ -41,9 +42,4 @@ export async function suggestSections(
     if (!(error instanceof AppError) || error.status !== 400) throw error;
     return [];
   }
-}
-
-/** A URL of this site without its origin, so links work whatever host the page was served on. */
-export function relativeUrl(url: string, baseUrl: string): string {
-  return url.startsWith(baseUrl) ? url.slice(baseUrl.length) || "/" : url;
 }

@@ -18,7 +18,7 @@ import { SearchPage } from "./search_page.tsx";
 import { suggestSections } from "./suggest_sections.ts";
 import { openSpace } from "./space_context.ts";
 import { countWikiPages, recentPages } from "./space_history.ts";
-import { pageHref, spaceHref } from "./space_urls.ts";
+import { pageHref, relativeUrl, spaceHref } from "./space_urls.ts";
 import type { SpaceView } from "./wiki_frame.tsx";
 
 /**
@@ -61,7 +61,7 @@ export function viewRoutes(deps: Deps): Hono {
       );
       const results = found.results.map((r) => ({
         ...r,
-        href: relative(r.url, deps.config.baseUrl),
+        href: relativeUrl(r.url, deps.config.baseUrl),
       }));
       return c.html(
         <SearchPage {...view} query={query} results={results} nextCursor={found.next_cursor} />,
@@ -110,7 +110,7 @@ export function viewRoutes(deps: Deps): Hono {
   app.get("/w/:id/-/ask", async (c) => {
     const view = await openSpace(deps, c, "read");
     const question = c.req.query("q")?.trim() ?? "";
-    const href = (url: string) => relative(url, deps.config.baseUrl);
+    const href = (url: string) => relativeUrl(url, deps.config.baseUrl);
     if (!question) return c.html(<AskPage {...view} question="" answer={null} href={href} />);
     // From the wiki bar's Ask button with script on (`nav.js` adds `stream=1`): the page comes
     // at once and `ask.js` streams the answer into it, as from the Ask page's own form.
@@ -216,9 +216,4 @@ function homePath(tree: TreeNode[]): string | null {
     if (node) return node.path;
   }
   return null;
-}
-
-/** A URL of this site without its origin, so links work whatever host the page was served on. */
-function relative(url: string, baseUrl: string): string {
-  return url.startsWith(baseUrl) ? url.slice(baseUrl.length) || "/" : url;
 }

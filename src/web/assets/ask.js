@@ -1,8 +1,8 @@
 // The Ask page, streamed: the form's question goes to GET <data-stream>?q=… (server-sent
 // events: `status`, `delta` sentences as they are verified, then `answer` or `error`) and the
-// answer grows in place, then is shown whole with its citations (each linked to its page's
-// section), the coverage verdict and the frontier notes, as the server renders them. Without
-// this script the form is a plain GET that returns the whole answer.
+// answer grows in place, then is replaced by the whole answer as the server renders it (its
+// `html`: citations linked to their sections, the coverage verdict, the frontier notes).
+// Without this script the form is a plain GET that returns the whole answer.
 (() => {
   const form = document.querySelector("form.ask-form[data-stream]");
   const result = document.getElementById("ask-result");
@@ -17,85 +17,6 @@
     node.append(...children);
     return node;
   };
-  // A citation's URL is absolute (the service's base URL): link it on this site.
-  const local = (url) => {
-    const u = new URL(url, location.href);
-    return u.pathname + u.search + u.hash;
-  };
-  const newPage = (title) => {
-    const u = new URL(form.dataset.new, location.href);
-    u.searchParams.set("path", title);
-    return u.pathname + u.search;
-  };
-
-  // The answer's text with each `[n]` linked to its citation.
-  function marked(text) {
-    return text.split(/(\[\d+\])/).map((part) => {
-      const n = /^\[(\d+)\]$/.exec(part)?.[1];
-      return n ? el("a", { href: `#cite-${n}`, textContent: part }) : part;
-    });
-  }
-
-  function render(answer) {
-    const section = el("section", { className: "answer" });
-    section.setAttribute("aria-labelledby", "answer-heading");
-    const coverage = el(
-      "p",
-      { className: `coverage ${answer.coverage}` },
-      el("strong", { textContent: form.dataset[`coverage${cap(answer.coverage)}`] }),
-      answer.mode === "extractive" ? " · quoted from the pages" : "",
-    );
-    section.append(
-      el("h2", { id: "answer-heading", textContent: answer.question }),
-      coverage,
-      el("p", { className: "answer-text" }, ...marked(answer.answer)),
-    );
-    if (answer.citations.length > 0) {
-      section.append(
-        el("h3", { textContent: "Sources" }),
-        el(
-          "ol",
-          { className: "citations" },
-          ...answer.citations.map((c) =>
-            el(
-              "li",
-              { id: `cite-${c.n}`, value: c.n },
-              el("a", { href: local(c.url), textContent: c.section ?? c.title }),
-              el("blockquote", { textContent: c.quote }),
-            )
-          ),
-        ),
-      );
-    }
-    if (answer.frontier.length > 0) {
-      section.append(
-        el("h3", { textContent: "Where the wiki is thin" }),
-        el("ul", { className: "frontier" }, ...answer.frontier.map((f) => note(f, answer))),
-      );
-    }
-    result.replaceChildren(section);
-  }
-
-  // A frontier note, with "write this page" for members (the form carries `data-new`).
-  function note(f, answer) {
-    const item = el("li", {}, f.note);
-    if (!form.dataset.new) return item;
-    const target = f.kind === "missing_page" ? /^"(.+)" is linked from "/.exec(f.note)?.[1] : null;
-    if (target) {
-      item.append(
-        " ",
-        el("a", { className: "missing", href: newPage(target), textContent: `Write “${target}”` }),
-      );
-    } else if (f.kind === "uncovered") {
-      item.append(
-        " ",
-        el("a", { href: newPage(answer.page_title), textContent: "Write this page" }),
-      );
-    }
-    return item;
-  }
-
-  const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
   function ask(question) {
     source?.close();
@@ -126,7 +47,8 @@
       text.append(JSON.parse(e.data).text);
     });
     source.addEventListener("answer", (e) => {
-      render(JSON.parse(e.data));
+      // The server sends the answer rendered as the page renders it (`AnswerView`).
+      result.innerHTML = JSON.parse(e.data).html;
       done("Answered.");
     });
     source.addEventListener("error", (e) => {
