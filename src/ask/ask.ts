@@ -16,7 +16,7 @@ import {
 } from "./verdict.ts";
 import { failingSourceNotes } from "../sync/freshness.ts";
 import { recordAsk } from "../usage/record_ask.ts";
-import type { Caller } from "../usage/store.ts";
+import type { Caller } from "../usage/record_usage.ts";
 
 type AskDeps = Pick<Deps, "db" | "embedder" | "log" | "config">;
 

@@ -1,6 +1,6 @@
 import { Alert, CsrfField, Field, SelectField } from "../web/form_kit.tsx";
 import type { InvitationRow } from "../teams/invitations.ts";
-import type { Role, TeamRow } from "../teams/teams.ts";
+import { canOwnSpaces, type Role, type TeamRow } from "../teams/teams.ts";
 import { CreateTeamForm } from "../teams/team_pages.tsx";
 import { Layout, type PageContext } from "../web/layout.tsx";
 import { SearchAllForm } from "./search_all_page.tsx";
@@ -109,7 +109,7 @@ function CreateSpaceForm(
 ) {
   const errors = props.errors ?? {};
   const values = props.values ?? {};
-  const teams = props.teams.filter((t) => t.role !== "member");
+  const teams = props.teams.filter((t) => canOwnSpaces(t.role));
   return (
     <form method="post" action="/spaces" aria-labelledby="new-space">
       <CsrfField token={props.csrfToken} />

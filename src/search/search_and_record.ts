@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { recordSearch } from "../usage/record_usage.ts";
-import type { Caller } from "../usage/store.ts";
+import type { Caller } from "../usage/record_usage.ts";
 import { type searchInput, type SearchOutput, searchWikis } from "./search_wikis.ts";
 
 /** What a caller shows of a search: the wiki of each result is what it counts by. */

@@ -1,15 +1,7 @@
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
-import { type Role, type TeamRow, teamsOf } from "../teams/teams.ts";
+import { teamsThatCanOwnSpaces } from "../teams/teams.ts";
 import { giveWikiToTeam, type WikiRow } from "../wikis/wikis.ts";
-
-/** The teams a person may move a personal space to: those they own or administer. */
-export async function teamsToMoveTo(
-  db: Db,
-  accountId: string,
-): Promise<(TeamRow & { role: Role })[]> {
-  return (await teamsOf(db, accountId)).filter((t) => t.role !== "member");
-}
 
 /**
  * Moves a personal space to a team, for its owner alone, to a team they own or administer
@@ -32,7 +24,7 @@ export async function moveSpaceToTeam(
     );
   }
   return await db.transaction(async (tx) => {
-    const team = (await teamsToMoveTo(tx, input.actorId)).find((t) => t.id === teamId);
+    const team = (await teamsThatCanOwnSpaces(tx, input.actorId)).find((t) => t.id === teamId);
     if (!team) {
       throw new AppError(
         "bad_request",

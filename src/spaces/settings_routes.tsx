@@ -7,7 +7,8 @@ import { SettingsPage } from "./settings_page.tsx";
 import type { SpaceView } from "./wiki_frame.tsx";
 import { syncStatusOf } from "../sync/connect_source.ts";
 import { findGitSource } from "../sync/git_source.ts";
-import { moveSpaceToTeam, teamsToMoveTo } from "./move_to_team.ts";
+import { moveSpaceToTeam } from "./move_to_team.ts";
+import { teamsThatCanOwnSpaces } from "../teams/teams.ts";
 import { formText, openSpace } from "./space_context.ts";
 import { toolHref } from "./space_urls.ts";
 import { changeWikiSettings, deleteWikiConfirmed, type WikiSettingsForm } from "./wiki_settings.ts";
@@ -98,7 +99,7 @@ export function settingsRoutes(deps: Deps): Hono {
 async function movableTo(deps: Deps, view: SpaceView) {
   const { account, space } = view;
   if (!account || space.wiki.owner_account_id !== account.id) return [];
-  return await teamsToMoveTo(deps.db, account.id);
+  return await teamsThatCanOwnSpaces(deps.db, account.id);
 }
 
 function valuesOf(wiki: WikiRow): WikiSettingsForm {

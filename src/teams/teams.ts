@@ -179,6 +179,19 @@ export function teamsOf(db: Db, accountId: string): Promise<(TeamRow & { role: R
   return selectTeamsOf(db, accountId);
 }
 
+/** Whether a team role may put spaces in the team (create one there, or move one in). */
+export function canOwnSpaces(role: Role): boolean {
+  return role !== "member";
+}
+
+/** The teams an account may put spaces in: those it owns or administers. */
+export async function teamsThatCanOwnSpaces(
+  db: Db,
+  accountId: string,
+): Promise<(TeamRow & { role: Role })[]> {
+  return (await teamsOf(db, accountId)).filter((t) => canOwnSpaces(t.role));
+}
+
 /** The spaces a team owns, by title. */
 export function teamSpaces(
   db: Db,

@@ -9,6 +9,8 @@ import {
   upsertUsage,
 } from "./store.ts";
 
+export type { Caller };
+
 /** Questions and searches are kept this many days: the usage page's longest period. */
 export const RETENTION_DAYS = 90;
 

@@ -4,7 +4,7 @@ import { AppError } from "../errors.ts";
 import type { WikiRow } from "./store.ts";
 import { createWiki, RESERVED_WIKI_IDS, WIKI_ID } from "./wikis.ts";
 import { countEvent } from "../limits/rate_limit.ts";
-import { teamsOf } from "../teams/teams.ts";
+import { teamsThatCanOwnSpaces } from "../teams/teams.ts";
 
 /**
  * Space creations one account may attempt per window. Ids are global, so a create must fail
@@ -67,8 +67,8 @@ export async function createSpace(
   if (RESERVED_WIKI_IDS.has(space.id)) return { ok: false, status: 409, errors: unavailable };
   let ownerTeamId: string | null = null;
   if (owner !== "me") {
-    const team = (await teamsOf(db, accountId)).find((t) => t.id === owner);
-    if (!team || team.role === "member") {
+    const team = (await teamsThatCanOwnSpaces(db, accountId)).find((t) => t.id === owner);
+    if (!team) {
       return {
         ok: false,
         status: 400,
