@@ -1,13 +1,7 @@
 import type { Deps } from "../deps.ts";
 import type { Db } from "../db/db.ts";
 import { pathKey } from "../markdown/paths.ts";
-import {
-  type Caller,
-  deleteOldQueries,
-  insertSearchUsage,
-  type SearchMade,
-  upsertUsage,
-} from "./store.ts";
+import { type Caller, deleteOldQueries, insertSearchUsage, upsertUsage } from "./store.ts";
 
 export type { Caller };
 
