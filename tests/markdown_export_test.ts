@@ -64,6 +64,54 @@ Deno.test("GET /w/<id>/<path>.md gives a private page's markdown to its members 
   assert.equal(await open.text(), "# Readme");
 });
 
+Deno.test("GET /w/<id>/<path>.md answers 304 to a reader whose copy is current (If-None-Match), and the new markdown once the page changes", async () => {
+  await using db = await freshDb();
+  const { app, deps } = spaceApp(db);
+  const ana = await person(app, db, "ana@example.com", "Ana");
+  await createWiki(db, { id: "secret", ownerAccountId: ana.id });
+  await createWiki(db, { id: "open", visibility: "public", ownerAccountId: ana.id });
+  await seedPages(deps, "secret", { "Plans": "# Plans\n\nLaunch in May." });
+  await seedPages(deps, "open", { "Readme": "# Readme\n\nHello." });
+
+  for (
+    const [url, get] of [
+      ["/w/secret/Plans.md", ana.get],
+      [
+        "/w/open/Readme.md",
+        (u: string, h?: Record<string, string>) => app.request(u, { headers: h }),
+      ],
+    ] as const
+  ) {
+    const first = await get(url);
+    assert.equal(first.status, 200, url);
+    await first.body?.cancel();
+    const etag = first.headers.get("etag")!;
+    assert.match(etag, /^"\d+-1"$/, url);
+    // The tag alone, among others, weak, or `*`: the copy is current.
+    for (const header of [etag, `"0-0", ${etag}`, `W/${etag}`, "*"]) {
+      const again = await get(url, { "if-none-match": header });
+      assert.equal(again.status, 304, `${url} ${header}`);
+      assert.equal(again.headers.get("etag"), etag);
+      assert.equal(await again.text(), "");
+    }
+    const other = await get(url, { "if-none-match": '"0-0"' });
+    assert.equal(other.status, 200, url);
+    await other.body?.cancel();
+  }
+  // A private page's revalidation still checks who asks: signed out gets the 404, not a 304.
+  const etag = (await ana.get("/w/secret/Plans.md")).headers.get("etag")!;
+  const anonymous = await app.request("/w/secret/Plans.md", { headers: { "if-none-match": etag } });
+  assert.equal(anonymous.status, 404);
+  await anonymous.body?.cancel();
+
+  // The page changes: the old tag no longer matches, and the new markdown comes back.
+  await seedPages(deps, "secret", { "Plans": "# Plans\n\nLaunch in June." });
+  const changed = await ana.get("/w/secret/Plans.md", { "if-none-match": etag });
+  assert.equal(changed.status, 200);
+  assert.notEqual(changed.headers.get("etag"), etag);
+  assert.equal(await changed.text(), "# Plans\n\nLaunch in June.");
+});
+
 /** The body of a 404, with the request id taken out (it differs on every request). */
 async function notFound(res: Response): Promise<string> {
   const body = await res.text();

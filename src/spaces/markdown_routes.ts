@@ -14,7 +14,7 @@ export function markdownRoutes(deps: Deps): Hono {
   app.get("/w/:id/:path{.+\\.md}", async (c) => {
     const { wiki } = await loadWebSpace(deps, c, c.req.param("id"), "read");
     // Only this browser may keep it, and it asks again (ETag) before each use.
-    return await pageMarkdown(deps, c.req.url, wiki.id, "private, no-cache");
+    return await pageMarkdown(deps, c.req.raw, wiki.id, "private, no-cache");
   });
   return app;
 }
