@@ -65,6 +65,7 @@ const PAGES = (oauthPath: string): Shot[] => [
   { name: "team", path: `/teams/${TEAM}`, ready: "main table" },
   { name: "consent", path: oauthPath, ready: "main form button" },
   { name: "api-reference", path: "/api/v1/docs", ready: "form.try" },
+  { name: "shortcuts", path: "/shortcuts", ready: "main table" },
   { name: "not-found", path: "/w/no-such-space", ready: "main h1" },
 ];
 

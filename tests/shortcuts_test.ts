@@ -10,7 +10,11 @@ Deno.test("GET /shortcuts lists the site's keys as a page, with the usual page h
   assert.match(page, /<h1>Keyboard shortcuts<\/h1>/);
   assert.match(page, /<kbd>\/<\/kbd><\/td><th scope="row">Search/);
   assert.match(page, /<kbd>\?<\/kbd>/);
-  assert.match(page, /<kbd>Ctrl<\/kbd>\+<kbd>S<\/kbd>/);
+  // The editor's keys, the same list the editor's own Shortcuts box shows.
+  for (const what of ["Save the page", "Bold", "Italic", "Link", "Code", "Link a page"]) {
+    assert.match(page, new RegExp(`<th scope="row">${what}[^<]*</th><td>The editor</td>`), what);
+  }
+  assert.match(page, /<kbd>Ctrl\/⌘<\/kbd>\+<kbd>B<\/kbd>/);
   assert.match(res.headers.get("content-security-policy") ?? "", /script-src 'self'/);
   assert.equal(res.headers.get("cache-control"), "no-store");
   // Hono's JSX prints a `key` prop as an attribute: the rows carry none.

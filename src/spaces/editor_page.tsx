@@ -3,6 +3,7 @@ import { DiffView } from "./diff_view.tsx";
 import type { LineDiff } from "./line_diff.ts";
 import { actionHref, pageHref, spaceHref, toolHref } from "./space_urls.ts";
 import { type SpaceView, WikiFrame } from "./wiki_frame.tsx";
+import { EDITOR_KEYS } from "../web/shortcut_keys.ts";
 
 /** Where an edit stands: what the form holds, and what the server found when it last posted. */
 export type EditorState = {
@@ -128,16 +129,6 @@ export function EditorPage(props: SpaceView & EditorState) {
   );
 }
 
-/** The keys of the editor, as the Shortcuts list shows them. */
-const SHORTCUTS: [keys: string[], what: string][] = [
-  [["Ctrl/⌘", "S"], "Save the page"],
-  [["Ctrl/⌘", "B"], "Bold"],
-  [["Ctrl/⌘", "I"], "Italic"],
-  [["Ctrl/⌘", "K"], "Link"],
-  [["Ctrl/⌘", "E"], "Code"],
-  [["[["], "Link a page: type part of its title, then Enter or Tab (Esc closes the list)"],
-];
-
 /**
  * The formatting toolbar, hidden until `toolbar.js` moves it above the text and shows it
  * (its buttons do nothing without script). "Image" opens the file picker whose file
@@ -177,7 +168,7 @@ function Toolbar() {
         <details class="shortcuts">
           <summary>Shortcuts</summary>
           <dl>
-            {SHORTCUTS.map(([keys, what]) => (
+            {EDITOR_KEYS.map(({ keys, what }) => (
               <>
                 <dt>
                   {keys.map((key, i) => (

@@ -148,7 +148,7 @@ tr.failed td:nth-child(2){font-weight:700;color:#b00020}
 .prev-next{display:flex;justify-content:space-between;gap:1rem;margin-top:2rem;border-top:1px solid #eee;padding-top:0.75rem}
 .prev-next a{display:flex;flex-direction:column}
 .prev-next a.next{text-align:right;margin-left:auto}
-kbd{border:1px solid #999;border-radius:3px;padding:0 0.3rem;font:0.85rem ui-monospace,monospace}
+kbd{border:1px solid #999;border-radius:3px;padding:0 0.3rem;font:0.85rem ui-monospace,monospace;white-space:nowrap}
 @media (min-width:900px){
 .wiki-grid{grid-template-columns:15rem minmax(0,1fr);grid-template-rows:auto auto 1fr;grid-template-areas:"side head" "side toc" "side main"}
 .wiki-grid.no-side{grid-template-columns:minmax(0,1fr);grid-template-areas:"head" "toc" "main"}

@@ -1,7 +1,8 @@
 import { Hono } from "hono";
 import { Layout } from "./layout.tsx";
+import { EDITOR_KEYS } from "./shortcut_keys.ts";
 
-/** The keys the whole site answers to (`/assets/nav.js`, `/assets/search.js`). */
+/** The keys the whole site answers to (`/assets/nav.js`, `/assets/search.js`), and the editor's. */
 const SHORTCUTS: { keys: string[][]; what: string; where: string }[] = [
   {
     keys: [["/"]],
@@ -16,11 +17,7 @@ const SHORTCUTS: { keys: string[][]; what: string; where: string }[] = [
   },
   { keys: [["Enter"]], what: "Open the suggestion, or see all results", where: "While searching" },
   { keys: [["Esc"]], what: "Close the suggestions", where: "While searching" },
-  {
-    keys: [["Ctrl", "S"], ["⌘", "S"]],
-    what: "Save the page",
-    where: "The editor",
-  },
+  ...EDITOR_KEYS.map(({ keys, what }) => ({ keys: [keys], what, where: "The editor" })),
 ];
 
 /** `GET /shortcuts`: the keyboard shortcuts, as a page (`?` opens it), readable without script. */
