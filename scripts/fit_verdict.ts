@@ -335,6 +335,16 @@ console.log(
   `train ${train.length} (synthetic ${synthetic.length}, abstain fit ${fitAbstain.length}), ` +
     `held-out ${held.length}; ${ROUNDS} trees of depth ${DEPTH}, rate ${RATE}, min leaf ${MIN_LEAF}`,
 );
+if (BY_PAGE) {
+  // SQuAD's paragraphs hold both abstain and synthetic questions: the held-out questions whose
+  // paragraph no table question came from (odd sha1 of the gold page), and the others.
+  const outside = held.filter((r) => digit(goldOf.get(r.id)!) % 2 === 1);
+  const inside = held.filter((r) => digit(goldOf.get(r.id)!) % 2 === 0);
+  console.log(
+    `held-out AUC, gold paragraph outside the table's half ${f3(auc(outside))} ` +
+      `(${outside.length}), inside ${f3(auc(inside))} (${inside.length})`,
+  );
+}
 const synSplit = synthetic.length > 0 ? ` synthetic ${f3(auc(synthetic))}` : "";
 console.log(
   `AUC abstain fit ${f3(auc(fitAbstain))} held-out ${f3(auc(held))} all ${
@@ -380,6 +390,17 @@ for (
   console.log(
     `held-out covered flagged nearest 0.10 at ${near.t.toFixed(2)}: ` +
       `${f3(a.uncovered)}/${f3(a.covered)} (report only)`,
+  );
+}
+// `--probs FILE`: every abstain question's probability (id, answerable, held-out or not), to
+// compare two models question by question (a paired bootstrap of their held-out AUCs).
+if (opt("probs")) {
+  await Deno.writeTextFile(
+    opt("probs")!,
+    abstain.map((r) =>
+      JSON.stringify({ id: r.id, answerable: r.answerable, held: !r.fit, p: prob(r) })
+    )
+      .join("\n") + "\n",
   );
 }
 // Which features the trees split on (how many nodes).
