@@ -393,7 +393,8 @@ for (
   );
 }
 // `--probs FILE`: every abstain question's probability (id, answerable, held-out or not), to
-// compare two models question by question (a paired bootstrap of their held-out AUCs).
+// compare two models question by question (a paired bootstrap of their held-out AUCs). Name it
+// other than *.jsonl, which would be read as a dump.
 if (opt("probs")) {
   await Deno.writeTextFile(
     opt("probs")!,
