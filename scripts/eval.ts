@@ -240,6 +240,7 @@ async function evaluateAnswers(deps: Deps) {
       const first = answer.citations[0];
       console.log(
         `${q.id} ${answer.coverage} [${first ? `${first.page} › ${first.section}` : "-"}] ` +
+          `{${answer.citations.map((c) => c.page).join(" | ")}} ` +
           answer.answer,
       );
     }

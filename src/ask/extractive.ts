@@ -1,6 +1,7 @@
 import { contentTerms, stem, STOPWORDS, tokenize } from "../search/terms.ts";
 import type { Passage } from "./passages.ts";
 import { plainText, type Sentence, splitSentences } from "./sentences.ts";
+import { definesTopic, definitionTopic, headingSubject, sameTerms } from "./topic.ts";
 
 /**
  * A sentence chosen for an extractive answer: `quote` is `passage.markdown.slice(start, end)`,
@@ -45,6 +46,12 @@ export type SentenceEvidence = {
 const MAX_SENTENCES = 4;
 /** Weight of the passage's retrieval rank beside the sentence's own match. */
 const RANK_PRIOR = 0.3;
+/** Added to a sentence that says what the question's topic is (`definitionTopic`). */
+const DEFINES = 0.5;
+/** Added to a sentence of a section whose heading names what the question names. */
+const NAMED_SECTION = 0.3;
+/** Taken from a sentence without a number when the question asks for one. */
+const NO_NUMBER = 0.3;
 /** A further sentence must score at least this share of the best one. */
 const FOLLOW = 0.6;
 /** The best-ranked pages that each get their best sentence in… */
@@ -92,7 +99,10 @@ export function pickSentences(
   question: string,
   passages: Passage[],
 ): { picks: Pick[]; coverage: number; evidence: SentenceEvidence } {
-  const qTerms = [...contentTerms(question).keys()];
+  // A question asking what something is ("How do tokens work?") is about its topic alone: the
+  // words of its form ("work") are not what an answer must hold.
+  const topic = definitionTopic(question);
+  const qTerms = topic ?? [...contentTerms(question).keys()];
   const none: SentenceEvidence = {
     best: 0,
     passage: 0,
@@ -110,23 +120,38 @@ export function pickSentences(
     return { picks: [], coverage: 0, evidence: none };
   }
   const code = asksForCode(question);
-  const candidates = passages.flatMap((passage, rank) => {
+  const number = asksForNumber(question);
+  const qSet = new Set(qTerms);
+  let candidates = passages.flatMap((passage, rank) => {
     const heading = subsectionTerms(passage);
+    const subject = headingSubject(passage.section);
+    const named = subject !== null && subject.every((t) => qSet.has(t));
+    const onNamedPage = topic !== null && sameTerms([...contentTerms(passage.title).keys()], topic);
+    // The lead of the page the question's topic names says what the topic is.
+    const lead = onNamedPage && !(passage.section ?? "").includes(" > ");
     return locatedSentences(passage).filter((s) =>
-      s.text.length >= 20 && !announcesPage(s.text) && (code || s.kind !== "code")
+      s.text.length >= 20 && !announcesPage(s.text) && (code || s.kind !== "code") &&
+      !(s.kind === "row" && listsNames(s.text))
     ).map(
       (s) => {
         const plain = plainText(s);
-        return {
-          passage,
-          rank,
-          sentence: s,
-          plain,
-          terms: new Set([...withCompounds(question, plain), ...heading]),
-        };
+        const terms = new Set([
+          ...withCompounds(question, plainText({ ...s, text: withoutSyntaxExamples(s.text) })),
+          ...heading,
+        ]);
+        const defines = topic !== null &&
+          (definesTopic(plain, topic) || (lead && topic.some((t) => terms.has(t))));
+        const bonus = (defines ? DEFINES : 0) + (named ? NAMED_SECTION : 0) -
+          (number && !holdsNumber(plain) ? NO_NUMBER : 0);
+        return { passage, rank, sentence: s, plain, terms, bonus, defines, onNamedPage };
       },
-    ).filter((c) => c.plain.length >= 15);
+    ).filter((c) => c.plain.length >= 15 && (topic === null || topic.some((t) => c.terms.has(t))));
   });
+  // A page whose title is the question's topic answers it; the other pages only mention the
+  // topic ("`[[Tokens]]` links to the page `Tokens`…"), unless a sentence there defines it.
+  if (candidates.some((c) => c.onNamedPage)) {
+    candidates = candidates.filter((c) => c.onNamedPage || c.defines);
+  }
   if (candidates.length === 0) return { picks: [], coverage: 0, evidence: none };
   const idf = new Map(qTerms.map((t) => {
     const df = candidates.filter((c) => c.terms.has(t)).length;
@@ -138,7 +163,7 @@ export function pickSentences(
   const scored = candidates.map((c) => ({
     ...c,
     coverage: covered(c.terms),
-    score: covered(c.terms) + RANK_PRIOR / (c.rank + 1),
+    score: covered(c.terms) + RANK_PRIOR / (c.rank + 1) + c.bonus,
   }))
     .sort((a, b) => b.score - a.score);
   const best = scored[0]!;
@@ -163,7 +188,9 @@ export function pickSentences(
   for (const page of [...new Set(passages.map((p) => p.page))].slice(0, TOP_PAGES)) {
     if (chosen.length >= MAX_SENTENCES || chosen.some((c) => c.passage.page === page)) continue;
     const top = scored.find((c) => c.passage.page === page && addresses(c.terms));
-    if (top && top.coverage >= MIN_SHARE * best.coverage && top.coverage > 0) add(top);
+    if (top && top.coverage >= MIN_SHARE * best.coverage && top.coverage > 0 && top.bonus >= 0) {
+      add(top);
+    }
   }
   for (const c of scored.slice(1)) {
     if (
@@ -239,6 +266,40 @@ export function asksForCode(question: string): boolean {
 const CODE_WORDS =
   /\b(?:commands?|run|runs|start|starts|install|configure|config|configuration|set ?up|example|snippet|script|syntax|curl|cli|flags?|options?|environment|env|variables?|deploy|build|request|response|json|yaml|sql|query)\b/i;
 const CODE_TOKEN = /`|(?:^|\s)(?:--?[a-z]|\/\w)|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\w=\w/;
+
+/**
+ * Whether a table row only lists names: no cell holds three words outside code spans and
+ * links. "| `create-space`, `create-token`, `list-tokens`, `revoke-token` | See [[Tokens]] |"
+ * holds "create", "space" and "token" and answers nothing; "| `PORT` | `8000` | Port the HTTP
+ * server listens on |" says something.
+ */
+export function listsNames(row: string): boolean {
+  const cells = row.trim().replace(/^\|/, "").replace(/\|$/, "").split("|");
+  return !cells.some((cell) =>
+    cell.replace(/`[^`]*`|\[\[[^\]]*\]\]|\[[^\]]*\]\([^)]*\)/g, " ")
+      .split(/\s+/).filter((w) => /\p{L}{2,}/u.test(w)).length >= 3
+  );
+}
+
+/**
+ * A sentence without its code spans that show link syntax: "`[[tokens]]` and
+ * `[[guides/getting_started]]` work" shows how to write a link, and is not about tokens.
+ */
+function withoutSyntaxExamples(text: string): string {
+  return text.replace(/`[^`]*(?:\[\[|\]\()[^`]*`/g, " ");
+}
+
+/** Whether a question asks for an amount: how many, how much, how long, what percentage… */
+export function asksForNumber(question: string): boolean {
+  return /\b(?:how (?:many|much|long|old|far|often|big|large)|what (?:percentage|number|year))\b/i
+    .test(question);
+}
+
+/** Whether a sentence states an amount: a digit, a number word, or "an hour", "a day"… */
+function holdsNumber(sentence: string): boolean {
+  return /(?<![\p{L}/_])\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozens?|half|quarter|once|twice|(?:an?|per|each|every) (?:second|minute|hour|day|week|month|year|decade|century))\b/iu
+    .test(sentence);
+}
 
 /** Share of the question's adjacent content-word pairs that stand within 3 words in `text`. */
 function bigramShare(qTerms: string[], text: string): number {
