@@ -95,7 +95,7 @@ Deno.test("ask on the guide answers from the sentences that address the question
   }
 });
 
-Deno.test("ask on the guide: a question naming a topic, a section or an amount is answered from there, not from a list of names or a link example", async () => {
+Deno.test("ask on the guide: a question naming a topic, a section or an amount is answered from there, not from a list of names or a link example; an announcement brings what it announces", async () => {
   await using db = await freshDb();
   const app = await guideApp(db);
   const first = (a: Answer) => `${a.citations[0]?.page} › ${a.citations[0]?.section}`;
@@ -135,6 +135,20 @@ Deno.test("ask on the guide: a question naming a topic, a section or an amount i
   );
   for (const c of kept.citations) assert.notEqual(c.page, "Git sync", c.quote);
   await assertVerbatim(db, kept);
+
+  // A sentence ending in a colon brings what it announces; a three-word one, the next sentence.
+  const title = await ask(app, "docs", "How does a page get its title?");
+  assert.match(
+    title.answer,
+    /^The title is taken from the first of these that exists: \[1\] A title: field in YAML front matter at the very top of the file\. \[2\]/,
+  );
+  await assertVerbatim(db, title);
+  const confirm = await ask(app, "docs", "What does confirm_use do?");
+  assert.match(
+    confirm.answer,
+    /^Private endpoint only\. \[1\] Call it after an answer that relied on a page\. \[2\]/,
+  );
+  await assertVerbatim(db, confirm);
 
   // "What is a space?" is answered by the sentence that says what a space is.
   const space = await ask(app, "docs", "What is a space?");

@@ -143,7 +143,7 @@ export function pickSentences(
           (definesTopic(plain, topic) || (lead && topic.some((t) => terms.has(t))));
         const bonus = (defines ? DEFINES : 0) + (named ? NAMED_SECTION : 0) -
           (number && !holdsNumber(plain) ? NO_NUMBER : 0);
-        return { passage, rank, sentence: s, plain, terms, bonus, defines, onNamedPage };
+        return { passage, rank, sentence: s, plain, terms, bonus, defines, onNamedPage, named };
       },
     ).filter((c) => c.plain.length >= 15 && (topic === null || topic.some((t) => c.terms.has(t))));
   });
@@ -178,6 +178,7 @@ export function pickSentences(
     best.passage.page === passages[0]!.page;
   const addresses = (terms: Set<string>) =>
     !settled || qTerms.filter((t) => terms.has(t)).length >= Math.min(2, qTerms.length);
+  const amountFound = number && holdsNumber(best.plain);
   const have = new Set(best.terms);
   const add = (c: typeof best) => {
     chosen.push(c);
@@ -188,7 +189,10 @@ export function pickSentences(
   for (const page of [...new Set(passages.map((p) => p.page))].slice(0, TOP_PAGES)) {
     if (chosen.length >= MAX_SENTENCES || chosen.some((c) => c.passage.page === page)) continue;
     const top = scored.find((c) => c.passage.page === page && addresses(c.terms));
-    if (top && top.coverage >= MIN_SHARE * best.coverage && top.coverage > 0 && top.bonus >= 0) {
+    // When the best sentence states the amount the question asks for, a page's sentence that
+    // states none only shares a word with the question ("Which events: Just the push event.").
+    const untyped = amountFound && !holdsNumber(top?.plain ?? "");
+    if (top && top.coverage >= MIN_SHARE * best.coverage && top.coverage > 0 && !untyped) {
       add(top);
     }
   }
@@ -204,7 +208,12 @@ export function pickSentences(
     const sameTopic = c.passage.page === best.passage.page || addresses(c.terms);
     if ((addsTerms || newPassage) && sameTopic) add(c);
   }
-  const union = new Set(chosen.flatMap((c) => [...c.terms]));
+  const picks = withContinuations(
+    chosen.map((c) => ({ ...toPick(c), terms: c.terms })),
+    question,
+    best.defines || best.onNamedPage || best.named ? topic : null,
+  );
+  const union = new Set(picks.flatMap((c) => [...c.terms]));
   const passageTerms = withCompounds(
     question,
     `${best.passage.title} ${best.passage.section ?? ""} ${best.passage.text}`,
@@ -217,14 +226,7 @@ export function pickSentences(
     ? best.coverage
     : own.reduce((sum, t) => sum + (best.terms.has(t) ? idf.get(t)! : 0), 0) / ownTotal;
   return {
-    picks: chosen.map((c) => ({
-      passage: c.passage,
-      quote: c.sentence.quote,
-      start: c.sentence.start,
-      end: c.sentence.end,
-      plain: c.plain,
-      coverage: c.coverage,
-    })),
+    picks: picks.map(({ terms, ...pick }) => ({ ...pick, coverage: covered(terms) })),
     coverage: covered(union),
     evidence: {
       best: best.coverage,
@@ -240,6 +242,73 @@ export function pickSentences(
       topSentence: Math.max(0, ...scored.filter((c) => c.rank === 0).map((c) => c.coverage)),
     },
   };
+}
+
+function toPick(
+  c: { passage: Passage; sentence: Sentence & { quote: string }; plain: string; coverage: number },
+): Pick {
+  return {
+    passage: c.passage,
+    quote: c.sentence.quote,
+    start: c.sentence.start,
+    end: c.sentence.end,
+    plain: c.plain,
+    coverage: c.coverage,
+  };
+}
+
+/**
+ * Sentences that do not stand alone bring the next unit of their passage (the sentence, list
+ * item, code block or table row after them) right after them in the answer, whatever its words:
+ *
+ * - one ending in a colon announces what follows ("The title is taken from the first of these
+ *   that exists:", "… is at:");
+ * - one of fewer than four words is a heading in all but name ("Private endpoint only.");
+ * - the first sentence that says what the question's topic is (a definition, or a sentence of
+ *   the page or section named after it) goes on in the next one when that one holds the topic
+ *   (`readsOn`, the topic's words) and neither announces its page nor ends in a colon.
+ *
+ * At most `MAX_SENTENCES` in all; an announcement whose continuation does not fit is left out.
+ */
+function withContinuations<T extends Pick & { terms: Set<string> }>(
+  chosen: T[],
+  question: string,
+  readsOn: string[] | null,
+): (Pick & { terms: Set<string> })[] {
+  const out: (Pick & { terms: Set<string> })[] = [];
+  const key = (p: Pick) => `${p.passage.chunkId}:${p.start}`;
+  const seen = new Set<string>();
+  const push = (p: Pick & { terms: Set<string> }) => {
+    if (seen.has(key(p))) return;
+    seen.add(key(p));
+    out.push(p);
+  };
+  for (const [i, c] of chosen.entries()) {
+    push(c);
+    const announces = /:$/.test(c.plain) || c.plain.split(/\s+/).length < 4;
+    if (!announces && !(i === 0 && readsOn)) continue;
+    const next = locatedSentences(c.passage).find((s) => s.start >= c.end);
+    if (!next) continue;
+    const plain = plainText(next);
+    const terms = new Set([...withCompounds(question, plain), ...subsectionTerms(c.passage)]);
+    // Reading on stays on the topic, and stops at a sentence that announces what follows.
+    if (
+      !announces &&
+      (/:$/.test(plain) || announcesPage(next.text) || !readsOn!.some((t) => terms.has(t)))
+    ) continue;
+    push({
+      passage: c.passage,
+      quote: next.quote,
+      start: next.start,
+      end: next.end,
+      plain,
+      coverage: 0,
+      terms,
+    });
+  }
+  const kept = out.slice(0, MAX_SENTENCES);
+  while (kept.length > 1 && /:$/.test(kept.at(-1)!.plain)) kept.pop();
+  return kept;
 }
 
 /**
