@@ -141,9 +141,21 @@ export function pickSentences(
         ]);
         const defines = topic !== null &&
           (definesTopic(plain, topic) || (lead && topic.some((t) => terms.has(t))));
+        const untyped = number && !holdsNumber(plain);
         const bonus = (defines ? DEFINES : 0) + (named ? NAMED_SECTION : 0) -
-          (number && !holdsNumber(plain) ? NO_NUMBER : 0);
-        return { passage, rank, sentence: s, plain, terms, bonus, defines, onNamedPage, named };
+          (untyped ? NO_NUMBER : 0);
+        return {
+          passage,
+          rank,
+          sentence: s,
+          plain,
+          terms,
+          bonus,
+          untyped,
+          defines,
+          onNamedPage,
+          named,
+        };
       },
     ).filter((c) => c.plain.length >= 15 && (topic === null || topic.some((t) => c.terms.has(t))));
   });
@@ -196,9 +208,13 @@ export function pickSentences(
       add(top);
     }
   }
+  // Sentences of the best sentence's own page add to it even without the amount it states.
+  const followScore = (c: typeof best) =>
+    c.score + (c.untyped && c.passage.page === best.passage.page ? NO_NUMBER : 0);
   for (const c of scored.slice(1)) {
     if (
-      chosen.length >= MAX_SENTENCES || chosen.includes(c) || c.score < FOLLOW * best.score ||
+      chosen.length >= MAX_SENTENCES || chosen.includes(c) ||
+      followScore(c) < FOLLOW * best.score ||
       c.coverage === 0
     ) {
       continue;
@@ -268,7 +284,7 @@ function toPick(
  *   the page or section named after it) goes on in the next one when that one holds the topic
  *   (`readsOn`, the topic's words) and neither announces its page nor ends in a colon.
  *
- * At most `MAX_SENTENCES` in all; an announcement whose continuation does not fit is left out.
+ * At most `MAX_SENTENCES` in all (an announcement whose continuation does not fit stays alone).
  */
 function withContinuations<T extends Pick & { terms: Set<string> }>(
   chosen: T[],
@@ -306,9 +322,7 @@ function withContinuations<T extends Pick & { terms: Set<string> }>(
       terms,
     });
   }
-  const kept = out.slice(0, MAX_SENTENCES);
-  while (kept.length > 1 && /:$/.test(kept.at(-1)!.plain)) kept.pop();
-  return kept;
+  return out.slice(0, MAX_SENTENCES);
 }
 
 /**
