@@ -172,12 +172,15 @@ export function pickSentences(
   const total = qTerms.reduce((sum, t) => sum + idf.get(t)!, 0);
   const covered = (terms: Set<string>) =>
     qTerms.reduce((sum, t) => sum + (terms.has(t) ? idf.get(t)! : 0), 0) / total;
-  const scored = candidates.map((c) => ({
+  const all = candidates.map((c) => ({
     ...c,
     coverage: covered(c.terms),
     score: covered(c.terms) + RANK_PRIOR / (c.rank + 1) + c.bonus,
   }))
     .sort((a, b) => b.score - a.score);
+  // A sentence holding no word of the question is never an answer, whatever its bonuses (a
+  // number where the question asks for an amount).
+  const scored = all.some((c) => c.coverage > 0) ? all.filter((c) => c.coverage > 0) : all;
   const best = scored[0]!;
   const chosen = [best];
   // When the best sentence holds every word of the question and stands on the best-ranked
@@ -201,8 +204,9 @@ export function pickSentences(
   for (const page of [...new Set(passages.map((p) => p.page))].slice(0, TOP_PAGES)) {
     if (chosen.length >= MAX_SENTENCES || chosen.some((c) => c.passage.page === page)) continue;
     const top = scored.find((c) => c.passage.page === page && addresses(c.terms));
-    // When the best sentence states the amount the question asks for, a page's sentence that
-    // states none only shares a word with the question ("Which events: Just the push event.").
+    // When the best sentence states the amount the question asks for, another page's sentence
+    // that states none only shares a word with the question ("Which events: Just the push
+    // event.").
     const untyped = amountFound && !holdsNumber(top?.plain ?? "");
     if (top && top.coverage >= MIN_SHARE * best.coverage && top.coverage > 0 && !untyped) {
       add(top);
@@ -380,7 +384,7 @@ export function asksForNumber(question: string): boolean {
 
 /** Whether a sentence states an amount: a digit, a number word, or "an hour", "a day"… */
 function holdsNumber(sentence: string): boolean {
-  return /(?<![\p{L}/_])\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozens?|half|quarter|once|twice|(?:an?|per|each|every) (?:second|minute|hour|day|week|month|year|decade|century))\b/iu
+  return /(?<![\p{L}/_])\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozens?|half|quarter|twice|(?:an?|per|each|every) (?:second|minute|hour|day|week|month|year|decade|century))\b/iu
     .test(sentence);
 }
 
