@@ -232,6 +232,7 @@ export function pickSentences(
     chosen.map((c) => ({ ...toPick(c), terms: c.terms })),
     question,
     best.defines || best.onNamedPage || best.named ? topic : null,
+    code,
   );
   const union = new Set(picks.flatMap((c) => [...c.terms]));
   const passageTerms = withCompounds(
@@ -288,12 +289,14 @@ function toPick(
  *   the page or section named after it) goes on in the next one when that one holds the topic
  *   (`readsOn`, the topic's words) and neither announces its page nor ends in a colon.
  *
+ * A code block of several lines follows only when the question asks for code (`asksForCode`).
  * At most `MAX_SENTENCES` in all (an announcement whose continuation does not fit stays alone).
  */
 function withContinuations<T extends Pick & { terms: Set<string> }>(
   chosen: T[],
   question: string,
   readsOn: string[] | null,
+  code: boolean,
 ): (Pick & { terms: Set<string> })[] {
   const out: (Pick & { terms: Set<string> })[] = [];
   const key = (p: Pick) => `${p.passage.chunkId}:${p.start}`;
@@ -310,6 +313,9 @@ function withContinuations<T extends Pick & { terms: Set<string> }>(
     const next = locatedSentences(c.passage).find((s) => s.start >= c.end);
     if (!next) continue;
     const plain = plainText(next);
+    // A code block of several lines answers only a question about code (`asksForCode`); one
+    // line (a command, an address) reads as a sentence.
+    if (next.kind === "code" && !code && plain.includes("; ")) continue;
     const terms = new Set([...withCompounds(question, plain), ...subsectionTerms(c.passage)]);
     // Reading on stays on the topic, and stops at a sentence that announces what follows.
     if (
