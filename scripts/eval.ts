@@ -182,7 +182,8 @@ try {
  * citations whose quote is `markdown.slice(start, end)` of its page, of answers carrying
  * markdown syntax (`markup_in_answers`) and of fragments (`fragment_answers`); on a set with
  * `answerable`, the share of uncovered questions flagged (coverage not `supported`) and of
- * covered ones wrongly flagged.
+ * covered ones wrongly flagged. `first_citation_gold` is the share whose first citation is a gold
+ * page. With `EVAL_SHOW=1` each answer is printed with its first citation's page and section.
  */
 async function evaluateAnswers(deps: Deps) {
   const markdown = new Map(
@@ -193,6 +194,7 @@ async function evaluateAnswers(deps: Deps) {
   );
   let containsGold = 0;
   let goldCited = 0;
+  let firstGold = 0;
   let quotes = 0;
   let verbatim = 0;
   let markup = 0;
@@ -234,10 +236,19 @@ async function evaluateAnswers(deps: Deps) {
       if (hasMarkup(answer.answer)) markup++;
       if (isFragment(answer.answer)) fragments++;
     }
+    if (Deno.env.get("EVAL_SHOW")) {
+      const first = answer.citations[0];
+      console.log(
+        `${q.id} ${answer.coverage} [${first ? `${first.page} › ${first.section}` : "-"}] ` +
+          `{${answer.citations.map((c) => c.page).join(" | ")}} ` +
+          answer.answer,
+      );
+    }
     if (q.answerable !== false) {
       const text = answer.answer.toLowerCase();
       if (q.answers?.some((a) => text.includes(a.toLowerCase()))) containsGold++;
       if (answer.citations.some((c) => q.gold.includes(c.page))) goldCited++;
+      if (q.gold.includes(answer.citations[0]?.page ?? "")) firstGold++;
     }
     for (const c of answer.citations) {
       quotes++;
@@ -250,6 +261,7 @@ async function evaluateAnswers(deps: Deps) {
     questions: asked.length,
     answer_contains_gold: share(containsGold, answerable.length),
     gold_page_cited: share(goldCited, answerable.length),
+    first_citation_gold: share(firstGold, answerable.length),
     verbatim_quotes: round(quotes === 0 ? 1 : verbatim / quotes),
     markup_in_answers: share(markup, answered),
     fragment_answers: share(fragments, answered),

@@ -95,6 +95,68 @@ Deno.test("ask on the guide answers from the sentences that address the question
   }
 });
 
+Deno.test("ask on the guide: a question naming a topic, a section or an amount is answered from there, not from a list of names or a link example; an announcement brings what it announces", async () => {
+  await using db = await freshDb();
+  const app = await guideApp(db);
+  const first = (a: Answer) => `${a.citations[0]?.page} › ${a.citations[0]?.section}`;
+
+  // "How do tokens work?" names the Tokens page: its lead says what tokens are. The
+  // wikilink example "`[[tokens]]` and `[[guides/getting_started]]` work" is not about tokens.
+  const tokens = await ask(app, "docs", "How do tokens work?");
+  assert.equal(first(tokens), "Tokens › Tokens", tokens.answer);
+  assert.match(tokens.citations[0]!.quote, /^Private spaces do: an account token, a space token/);
+  for (const c of tokens.citations) assert.equal(c.page, "Tokens", c.quote);
+  assert.doesNotMatch(tokens.answer, /path rules/);
+  await assertVerbatim(db, tokens);
+
+  // The operator commands row "`create-space`, `create-token`, … | See [[Tokens]]" holds every
+  // word of the question and says nothing.
+  const create = await ask(app, "docs", "How do I create a space token?");
+  assert.equal(
+    first(create),
+    "Tokens › Tokens > Making and revoking tokens in the web app",
+    create.answer,
+  );
+  for (const c of create.citations) assert.doesNotMatch(c.quote, /`create-space`/, c.quote);
+  await assertVerbatim(db, create);
+
+  // "the ask tool" names the section "ask: get a cited answer".
+  const tool = await ask(app, "docs", "What does the ask tool return?");
+  assert.equal(first(tool), "Tools › Tools > ask: get a cited answer", tool.answer);
+  assert.match(tool.answer, /^Returns a short answer written from the wiki's pages/);
+  await assertVerbatim(db, tool);
+
+  // "How long" asks for an amount: "Which events: Just the push event." has none.
+  const kept = await ask(app, "docs", "How long are usage events kept?");
+  assert.match(kept.answer, /Questions and searches are kept 90 days/);
+  assert.equal(
+    first(kept),
+    "Connecting an assistant › Connecting an assistant > Seeing what assistants use",
+  );
+  for (const c of kept.citations) assert.notEqual(c.page, "Git sync", c.quote);
+  await assertVerbatim(db, kept);
+
+  // A sentence ending in a colon brings what it announces; a three-word one, the next sentence.
+  const title = await ask(app, "docs", "How does a page get its title?");
+  assert.match(
+    title.answer,
+    /^The title is taken from the first of these that exists: \[1\] A title: field in YAML front matter at the very top of the file\. \[2\]/,
+  );
+  await assertVerbatim(db, title);
+  const confirm = await ask(app, "docs", "What does confirm_use do?");
+  assert.match(
+    confirm.answer,
+    /^Private endpoint only\. \[1\] Call it after an answer that relied on a page\. \[2\]/,
+  );
+  await assertVerbatim(db, confirm);
+
+  // "What is a space?" is answered by the sentence that says what a space is.
+  const space = await ask(app, "docs", "What is a space?");
+  assert.equal(first(space), "Home › Home > What the service does", space.answer);
+  assert.match(space.citations[0]!.quote, /^A \*space\* is a wiki that belongs to/);
+  await assertVerbatim(db, space);
+});
+
 Deno.test("over MCP, a search's text form marks only the matched words and alters nothing", async () => {
   await using db = await freshDb();
   const app = await guideApp(db);

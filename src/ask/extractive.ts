@@ -1,6 +1,7 @@
 import { contentTerms, stem, STOPWORDS, tokenize } from "../search/terms.ts";
 import type { Passage } from "./passages.ts";
 import { plainText, type Sentence, splitSentences } from "./sentences.ts";
+import { definesTopic, definitionTopic, headingSubject, sameTerms } from "./topic.ts";
 
 /**
  * A sentence chosen for an extractive answer: `quote` is `passage.markdown.slice(start, end)`,
@@ -45,6 +46,12 @@ export type SentenceEvidence = {
 const MAX_SENTENCES = 4;
 /** Weight of the passage's retrieval rank beside the sentence's own match. */
 const RANK_PRIOR = 0.3;
+/** Added to a sentence that says what the question's topic is (`definitionTopic`). */
+const DEFINES = 0.5;
+/** Added to a sentence of a section whose heading names what the question names. */
+const NAMED_SECTION = 0.3;
+/** Taken from a sentence without a number when the question asks for one. */
+const NO_NUMBER = 0.3;
 /** A further sentence must score at least this share of the best one. */
 const FOLLOW = 0.6;
 /** The best-ranked pages that each get their best sentence in… */
@@ -92,7 +99,10 @@ export function pickSentences(
   question: string,
   passages: Passage[],
 ): { picks: Pick[]; coverage: number; evidence: SentenceEvidence } {
-  const qTerms = [...contentTerms(question).keys()];
+  // A question asking what something is ("How do tokens work?") is about its topic alone: the
+  // words of its form ("work") are not what an answer must hold.
+  const topic = definitionTopic(question);
+  const qTerms = topic ?? [...contentTerms(question).keys()];
   const none: SentenceEvidence = {
     best: 0,
     passage: 0,
@@ -110,23 +120,50 @@ export function pickSentences(
     return { picks: [], coverage: 0, evidence: none };
   }
   const code = asksForCode(question);
-  const candidates = passages.flatMap((passage, rank) => {
+  const number = asksForNumber(question);
+  const qSet = new Set(qTerms);
+  let candidates = passages.flatMap((passage, rank) => {
     const heading = subsectionTerms(passage);
+    const subject = headingSubject(passage.section);
+    const named = subject !== null && subject.every((t) => qSet.has(t));
+    const onNamedPage = topic !== null && sameTerms([...contentTerms(passage.title).keys()], topic);
+    // The lead of the page the question's topic names says what the topic is.
+    const lead = onNamedPage && !(passage.section ?? "").includes(" > ");
     return locatedSentences(passage).filter((s) =>
-      s.text.length >= 20 && !announcesPage(s.text) && (code || s.kind !== "code")
+      s.text.length >= 20 && !announcesPage(s.text) && (code || s.kind !== "code") &&
+      !(s.kind === "row" && listsNames(s.text))
     ).map(
       (s) => {
         const plain = plainText(s);
+        const terms = new Set([
+          ...withCompounds(question, plainText({ ...s, text: withoutSyntaxExamples(s.text) })),
+          ...heading,
+        ]);
+        const defines = topic !== null &&
+          (definesTopic(plain, topic) || (lead && topic.some((t) => terms.has(t))));
+        const untyped = number && !holdsNumber(plain);
+        const bonus = (defines ? DEFINES : 0) + (named ? NAMED_SECTION : 0) -
+          (untyped ? NO_NUMBER : 0);
         return {
           passage,
           rank,
           sentence: s,
           plain,
-          terms: new Set([...withCompounds(question, plain), ...heading]),
+          terms,
+          bonus,
+          untyped,
+          defines,
+          onNamedPage,
+          named,
         };
       },
-    ).filter((c) => c.plain.length >= 15);
+    ).filter((c) => c.plain.length >= 15 && (topic === null || topic.some((t) => c.terms.has(t))));
   });
+  // A page whose title is the question's topic answers it; the other pages only mention the
+  // topic ("`[[Tokens]]` links to the page `Tokens`…"), unless a sentence there defines it.
+  if (candidates.some((c) => c.onNamedPage)) {
+    candidates = candidates.filter((c) => c.onNamedPage || c.defines);
+  }
   if (candidates.length === 0) return { picks: [], coverage: 0, evidence: none };
   const idf = new Map(qTerms.map((t) => {
     const df = candidates.filter((c) => c.terms.has(t)).length;
@@ -135,12 +172,15 @@ export function pickSentences(
   const total = qTerms.reduce((sum, t) => sum + idf.get(t)!, 0);
   const covered = (terms: Set<string>) =>
     qTerms.reduce((sum, t) => sum + (terms.has(t) ? idf.get(t)! : 0), 0) / total;
-  const scored = candidates.map((c) => ({
+  const all = candidates.map((c) => ({
     ...c,
     coverage: covered(c.terms),
-    score: covered(c.terms) + RANK_PRIOR / (c.rank + 1),
+    score: covered(c.terms) + RANK_PRIOR / (c.rank + 1) + c.bonus,
   }))
     .sort((a, b) => b.score - a.score);
+  // A sentence holding no word of the question is never an answer, whatever its bonuses (a
+  // number where the question asks for an amount).
+  const scored = all.some((c) => c.coverage > 0) ? all.filter((c) => c.coverage > 0) : all;
   const best = scored[0]!;
   const chosen = [best];
   // When the best sentence holds every word of the question and stands on the best-ranked
@@ -153,6 +193,7 @@ export function pickSentences(
     best.passage.page === passages[0]!.page;
   const addresses = (terms: Set<string>) =>
     !settled || qTerms.filter((t) => terms.has(t)).length >= Math.min(2, qTerms.length);
+  const amountFound = number && holdsNumber(best.plain);
   const have = new Set(best.terms);
   const add = (c: typeof best) => {
     chosen.push(c);
@@ -163,11 +204,21 @@ export function pickSentences(
   for (const page of [...new Set(passages.map((p) => p.page))].slice(0, TOP_PAGES)) {
     if (chosen.length >= MAX_SENTENCES || chosen.some((c) => c.passage.page === page)) continue;
     const top = scored.find((c) => c.passage.page === page && addresses(c.terms));
-    if (top && top.coverage >= MIN_SHARE * best.coverage && top.coverage > 0) add(top);
+    // When the best sentence states the amount the question asks for, another page's sentence
+    // that states none only shares a word with the question ("Which events: Just the push
+    // event.").
+    const untyped = amountFound && !holdsNumber(top?.plain ?? "");
+    if (top && top.coverage >= MIN_SHARE * best.coverage && top.coverage > 0 && !untyped) {
+      add(top);
+    }
   }
+  // Sentences of the best sentence's own page add to it even without the amount it states.
+  const followScore = (c: typeof best) =>
+    c.score + (c.untyped && c.passage.page === best.passage.page ? NO_NUMBER : 0);
   for (const c of scored.slice(1)) {
     if (
-      chosen.length >= MAX_SENTENCES || chosen.includes(c) || c.score < FOLLOW * best.score ||
+      chosen.length >= MAX_SENTENCES || chosen.includes(c) ||
+      followScore(c) < FOLLOW * best.score ||
       c.coverage === 0
     ) {
       continue;
@@ -177,7 +228,13 @@ export function pickSentences(
     const sameTopic = c.passage.page === best.passage.page || addresses(c.terms);
     if ((addsTerms || newPassage) && sameTopic) add(c);
   }
-  const union = new Set(chosen.flatMap((c) => [...c.terms]));
+  const picks = withContinuations(
+    chosen.map((c) => ({ ...toPick(c), terms: c.terms })),
+    question,
+    best.defines || best.onNamedPage || best.named ? topic : null,
+    code,
+  );
+  const union = new Set(picks.flatMap((c) => [...c.terms]));
   const passageTerms = withCompounds(
     question,
     `${best.passage.title} ${best.passage.section ?? ""} ${best.passage.text}`,
@@ -190,14 +247,7 @@ export function pickSentences(
     ? best.coverage
     : own.reduce((sum, t) => sum + (best.terms.has(t) ? idf.get(t)! : 0), 0) / ownTotal;
   return {
-    picks: chosen.map((c) => ({
-      passage: c.passage,
-      quote: c.sentence.quote,
-      start: c.sentence.start,
-      end: c.sentence.end,
-      plain: c.plain,
-      coverage: c.coverage,
-    })),
+    picks: picks.map(({ terms, ...pick }) => ({ ...pick, coverage: covered(terms) })),
     coverage: covered(union),
     evidence: {
       best: best.coverage,
@@ -213,6 +263,76 @@ export function pickSentences(
       topSentence: Math.max(0, ...scored.filter((c) => c.rank === 0).map((c) => c.coverage)),
     },
   };
+}
+
+function toPick(
+  c: { passage: Passage; sentence: Sentence & { quote: string }; plain: string; coverage: number },
+): Pick {
+  return {
+    passage: c.passage,
+    quote: c.sentence.quote,
+    start: c.sentence.start,
+    end: c.sentence.end,
+    plain: c.plain,
+    coverage: c.coverage,
+  };
+}
+
+/**
+ * Sentences that do not stand alone bring the next unit of their passage (the sentence, list
+ * item, code block or table row after them) right after them in the answer, whatever its words:
+ *
+ * - one ending in a colon announces what follows ("The title is taken from the first of these
+ *   that exists:", "… is at:");
+ * - one of fewer than four words is a heading in all but name ("Private endpoint only.");
+ * - the first sentence that says what the question's topic is (a definition, or a sentence of
+ *   the page or section named after it) goes on in the next one when that one holds the topic
+ *   (`readsOn`, the topic's words) and neither announces its page nor ends in a colon.
+ *
+ * A code block of several lines follows only when the question asks for code (`asksForCode`).
+ * At most `MAX_SENTENCES` in all (an announcement whose continuation does not fit stays alone).
+ */
+function withContinuations<T extends Pick & { terms: Set<string> }>(
+  chosen: T[],
+  question: string,
+  readsOn: string[] | null,
+  code: boolean,
+): (Pick & { terms: Set<string> })[] {
+  const out: (Pick & { terms: Set<string> })[] = [];
+  const key = (p: Pick) => `${p.passage.chunkId}:${p.start}`;
+  const seen = new Set<string>();
+  const push = (p: Pick & { terms: Set<string> }) => {
+    if (seen.has(key(p))) return;
+    seen.add(key(p));
+    out.push(p);
+  };
+  for (const [i, c] of chosen.entries()) {
+    push(c);
+    const announces = /:$/.test(c.plain) || c.plain.split(/\s+/).length < 4;
+    if (!announces && !(i === 0 && readsOn)) continue;
+    const next = locatedSentences(c.passage).find((s) => s.start >= c.end);
+    if (!next) continue;
+    const plain = plainText(next);
+    // A code block of several lines answers only a question about code (`asksForCode`); one
+    // line (a command, an address) reads as a sentence.
+    if (next.kind === "code" && !code && plain.includes("; ")) continue;
+    const terms = new Set([...withCompounds(question, plain), ...subsectionTerms(c.passage)]);
+    // Reading on stays on the topic, and stops at a sentence that announces what follows.
+    if (
+      !announces &&
+      (/:$/.test(plain) || announcesPage(next.text) || !readsOn!.some((t) => terms.has(t)))
+    ) continue;
+    push({
+      passage: c.passage,
+      quote: next.quote,
+      start: next.start,
+      end: next.end,
+      plain,
+      coverage: 0,
+      terms,
+    });
+  }
+  return out.slice(0, MAX_SENTENCES);
 }
 
 /**
@@ -239,6 +359,40 @@ export function asksForCode(question: string): boolean {
 const CODE_WORDS =
   /\b(?:commands?|run|runs|start|starts|install|configure|config|configuration|set ?up|example|snippet|script|syntax|curl|cli|flags?|options?|environment|env|variables?|deploy|build|request|response|json|yaml|sql|query)\b/i;
 const CODE_TOKEN = /`|(?:^|\s)(?:--?[a-z]|\/\w)|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\w=\w/;
+
+/**
+ * Whether a table row only lists names: no cell holds three words outside code spans and
+ * links. "| `create-space`, `create-token`, `list-tokens`, `revoke-token` | See [[Tokens]] |"
+ * holds "create", "space" and "token" and answers nothing; "| `PORT` | `8000` | Port the HTTP
+ * server listens on |" says something.
+ */
+export function listsNames(row: string): boolean {
+  const cells = row.trim().replace(/^\|/, "").replace(/\|$/, "").split("|");
+  return !cells.some((cell) =>
+    cell.replace(/`[^`]*`|\[\[[^\]]*\]\]|\[[^\]]*\]\([^)]*\)/g, " ")
+      .split(/\s+/).filter((w) => /\p{L}{2,}/u.test(w)).length >= 3
+  );
+}
+
+/**
+ * A sentence without its code spans that show link syntax: "`[[tokens]]` and
+ * `[[guides/getting_started]]` work" shows how to write a link, and is not about tokens.
+ */
+function withoutSyntaxExamples(text: string): string {
+  return text.replace(/`[^`]*(?:\[\[|\]\()[^`]*`/g, " ");
+}
+
+/** Whether a question asks for an amount: how many, how much, how long, what percentage… */
+export function asksForNumber(question: string): boolean {
+  return /\b(?:how (?:many|much|long|old|far|often|big|large)|what (?:percentage|number|year))\b/i
+    .test(question);
+}
+
+/** Whether a sentence states an amount: a digit, a number word, or "an hour", "a day"… */
+function holdsNumber(sentence: string): boolean {
+  return /(?<![\p{L}/_])\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozens?|half|quarter|twice|(?:an?|per|each|every) (?:second|minute|hour|day|week|month|year|decade|century))\b/iu
+    .test(sentence);
+}
 
 /** Share of the question's adjacent content-word pairs that stand within 3 words in `text`. */
 function bigramShare(qTerms: string[], text: string): number {

@@ -3,6 +3,9 @@ import { rankChunks, withTexts } from "../search/search_wikis.ts";
 import { sourceFreshness } from "../sync/freshness.ts";
 import { pageUrl } from "../wikis/urls.ts";
 import { selectPageMarkdown } from "./store.ts";
+import { contentTerms } from "../search/terms.ts";
+import { definesTopic, definitionTopic, sameTerms } from "./topic.ts";
+import { plainText, splitSentences } from "./sentences.ts";
 
 /** A retrieved passage, numbered for synthesis. */
 export type Passage = {
@@ -35,7 +38,8 @@ const CONSIDERED = 40;
 /**
  * The best passages for a question: search's chunk ranking (`rankChunks`: hybrid, re-scored, a
  * page the question names exactly first) with the texts of its best `CONSIDERED` chunks, a few
- * per page.
+ * per page. A question that asks what something is also gets the lead of the page named
+ * after it and the chunks that define it (`leadOfNamedPage`).
  */
 export async function retrievePassages(
   deps: Pick<Deps, "db" | "embedder" | "log" | "config">,
@@ -45,7 +49,11 @@ export async function retrievePassages(
   const { hits, rows } = await rankChunks(deps, wikiIds, question, "hybrid", {
     texts: CONSIDERED,
   });
-  const considered = await withTexts(deps, hits.slice(0, CONSIDERED), rows);
+  const considered = leadOfNamedPage(
+    question,
+    await withTexts(deps, hits.slice(0, CONSIDERED), rows),
+    rows,
+  );
   const markdown = new Map(
     (await selectPageMarkdown(deps.db, [...new Set(considered.map((h) => h.page_id))]))
       .map((r) => [Number(r.id), r.markdown]),
@@ -79,4 +87,36 @@ export async function retrievePassages(
     if (passages.length >= MAX_PASSAGES) break;
   }
   return passages;
+}
+
+/**
+ * "How do tokens work?" and "What is a space?" ask what something is. The page titled with
+ * that topic says it in its lead (the text above its first section), and another page may
+ * define it in a sentence ("A *space* is a wiki that belongs to…"); but such a passage holds
+ * the topic word once or twice among many passages full of it, and ranks below them, so it is
+ * left out (eight passages, two a page). For such a question the named page's lead and up to
+ * two chunks that define the topic, if among the considered chunks, move up to follow the
+ * best chunk.
+ */
+function leadOfNamedPage<T extends { chunk_id: number }>(
+  question: string,
+  considered: T[],
+  rows: Map<number, { title: string; heading_path: string[]; text: string | null }>,
+): T[] {
+  const topic = definitionTopic(question);
+  if (!topic || considered.length < 2) return considered;
+  const lead = considered.find((h) => {
+    const row = rows.get(h.chunk_id)!;
+    return row.heading_path.length <= 1 &&
+      sameTerms([...contentTerms(row.title).keys()], topic);
+  });
+  const defining = considered.filter((h) =>
+    h !== lead &&
+    splitSentences(rows.get(h.chunk_id)!.text ?? "").some((s) =>
+      (s.kind === "prose" || s.kind === "item") && definesTopic(plainText(s), topic)
+    )
+  ).slice(0, 2);
+  const up = [lead, ...defining].filter((h): h is T => h !== undefined && h !== considered[0]);
+  if (up.length === 0) return considered;
+  return [considered[0]!, ...up, ...considered.slice(1).filter((h) => !up.includes(h))];
 }
