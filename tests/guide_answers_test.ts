@@ -157,6 +157,30 @@ Deno.test("ask on the guide: a question naming a topic, a section or an amount i
   await assertVerbatim(db, space);
 });
 
+Deno.test("ask on the guide: no answer ends on a colon whose continuation is left out, and a long section's later window is cut at whole sentences", async () => {
+  await using db = await freshDb();
+  const app = await guideApp(db);
+  // "No token is needed for public wikis:" announced a code block the question does not ask for.
+  const search = await ask(app, "docs", "How do I search a public wiki over REST?");
+  assert.ok(search.citations.length > 0);
+  assert.doesNotMatch(search.answer, /:\s*\[\d+\]\s*$/, search.answer);
+  await assertVerbatim(db, search);
+
+  // "Writing pages › Editing pages in the web app" is long enough to be split; its second
+  // window began "and Enter or Tab. - **Saving**: …", which read as one sentence of two list
+  // items, starting in lower case.
+  const edit = await ask(app, "docs", "How do I avoid overwriting someone else's edit?");
+  assert.match(edit.citations[0]!.quote, /If-Match/);
+  for (const c of edit.citations) {
+    assert.doesNotMatch(c.quote, /\n\s*[-*] /, `one list item per quote: ${c.quote}`);
+    assert.match(c.quote, /^(?:[-*] )?(?:\*\*)?[A-Z`]/, `a whole sentence: ${c.quote}`);
+  }
+  for (const sentence of edit.answer.split(/\s*\[\d+\]\s*/).filter(Boolean)) {
+    assert.match(sentence, /^[A-Z]/, sentence);
+  }
+  await assertVerbatim(db, edit);
+});
+
 Deno.test("over MCP, a search's text form marks only the matched words and alters nothing", async () => {
   await using db = await freshDb();
   const app = await guideApp(db);

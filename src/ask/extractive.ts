@@ -290,7 +290,10 @@ function toPick(
  *   (`readsOn`, the topic's words) and neither announces its page nor ends in a colon.
  *
  * A code block of several lines follows only when the question asks for code (`asksForCode`).
- * At most `MAX_SENTENCES` in all (an announcement whose continuation does not fit stays alone).
+ * At most `MAX_SENTENCES` in all. A sentence ending in a colon whose continuation does not
+ * follow it (a code block the question does not ask for, the end of the passage, no room left)
+ * is left out unless it is the best one (it may hold the answer itself): "No token is needed
+ * for public wikis:" read as an answer's last words said nothing.
  */
 function withContinuations<T extends Pick & { terms: Set<string> }>(
   chosen: T[],
@@ -332,7 +335,10 @@ function withContinuations<T extends Pick & { terms: Set<string> }>(
       terms,
     });
   }
-  return out.slice(0, MAX_SENTENCES);
+  const fitted = out.slice(0, MAX_SENTENCES);
+  const followed = (p: Pick, i: number) =>
+    fitted[i + 1]?.passage.chunkId === p.passage.chunkId && fitted[i + 1]!.start >= p.end;
+  return fitted.filter((p, i) => i === 0 || !/:$/.test(p.plain) || followed(p, i));
 }
 
 /**
