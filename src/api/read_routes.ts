@@ -20,7 +20,7 @@ import { searchOutputSchema } from "../search/search_wikis.ts";
 import { recordUsage } from "../usage/record_usage.ts";
 import { json, pageParams, problems, wikiIdParam } from "./schemas.ts";
 import { streamAnswer } from "./stream_answer.ts";
-import { ifNoneMatch } from "../lib/etag.ts";
+import { matchesIfNoneMatch } from "../lib/etag.ts";
 
 /** How a family of routes finds its wiki from the `{id}` in the path (and who may read it). */
 export type WikiResolver = (c: Context, id: string) => Promise<string>;
@@ -116,7 +116,7 @@ export function registerReadRoutes(
       const page = await resolvePageRef(deps.db, wiki, splitSection(path).ref);
       const etag = `"${page.id}-${query.revision ?? page.revision}"`;
       const unchanged = query.revision === undefined && query.if_changed_since === page.revision;
-      if (unchanged || ifNoneMatch(c.req.header("if-none-match"), etag)) {
+      if (unchanged || matchesIfNoneMatch(c.req.header("if-none-match"), etag)) {
         return c.body(null, 304, { ETag: etag });
       }
       // A long page read in slices counts once, at its first slice.

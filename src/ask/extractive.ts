@@ -1,7 +1,8 @@
 import { contentTerms, stem, STOPWORDS, tokenize } from "../search/terms.ts";
 import type { Passage } from "./passages.ts";
-import { plainText, type Sentence, splitSentences } from "./sentences.ts";
+import { plainText, type Sentence, splitSentences, wordCount } from "./sentences.ts";
 import { definesTopic, definitionTopic, headingSubject, sameTerms } from "./topic.ts";
+import { findLoosely } from "./locate.ts";
 
 /**
  * A sentence chosen for an extractive answer: `quote` is `passage.markdown.slice(start, end)`,
@@ -43,6 +44,11 @@ export type SentenceEvidence = {
 };
 
 /** At most this many sentences make an extractive answer. */
+/**
+ * A "sentence" longer than this is not an answer (a page of one run-on paragraph, a log without
+ * full stops); leaving it out keeps the work per question bounded whatever a page holds.
+ */
+const LONGEST = 2_000;
 const MAX_SENTENCES = 4;
 /** Weight of the passage's retrieval rank beside the sentence's own match. */
 const RANK_PRIOR = 0.3;
@@ -77,15 +83,6 @@ export function locatedSentences(passage: Passage): (Sentence & { quote: string 
     out.push({ ...s, start, end, quote: passage.markdown.slice(start, end) });
   }
   return out;
-}
-
-/** Where `needle` stands in `text`, white space compared loosely; null if absent. */
-export function findLoosely(text: string, needle: string): [number, number] | null {
-  const words = needle.trim().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return null;
-  const m = new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s+"))
-    .exec(text);
-  return m ? [m.index, m.index + m[0].length] : null;
 }
 
 /**
@@ -130,7 +127,8 @@ export function pickSentences(
     // The lead of the page the question's topic names says what the topic is.
     const lead = onNamedPage && !(passage.section ?? "").includes(" > ");
     return locatedSentences(passage).filter((s) =>
-      s.text.length >= 20 && !announcesPage(s.text) && (code || s.kind !== "code") &&
+      s.text.length >= 20 && s.text.length <= LONGEST && !announcesPage(s.text) &&
+      (code || s.kind !== "code") &&
       !(s.kind === "row" && listsNames(s.text))
     ).map(
       (s) => {
@@ -164,6 +162,15 @@ export function pickSentences(
   if (candidates.some((c) => c.onNamedPage)) {
     candidates = candidates.filter((c) => c.onNamedPage || c.defines);
   }
+  // Overlapping windows of a long section hold the same sentence at the same page offset: it
+  // counts once, from the better-ranked passage.
+  const once = new Set<string>();
+  candidates = candidates.filter((c) => {
+    const at = `${c.passage.pageId}:${c.sentence.start}`;
+    if (once.has(at)) return false;
+    once.add(at);
+    return true;
+  });
   if (candidates.length === 0) return { picks: [], coverage: 0, evidence: none };
   const idf = new Map(qTerms.map((t) => {
     const df = candidates.filter((c) => c.terms.has(t)).length;
@@ -295,15 +302,18 @@ function toPick(
  * is left out unless it is the best one (it may hold the answer itself): "No token is needed
  * for public wikis:" read as an answer's last words said nothing.
  */
-function withContinuations<T extends Pick & { terms: Set<string> }>(
-  chosen: T[],
+function withContinuations(
+  chosen: (Pick & { terms: Set<string> })[],
   question: string,
   readsOn: string[] | null,
   code: boolean,
 ): (Pick & { terms: Set<string> })[] {
   const out: (Pick & { terms: Set<string> })[] = [];
-  const key = (p: Pick) => `${p.passage.chunkId}:${p.start}`;
+  // Overlapping windows of a long section hold the same sentence at the same page offset.
+  const key = (p: Pick) => `${p.passage.pageId}:${p.start}`;
   const seen = new Set<string>();
+  /** Each announcing sentence's continuation, by key. */
+  const continuation = new Map<string, string>();
   const push = (p: Pick & { terms: Set<string> }) => {
     if (seen.has(key(p))) return;
     seen.add(key(p));
@@ -311,7 +321,7 @@ function withContinuations<T extends Pick & { terms: Set<string> }>(
   };
   for (const [i, c] of chosen.entries()) {
     push(c);
-    const announces = /:$/.test(c.plain) || c.plain.split(/\s+/).length < 4;
+    const announces = /:$/.test(c.plain) || wordCount(c.plain) < 4;
     if (!announces && !(i === 0 && readsOn)) continue;
     const next = locatedSentences(c.passage).find((s) => s.start >= c.end);
     if (!next) continue;
@@ -325,19 +335,17 @@ function withContinuations<T extends Pick & { terms: Set<string> }>(
       !announces &&
       (/:$/.test(plain) || announcesPage(next.text) || !readsOn!.some((t) => terms.has(t)))
     ) continue;
-    push({
-      passage: c.passage,
-      quote: next.quote,
-      start: next.start,
-      end: next.end,
-      plain,
-      coverage: 0,
+    const follower = {
+      ...toPick({ passage: c.passage, sentence: next, plain, coverage: 0 }),
       terms,
-    });
+    };
+    continuation.set(key(c), key(follower));
+    push(follower);
   }
   const fitted = out.slice(0, MAX_SENTENCES);
+  // An announcement stays only right before its own continuation (or when it is the best).
   const followed = (p: Pick, i: number) =>
-    fitted[i + 1]?.passage.chunkId === p.passage.chunkId && fitted[i + 1]!.start >= p.end;
+    fitted[i + 1] !== undefined && continuation.get(key(p)) === key(fitted[i + 1]!);
   return fitted.filter((p, i) => i === 0 || !/:$/.test(p.plain) || followed(p, i));
 }
 
@@ -375,8 +383,7 @@ const CODE_TOKEN = /`|(?:^|\s)(?:--?[a-z]|\/\w)|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\w
 export function listsNames(row: string): boolean {
   const cells = row.trim().replace(/^\|/, "").replace(/\|$/, "").split("|");
   return !cells.some((cell) =>
-    cell.replace(/`[^`]*`|\[\[[^\]]*\]\]|\[[^\]]*\]\([^)]*\)/g, " ")
-      .split(/\s+/).filter((w) => /\p{L}{2,}/u.test(w)).length >= 3
+    wordCount(cell.replace(/`[^`]*`|\[\[[^\]]*\]\]|\[[^\]]*\]\([^)]*\)/g, " ")) >= 3
   );
 }
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { LlmConfig } from "../config/config.ts";
 import type { FrontierNote } from "./ask_schema.ts";
-import { findLoosely } from "./extractive.ts";
+import { findLoosely } from "./locate.ts";
 import type { Passage } from "./passages.ts";
 
 /** What the model must return. */

@@ -6,7 +6,7 @@ import { selectPageMarkdown } from "./store.ts";
 import { contentTerms } from "../search/terms.ts";
 import { definesTopic, definitionTopic, sameTerms } from "./topic.ts";
 import { plainText, splitSentences } from "./sentences.ts";
-import { findLoosely } from "./extractive.ts";
+import { located } from "./locate.ts";
 
 /** A retrieved passage, numbered for synthesis. */
 export type Passage = {
@@ -87,36 +87,6 @@ export async function retrievePassages(
     if (passages.length >= MAX_PASSAGES) break;
   }
   return passages;
-}
-
-/**
- * A chunk's text as it stands in its page. A window of a long section (`chunkMarkdown`) starts
- * with the last words of the window before it, joined by single spaces and cut mid-sentence:
- * "and Enter or Tab. - **Saving**: Save or Ctrl+S." read as one sentence gluing two list items,
- * and one starting in lower case. Such a text is found in the markdown (white space loosely),
- * moved back to the start of the sentence it begins in (found within its block: the paragraph
- * or the list item), and given as the page's own bytes, line breaks and all.
- */
-export function located(markdown: string, text: string): { text: string; offset: number } {
-  const at = markdown.indexOf(text);
-  if (at >= 0) return { text, offset: at };
-  const found = findLoosely(markdown, text);
-  if (!found) return { text, offset: -1 };
-  const [start, end] = found;
-  let from = markdown.lastIndexOf("\n", start - 1) + 1;
-  // Back over the lines of this block: to a line after a blank one, or one opening a list item.
-  while (from > 0 && !/^\s*(?:[-*+]|\d+[.)])\s/.test(markdown.slice(from, end))) {
-    const prev = markdown.lastIndexOf("\n", from - 2) + 1;
-    if (!markdown.slice(prev, from - 1).trim() || /^#{1,6}\s/.test(markdown.slice(prev, from))) {
-      break;
-    }
-    from = prev;
-  }
-  // Then forward to the start of the sentence the window began in: the block may be long.
-  const rel = start - from;
-  const first = splitSentences(markdown.slice(from, end)).filter((u) => u.start <= rel).pop();
-  const begin = from + (first?.start ?? rel);
-  return { text: markdown.slice(begin, end), offset: begin };
 }
 
 /**

@@ -161,3 +161,16 @@ export function plainText(sentence: Pick<Sentence, "text" | "kind">): string {
   }
   return t;
 }
+
+/** Chinese and Japanese characters: written without spaces, each counts as a word. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu;
+
+/**
+ * How many words a text holds: white-space-separated tokens with a letter or a digit, and each
+ * Chinese or Japanese character (a CJK sentence has no spaces, and would count as one word).
+ */
+export function wordCount(text: string): number {
+  const unspaced = text.match(UNSPACED)?.length ?? 0;
+  return unspaced +
+    text.replace(UNSPACED, " ").split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+}

@@ -6,7 +6,7 @@ import { openSpace } from "../spaces/space_context.ts";
 import { findAttachment, listAttachments, saveAttachment } from "./attachments.ts";
 import { exportWikiZip } from "./export_zip.ts";
 import { FilesPage } from "./files_page.tsx";
-import { ifNoneMatch } from "../lib/etag.ts";
+import { matchesIfNoneMatch } from "../lib/etag.ts";
 
 /**
  * A wiki's files under `/w/<id>/-/files`: the list and upload form, the upload (a form post,
@@ -69,7 +69,7 @@ export function attachmentRoutes(deps: Deps): Hono {
         ? `inline; filename="${file.name}"`
         : "inline",
     };
-    if (ifNoneMatch(c.req.header("if-none-match"), etag)) return c.body(null, 304, headers);
+    if (matchesIfNoneMatch(c.req.header("if-none-match"), etag)) return c.body(null, 304, headers);
     return c.body(file.bytes as Uint8Array<ArrayBuffer>, 200, headers);
   });
 

@@ -3,7 +3,7 @@
  * `*`, or a comma-separated list compared weakly (`W/"x"` matches `"x"`). One rule for every
  * route that answers 304 (page reads over REST, a page's `.md`, a wiki's files).
  */
-export function ifNoneMatch(header: string | undefined | null, etag: string): boolean {
+export function matchesIfNoneMatch(header: string | undefined | null, etag: string): boolean {
   if (!header) return false;
   const bare = (tag: string) => tag.trim().replace(/^W\//, "");
   const wanted = bare(etag);

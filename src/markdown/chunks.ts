@@ -14,7 +14,7 @@ export type Chunk = {
 export const MAX_WORDS = 300;
 export const OVERLAP_WORDS = 40;
 
-const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t\r]*$/;
 
 /** The ATX headings of a markdown body, in order, ignoring those inside code. */
 export function headingsOf(body: string): { level: number; text: string; line: number }[] {

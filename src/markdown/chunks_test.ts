@@ -25,3 +25,9 @@ Deno.test("a long section is split into overlapping passages of bounded size", (
     "the next passage starts with the previous one's tail",
   );
 });
+
+Deno.test("a page written with CRLF line endings is split at its headings too", () => {
+  const chunks = chunkMarkdown("# Guide\r\n\r\nIntro.\r\n\r\n## Setup\r\n\r\nRun it.\r\n");
+  assert.deepEqual(chunks.map((c) => c.headingPath), [["Guide"], ["Guide", "Setup"]]);
+  assert.deepEqual(chunks.map((c) => c.anchor), ["guide", "setup"]);
+});

@@ -8,7 +8,7 @@ import { resolvePageRef } from "../pages/read_page.ts";
 import { listPublicWikis } from "./list_public_wikis.ts";
 import { wikiUrl } from "./urls.ts";
 import { rateLimit } from "../limits/rate_limit.ts";
-import { ifNoneMatch } from "../lib/etag.ts";
+import { matchesIfNoneMatch } from "../lib/etag.ts";
 
 /** Pages listed in one wiki's llms.txt at most. */
 const LLMS_PAGES = 2_000;
@@ -103,7 +103,7 @@ export async function pageMarkdown(
   const etag = `"${page.id}-${page.revision}"`;
   const headers = new Headers({ "Content-Type": "text/markdown; charset=utf-8", ETag: etag });
   if (cacheControl) headers.set("Cache-Control", cacheControl);
-  if (ifNoneMatch(request.headers.get("if-none-match"), etag)) {
+  if (matchesIfNoneMatch(request.headers.get("if-none-match"), etag)) {
     return new Response(null, { status: 304, headers });
   }
   return new Response(page.markdown, { headers });
