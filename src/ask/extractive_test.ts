@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { listsNames, pickSentences } from "./extractive.ts";
+import { pickSentences } from "./extractive.ts";
+import { listsNames } from "./sentence_kinds.ts";
 import { passage } from "./passage_fixture.ts";
 import type { Passage } from "./passages.ts";
 import { wordCount } from "./sentences.ts";

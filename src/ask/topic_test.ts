@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { listsNames } from "./extractive.ts";
+import { listsNames } from "./sentence_kinds.ts";
 import { definesTopic, definitionTopic, headingSubject } from "./topic.ts";
 
 Deno.test("a question asking what something is has that thing as its topic; others have none", () => {

@@ -1,0 +1,64 @@
+import { wordCount } from "./sentences.ts";
+
+/**
+ * What a question asks for and what a sentence is, as the extractive picker (`extractive.ts`)
+ * reads them: rules of form, each with the case that taught it (docs/answers.md).
+ */
+
+/**
+ * A sentence that announces what its page or section is about ("This page explains which to
+ * use, … and what happens when you send too many requests") matches a question's words
+ * without answering it.
+ */
+export function announcesPage(sentence: string): boolean {
+  return /^(?:this|the following|the next|below,? the) (?:page|section|guide|chapter|document|article)s? (?:explains?|covers?|describes?|shows?|lists?|tells?|says?|is about|gives?)\b/i
+    .test(sentence.trim());
+}
+
+/**
+ * Whether a question asks for something a code block answers: a command, a configuration, an
+ * example, or it names code itself (`DATABASE_URL`, `--flag`, a path, `key=value`, backticks).
+ * Otherwise a fenced block is not an answer: a JSON example full of "page" and "section" matched
+ * "How do I link to a section of another page?" better than the sentence that says how, and read
+ * as `{; "wiki": "docs",; …`.
+ */
+export function asksForCode(question: string): boolean {
+  return CODE_WORDS.test(question) || CODE_TOKEN.test(question);
+}
+
+const CODE_WORDS =
+  /\b(?:commands?|run|runs|start|starts|install|configure|config|configuration|set ?up|example|snippet|script|syntax|curl|cli|flags?|options?|environment|env|variables?|deploy|build|request|response|json|yaml|sql|query)\b/i;
+const CODE_TOKEN = /`|(?:^|\s)(?:--?[a-z]|\/\w)|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\w=\w/;
+
+/**
+ * Whether a table row only lists names: no cell holds three words outside code spans and
+ * links. "| `create-space`, `create-token`, `list-tokens`, `revoke-token` | See [[Tokens]] |"
+ * holds "create", "space" and "token" and answers nothing; "| `PORT` | `8000` | Port the HTTP
+ * server listens on |" says something.
+ */
+export function listsNames(row: string): boolean {
+  const cells = row.trim().replace(/^\|/, "").replace(/\|$/, "").split("|");
+  return !cells.some((cell) =>
+    wordCount(cell.replace(/`[^`]*`|\[\[[^\]]*\]\]|\[[^\]]*\]\([^)]*\)/g, " ")) >= 3
+  );
+}
+
+/**
+ * A sentence without its code spans that show link syntax: "`[[tokens]]` and
+ * `[[guides/getting_started]]` work" shows how to write a link, and is not about tokens.
+ */
+export function withoutSyntaxExamples(text: string): string {
+  return text.replace(/`[^`]*(?:\[\[|\]\()[^`]*`/g, " ");
+}
+
+/** Whether a question asks for an amount: how many, how much, how long, what percentage… */
+export function asksForNumber(question: string): boolean {
+  return /\b(?:how (?:many|much|long|old|far|often|big|large)|what (?:percentage|number|year))\b/i
+    .test(question);
+}
+
+/** Whether a sentence states an amount: a digit, a number word, or "an hour", "a day"… */
+export function holdsNumber(sentence: string): boolean {
+  return /(?<![\p{L}/_])\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozens?|half|quarter|twice|(?:an?|per|each|every) (?:second|minute|hour|day|week|month|year|decade|century))\b/iu
+    .test(sentence);
+}
