@@ -138,7 +138,7 @@ Deno.test("GET /w/:id/-/usage shows MCP searches, reads and confirmed uses by pa
   ], "one counter per day, kind, page and client; each call adds one");
 });
 
-Deno.test("public wiki reads over the hub and REST count for their wiki; a period is chosen by link", async () => {
+Deno.test("public wiki reads over the hub and REST count for their wiki, a failed read not; a period is chosen by link", async () => {
   await using db = await freshDb();
   const { app, deps, ana } = await world(db);
   await writePage(deps, { wikiId: "garden", path: "Roses", markdown: "# Roses\nPrune in March." }, {
@@ -154,6 +154,13 @@ Deno.test("public wiki reads over the hub and REST count for their wiki; a perio
   await callOk(hub, "search", { wiki: "garden", query: "roses" });
   await callOk(hub, "get_page", { wiki: "garden", page: "Roses" });
   assert.equal((await app.request("/api/v1/public/wikis/garden/pages/Roses")).status, 200);
+  // A read that fails (a revision never kept) and a later slice of the same reading count not.
+  const gone = await app.request("/api/v1/public/wikis/garden/pages/Roses?revision=99");
+  assert.equal(gone.status, 404);
+  await gone.body?.cancel();
+  const slice = await app.request("/api/v1/public/wikis/garden/pages/Roses?offset=5");
+  assert.equal(slice.status, 200);
+  await slice.body?.cancel();
 
   const html = await (await ana.b.get("/w/garden/-/usage?days=7")).text();
   assert.deepEqual(tableAfter(html, "Pages read"), [["Page", "Reads"], ["Roses", "2"]]);

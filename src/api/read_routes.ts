@@ -17,7 +17,7 @@ import { listRevisions, listRevisionsInput, revisionListSchema } from "../pages/
 import { resolvePageRef } from "../pages/read_page.ts";
 import { searchAndRecord } from "../search/search_and_record.ts";
 import { searchOutputSchema } from "../search/search_wikis.ts";
-import { recordUsage } from "../usage/record_usage.ts";
+import { recordRead } from "../usage/record_usage.ts";
 import { json, pageParams, problems, wikiIdParam } from "./schemas.ts";
 import { streamAnswer } from "./stream_answer.ts";
 import { matchesIfNoneMatch } from "../lib/etag.ts";
@@ -119,17 +119,10 @@ export function registerReadRoutes(
       if (unchanged || matchesIfNoneMatch(c.req.header("if-none-match"), etag)) {
         return c.body(null, 304, { ETag: etag });
       }
-      // A long page read in slices counts once, at its first slice.
-      if (query.offset === 0) {
-        await recordUsage(deps, {
-          wikiId: wiki,
-          kind: "read",
-          page: page.path,
-          client: c.req.header("user-agent"),
-        });
-      }
+      const read = { wikiId: wiki, page: page.path, client: c.req.header("user-agent") };
       if ((c.req.header("accept") ?? "").includes("text/markdown")) {
         const text = await readPageText(deps.db, page, query.revision);
+        await recordRead(deps, read);
         return c.body(text.markdown, 200, {
           "Content-Type": "text/markdown; charset=utf-8",
           ETag: etag,
@@ -140,6 +133,7 @@ export function registerReadRoutes(
         ...query,
         page: section ? `${page.id}#${section}` : String(page.id),
       }, page);
+      await recordRead(deps, read, { offset: query.offset });
       return c.json(content, 200, { ETag: etag });
     },
   );

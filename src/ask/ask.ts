@@ -16,7 +16,7 @@ import {
 } from "./verdict.ts";
 import { failingSourceNotes } from "../sync/freshness.ts";
 import { recordAsk } from "../usage/record_ask.ts";
-import type { Caller } from "../usage/record_usage.ts";
+import type { UsageSource } from "../usage/record_usage.ts";
 
 type AskDeps = Pick<Deps, "db" | "embedder" | "log" | "config">;
 
@@ -36,7 +36,7 @@ export async function askWikis(
   deps: AskDeps,
   wikiIds: string[],
   input: z.input<typeof askInput>,
-  asker?: Caller,
+  asker?: UsageSource,
 ): Promise<Answer> {
   const { answer, gaps } = await assessQuestion(deps, wikiIds, input);
   for (const wikiId of wikiIds) {

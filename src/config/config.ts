@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { type Cidr, parseCidr } from "../limits/cidr.ts";
 
+/** PGlite's page cache (`shared_buffers`) unless `PGLITE_SHARED_BUFFERS_MB` says otherwise. */
+export const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 32;
+
 /** The environment variables the service reads, with their defaults. The README lists them. */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(8000),
@@ -14,7 +17,9 @@ const envSchema = z.object({
   SEARCH_INDEX_MB: z.coerce.number().int().min(0).max(1_000_000).default(256),
   DATA_DIR: z.string().min(1).default("./data"),
   // PGlite's memory tops out at 2 GiB; its page cache has to leave room for the rest.
-  PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(1024).default(32),
+  PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(1024).default(
+    DEFAULT_PGLITE_SHARED_BUFFERS_MB,
+  ),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   SEED_DOCS: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
   ALLOWED_HOSTS: z.string().optional(),

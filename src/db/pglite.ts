@@ -2,9 +2,7 @@ import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { type Driver, makeDb, type Row } from "./db.ts";
 import type { Db } from "./db.ts";
-
-/** PGlite's page cache when the caller names none: see `pgliteOptions`. */
-const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 32;
+import { DEFAULT_PGLITE_SHARED_BUFFERS_MB } from "../config/config.ts";
 
 /**
  * The start options of an embedded store. PostgreSQL's `shared_buffers` (128 MB in the

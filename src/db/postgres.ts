@@ -1,6 +1,7 @@
 import postgres from "postgres";
 import { type Driver, makeDb, type Row } from "./db.ts";
 import type { Db } from "./db.ts";
+import { createLog } from "../lib/log.ts";
 
 type Sql = postgres.Sql | postgres.TransactionSql;
 
@@ -68,6 +69,8 @@ function postgresDriver(sql: Sql, inTransaction: boolean, prepare: boolean): Dri
 }
 
 let warnedLost = false;
+/** The driver's own warnings, in the service's log format (it has no `Deps` to hand). */
+const driverLog = createLog("warn");
 
 /**
  * "prepared statement … does not exist" (SQLSTATE 26000): a transaction pooler (PgBouncer
@@ -78,12 +81,10 @@ let warnedLost = false;
 function warnIfPreparedStatementLost(error: unknown): void {
   if ((error as { code?: unknown })?.code !== "26000" || warnedLost) return;
   warnedLost = true;
-  console.error(JSON.stringify({
-    time: new Date().toISOString(),
-    level: "warn",
-    message: "a prepared statement was lost: the database is reached through a pooler that " +
+  driverLog.warn(
+    "a prepared statement was lost: the database is reached through a pooler that " +
       "does not keep prepared statements; set DATABASE_PREPARED_STATEMENTS=false",
-  }));
+  );
 }
 
 let guarded = false;
@@ -105,11 +106,7 @@ function survivePostgresWriteRace(): void {
       /postgres[\s\S]*nextWrite|nextWrite[\s\S]*postgres/.test(error.stack ?? "")
     ) {
       event.preventDefault();
-      console.error(JSON.stringify({
-        time: new Date().toISOString(),
-        level: "warn",
-        message: "database connection closed mid-write: postgres.js error dropped",
-      }));
+      driverLog.warn("database connection closed mid-write: postgres.js error dropped");
     }
   });
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { withoutTitleHeading } from "../markdown/outline.ts";
 import { getPageContent, LIMIT_MAX_CHARS } from "../pages/get_page_content.ts";
-import { recordUsage } from "../usage/record_usage.ts";
+import { recordRead } from "../usage/record_usage.ts";
 import { runTool, toolResult } from "./tool_result.ts";
 import { resolvePageTarget, type WikiScope } from "./wiki_scope.ts";
 
@@ -57,12 +57,7 @@ export function registerFetchTool(server: McpServer, deps: Deps, scope: WikiScop
         page: target.ref,
         max_chars: LIMIT_MAX_CHARS,
       });
-      await recordUsage(deps, {
-        wikiId: target.wiki,
-        kind: "read",
-        page: page.page,
-        client: scope.client,
-      });
+      await recordRead(deps, { wikiId: target.wiki, page: page.page, client: scope.client });
       const out = {
         id: `${page.wiki}/${page.page}`,
         title: page.title,

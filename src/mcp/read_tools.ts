@@ -10,7 +10,7 @@ import { listNeighbors, neighborsInput, neighborsSchema } from "../pages/list_ne
 import { listPages, listPagesInput, pageListSchema } from "../pages/list_pages.ts";
 import { searchAndRecord } from "../search/search_and_record.ts";
 import { searchInput, searchResultSchema } from "../search/search_wikis.ts";
-import { recordUsage } from "../usage/record_usage.ts";
+import { recordRead } from "../usage/record_usage.ts";
 import { registerFetchTool } from "./fetch_tool.ts";
 import {
   budgetSchema,
@@ -125,15 +125,10 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
         if (cutByBudget) page = read.cut(chars);
         page = pageBudget(page, input.max_tokens, cutByBudget);
       }
-      // A long page read in slices counts once, at its first slice.
-      if (!args.offset && !page.unchanged) {
-        await recordUsage(deps, {
-          wikiId: wiki,
-          kind: "read",
-          page: page.page,
-          client: scope.client,
-        });
-      }
+      await recordRead(deps, { wikiId: wiki, page: page.page, client: scope.client }, {
+        offset: input.offset,
+        unchanged: page.unchanged,
+      });
       return toolResult(page, renderPage(page) + cutLine(page).join(""));
     }));
 

@@ -113,32 +113,30 @@ export async function readPageText(db: Db, page: PageRow, revision?: number): Pr
 /**
  * Reads a page's markdown from `offset` (or from the start of `#Section`), cut at a line break
  * near `max_chars` when it can be; an earlier revision on request; only `unchanged` when the
- * caller already has the current revision.
+ * caller already has the current revision. `found`: the page the caller already resolved
+ * (`resolvePageRef`), so it is not looked up again.
  */
 export async function getPageContent(
   deps: Pick<Deps, "db" | "config">,
   wikiId: string,
   input: z.input<typeof getPageInput>,
-  found?: FoundPage,
+  found?: PageRow,
 ): Promise<PageContent> {
   return (await readPageContent(deps, wikiId, input, found)).content;
 }
-
-/** A page the caller already resolved (`resolvePageRef`), so it is not looked up again. */
-type FoundPage = Awaited<ReturnType<typeof resolvePageRef>>;
 
 /**
  * A page read once: `content` as `getPageContent` gives it, and `cut` for a shorter slice from
  * the same offset out of the text already read (MCP `get_page` fits `max_tokens` with it).
  */
-export type PageRead = { content: PageContent; cut(maxChars: number): PageContent };
+type PageRead = { content: PageContent; cut(maxChars: number): PageContent };
 
 /** `getPageContent`, with the means to cut the slice shorter without reading the page again. */
 export async function readPageContent(
   deps: Pick<Deps, "db" | "config">,
   wikiId: string,
   input: z.input<typeof getPageInput>,
-  found?: FoundPage,
+  found?: PageRow,
 ): Promise<PageRead> {
   const { page: rawRef, offset: askedOffset, max_chars, revision, if_changed_since } = getPageInput
     .parse(input);

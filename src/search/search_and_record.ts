@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { recordSearch } from "../usage/record_usage.ts";
-import type { Caller } from "../usage/record_usage.ts";
+import type { UsageSource } from "../usage/record_usage.ts";
 import { type searchInput, type SearchOutput, searchWikis } from "./search_wikis.ts";
 
 /** What a caller shows of a search: the wiki of each result is what it counts by. */
@@ -20,20 +20,20 @@ export function searchAndRecord(
   deps: Deps,
   wikis: string[],
   input: z.input<typeof searchInput>,
-  searcher: Caller,
+  searcher: UsageSource,
 ): Promise<SearchOutput>;
 export function searchAndRecord<T extends Shown>(
   deps: Deps,
   wikis: string[],
   input: z.input<typeof searchInput>,
-  searcher: Caller,
+  searcher: UsageSource,
   shown: (found: SearchOutput) => T,
 ): Promise<T>;
 export async function searchAndRecord(
   deps: Deps,
   wikis: string[],
   input: z.input<typeof searchInput>,
-  searcher: Caller,
+  searcher: UsageSource,
   shown: (found: SearchOutput) => Shown = (found) => found,
 ): Promise<Shown> {
   const out = shown(await searchWikis(deps, wikis, input));

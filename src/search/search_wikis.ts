@@ -325,9 +325,12 @@ export async function rankChunks(
   const depth = Math.max(terms.size > 0 ? RESCORE_DEPTH : 0, options.texts ?? 0);
   const textIds = fused.slice(0, depth).map((h) => h.chunk_id);
   const text = new Set(textIds);
-  const unplaced = fused.filter((h) =>
-    (options.paths || h.page_id === undefined) && !text.has(h.chunk_id)
-  ).map((h) => h.chunk_id);
+  // The rows read: the best chunks' (with their text), and the page of any chunk whose index
+  // entry does not carry it (or of every chunk, when the caller wants paths).
+  const needsRow = (h: { chunk_id: number; page_id?: number }) =>
+    text.has(h.chunk_id) || options.paths === true || h.page_id === undefined;
+  const unplaced = fused.filter((h) => needsRow(h) && !text.has(h.chunk_id))
+    .map((h) => h.chunk_id);
   const read = await selectChunkCandidates(deps.db, unplaced, textIds, {
     wikiIds,
     query,
@@ -340,8 +343,7 @@ export async function rankChunks(
   for (const hit of terms.size > 0 ? rescore(fused, rows, terms) : fused) {
     const row = rows.get(hit.chunk_id);
     // A chunk whose row was asked for and is gone was deleted since its index was read.
-    const asked = text.has(hit.chunk_id) || options.paths || hit.page_id === undefined;
-    const pageId = row?.page_id ?? (asked ? undefined : hit.page_id);
+    const pageId = row?.page_id ?? (needsRow(hit) ? undefined : hit.page_id);
     if (pageId !== undefined) {
       hits.push({ chunk_id: hit.chunk_id, page_id: pageId, score: hit.score });
     }

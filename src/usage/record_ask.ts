@@ -2,7 +2,7 @@ import type { Answer } from "../ask/ask_schema.ts";
 import type { Deps } from "../deps.ts";
 import { gapOf } from "./question_gaps.ts";
 import { pruneKeptQueries, usageClient } from "./record_usage.ts";
-import { type Caller, insertAskQuestion } from "./store.ts";
+import { insertAskQuestion, type UsageSource } from "./store.ts";
 
 /**
  * Counts a question on the usage page and keeps it, with its verdict and its coverage-gap
@@ -13,7 +13,7 @@ import { type Caller, insertAskQuestion } from "./store.ts";
 export async function recordAsk(
   deps: Pick<Deps, "db" | "log">,
   asked: { wikiId: string; answer: Answer; absent: string[]; unwritten: string[] },
-  asker: Caller,
+  asker: UsageSource,
 ): Promise<void> {
   const { wikiId, answer } = asked;
   const client = usageClient(asker.client);

@@ -1,15 +1,15 @@
 import type { Deps } from "../deps.ts";
 import type { Db } from "../db/db.ts";
 import { pathKey } from "../markdown/paths.ts";
-import { type Caller, deleteOldQueries, insertSearchUsage, upsertUsage } from "./store.ts";
+import { deleteOldQueries, insertSearchUsage, upsertUsage, type UsageSource } from "./store.ts";
 
-export type { Caller };
+export type { UsageSource };
 
 /** Questions and searches are kept this many days: the usage page's longest period. */
-export const RETENTION_DAYS = 90;
+const RETENTION_DAYS = 90;
 
 /** One in a hundred kept questions or searches also prunes both past `RETENTION_DAYS`. */
-export const PRUNE_EVERY = 100;
+const PRUNE_EVERY = 100;
 
 /**
  * The one prune rule of kept questions and searches, run by both recorders: now and then (one
@@ -57,8 +57,22 @@ export async function recordUsage(
   }
 }
 
+/**
+ * Counts a page read, by one rule for REST, MCP `get_page` and `fetch`: once per reading, at its
+ * first slice (no `offset`; a `#Section` read counts), never for an `unchanged` answer, and only
+ * once the read succeeded (call it after: a revision that was not kept is a 404, not a read).
+ */
+export async function recordRead(
+  deps: Pick<Deps, "db" | "log">,
+  read: { wikiId: string; page: string; client: string | null | undefined },
+  slice: { offset?: number; unchanged?: boolean } = {},
+): Promise<void> {
+  if (slice.offset || slice.unchanged) return;
+  await recordUsage(deps, { ...read, kind: "read" });
+}
+
 /** One search as made: the wikis it covered and the pages of results it showed. */
-export type SearchEvent = Caller & {
+export type SearchEvent = UsageSource & {
   wikis: string[];
   query: string;
   /** The wiki of each result on the page shown. */

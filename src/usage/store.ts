@@ -123,10 +123,10 @@ export function selectRecentNotes(
 }
 
 /** Where a question was asked or a search made. */
-export type Via = "mcp" | "rest" | "web";
+type Via = "mcp" | "rest" | "web";
 
 /** Who asked or searched: the surface and, when known, the client's name. */
-export type Caller = { via: Via; client: string | null | undefined };
+export type UsageSource = { via: Via; client: string | null | undefined };
 
 /** A question asked of a wiki, as the usage page lists it. */
 export type AskedQuestion = {
