@@ -11,6 +11,8 @@ import { listPages, listPagesInput, pageListSchema } from "../pages/list_pages.t
 import { searchAndRecord } from "../search/search_and_record.ts";
 import { searchInput, searchResultSchema } from "../search/search_wikis.ts";
 import { recordRead } from "../usage/record_usage.ts";
+import { registerWikiView, VIEW_TOOL_META } from "../mcp_app/wiki_view.ts";
+import { offerAsTask } from "../tasks/wire.ts";
 import { registerFetchTool } from "./fetch_tool.ts";
 import {
   budgetSchema,
@@ -48,6 +50,7 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
   const withScope = <S extends z.ZodObject>(schema: S) =>
     scope.param ? schema.extend({ [scope.param.name]: scope.param.schema }) : schema;
   const value = (args: Record<string, unknown>) => scopeValue(scope, args);
+  registerWikiView(server);
 
   server.registerTool("search", {
     title: "Search the wiki",
@@ -69,6 +72,7 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
       : withScope(searchInput.extend({ max_tokens: maxTokensParam })),
     outputSchema: toolSearchOutputSchema,
     annotations: readOnly,
+    _meta: VIEW_TOOL_META,
   }, (args: Record<string, unknown>) =>
     runTool(deps.log, async () => {
       const wikis = await searchScope(scope, value(args));
@@ -110,6 +114,7 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
     inputSchema: withScope(getPageInput.extend({ max_tokens: maxTokensParam })),
     outputSchema: pageContentSchema.extend({ budget: budgetSchema }),
     annotations: readOnly,
+    _meta: VIEW_TOOL_META,
   }, (args: Record<string, unknown>) =>
     runTool(deps.log, async () => {
       const input = args as z.input<typeof getPageInput> & { max_tokens?: number };
@@ -172,7 +177,7 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
       );
     }));
 
-  server.registerTool("ask", {
+  const ask = server.registerTool("ask", {
     title: "Ask the wiki",
     description:
       "Get a short answer to a question, written from the wiki's pages, with numbered citations " +
@@ -183,6 +188,7 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
     inputSchema: withScope(askInput.extend({ max_tokens: maxTokensParam })),
     outputSchema: answerSchema.extend({ budget: budgetSchema }),
     annotations: readOnly,
+    _meta: VIEW_TOOL_META,
   }, (args: Record<string, unknown>) =>
     runTool(deps.log, async () => {
       const wiki = await scope.resolve(value(args));
@@ -205,6 +211,7 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
         ].join("\n"),
       );
     }));
+  offerAsTask(ask);
 }
 
 /** get_page's text: a header line, then the slice (without a repeat of the title heading). */

@@ -16,6 +16,7 @@ import {
   publicWikiListSchema,
 } from "../wikis/list_public_wikis.ts";
 import { listSpaces, spaceListSchema } from "../wikis/list_spaces.ts";
+import { TASK_CAPABILITIES } from "../tasks/wire.ts";
 import type { WikiRow } from "../wikis/wikis.ts";
 import { HUB_INSTRUCTIONS, PRIVATE_INSTRUCTIONS, wikiInstructions } from "./instructions.ts";
 import { registerReadTools } from "./read_tools.ts";
@@ -41,7 +42,7 @@ function newServer(title: string, instructions: string, scope: "public" | "priva
   const hint = { ttlMs: LIST_TTL_MS, cacheScope: scope };
   return new McpServer({ ...SERVER_INFO, title }, {
     instructions,
-    capabilities: { tools: { listChanged: false } },
+    capabilities: { tools: { listChanged: false }, ...TASK_CAPABILITIES },
     cacheHints: { "tools/list": hint, "server/discover": hint },
   });
 }
