@@ -235,15 +235,17 @@
     );
     const note = el("textarea", { name: "note", rows: "3", "aria-label": "What is wrong" });
     note.value = `The answer to "${answer.question}" is wrong or outdated: `;
+    // No <form>: a sandboxed frame without allow-forms never submits one. A button it is.
+    const send = el("button", { type: "button" }, "Send to the wiki's owners");
     const form = el(
-      "form",
+      "div",
       { class: "report", hidden: "" },
       el("label", {}, "This answer is ", kind),
       note,
-      el("button", { type: "submit" }, "Send to the wiki's owners"),
+      send,
     );
-    form.addEventListener("submit", async (event) => {
-      event.preventDefault();
+    send.addEventListener("click", async () => {
+      send.disabled = true;
       status.textContent = "Sending…";
       try {
         const sent = await callTool("report_problem", {
@@ -256,6 +258,7 @@
       } catch (error) {
         status.textContent = `Not sent: ${error.message}`;
       }
+      send.disabled = false;
       reportSize();
     });
     const open = el("button", {
