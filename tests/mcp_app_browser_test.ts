@@ -50,7 +50,7 @@ async function bundleHost(): Promise<string> {
  */
 const HOST_SCRIPT = `
 globalThis.openedLinks = [];
-globalThis.startHost = async ({ html, input, result, theme }) => {
+globalThis.startHost = async ({ html, input, result, theme, maxHeight = 6000 }) => {
   const iframe = document.createElement("iframe");
   iframe.setAttribute("sandbox", "allow-scripts");
   iframe.setAttribute("title", "wiki view");
@@ -59,7 +59,7 @@ globalThis.startHost = async ({ html, input, result, theme }) => {
   document.body.append(iframe);
   const bridge = new AppBridge(null, { name: "test-host", version: "1.0.0" },
     { openLinks: {}, serverTools: {} },
-    { hostContext: { theme, displayMode: "inline", containerDimensions: { width: 720, maxHeight: 6000 } } });
+    { hostContext: { theme, displayMode: "inline", containerDimensions: { width: 720, maxHeight } } });
   bridge.oncalltool = (params) => globalThis.hostCallTool(params);
   bridge.onopenlink = async ({ url }) => { globalThis.openedLinks.push(url); return {}; };
   bridge.onsizechange = ({ height }) => { if (height) iframe.style.height = height + "px"; };
@@ -213,12 +213,17 @@ Deno.test({
         input,
         result,
         theme: "light",
+        maxHeight: 900,
       });
       const frame = page.frameLocator("iframe");
       const top = (result.structuredContent as { results: { title: string }[] }).results[0]!;
       await frame.getByRole("button", { name: top.title }).first().click();
       await frame.getByRole("navigation", { name: "Headings" }).waitFor();
       await frame.locator("article.page h2").first().waitFor();
+      await frame.locator("article.page table").first().waitFor();
+      // The host's size hint holds: the view scrolls inside 900 px rather than growing past it.
+      const height = await page.locator("iframe").evaluate((f) => f.getBoundingClientRect().height);
+      assert.ok(height <= 904, `${height}`);
       await keep(page, "mcp-app-page-light");
     } finally {
       await client.close();

@@ -387,16 +387,35 @@
         i++;
         continue;
       }
-      if (/^\s*([-*+]|\d+[.)])\s+/.test(line)) {
+      if (ITEM.test(line)) {
         const ordered = /^\s*\d/.test(line);
-        const list = el(ordered ? "ol" : "ul", {});
-        while (i < lines.length && /^\s*([-*+]|\d+[.)])\s+/.test(lines[i])) {
-          list.append(
-            el("li", {}, inline(lines[i].replace(/^\s*([-*+]|\d+[.)])\s+/, ""), citations)),
-          );
-          i++;
+        const items = [];
+        while (i < lines.length) {
+          if (ITEM.test(lines[i])) items.push(lines[i++].replace(ITEM, ""));
+          else if (/^\s{2,}\S/.test(lines[i])) items[items.length - 1] += ` ${lines[i++].trim()}`;
+          else break;
         }
-        wrap.append(list);
+        wrap.append(
+          el(ordered ? "ol" : "ul", {}, items.map((t) => el("li", {}, inline(t, citations)))),
+        );
+        continue;
+      }
+      if (line.startsWith("|") && /^\|?\s*:?-{3,}/.test(lines[i + 1] || "")) {
+        const cells = (row) => row.trim().replace(/^\||\|$/g, "").split("|").map((c) => c.trim());
+        const head = cells(line);
+        i += 2;
+        const rows = [];
+        while (i < lines.length && lines[i].startsWith("|")) rows.push(cells(lines[i++]));
+        wrap.append(el(
+          "table",
+          {},
+          el("thead", {}, el("tr", {}, head.map((c) => el("th", {}, inline(c, citations))))),
+          el(
+            "tbody",
+            {},
+            rows.map((r) => el("tr", {}, r.map((c) => el("td", {}, inline(c, citations))))),
+          ),
+        ));
         continue;
       }
       if (line.startsWith(">")) {
@@ -414,7 +433,7 @@
       const paragraph = [];
       while (
         i < lines.length && lines[i].trim() !== "" &&
-        !/^(#{1,6}\s|```|~~~|>|\s*([-*+]|\d+[.)])\s)/.test(lines[i])
+        !/^(#{1,6}\s|```|~~~|>|\||\s*([-*+]|\d+[.)])\s)/.test(lines[i])
       ) {
         paragraph.push(lines[i++]);
       }
@@ -423,6 +442,8 @@
     }
     return wrap;
   }
+
+  const ITEM = /^\s*([-*+]|\d+[.)])\s+/;
 
   const INLINE =
     /(`[^`]+`)|(\*\*[^*]+\*\*)|(\*[^*\s][^*]*\*|_[^_\s][^_]*_)|(\[\[[^\]]+\]\])|(\[[^\]]+\]\([^)\s]+\))|(\[\d+\])/;
