@@ -5,6 +5,7 @@ import type { Db } from "../src/db/db.ts";
 import { writePage } from "../src/pages/write_page.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb, testApp, testDeps } from "./helpers.ts";
+import { startFakeOpenAi } from "./fake_openai.ts";
 import { mcpClient } from "./mcp_helpers.ts";
 
 type App = ReturnType<typeof testApp>["app"];
@@ -235,15 +236,11 @@ Deno.test("MCP 2026-07-28 tasks: the extension is declared, ask makes a task onl
 Deno.test("MCP tasks: a working task cancelled stays cancelled when its answer comes", async () => {
   await using db = await freshDb();
   await world(db);
-  const { app, deps } = testApp(db);
-  // Hold the ask until the cancel is in: the answer's first read of the pages waits on a gate.
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  const query = deps.db.query;
-  deps.db.query = (async (text: string, params?: unknown[]) => {
-    if (/FROM chunks/i.test(text)) await gate;
-    return await query(text, params);
-  }) as typeof query;
+  // An LLM that takes a second and a half to write: the cancel comes in while it writes.
+  const started = startFakeOpenAi();
+  await using fake = Object.assign(started, { [Symbol.asyncDispose]: () => started.close() });
+  fake.delay(1500);
+  const { app, deps } = testApp(db, { LLM_MODEL: "fake-chat", LLM_BASE_URL: fake.url });
   const created = await rpc2026(app, "/mcp/w/garden/", "tools/call", {
     name: "ask",
     arguments: { question: "How long does compost take?" },
@@ -251,15 +248,16 @@ Deno.test("MCP tasks: a working task cancelled stays cancelled when its answer c
   const taskId = created.body.result!.taskId as string;
   const cancel = await rpc2026(app, "/mcp/w/garden/", "tasks/cancel", { taskId }, { tasks: true });
   assert.equal(cancel.body.result!.resultType, "complete");
-  open();
   const got = await untilEnded(async () =>
     (await rpc2026(app, "/mcp/w/garden/", "tasks/get", { taskId }, { tasks: true })).body.result!
   );
   assert.equal(got.status, "cancelled");
-  await new Promise((r) => setTimeout(r, 300));
+  await new Promise((r) => setTimeout(r, 2000)); // the answer has come, and was dropped
   const later = await rpc2026(app, "/mcp/w/garden/", "tasks/get", { taskId }, { tasks: true });
   assert.equal(later.body.result!.status, "cancelled");
   assert.equal(later.body.result!.result, undefined);
+  assert.equal(fake.chats.length, 1);
+  assert.ok(deps.logLines.some((l) => l.includes("task ended after it was cancelled")));
 });
 
 Deno.test("MCP: the SDK client without the extensions gets ask's text and structuredContent as before", async () => {
