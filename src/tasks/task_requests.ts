@@ -177,9 +177,13 @@ async function startTask(
 }
 
 function parseRpc(body: Uint8Array): Rpc | null {
+  const text = new TextDecoder().decode(body);
+  // Every task request names a task (a `tasks/` method, a `task` param, the extension's id):
+  // other requests skip a second parse.
+  if (!text.includes("task")) return null;
   let value: unknown;
   try {
-    value = JSON.parse(new TextDecoder().decode(body));
+    value = JSON.parse(text);
   } catch {
     return null;
   }
