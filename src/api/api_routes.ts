@@ -12,13 +12,13 @@ import {
 import { requireAccountToken } from "./api_auth.ts";
 import { completeDocument } from "./openapi_document.ts";
 import { ApiReferencePage } from "./reference_page.tsx";
-import { pageHeaders } from "../web/page_headers.ts";
+import { pageHeaders } from "../kit/web/page_headers.ts";
 import { rateLimit } from "../limits/rate_limit.ts";
-import { registerReadRoutes } from "./read_routes.ts";
-import { json, problems, wikiIdParam } from "./schemas.ts";
-import { registerSpaceRoutes } from "./space_routes.ts";
+import { registerReadRoutes } from "../pages/page_api_routes.ts";
+import { json, problems, wikiIdParam } from "../kit/rest/schemas.ts";
+import { registerSpaceRoutes } from "../spaces/space_api_routes.ts";
 import { registerSyncRoutes } from "../sync/sync_api_routes.ts";
-import { registerFeedbackApi } from "../feedback/feedback_api.ts";
+import { registerFeedbackApi } from "../feedback/feedback_api_routes.ts";
 
 /**
  * REST `/api/v1`: public wiki reads without credentials, spaces with an account token. Every

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
-import type { Answer } from "../ask/ask_schema.ts";
+import type { Answer } from "./ask_schema.ts";
 import { AppError } from "../errors.ts";
 
 /**

@@ -1,6 +1,6 @@
 import type { Child } from "hono/jsx";
-import { PageFrame, type SpaceView } from "../spaces/wiki_frame.tsx";
-import type { PageContext } from "../web/layout.tsx";
+import { PageFrame, type SpaceView } from "../kit/web/wiki_frame.tsx";
+import type { PageContext } from "../kit/web/layout.tsx";
 import { pageUrl } from "../wikis/urls.ts";
 import { type Client, CLIENTS, type Endpoint, TOKEN_PLACEHOLDER } from "./client_configs.ts";
 

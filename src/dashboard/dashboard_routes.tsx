@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { changePassword } from "../sessions/change_password.ts";
 import { requireAccount } from "../sessions/sessions.ts";
-import { webErrorHandler } from "../sessions/web_error_handler.tsx";
+import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
 import { createSpace } from "../wikis/create_space.ts";
 import { DashboardPage, SettingsPage } from "./dashboard_page.tsx";
 import { searchAllRoutes } from "./search_all_routes.tsx";

@@ -1,10 +1,10 @@
-import { requireJson, REST_BODY_LIMIT } from "../api/rest_edges.ts";
+import { requireJson, REST_BODY_LIMIT } from "../kit/rest/rest_edges.ts";
 import { bodyLimit } from "../http/body_limit.ts";
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { ANONYMOUS, authorize } from "../access/access_policy.ts";
 import type { Deps } from "../deps.ts";
-import { json, problems, wikiIdParam } from "../api/schemas.ts";
+import { json, problems, wikiIdParam } from "../kit/rest/schemas.ts";
 import { clientIp } from "../http/client_ip.ts";
 import { proposeEdit, proposeInput, proposeOutput } from "./propose_edit.ts";
 import { reportInput, reportOutput, reportProblem } from "./report_problem.ts";

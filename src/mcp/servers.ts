@@ -18,9 +18,9 @@ import {
 import { listSpaces, spaceListSchema } from "../wikis/list_spaces.ts";
 import type { WikiRow } from "../wikis/wikis.ts";
 import { HUB_INSTRUCTIONS, PRIVATE_INSTRUCTIONS, wikiInstructions } from "./instructions.ts";
-import { registerReadTools } from "./read_tools.ts";
+import { registerReadTools } from "../pages/page_tools.ts";
 import { registerSkillResources } from "./skills.ts";
-import { runTool, toolResult } from "./tool_result.ts";
+import { runTool, toolResult } from "../kit/mcp/tool_result.ts";
 
 /** The service's name and version as MCP servers announce them. */
 export const SERVER_INFO = { name: "knowledge-wiki", version: "0.1.0" };

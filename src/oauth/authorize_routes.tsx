@@ -3,7 +3,7 @@ import { type Context, Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { ErrorPage } from "../sessions/session_pages.tsx";
-import { webErrorHandler } from "../sessions/web_error_handler.tsx";
+import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
 import { requireAccount } from "../sessions/sessions.ts";
 import { ConnectedAppsPage } from "./apps_page.tsx";
 import {

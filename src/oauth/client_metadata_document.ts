@@ -1,7 +1,7 @@
 import https from "node:https";
 import { Readable } from "node:stream";
 import { redirectUriProblem } from "./redirect_uris.ts";
-import { isPrivateAddress } from "./private_address.ts";
+import { isPrivateAddress } from "../http/private_address.ts";
 
 /**
  * How the server reaches the network for metadata documents; tests pass fakes. `fetch`

@@ -2,10 +2,10 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { withoutTitleHeading } from "../markdown/outline.ts";
-import { getPageContent, LIMIT_MAX_CHARS } from "../pages/get_page_content.ts";
+import { getPageContent, LIMIT_MAX_CHARS } from "./get_page_content.ts";
 import { recordRead } from "../usage/record_usage.ts";
-import { runTool, toolResult } from "./tool_result.ts";
-import { resolvePageTarget, type WikiScope } from "./wiki_scope.ts";
+import { runTool, toolResult } from "../kit/mcp/tool_result.ts";
+import { resolvePageTarget, type WikiScope } from "../kit/mcp/wiki_scope.ts";
 
 /** A fetched page in the shape ChatGPT connectors and deep research read. */
 export const fetchOutputSchema = z.object({

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { bodyLimit } from "../http/body_limit.ts";
-import { requireJson, REST_BODY_LIMIT } from "./rest_edges.ts";
+import { requireJson, REST_BODY_LIMIT } from "../kit/rest/rest_edges.ts";
 import { answerSchema, askInput } from "../ask/ask_schema.ts";
 import { askWikis } from "../ask/ask.ts";
 import type { Deps } from "../deps.ts";
@@ -10,16 +10,16 @@ import {
   pageContentSchema,
   readPageText,
   splitSection,
-} from "../pages/get_page_content.ts";
-import { listNeighbors, neighborsSchema } from "../pages/list_neighbors.ts";
-import { listPages, listPagesInput, pageListSchema } from "../pages/list_pages.ts";
-import { listRevisions, listRevisionsInput, revisionListSchema } from "../pages/list_revisions.ts";
-import { resolvePageRef } from "../pages/read_page.ts";
+} from "./get_page_content.ts";
+import { listNeighbors, neighborsSchema } from "./list_neighbors.ts";
+import { listPages, listPagesInput, pageListSchema } from "./list_pages.ts";
+import { listRevisions, listRevisionsInput, revisionListSchema } from "./list_revisions.ts";
+import { resolvePageRef } from "./read_page.ts";
 import { searchAndRecord } from "../search/search_and_record.ts";
 import { searchOutputSchema } from "../search/search_wikis.ts";
 import { recordRead } from "../usage/record_usage.ts";
-import { json, pageParams, problems, wikiIdParam } from "./schemas.ts";
-import { streamAnswer } from "./stream_answer.ts";
+import { json, pageParams, problems, wikiIdParam } from "../kit/rest/schemas.ts";
+import { streamAnswer } from "../ask/stream_answer.ts";
 import { matchesIfNoneMatch } from "../lib/etag.ts";
 
 /** How a family of routes finds its wiki from the `{id}` in the path (and who may read it). */

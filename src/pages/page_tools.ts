@@ -5,9 +5,9 @@ import { markSnippet } from "../search/snippet.ts";
 import { answerSchema, askInput } from "../ask/ask_schema.ts";
 import type { Deps } from "../deps.ts";
 import { withoutTitleHeading } from "../markdown/outline.ts";
-import { getPageInput, pageContentSchema, readPageContent } from "../pages/get_page_content.ts";
-import { listNeighbors, neighborsInput, neighborsSchema } from "../pages/list_neighbors.ts";
-import { listPages, listPagesInput, pageListSchema } from "../pages/list_pages.ts";
+import { getPageInput, pageContentSchema, readPageContent } from "./get_page_content.ts";
+import { listNeighbors, neighborsInput, neighborsSchema } from "./list_neighbors.ts";
+import { listPages, listPagesInput, pageListSchema } from "./list_pages.ts";
 import { searchAndRecord } from "../search/search_and_record.ts";
 import { searchInput, searchResultSchema } from "../search/search_wikis.ts";
 import { recordRead } from "../usage/record_usage.ts";
@@ -20,11 +20,11 @@ import {
   maxTokensParam,
   pageBudget,
   sliceChars,
-} from "./token_budget.ts";
-import { runTool, toolResult } from "./tool_result.ts";
-import { resolvePageTarget, scopeValue, searchScope, type WikiScope } from "./wiki_scope.ts";
+} from "../kit/mcp/token_budget.ts";
+import { runTool, toolResult } from "../kit/mcp/tool_result.ts";
+import { resolvePageTarget, scopeValue, searchScope, type WikiScope } from "../kit/mcp/wiki_scope.ts";
 
-export type { WikiScope } from "./wiki_scope.ts";
+export type { WikiScope } from "../kit/mcp/wiki_scope.ts";
 
 const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
 

@@ -1,5 +1,5 @@
 import { Fragment } from "hono/jsx";
-import type { SearchOutput } from "../search/search_wikis.ts";
+import type { SearchOutput } from "./search_wikis.ts";
 
 /** A search result as the web pages show it: where it links, and its space's title if asked. */
 export type ResultView = SearchOutput["results"][number] & { href: string; space?: string };

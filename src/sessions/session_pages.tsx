@@ -1,6 +1,6 @@
 import type { Child } from "hono/jsx";
-import { Alert, CsrfField, Field } from "../web/form_kit.tsx";
-import { Layout, type PageContext } from "../web/layout.tsx";
+import { Alert, CsrfField, Field } from "../kit/web/form_kit.tsx";
+import { Layout, type PageContext } from "../kit/web/layout.tsx";
 import type { FieldErrors } from "./sign_in.ts";
 
 /** The sign-up form, with what was typed (never the password) and its errors. */

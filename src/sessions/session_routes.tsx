@@ -11,7 +11,7 @@ import {
 } from "./sessions.ts";
 import { ErrorPage, SignInPage, SignUpPage } from "./session_pages.tsx";
 import { signIn, signUp } from "./sign_in.ts";
-import { webErrorHandler } from "./web_error_handler.tsx";
+import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
 
 /** Sign-up, sign-in, sign-out and the team pages, as server-rendered HTML (behind `webRoutes`). */
 export function sessionRoutes(deps: Deps): Hono {

@@ -1,9 +1,9 @@
 import { Fragment } from "hono/jsx";
 import type { Answer } from "../ask/ask_schema.ts";
 import { titleOf } from "../usage/question_gaps.ts";
-import { Alert } from "../web/form_kit.tsx";
-import { newPageHref, toolHref } from "./space_urls.ts";
-import { type SpaceView, WikiFrame } from "./wiki_frame.tsx";
+import { Alert } from "../kit/web/form_kit.tsx";
+import { newPageHref, toolHref } from "../kit/web/space_urls.ts";
+import { type SpaceView, WikiFrame } from "../kit/web/wiki_frame.tsx";
 
 /** How sure the answer is, in words a reader takes in at a glance. */
 const COVERAGE: Record<Answer["coverage"], string> = {

@@ -1,11 +1,11 @@
 import { Hono } from "hono";
 import { askWikis } from "../ask/ask.ts";
-import { streamAnswer } from "../api/stream_answer.ts";
+import { streamAnswer } from "../ask/stream_answer.ts";
 import type { Deps } from "../deps.ts";
 import { WEB_CLIENT } from "../usage/record_usage.ts";
-import { loadWebSpace } from "../web/space_access.ts";
+import { loadWebSpace } from "../kit/web/space_access.ts";
 import { AnswerView } from "./ask_page.tsx";
-import { relativeUrl } from "./space_urls.ts";
+import { relativeUrl } from "../kit/web/space_urls.ts";
 
 /**
  * `GET /w/<id>/-/ask/stream?q=…`: the Ask page's answer as server-sent events, the REST API's

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
-import { loadWebSpace } from "../web/space_access.ts";
+import { loadWebSpace } from "../kit/web/space_access.ts";
 import { pageMarkdown } from "../wikis/llms_routes.ts";
 
 /**

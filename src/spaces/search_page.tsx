@@ -1,7 +1,7 @@
-import { Alert } from "../web/form_kit.tsx";
-import { ResultsSection, type ResultView } from "./search_results.tsx";
-import { toolHref } from "./space_urls.ts";
-import { type SpaceView, WikiFrame } from "./wiki_frame.tsx";
+import { Alert } from "../kit/web/form_kit.tsx";
+import { ResultsSection, type ResultView } from "../search/search_results.tsx";
+import { toolHref } from "../kit/web/space_urls.ts";
+import { type SpaceView, WikiFrame } from "../kit/web/wiki_frame.tsx";
 
 /** A search of one wiki: the results (title, path, the passage that matched), or the form alone. */
 export function SearchPage(

@@ -13,15 +13,15 @@ import { listSpaces, spaceListSchema } from "../wikis/list_spaces.ts";
 import { pageUrl } from "../wikis/urls.ts";
 import { bodyLimit } from "../http/body_limit.ts";
 import { timeout } from "../http/request_timeout.ts";
-import { registerReadRoutes } from "./read_routes.ts";
+import { registerReadRoutes } from "../pages/page_api_routes.ts";
 import {
   IMPORT_BODY_LIMIT,
   openapiWithBody,
   parseIfMatch,
   REST_BODY_LIMIT,
   withIfMatch,
-} from "./rest_edges.ts";
-import { json, pageParams, problems, wikiIdParam } from "./schemas.ts";
+} from "../kit/rest/rest_edges.ts";
+import { json, pageParams, problems, wikiIdParam } from "../kit/rest/schemas.ts";
 
 /** Largest JSON batch of pages one import takes. */
 const MAX_IMPORT_PAGES = 5_000;

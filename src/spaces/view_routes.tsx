@@ -11,15 +11,15 @@ import { WEB_CLIENT } from "../usage/record_usage.ts";
 import { AskPage } from "./ask_page.tsx";
 import { findPageRecord } from "./find_page_record.ts";
 import { WikiHomePage } from "./home_page.tsx";
-import { readingOrder, type TreeNode } from "./page_tree.ts";
+import { readingOrder, type TreeNode } from "../kit/web/page_tree.ts";
 import { MissingPageView, PageView } from "./page_view.tsx";
 import { renderPage } from "./render_page.ts";
 import { SearchPage } from "./search_page.tsx";
 import { suggestSections } from "./suggest_sections.ts";
-import { openSpace } from "./space_context.ts";
+import { openSpace } from "../kit/web/space_context.ts";
 import { countWikiPages, recentPages } from "./space_history.ts";
-import { pageHref, relativeUrl, spaceHref } from "./space_urls.ts";
-import type { SpaceView } from "./wiki_frame.tsx";
+import { pageHref, relativeUrl, spaceHref } from "../kit/web/space_urls.ts";
+import type { SpaceView } from "../kit/web/wiki_frame.tsx";
 
 /**
  * Reading a wiki: its home, its search and its pages. Mount last: the page route takes any

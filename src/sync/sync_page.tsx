@@ -1,6 +1,6 @@
-import { Alert, CsrfField, Field } from "../web/form_kit.tsx";
-import { toolHref } from "../spaces/space_urls.ts";
-import { type SpaceView, Time, WikiFrame } from "../spaces/wiki_frame.tsx";
+import { Alert, CsrfField, Field } from "../kit/web/form_kit.tsx";
+import { toolHref } from "../kit/web/space_urls.ts";
+import { type SpaceView, Time, WikiFrame } from "../kit/web/wiki_frame.tsx";
 import type { SyncStatus } from "./connect_source.ts";
 import type { SyncJobRow } from "./store.ts";
 

@@ -1,5 +1,5 @@
-import { Alert, CsrfField, Field, SelectField } from "../web/form_kit.tsx";
-import { Layout, type PageContext } from "../web/layout.tsx";
+import { Alert, CsrfField, Field, SelectField } from "../kit/web/form_kit.tsx";
+import { Layout, type PageContext } from "../kit/web/layout.tsx";
 import type { InvitationRow, MemberRow, Role, TeamRow } from "./store.ts";
 
 const ROLES: Role[] = ["owner", "admin", "member"];

@@ -1,5 +1,5 @@
 import type { PublicWiki } from "../wikis/list_public_wikis.ts";
-import { Layout, type PageContext } from "./layout.tsx";
+import { Layout, type PageContext } from "../kit/web/layout.tsx";
 
 /**
  * The front page: what the service is, how to give an assistant the public wikis in a minute,

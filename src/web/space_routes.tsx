@@ -1,16 +1,16 @@
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
-import { webErrorHandler } from "../sessions/web_error_handler.tsx";
-import { DEFAULT_MAX_BODY } from "../web/web_middleware.ts";
-import { askRoutes } from "./ask_routes.tsx";
-import { editorRoutes } from "./editor_routes.tsx";
-import { historyRoutes } from "./history_routes.tsx";
-import { importRoutes } from "./import_routes.tsx";
-import { MAX_UPLOAD_BYTES } from "./import_uploads.ts";
-import { manageRoutes } from "./manage_routes.tsx";
-import { markdownRoutes } from "./markdown_routes.ts";
-import { settingsRoutes } from "./settings_routes.tsx";
-import { viewRoutes } from "./view_routes.tsx";
+import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
+import { DEFAULT_MAX_BODY } from "./web_middleware.ts";
+import { askRoutes } from "../spaces/ask_routes.tsx";
+import { editorRoutes } from "../spaces/editor_routes.tsx";
+import { historyRoutes } from "../spaces/history_routes.tsx";
+import { importRoutes } from "../spaces/import_routes.tsx";
+import { MAX_UPLOAD_BYTES } from "../spaces/import_uploads.ts";
+import { manageRoutes } from "../spaces/manage_routes.tsx";
+import { markdownRoutes } from "../spaces/markdown_routes.ts";
+import { settingsRoutes } from "../spaces/settings_routes.tsx";
+import { viewRoutes } from "../spaces/view_routes.tsx";
 
 /** Largest form post besides imports: a page of `MAX_MARKDOWN_CHARS`, URL-encoded, fits. */
 const MAX_FORM_BYTES = 8 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { Answer } from "../ask/ask_schema.ts";
-import { decodeCursor, encodeCursor } from "../lib/cursor.ts";
+import type { Answer } from "../../ask/ask_schema.ts";
+import { decodeCursor, encodeCursor } from "../../lib/cursor.ts";
 
 /**
  * How tools size a response for `max_tokens`: an estimate, one token per four characters of

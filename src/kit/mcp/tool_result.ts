@@ -1,7 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import type { Log } from "../lib/log.ts";
-import { isDatabaseUnavailable } from "../db/db.ts";
-import { AppError } from "../errors.ts";
+import type { Log } from "../../lib/log.ts";
+import { isDatabaseUnavailable } from "../../db/db.ts";
+import { AppError } from "../../errors.ts";
 
 /** A successful tool result: the structured value and a text rendering for models and people. */
 export function toolResult<T extends Record<string, unknown>>(

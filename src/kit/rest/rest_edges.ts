@@ -1,6 +1,6 @@
 import type { OpenAPIHono, RouteConfig, RouteHandler } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import { AppError } from "../errors.ts";
+import { AppError } from "../../errors.ts";
 
 /** The body limit of REST routes with a body (imports: `IMPORT_BODY_LIMIT`). */
 export const REST_BODY_LIMIT = 4 * 1024 * 1024;

@@ -1,4 +1,4 @@
-import { pathKey } from "../markdown/paths.ts";
+import { pathKey } from "../../markdown/paths.ts";
 
 /** A folder or a page of a wiki's tree; a folder may be a page too (`Guides` and `Guides/Setup`). */
 export type TreeNode = {

@@ -1,4 +1,4 @@
-import { pathKey } from "../markdown/paths.ts";
+import { pathKey } from "../../markdown/paths.ts";
 import { findNode, neighbours, type TreeNode } from "./page_tree.ts";
 import type { SpaceNav } from "./space_nav.ts";
 import { pageHref, spaceHref, toolHref } from "./space_urls.ts";

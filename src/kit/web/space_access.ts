@@ -1,6 +1,6 @@
 import type { Context } from "hono";
-import { type Access, authorize, type Need } from "../access/access_policy.ts";
-import type { Deps } from "../deps.ts";
+import { type Access, authorize, type Need } from "../../access/access_policy.ts";
+import type { Deps } from "../../deps.ts";
 
 /** What a person may do in a wiki through the web app. */
 export type WebAccess = Need;

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
-import type { Deps } from "../deps.ts";
-import { AppError } from "../errors.ts";
-import { loadWebSpace, type WebAccess } from "../web/space_access.ts";
+import type { Deps } from "../../deps.ts";
+import { AppError } from "../../errors.ts";
+import { loadWebSpace, type WebAccess } from "./space_access.ts";
 import { loadSpaceNav } from "./space_nav.ts";
 import type { SpaceView } from "./wiki_frame.tsx";
 

@@ -1,5 +1,5 @@
-import type { Deps } from "../deps.ts";
-import { pageHeads } from "../pages/list_pages.ts";
+import type { Deps } from "../../deps.ts";
+import { pageHeads } from "../../pages/list_pages.ts";
 import { pageTree, type TreeNode } from "./page_tree.ts";
 
 /** Pages a wiki's navigation lists at most; search reaches the rest. */

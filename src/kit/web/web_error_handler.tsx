@@ -1,10 +1,10 @@
 import type { ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { Deps } from "../deps.ts";
-import { AppError } from "../errors.ts";
-import { internalError } from "../http/problem.ts";
-import { ErrorPage } from "./session_pages.tsx";
+import type { Deps } from "../../deps.ts";
+import { AppError } from "../../errors.ts";
+import { internalError } from "../../http/problem.ts";
+import { ErrorPage } from "../../sessions/session_pages.tsx";
 
 /**
  * How the web pages fail: a missing session goes to sign-in (with `next` on GET when

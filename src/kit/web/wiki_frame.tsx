@@ -1,7 +1,7 @@
 import { type Child, Fragment } from "hono/jsx";
-import { SearchForm } from "../web/form_kit.tsx";
-import { Layout, type PageContext } from "../web/layout.tsx";
-import type { WebSpace } from "../web/space_access.ts";
+import { SearchForm } from "./form_kit.tsx";
+import { Layout, type PageContext } from "./layout.tsx";
+import type { WebSpace } from "./space_access.ts";
 import { Crumbs, Sidebar } from "./sidebar.tsx";
 import type { SpaceNav } from "./space_nav.ts";
 import { newPageHref, toolHref } from "./space_urls.ts";
