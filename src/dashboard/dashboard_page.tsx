@@ -1,6 +1,7 @@
 import { Alert, CsrfField, Field, SelectField } from "../kit/web/form_kit.tsx";
 import type { InvitationRow } from "../teams/invitations.ts";
-import { canOwnSpaces, type Role, type TeamRow } from "../teams/teams.ts";
+import type { Role } from "../access/role.ts";
+import { canOwnSpaces, type TeamRow } from "../teams/teams.ts";
 import { CreateTeamForm } from "../teams/team_pages.tsx";
 import { Layout, type PageContext } from "../kit/web/layout.tsx";
 import { SearchAllForm } from "./search_all_page.tsx";

@@ -19,14 +19,9 @@ import { listSpaces, spaceListSchema } from "../wikis/list_spaces.ts";
 import type { WikiRow } from "../wikis/wikis.ts";
 import { HUB_INSTRUCTIONS, PRIVATE_INSTRUCTIONS, wikiInstructions } from "./instructions.ts";
 import { registerReadTools } from "../pages/page_tools.ts";
+import { SERVER_INFO } from "./server_info.ts";
 import { registerSkillResources } from "./skills.ts";
 import { runTool, toolResult } from "../kit/mcp/tool_result.ts";
-
-/** The service's name and version as MCP servers announce them. */
-export const SERVER_INFO = { name: "knowledge-wiki", version: "0.1.0" };
-
-/** The MCP protocol revisions every endpoint serves, newest first. */
-export const PROTOCOL_VERSIONS = ["2026-07-28", "2025-11-25"] as const;
 
 /** How long a client may reuse `tools/list` and `server/discover` (2026-07-28 cache hints). */
 const LIST_TTL_MS = 300_000;

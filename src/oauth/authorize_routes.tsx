@@ -12,7 +12,7 @@ import {
   checkAuthorizationRequest,
   issueCode,
 } from "./authorize.ts";
-import type { DocumentFetcher } from "./client_metadata_document.ts";
+import type { DocumentFetcher } from "../http/pinned_fetch.ts";
 import { ConsentPage } from "./consent_page.tsx";
 import { disconnectApp, listConnectedApps } from "./grants.ts";
 import { consentedScope } from "./scopes.ts";

@@ -22,7 +22,12 @@ import {
   sliceChars,
 } from "../kit/mcp/token_budget.ts";
 import { runTool, toolResult } from "../kit/mcp/tool_result.ts";
-import { resolvePageTarget, scopeValue, searchScope, type WikiScope } from "../kit/mcp/wiki_scope.ts";
+import {
+  resolvePageTarget,
+  scopeValue,
+  searchScope,
+  type WikiScope,
+} from "../kit/mcp/wiki_scope.ts";
 
 export type { WikiScope } from "../kit/mcp/wiki_scope.ts";
 

@@ -1,6 +1,7 @@
 import { Alert, CsrfField, Field, SelectField } from "../kit/web/form_kit.tsx";
 import { Layout, type PageContext } from "../kit/web/layout.tsx";
-import type { InvitationRow, MemberRow, Role, TeamRow } from "./store.ts";
+import type { Role } from "../access/role.ts";
+import type { InvitationRow, MemberRow, TeamRow } from "./store.ts";
 
 const ROLES: Role[] = ["owner", "admin", "member"];
 

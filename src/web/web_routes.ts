@@ -6,7 +6,7 @@ import { tokenRoutes } from "../auth/token_routes.tsx";
 import { connectRoutes } from "../connect/connect_routes.tsx";
 import { dashboardRoutes } from "../dashboard/dashboard_routes.tsx";
 import { authorizeRoutes } from "../oauth/authorize_routes.tsx";
-import { type DocumentFetcher, networkFetcher } from "../oauth/client_metadata_document.ts";
+import { type DocumentFetcher, networkFetcher } from "../http/pinned_fetch.ts";
 import { sessionRoutes } from "../sessions/session_routes.tsx";
 import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
 import { spaceBodyLimit, spaceRoutes } from "./space_routes.tsx";
