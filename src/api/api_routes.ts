@@ -14,7 +14,11 @@ import { completeDocument } from "./openapi_document.ts";
 import { ApiReferencePage } from "./reference_page.tsx";
 import { pageHeaders } from "../kit/web/page_headers.ts";
 import { rateLimit } from "../limits/rate_limit.ts";
-import { registerReadRoutes } from "../pages/page_api_routes.ts";
+import { registerPageRoutes } from "../pages/page_api_routes.ts";
+import { registerSearchRoutes } from "../search/search_api_routes.ts";
+import { registerAskRoutes } from "../ask/ask_api_routes.ts";
+import type { ReadScope } from "../kit/rest/read_scope.ts";
+import { auditedSpace } from "../audit/record_audit.ts";
 import { json, problems, wikiIdParam } from "../kit/rest/schemas.ts";
 import { registerSpaceRoutes } from "../spaces/space_api_routes.ts";
 import { registerSyncRoutes } from "../sync/sync_api_routes.ts";
@@ -81,7 +85,7 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
     },
   );
 
-  registerReadRoutes(app, deps, {
+  readRoutes(app, deps, {
     base: "/public/wikis/{id}",
     tag: "Public wikis",
     resolve: async (_c, id) => (await authorize(deps, ANONYMOUS, id, "read", "rest")).wiki.id,
@@ -92,6 +96,14 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
   app.use("/spaces", requireAccountToken(deps));
   app.use("/spaces/*", requireAccountToken(deps), auditSpaceRequests(deps));
   registerSpaceRoutes(app, deps);
+  readRoutes(app, deps, {
+    base: "/spaces/{id}",
+    tag: "Spaces",
+    resolve: async (c, id) =>
+      auditedSpace((await authorize(deps, c.get("credential"), id, "read", "rest")).wiki.id),
+    secured: true,
+    operationPrefix: "space",
+  });
   registerSyncRoutes(app, deps);
   registerFeedbackApi(app, deps);
 
@@ -129,4 +141,11 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
       ),
   );
   return app;
+}
+
+/** The reads one family of wikis offers (public wikis, the caller's spaces), feature by feature. */
+function readRoutes(app: OpenAPIHono, deps: Deps, scope: ReadScope): void {
+  registerPageRoutes(app, deps, scope);
+  registerSearchRoutes(app, deps, scope);
+  registerAskRoutes(app, deps, scope);
 }

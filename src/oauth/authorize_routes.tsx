@@ -2,7 +2,7 @@ import { reachableSpaces } from "../access/access_policy.ts";
 import { type Context, Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { ErrorPage } from "../sessions/session_pages.tsx";
+import { ErrorPage } from "../kit/web/error_page.tsx";
 import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
 import { requireAccount } from "../sessions/sessions.ts";
 import { ConnectedAppsPage } from "./apps_page.tsx";

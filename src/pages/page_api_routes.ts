@@ -1,9 +1,4 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import { bodyLimit } from "../http/body_limit.ts";
-import { requireJson, REST_BODY_LIMIT } from "../kit/rest/rest_edges.ts";
-import { answerSchema, askInput } from "../ask/ask_schema.ts";
-import { askWikis } from "../ask/ask.ts";
 import type { Deps } from "../deps.ts";
 import {
   getPageContent,
@@ -15,37 +10,18 @@ import { listNeighbors, neighborsSchema } from "./list_neighbors.ts";
 import { listPages, listPagesInput, pageListSchema } from "./list_pages.ts";
 import { listRevisions, listRevisionsInput, revisionListSchema } from "./list_revisions.ts";
 import { resolvePageRef } from "./read_page.ts";
-import { searchAndRecord } from "../search/search_and_record.ts";
-import { searchOutputSchema } from "../search/search_wikis.ts";
 import { recordRead } from "../usage/record_usage.ts";
 import { json, pageParams, problems, wikiIdParam } from "../kit/rest/schemas.ts";
-import { streamAnswer } from "../ask/stream_answer.ts";
+import { type ReadScope, scopeParts } from "../kit/rest/read_scope.ts";
 import { matchesIfNoneMatch } from "../lib/etag.ts";
 
-/** How a family of routes finds its wiki from the `{id}` in the path (and who may read it). */
-export type WikiResolver = (c: Context, id: string) => Promise<string>;
-
 /**
- * Registers the read routes under `base` (`/public/wikis/{id}` or `/spaces/{id}`): page list,
- * page (JSON or markdown, with ETag), neighbours, search and ask. One definition serves both
- * public wikis and private spaces; only `resolve` differs.
+ * Registers the page reads under the scope's base (`/public/wikis/{id}` or `/spaces/{id}`):
+ * page list, page (JSON or markdown, with ETag), its revisions and its neighbours.
  */
-export function registerReadRoutes(
-  app: OpenAPIHono,
-  deps: Deps,
-  options: {
-    base: string;
-    tag: string;
-    resolve: WikiResolver;
-    secured: boolean;
-    /** Names this family's operations: `public` gives `publicListPages`, … */
-    operationPrefix: "public" | "space";
-  },
-): void {
-  const { base, tag, resolve } = options;
-  const op = (name: string) => `${options.operationPrefix}${name}`;
-  const security = options.secured ? [{ bearer: [] }] : undefined;
-  const auth = options.secured ? [401, 403] : [];
+export function registerPageRoutes(app: OpenAPIHono, deps: Deps, scope: ReadScope): void {
+  const { base, tag, resolve } = scope;
+  const { op, security, auth } = scopeParts(scope);
 
   app.openapi(
     createRoute({
@@ -180,75 +156,6 @@ export function registerReadRoutes(
       const { id, path } = c.req.valid("param");
       const wiki = await resolve(c, id);
       return c.json(await listNeighbors(deps, wiki, { page: path, ...c.req.valid("query") }), 200);
-    },
-  );
-
-  app.openapi(
-    createRoute({
-      method: "get",
-      path: `${base}/search`,
-      operationId: op("Search"),
-      tags: [tag],
-      summary: "Hybrid search: pages with their best passage",
-      security,
-      request: {
-        params: wikiIdParam,
-        query: z.object({
-          q: z.string().min(1).max(1000).openapi({
-            description: "The query",
-            example: "connect cursor",
-          }),
-          limit: z.coerce.number().int().min(1).max(50).default(10),
-          cursor: z.string().max(200).optional(),
-        }),
-      },
-      responses: { 200: json(searchOutputSchema, "Ranked pages"), ...problems(400, ...auth, 404) },
-    }),
-    async (c) => {
-      const wiki = await resolve(c, c.req.valid("param").id);
-      const { q, limit, cursor } = c.req.valid("query");
-      const out = await searchAndRecord(deps, [wiki], { query: q, limit, cursor }, {
-        via: "rest",
-        client: c.req.header("user-agent"),
-      });
-      return c.json(out, 200);
-    },
-  );
-
-  app.openapi(
-    createRoute({
-      method: "post",
-      path: `${base}/ask`,
-      operationId: op("Ask"),
-      tags: [tag],
-      summary: "Ask a question: an answer with citations and frontier notes",
-      description:
-        "Send `Accept: text/event-stream` to receive progress and the answer as server-sent events.",
-      security,
-      middleware: [bodyLimit(REST_BODY_LIMIT), requireJson()],
-      request: {
-        params: wikiIdParam,
-        body: { required: true, content: { "application/json": { schema: askInput } } },
-      },
-      responses: {
-        200: {
-          description: "The answer (or an event stream with `Accept: text/event-stream`)",
-          content: {
-            "application/json": { schema: answerSchema },
-            "text/event-stream": { schema: z.string() },
-          },
-        },
-        ...problems(400, ...auth, 404, 413, 415),
-      },
-    }),
-    async (c) => {
-      const wiki = await resolve(c, c.req.valid("param").id);
-      const input = c.req.valid("json");
-      const asker = { via: "rest", client: c.req.header("user-agent") } as const;
-      if ((c.req.header("accept") ?? "").includes("text/event-stream")) {
-        return streamAnswer(c, () => askWikis(deps, [wiki], input, asker));
-      }
-      return c.json(await askWikis(deps, [wiki], input, asker), 200);
     },
   );
 }

@@ -13,7 +13,6 @@ import { listSpaces, spaceListSchema } from "../wikis/list_spaces.ts";
 import { pageUrl } from "../wikis/urls.ts";
 import { bodyLimit } from "../http/body_limit.ts";
 import { timeout } from "../http/request_timeout.ts";
-import { registerReadRoutes } from "../pages/page_api_routes.ts";
 import {
   IMPORT_BODY_LIMIT,
   openapiWithBody,
@@ -73,7 +72,7 @@ const importSummary = z.object({
   failed: z.array(z.object({ name: z.string(), error: z.string() })),
 });
 
-/** The account token's routes: its spaces, their reads, page writes and imports. */
+/** The account token's routes: its spaces, page writes and imports (reads: `readRoutes`). */
 export function registerSpaceRoutes(app: OpenAPIHono, deps: Deps): void {
   const security = [{ bearer: [] }];
   const requireSpace = async (
@@ -94,14 +93,6 @@ export function registerSpaceRoutes(app: OpenAPIHono, deps: Deps): void {
     }),
     async (c) => c.json(await listSpaces(deps, c.get("credential")), 200),
   );
-
-  registerReadRoutes(app, deps, {
-    base: "/spaces/{id}",
-    tag: "Spaces",
-    resolve: requireSpace,
-    secured: true,
-    operationPrefix: "space",
-  });
 
   openapiWithBody(
     app,

@@ -25,6 +25,11 @@ export function scopeValue(scope: WikiScope, args: Record<string, unknown>): str
   return scope.param ? args[scope.param.name] as string | undefined : undefined;
 }
 
+/** A tool's input schema with the scope's parameter (`wiki`, `space`) added, if it has one. */
+export function withScope<S extends z.ZodObject>(scope: WikiScope, schema: S) {
+  return scope.param ? schema.extend({ [scope.param.name]: scope.param.schema }) : schema;
+}
+
 /** The wikis a search covers: the named one, else all the scope reaches. */
 export async function searchScope(scope: WikiScope, value: string | undefined): Promise<string[]> {
   if (value !== undefined || !scope.all) return [await scope.resolve(value)];

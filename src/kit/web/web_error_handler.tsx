@@ -4,7 +4,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { internalError } from "../../http/problem.ts";
-import { ErrorPage } from "../../sessions/session_pages.tsx";
+import { ErrorPage } from "./error_page.tsx";
 
 /**
  * How the web pages fail: a missing session goes to sign-in (with `next` on GET when
