@@ -1,5 +1,5 @@
 import { Fragment } from "hono/jsx";
-import type { Answer } from "../ask/ask_schema.ts";
+import type { Answer } from "./ask_schema.ts";
 import { titleOf } from "../usage/question_gaps.ts";
 import { Alert } from "../kit/web/form_kit.tsx";
 import { newPageHref, toolHref } from "../kit/web/space_urls.ts";

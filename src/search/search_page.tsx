@@ -1,5 +1,5 @@
 import { Alert } from "../kit/web/form_kit.tsx";
-import { ResultsSection, type ResultView } from "../search/search_results.tsx";
+import { ResultsSection, type ResultView } from "./search_results.tsx";
 import { toolHref } from "../kit/web/space_urls.ts";
 import { type SpaceView, WikiFrame } from "../kit/web/wiki_frame.tsx";
 

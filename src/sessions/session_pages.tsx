@@ -1,4 +1,3 @@
-import type { Child } from "hono/jsx";
 import { Alert, CsrfField, Field } from "../kit/web/form_kit.tsx";
 import { Layout, type PageContext } from "../kit/web/layout.tsx";
 import type { FieldErrors } from "./sign_in.ts";

@@ -2,7 +2,8 @@ import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
 import { DEFAULT_MAX_BODY } from "./web_middleware.ts";
-import { askRoutes } from "../spaces/ask_routes.tsx";
+import { askRoutes } from "../ask/ask_routes.tsx";
+import { searchRoutes } from "../search/search_routes.tsx";
 import { editorRoutes } from "../spaces/editor_routes.tsx";
 import { historyRoutes } from "../spaces/history_routes.tsx";
 import { importRoutes } from "../spaces/import_routes.tsx";
@@ -31,6 +32,7 @@ export function spaceRoutes(deps: Deps): Hono {
   app.route("/", historyRoutes(deps));
   app.route("/", markdownRoutes(deps));
   app.route("/", askRoutes(deps));
+  app.route("/", searchRoutes(deps));
   app.route("/", viewRoutes(deps));
 
   app.onError(webErrorHandler(deps, { signInNext: true }));

@@ -16,7 +16,7 @@ import { usageRoutes } from "../usage/usage_routes.tsx";
 import { syncRoutes } from "../sync/sync_routes.tsx";
 import { feedbackRoutes } from "../feedback/feedback_routes.tsx";
 import { assetRoutes } from "./asset_routes.ts";
-import { landingRoutes } from "./landing_routes.tsx";
+import { landingRoutes } from "../wikis/landing_routes.tsx";
 import { shortcutsRoutes } from "./shortcuts_routes.tsx";
 import { webPage, type WebPageOptions } from "./web_middleware.ts";
 

@@ -1,4 +1,4 @@
-import type { PublicWiki } from "../wikis/list_public_wikis.ts";
+import type { PublicWiki } from "./list_public_wikis.ts";
 import { Layout, type PageContext } from "../kit/web/layout.tsx";
 
 /**

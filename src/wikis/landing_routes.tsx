@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
-import { listPublicWikis } from "../wikis/list_public_wikis.ts";
+import { listPublicWikis } from "./list_public_wikis.ts";
 import { LandingPage } from "./landing_page.tsx";
 
 const LISTED = 50;
