@@ -5,7 +5,7 @@ import { boundedMemo } from "../lib/bounded_memo.ts";
 import { decodeCursor, encodeCursor } from "../lib/cursor.ts";
 import { requireWellFormed } from "../lib/well_formed.ts";
 import { pathKey } from "../markdown/paths.ts";
-import { pageUrl } from "../wikis/urls.ts";
+import { pageUrl } from "../lib/urls.ts";
 import { EmbedderError } from "./embedder.ts";
 import { BM25, CANDIDATES, fuse, lexicalWeight, storesVectors } from "./fusion.ts";
 import { lexicalTopK } from "./lexical_cache.ts";

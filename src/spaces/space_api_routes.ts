@@ -10,7 +10,7 @@ import { cleanPath } from "../markdown/paths.ts";
 import { deletePage } from "../pages/rename_page.ts";
 import { writePage } from "../pages/write_page.ts";
 import { listSpaces, spaceListSchema } from "../wikis/list_spaces.ts";
-import { pageUrl } from "../wikis/urls.ts";
+import { pageUrl } from "../lib/urls.ts";
 import { bodyLimit } from "../http/body_limit.ts";
 import { timeout } from "../http/request_timeout.ts";
 import {

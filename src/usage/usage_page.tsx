@@ -1,7 +1,7 @@
 import { Fragment } from "hono/jsx";
 import { PageFrame, type SpaceView } from "../kit/web/wiki_frame.tsx";
 import type { PageContext } from "../kit/web/layout.tsx";
-import { pageUrl } from "../wikis/urls.ts";
+import { pageUrl } from "../lib/urls.ts";
 import type { WikiRow } from "../wikis/wikis.ts";
 import { DailyChart } from "./chart.tsx";
 import { newPageHref, toolHref } from "../kit/web/space_urls.ts";

@@ -6,7 +6,7 @@ import { ANONYMOUS, authorize } from "../access/access_policy.ts";
 import { listPages } from "../pages/list_pages.ts";
 import { resolvePageRef } from "../pages/read_page.ts";
 import { listPublicWikis } from "./list_public_wikis.ts";
-import { wikiUrl } from "./urls.ts";
+import { wikiUrl } from "../lib/urls.ts";
 import { rateLimit } from "../limits/rate_limit.ts";
 import { matchesIfNoneMatch } from "../lib/etag.ts";
 

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { AppError } from "../../errors.ts";
-import { parsePageUrl } from "../../wikis/urls.ts";
+import { parsePageUrl } from "../../lib/urls.ts";
 
 /**
  * How a server's read tools find their wiki: from a parameter (`wiki` on the hub, `space` on

@@ -1,4 +1,4 @@
-import { pageUrl, wikiUrl } from "../../wikis/urls.ts";
+import { pageUrl, wikiUrl } from "../../lib/urls.ts";
 
 /** The management pages of a wiki, under its `-` segment (no page path starts with `-`). */
 export type SpaceAction = "edit" | "history" | "diff" | "rename" | "delete";
