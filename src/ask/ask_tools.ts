@@ -1,11 +1,18 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import type { Deps } from "../deps.ts";
-import { budgetSchema, cutLine, fitAnswer, maxTokensParam } from "../kit/mcp/token_budget.ts";
+import {
+  type Budget,
+  budgetOf,
+  budgetSchema,
+  cutLine,
+  fits,
+  maxTokensParam,
+} from "../kit/mcp/token_budget.ts";
 import { runTool, toolResult } from "../kit/mcp/tool_result.ts";
 import { scopeValue, type WikiScope, withScope } from "../kit/mcp/wiki_scope.ts";
 import { askWikis } from "./ask.ts";
-import { answerSchema, askInput } from "./ask_schema.ts";
+import { type Answer, answerSchema, askInput } from "./ask_schema.ts";
 
 const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
 
@@ -44,4 +51,48 @@ export function registerAskTools(server: McpServer, deps: Deps, scope: WikiScope
         ].join("\n"),
       );
     }));
+}
+
+/**
+ * An answer cut to `maxTokens`: frontier notes go first, then long quotes are shortened,
+ * then citations drop from the end, and last the answer text itself is cut.
+ */
+export function fitAnswer(out: Answer, maxTokens: number): Answer & { budget: Budget } {
+  // Room for what is added after fitting: the budget field and its "what was cut" line, which
+  // the text rendering repeats.
+  const reserve = 100;
+  const fitsHere = (a: Answer) => fits(a, maxTokens - reserve);
+  const cuts: string[] = [];
+  let answer = out;
+  if (!fitsHere(answer) && answer.frontier.length > 0) {
+    cuts.push(`${answer.frontier.length} frontier notes left out (coverage: ${answer.coverage})`);
+    answer = { ...answer, frontier: [] };
+  }
+  if (!fitsHere(answer)) {
+    // Shortened quotes stay verbatim: the first 160 characters, their offsets moved to match.
+    answer = {
+      ...answer,
+      citations: answer.citations.map((c) =>
+        c.quote.length > 160 ? { ...c, quote: c.quote.slice(0, 160), end: c.start + 160 } : c
+      ),
+    };
+    cuts.push("quotes shortened to their first 160 characters: read the cited pages with get_page");
+  }
+  const all = answer.citations.length;
+  while (answer.citations.length > 1 && !fitsHere(answer)) {
+    answer = { ...answer, citations: answer.citations.slice(0, -1) };
+  }
+  if (answer.citations.length < all) {
+    cuts.push(`${all - answer.citations.length} citations left out`);
+  }
+  if (!fitsHere(answer)) {
+    const over = JSON.stringify(answer).length + 160 - (maxTokens - reserve) * 4;
+    const keep = Math.max(80, answer.answer.length - over);
+    answer = { ...answer, answer: `${answer.answer.slice(0, keep)}…` };
+    cuts.push("the answer was cut short");
+  }
+  const cut = cuts.length > 0
+    ? `${cuts.join("; ")}. For all of it, call ask again with a larger max_tokens`
+    : null;
+  return { ...answer, budget: budgetOf(maxTokens, answer, cut) };
 }

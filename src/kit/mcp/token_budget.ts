@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { Answer } from "../../ask/ask_schema.ts";
 import { decodeCursor, encodeCursor } from "../../lib/cursor.ts";
 
 /**
@@ -24,14 +23,21 @@ export const budgetSchema = z.object({
   cut: z.string().nullable().describe("What was left out and how to get it; null when nothing"),
 }).optional();
 
-type Budget = z.infer<typeof budgetSchema>;
+/** The `budget` field of a response fitted to `max_tokens`. */
+export type Budget = z.infer<typeof budgetSchema>;
 
-function budgetOf(maxTokens: number, value: unknown, cut: string | null): NonNullable<Budget> {
+/** The budget a fitted response reports, with what was cut (null: nothing). */
+export function budgetOf(
+  maxTokens: number,
+  value: unknown,
+  cut: string | null,
+): NonNullable<Budget> {
   const estimated = estimateTokens(JSON.stringify(value)) + 40; // the budget field itself
   return { max_tokens: maxTokens, estimated_tokens: estimated, cut };
 }
 
-function fits(value: unknown, maxTokens: number): boolean {
+/** Whether `value` fits `maxTokens` as JSON. */
+export function fits(value: unknown, maxTokens: number): boolean {
   return estimateTokens(JSON.stringify(value)) + 40 <= maxTokens;
 }
 
@@ -69,50 +75,6 @@ export function fitSearch<
   ].filter(Boolean).join("; ");
   const fitted = { ...out, results, next_cursor: next };
   return { ...fitted, budget: budgetOf(maxTokens, fitted, cut) };
-}
-
-/**
- * An answer cut to `maxTokens`: frontier notes go first, then long quotes are shortened,
- * then citations drop from the end, and last the answer text itself is cut.
- */
-export function fitAnswer(out: Answer, maxTokens: number): Answer & { budget: Budget } {
-  // Room for what is added after fitting: the budget field and its "what was cut" line, which
-  // the text rendering repeats.
-  const reserve = 100;
-  const fitsHere = (a: Answer) => fits(a, maxTokens - reserve);
-  const cuts: string[] = [];
-  let answer = out;
-  if (!fitsHere(answer) && answer.frontier.length > 0) {
-    cuts.push(`${answer.frontier.length} frontier notes left out (coverage: ${answer.coverage})`);
-    answer = { ...answer, frontier: [] };
-  }
-  if (!fitsHere(answer)) {
-    // Shortened quotes stay verbatim: the first 160 characters, their offsets moved to match.
-    answer = {
-      ...answer,
-      citations: answer.citations.map((c) =>
-        c.quote.length > 160 ? { ...c, quote: c.quote.slice(0, 160), end: c.start + 160 } : c
-      ),
-    };
-    cuts.push("quotes shortened to their first 160 characters: read the cited pages with get_page");
-  }
-  const all = answer.citations.length;
-  while (answer.citations.length > 1 && !fitsHere(answer)) {
-    answer = { ...answer, citations: answer.citations.slice(0, -1) };
-  }
-  if (answer.citations.length < all) {
-    cuts.push(`${all - answer.citations.length} citations left out`);
-  }
-  if (!fitsHere(answer)) {
-    const over = JSON.stringify(answer).length + 160 - (maxTokens - reserve) * 4;
-    const keep = Math.max(80, answer.answer.length - over);
-    answer = { ...answer, answer: `${answer.answer.slice(0, keep)}…` };
-    cuts.push("the answer was cut short");
-  }
-  const cut = cuts.length > 0
-    ? `${cuts.join("; ")}. For all of it, call ask again with a larger max_tokens`
-    : null;
-  return { ...answer, budget: budgetOf(maxTokens, answer, cut) };
 }
 
 /** The `max_chars` of a page slice that leaves room for the rest of the response. */
