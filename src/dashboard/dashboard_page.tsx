@@ -2,7 +2,7 @@ import { Alert, CsrfField, Field, SelectField } from "../kit/web/form_kit.tsx";
 import type { InvitationRow } from "../teams/invitations.ts";
 import type { Role } from "../access/role.ts";
 import { canOwnSpaces, type TeamRow } from "../teams/teams.ts";
-import { CreateTeamForm } from "../teams/team_pages.tsx";
+import { CreateTeamForm } from "../teams/create_team_form.tsx";
 import { Layout, type PageContext } from "../kit/web/layout.tsx";
 import { SearchAllForm } from "./search_all_page.tsx";
 import type { SpaceFormErrors } from "../wikis/create_space.ts";

@@ -1,3 +1,6 @@
+/** Wiki ids: short, URL-safe, lower case, e.g. `deno-manual`. */
+export const WIKI_ID = /^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$/;
+
 /** The public web address of a wiki. */
 export function wikiUrl(baseUrl: string, wikiId: string): string {
   return `${baseUrl}/w/${wikiId}`;

@@ -1,7 +1,7 @@
 import type { Role } from "../access/role.ts";
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
-import { WIKI_ID } from "../wikis/wikis.ts";
+import { WIKI_ID } from "../lib/urls.ts";
 import {
   deleteMembership,
   insertTeam,

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { WIKI_ID } from "../../wikis/wikis.ts";
+import { WIKI_ID } from "../../lib/urls.ts";
 
 /** A wiki or space id in a path: lowercase letters, digits and inner hyphens (`WIKI_ID`). */
 export const wikiIdParam = z.object({
