@@ -20,9 +20,16 @@ import { matchesIfNoneMatch } from "../lib/etag.ts";
  * page list, page (JSON or markdown, with ETag), its revisions and its neighbours.
  */
 export function registerPageRoutes(app: OpenAPIHono, deps: Deps, scope: ReadScope): void {
+  listPagesRoute(app, deps, scope);
+  getPageRoute(app, deps, scope);
+  listRevisionsRoute(app, deps, scope);
+  neighborsRoute(app, deps, scope);
+}
+
+/** GET …/pages: the wiki's pages by path. */
+function listPagesRoute(app: OpenAPIHono, deps: Deps, scope: ReadScope): void {
   const { base, tag, resolve } = scope;
   const { op, security, auth } = scopeParts(scope);
-
   app.openapi(
     createRoute({
       method: "get",
@@ -42,7 +49,12 @@ export function registerPageRoutes(app: OpenAPIHono, deps: Deps, scope: ReadScop
       return c.json(await listPages(deps, wiki, c.req.valid("query")), 200);
     },
   );
+}
 
+/** GET …/pages/{path}: a page as JSON or markdown, with its ETag. */
+function getPageRoute(app: OpenAPIHono, deps: Deps, scope: ReadScope): void {
+  const { base, tag, resolve } = scope;
+  const { op, security, auth } = scopeParts(scope);
   app.openapi(
     createRoute({
       method: "get",
@@ -113,7 +125,12 @@ export function registerPageRoutes(app: OpenAPIHono, deps: Deps, scope: ReadScop
       return c.json(content, 200, { ETag: etag });
     },
   );
+}
 
+/** GET …/pages/{path}/revisions: the page's kept revisions. */
+function listRevisionsRoute(app: OpenAPIHono, deps: Deps, scope: ReadScope): void {
+  const { base, tag, resolve } = scope;
+  const { op, security, auth } = scopeParts(scope);
   app.openapi(
     createRoute({
       method: "get",
@@ -134,7 +151,12 @@ export function registerPageRoutes(app: OpenAPIHono, deps: Deps, scope: ReadScop
       return c.json(await listRevisions(deps, wiki, path, c.req.valid("query")), 200);
     },
   );
+}
 
+/** GET …/pages/{path}/neighbors: links out and in. */
+function neighborsRoute(app: OpenAPIHono, deps: Deps, scope: ReadScope): void {
+  const { base, tag, resolve } = scope;
+  const { op, security, auth } = scopeParts(scope);
   app.openapi(
     createRoute({
       method: "get",

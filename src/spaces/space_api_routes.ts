@@ -72,15 +72,28 @@ const importSummary = z.object({
   failed: z.array(z.object({ name: z.string(), error: z.string() })),
 });
 
+const security = [{ bearer: [] }];
+
+/** The space `id` names, if the caller's account token reaches it with `need`. */
+async function requireSpace(
+  deps: Deps,
+  c: { get(key: "credential"): Credential },
+  id: string,
+  need: Need = "read",
+): Promise<string> {
+  return auditedSpace((await authorize(deps, c.get("credential"), id, need, "rest")).wiki.id);
+}
+
 /** The account token's routes: its spaces, page writes and imports (reads: `readRoutes`). */
 export function registerSpaceRoutes(app: OpenAPIHono, deps: Deps): void {
-  const security = [{ bearer: [] }];
-  const requireSpace = async (
-    c: { get(key: "credential"): Credential },
-    id: string,
-    need: Need = "read",
-  ) => auditedSpace((await authorize(deps, c.get("credential"), id, need, "rest")).wiki.id);
+  listSpacesRoute(app, deps);
+  putPageRoute(app, deps);
+  deletePageRoute(app, deps);
+  importPagesRoute(app, deps);
+}
 
+/** GET /spaces: the spaces the account token reaches. */
+function listSpacesRoute(app: OpenAPIHono, deps: Deps): void {
   app.openapi(
     createRoute({
       method: "get",
@@ -93,7 +106,10 @@ export function registerSpaceRoutes(app: OpenAPIHono, deps: Deps): void {
     }),
     async (c) => c.json(await listSpaces(deps, c.get("credential")), 200),
   );
+}
 
+/** PUT /spaces/{id}/pages/{path}: create or update a page, guarded by If-Match. */
+function putPageRoute(app: OpenAPIHono, deps: Deps): void {
   openapiWithBody(
     app,
     createRoute({
@@ -128,7 +144,7 @@ export function registerSpaceRoutes(app: OpenAPIHono, deps: Deps): void {
     }),
     async (c) => {
       const { id, path } = c.req.valid("param");
-      const wikiId = await requireSpace(c, id, "write");
+      const wikiId = await requireSpace(deps, c, id, "write");
       const { markdown, title } = JSON_TYPE.test(c.req.header("content-type") ?? "")
         // The library types the body as the union of its media types; JSON ones are validated.
         ? c.req.valid("json") as z.infer<typeof pageWriteBody>
@@ -153,7 +169,10 @@ export function registerSpaceRoutes(app: OpenAPIHono, deps: Deps): void {
         : c.json(body, 200, { ETag: etag });
     },
   );
+}
 
+/** DELETE /spaces/{id}/pages/{path}: delete a page, guarded by If-Match. */
+function deletePageRoute(app: OpenAPIHono, deps: Deps): void {
   app.openapi(
     createRoute({
       method: "delete",
@@ -167,7 +186,7 @@ export function registerSpaceRoutes(app: OpenAPIHono, deps: Deps): void {
     }),
     async (c) => {
       const { id, path } = c.req.valid("param");
-      const wikiId = await requireSpace(c, id, "write");
+      const wikiId = await requireSpace(deps, c, id, "write");
       const baseRevision = parseIfMatch(c.req.header("if-match"));
       await withIfMatch(() =>
         deletePage(deps, { wikiId, path, baseRevision }, {
@@ -178,7 +197,10 @@ export function registerSpaceRoutes(app: OpenAPIHono, deps: Deps): void {
       return c.body(null, 204);
     },
   );
+}
 
+/** POST /spaces/{id}/import: a zip or a JSON batch of pages. */
+function importPagesRoute(app: OpenAPIHono, deps: Deps): void {
   openapiWithBody(
     app,
     createRoute({
@@ -212,7 +234,7 @@ export function registerSpaceRoutes(app: OpenAPIHono, deps: Deps): void {
       },
     }),
     async (c) => {
-      const wikiId = await requireSpace(c, c.req.valid("param").id, "write");
+      const wikiId = await requireSpace(deps, c, c.req.valid("param").id, "write");
       let pages: SourcePage[];
       if (JSON_TYPE.test(c.req.header("content-type") ?? "")) {
         pages = (c.req.valid("json") as z.infer<typeof importBatch>).pages.map(importSource);
