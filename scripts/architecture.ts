@@ -43,7 +43,7 @@ export const MOUNTS = new Set([
 ]);
 
 const SURFACES = new Set(["api", "mcp", "web"]);
-const INFRASTRUCTURE = new Set(["db", "lib", "http", "config", "markdown", "."]);
+const INFRASTRUCTURE = new Set(["db", "lib", "http", "config", "markdown", "text", "."]);
 
 /** A file's folder: its first segment, or `kit/<surface>` for a kit (`.` at the root). */
 export function folderOf(file: string): string {

@@ -171,7 +171,7 @@ const isAdapter = (file: string) =>
   !isKit(file) && /_(routes|tools?)\.tsx?$|_pages?\.tsx$/.test(file);
 
 /** What a kit may build on: other kits, access, and the infrastructure below the features. */
-const BELOW_KITS = /^(kit|access|db|lib|http|config|markdown)\/|^(errors|deps)\.ts$/;
+const BELOW_KITS = /^(kit|access|db|lib|http|config|markdown|text)\/|^(errors|deps)\.ts$/;
 
 /**
  * Kit imports of a feature, each with why. The web kit's frame shows every wiki page with its

@@ -1,6 +1,6 @@
 import type { Deps } from "../deps.ts";
 import { termEvidence } from "../search/search_wikis.ts";
-import { tokenize } from "../search/terms.ts";
+import { tokenize } from "../text/terms.ts";
 import type { SentenceEvidence } from "./extractive.ts";
 import type { Passage } from "./passages.ts";
 import { type Signals, windowSignals } from "./signals.ts";

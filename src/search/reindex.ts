@@ -9,7 +9,7 @@ import {
   selectStaleChunks,
   updateEmbeddings,
 } from "./store.ts";
-import { CJK } from "./terms.ts";
+import { CJK } from "../text/terms.ts";
 import { countStaleChunks } from "./vector_index.ts";
 
 /** Chunks embedded per round trip. */

@@ -10,7 +10,7 @@ import { EmbedderError } from "./embedder.ts";
 import { BM25, CANDIDATES, fuse, lexicalWeight, storesVectors } from "./fusion.ts";
 import { lexicalTopK } from "./lexical_cache.ts";
 import { buildSnippet } from "./snippet.ts";
-import { contentTerms } from "./terms.ts";
+import { contentTerms } from "../text/terms.ts";
 import {
   type ChunkCandidate,
   type ChunkHit,
