@@ -43,12 +43,15 @@ export const MOUNTS = new Set([
 ]);
 
 const SURFACES = new Set(["api", "mcp", "web"]);
-const INFRASTRUCTURE = new Set(["db", "lib", "http", "config", "markdown", "text", "."]);
+const INFRASTRUCTURE = new Set(["db", "lib", "http", "config", "markdown", "text"]);
 
-/** A file's folder: its first segment, or `kit/<surface>` for a kit (`.` at the root). */
+/**
+ * A file's folder: its first segment, or `kit/<surface>` for a kit. A file at the root (the
+ * entry, `errors.ts`, `deps.ts`) is a unit of its own: the root is not a feature.
+ */
 export function folderOf(file: string): string {
   const parts = file.split("/");
-  if (parts.length === 1) return ".";
+  if (parts.length === 1) return file;
   return parts[0] === "kit" ? `kit/${parts[1]}` : parts[0]!;
 }
 
@@ -67,7 +70,7 @@ export function floorOf(file: string): number {
   const folder = folderOf(file);
   if (MOUNTS.has(file) || SURFACES.has(folder)) return 4;
   if (folder.startsWith("kit/") || folder === "access") return 2;
-  if (INFRASTRUCTURE.has(folder)) return 0;
+  if (INFRASTRUCTURE.has(folder) || !file.includes("/")) return 0;
   return isAdapter(file) ? 3 : 1;
 }
 
