@@ -1,4 +1,4 @@
-import { type Embedder, normalize } from "./embedder.ts";
+import { type Embedder, normalize } from "../lib/embedder.ts";
 import { stem, STOPWORDS, tokenize } from "../text/terms.ts";
 
 /**

@@ -1,6 +1,6 @@
 import type { WriteDeps } from "../deps.ts";
 import { lockWikiRow } from "../wikis/wikis.ts";
-import { EmbedderError } from "./embedder.ts";
+import { EmbedderError } from "../lib/embedder.ts";
 import { storesVectors } from "./fusion.ts";
 import {
   replaceChunks,
