@@ -1,9 +1,9 @@
-import { Alert, CsrfField, Field, TextArea } from "../web/form_kit.tsx";
+import { Alert, CsrfField, Field, TextArea } from "../kit/web/form_kit.tsx";
 import { DiffView } from "./diff_view.tsx";
 import type { LineDiff } from "./line_diff.ts";
-import { actionHref, pageHref, spaceHref, toolHref } from "./space_urls.ts";
-import { type SpaceView, WikiFrame } from "./wiki_frame.tsx";
-import { EDITOR_KEYS } from "../web/shortcut_keys.ts";
+import { actionHref, pageHref, spaceHref, toolHref } from "../kit/web/space_urls.ts";
+import { type SpaceView, WikiFrame } from "../kit/web/wiki_frame.tsx";
+import { EDITOR_KEYS } from "../kit/web/shortcut_keys.ts";
 
 /** Where an edit stands: what the form holds, and what the server found when it last posted. */
 export type EditorState = {
