@@ -14,7 +14,8 @@ import { clientIp } from "../http/client_ip.ts";
 import { batchSize, chargeBatch } from "../limits/rate_limit.ts";
 import { DEFAULT_SCOPES } from "../oauth/scopes.ts";
 import { answerTaskRequest } from "../tasks/task_requests.ts";
-import { buildHubServer, buildPrivateServer, buildWikiServer, SERVER_INFO } from "./servers.ts";
+import { buildHubServer, buildPrivateServer, buildWikiServer } from "./servers.ts";
+import { SERVER_INFO } from "./server_info.ts";
 import { mcpTooManyRequests } from "./too_many_requests.ts";
 
 /**
