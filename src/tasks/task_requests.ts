@@ -1,6 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import type { Deps } from "../deps.ts";
-import { runInBackground } from "./run_tool.ts";
+import { runInBackground } from "./background_call.ts";
 import { cancelTask, insertTask, selectTask, selectTasks, type TaskRow } from "./store.ts";
 import { current, detailed2026, task2025, task2026, TASK_TTL_MS, TASKS_EXTENSION } from "./wire.ts";
 
