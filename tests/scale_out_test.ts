@@ -39,6 +39,43 @@ function servedBy(res: Response): number {
   return Number(backend);
 }
 
+/** A 2026-07-28 request of the Tasks extension, and which process answered it. */
+async function taskRequest(
+  base: string,
+  auth: Record<string, string>,
+  method: string,
+  params: Record<string, unknown>,
+  name: string,
+  // deno-lint-ignore no-explicit-any
+): Promise<{ backend: number; body: any }> {
+  const res = await fetch(`${base}/mcp/`, {
+    method: "POST",
+    headers: {
+      ...auth,
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+      "MCP-Protocol-Version": "2026-07-28",
+      "Mcp-Method": method,
+      "Mcp-Name": name,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": {
+            extensions: { "io.modelcontextprotocol/tasks": {} },
+          },
+        },
+      },
+    }),
+  });
+  return { backend: servedBy(res), body: await res.json() };
+}
+
 /** The `r` (remaining requests) of a `RateLimit` header. */
 function remaining(res: Response): number {
   const match = /;r=(\d+)/.exec(res.headers.get("ratelimit") ?? "");
@@ -222,6 +259,25 @@ Deno.test({
       assert.equal(hits.results[0]?.page, "Launch plan");
       const used = await callOk<{ uses: number }>(mine, "confirm_use", { page: "Launch plan" });
       assert.equal(used.uses, 1);
+
+      // Tasks: `ask` started as a task on one process is polled and fetched on the others.
+      const started = await taskRequest(base, auth, "tools/call", {
+        name: "ask",
+        arguments: { question: "When is the launch?" },
+      }, "ask");
+      assert.equal(started.body.result.resultType, "task");
+      const taskId = started.body.result.taskId as string;
+      const polled: number[] = [];
+      let task: { status: string; result?: { structuredContent: unknown } };
+      do {
+        const got = await taskRequest(base, auth, "tasks/get", { taskId }, taskId);
+        polled.push(got.backend);
+        task = got.body.result;
+        if (task.status === "working") await new Promise((r) => setTimeout(r, 100));
+      } while (task.status === "working" && polled.length < 200);
+      assert.equal(task.status, "completed");
+      assert.match(JSON.stringify(task.result!.structuredContent), /ninth of March/);
+      assert.ok(polled.some((backend) => backend !== started.backend), `${polled}`);
 
       // OAuth: every step on another process than the step before.
       const steps: { step: string; backend: number }[] = [];

@@ -8,6 +8,20 @@
  * Usage: deno run -A scripts/ci/conformance_checks.ts <output dir> <revision> <label>
  */
 
+/** The conformance suite's scenarios of the Tasks extension (SEP-2663), run at 2026-07-28. */
+const TASK_SCENARIOS = [
+  "tasks-lifecycle",
+  "tasks-capability-negotiation",
+  "tasks-wire-fields",
+  "tasks-request-state-removal",
+  "tasks-mrtr-input",
+  "tasks-request-headers",
+  "tasks-dispatch-and-envelope",
+  "tasks-status-notifications",
+  "tasks-required-task-error",
+  "tasks-mrtr-composition",
+];
+
 /** The scenarios every endpoint must pass, per protocol revision. */
 export const APPLICABLE: Record<string, string[]> = {
   "2025-11-25": [
@@ -31,6 +45,8 @@ export const APPLICABLE: Record<string, string[]> = {
     "input-required-result-unsupported-methods",
     "input-required-result-ignore-extra-params",
     "input-required-result-validate-input",
+    // The Tasks extension (io.modelcontextprotocol/tasks), which every endpoint declares.
+    ...TASK_SCENARIOS,
   ],
 };
 
@@ -50,6 +66,50 @@ export const NOT_TESTABLE: Record<string, string[]> = {
     "sep-2549-resources-list-caching-hints",
     "sep-2549-resources-templates-list-caching-hints",
   ],
+  // The task checks below call the suite's fixture tools (greet, slow_compute, failing_job,
+  // protocol_error_job, confirm_delete, multi_input, test_tool_with_task), which a real server
+  // does not have: `ask` is our only task tool. tests/mcp_tasks_test.ts checks the same rules
+  // with `ask` (task created durably, polled, result inlined, cancel acknowledged, ttlMs).
+  "tasks-lifecycle": [
+    "tasks-sync-tool-call",
+    "sep-2663-result-type-task-on-create",
+    "sep-2663-tasks-get-status-working",
+    "sep-2663-tasks-get-status-completed",
+    "sep-2663-tool-error-uses-completed-status",
+    "sep-2663-tasks-get-status-failed",
+    "sep-2663-cancel-ack-empty-result",
+    "tasks-cancel-terminal-idempotent-ack",
+  ],
+  "tasks-capability-negotiation": [
+    "sep-2663-server-rejects-undeclared-client",
+    "tasks-per-request-meta-opt-in",
+  ],
+  "tasks-wire-fields": [
+    "tasks-wire-field-renames",
+    "tasks-no-early-ttl-expiry",
+    "tasks-no-related-task-meta-on-inlined-result",
+  ],
+  "tasks-request-state-removal": ["tasks-request-state-removal-setup"],
+  "tasks-mrtr-input": [
+    "sep-2663-tasks-get-status-input-required",
+    "tasks-mrtr-tasks-update-resumes",
+    "tasks-mrtr-partial-fulfillment",
+  ],
+  "tasks-request-headers": [
+    "tasks-headers-tolerate-mcp-method-on-tools-call",
+    "sep-2663-routing-headers-accepted-on-tasks-get",
+    "sep-2663-server-rejects-mismatched-mcp-name-on-tasks-get",
+  ],
+  "tasks-dispatch-and-envelope": [
+    "tasks-server-directed-creation-no-hint",
+    "sep-2663-legacy-task-param-ignored",
+    "tasks-immediate-result-shortcut",
+    "tasks-result-type-complete-on-non-task-responses",
+    "sep-2663-durable-create-strong-consistency",
+  ],
+  // Needs a tool whose tasks are required (taskSupport "required"); `ask` also answers at once.
+  "tasks-required-task-error": ["sep-2663-server-returns-missing-capability-when-required"],
+  "tasks-mrtr-composition": ["sep-2663-mrtr-synchronous-before-task-creation"],
 };
 
 type Check = { id: string; status: string; errorMessage?: string };

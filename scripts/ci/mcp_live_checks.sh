@@ -63,6 +63,18 @@ done
 check "unauthenticated GET /mcp/ gets the 401 challenge" 'HTTP/1.1 401' \
   curl -si "$base/mcp/" -H "Accept: text/event-stream"
 
+# The MCP Apps view is served as its resource; ask runs as a task where the client declares the
+# Tasks extension (2026-07-28).
+check "the wiki view is a ui:// resource on the hub" '"mimeType":"text/html;profile=mcp-app"' \
+  curl -s "$base/mcp/hub/" -H "Content-Type: application/json" \
+  -H "Accept: application/json, text/event-stream" -H "MCP-Protocol-Version: 2025-11-25" \
+  --data '{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"ui://knowledge-wiki/view.html"}}'
+check "ask runs as a task on /mcp/w/docs/" '"resultType":"task"' \
+  curl -s "$base/mcp/w/docs/" -H "Content-Type: application/json" \
+  -H "Accept: application/json, text/event-stream" -H "MCP-Protocol-Version: 2026-07-28" \
+  -H "Mcp-Method: tools/call" -H "Mcp-Name: ask" \
+  --data '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask","arguments":{"question":"Which port do I open?"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}'
+
 # 0.2.0-alpha.12: every scenario a revision requires, once per endpoint and revision; one check
 # line per scenario that applies to a tools-only server (scripts/ci/conformance_checks.ts).
 for target in "hub $base/mcp/hub/" "w/docs $base/mcp/w/docs/" "private http://localhost:$proxy_port/mcp/"; do

@@ -11,6 +11,8 @@ import {
 } from "../kit/mcp/token_budget.ts";
 import { runTool, toolResult } from "../kit/mcp/tool_result.ts";
 import { scopeValue, type WikiScope, withScope } from "../kit/mcp/wiki_scope.ts";
+import { VIEW_TOOL_META } from "../mcp_app/wiki_view.ts";
+import { offerAsTask } from "../tasks/wire.ts";
 import { askWikis } from "./ask.ts";
 import { type Answer, answerSchema, askInput } from "./ask_schema.ts";
 
@@ -18,7 +20,7 @@ const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
 
 /** Registers `ask` on a server, scoped as given. */
 export function registerAskTools(server: McpServer, deps: Deps, scope: WikiScope): void {
-  server.registerTool("ask", {
+  const ask = server.registerTool("ask", {
     title: "Ask the wiki",
     description:
       "Get a short answer to a question, written from the wiki's pages, with numbered citations " +
@@ -29,6 +31,7 @@ export function registerAskTools(server: McpServer, deps: Deps, scope: WikiScope
     inputSchema: withScope(scope, askInput.extend({ max_tokens: maxTokensParam })),
     outputSchema: answerSchema.extend({ budget: budgetSchema }),
     annotations: readOnly,
+    _meta: VIEW_TOOL_META,
   }, (args: Record<string, unknown>) =>
     runTool(deps.log, async () => {
       const wiki = await scope.resolve(scopeValue(scope, args));
@@ -51,6 +54,8 @@ export function registerAskTools(server: McpServer, deps: Deps, scope: WikiScope
         ].join("\n"),
       );
     }));
+  // A client that supports tasks may run it as one (src/tasks/): with a model it takes seconds.
+  offerAsTask(ask);
 }
 
 /**

@@ -93,6 +93,12 @@ export function ConnectPage(
       </nav>
       {CLIENTS.map((client) => ClientSection({ client, endpoints: props.endpoints }))}
       <p>
+        In clients that support MCP Apps (Claude, ChatGPT, VS Code with Copilot, Cursor, Goose),
+        answers, search results and pages also appear as a view in the conversation: the answer with
+        its sources, each quote highlighted in its page, a click away from the page, and a button to
+        report a wrong answer. Other clients show the same results as text.
+      </p>
+      <p>
         Tools and endpoints are described in the guide:{" "}
         <a href={pageUrl("", "docs", "Connecting an assistant")}>Connecting an assistant</a> and
         {" "}

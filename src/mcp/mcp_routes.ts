@@ -13,7 +13,9 @@ import { AppError } from "../errors.ts";
 import { clientIp } from "../http/client_ip.ts";
 import { batchSize, chargeBatch } from "../limits/rate_limit.ts";
 import { DEFAULT_SCOPES } from "../oauth/scopes.ts";
+import { answerTaskRequest } from "../tasks/task_requests.ts";
 import { buildHubServer, buildPrivateServer, buildWikiServer } from "./servers.ts";
+import { SERVER_INFO } from "./server_info.ts";
 import { mcpTooManyRequests } from "./too_many_requests.ts";
 
 /**
@@ -70,7 +72,7 @@ export function mcpRoutes(deps: Deps): Hono {
   for (const path of ["/mcp/hub", "/mcp/hub/"]) {
     app.post(
       path,
-      (c) => serve(c, deps, () => buildHubServer(deps, userAgent(c), callerKey(c, deps))),
+      (c) => serve(c, deps, () => buildHubServer(deps, userAgent(c), callerKey(c, deps)), "hub"),
     );
     app.on(["GET", "DELETE"], path, notAllowed);
   }
@@ -86,7 +88,12 @@ export function mcpRoutes(deps: Deps): Hono {
         }
         throw error;
       }
-      return serve(c, deps, () => buildWikiServer(deps, wiki, userAgent(c), callerKey(c, deps)));
+      return serve(
+        c,
+        deps,
+        () => buildWikiServer(deps, wiki, userAgent(c), callerKey(c, deps)),
+        `w:${wiki.id}`,
+      );
     });
     app.on(["GET", "DELETE"], path, notAllowed);
   }
@@ -114,6 +121,7 @@ export function mcpRoutes(deps: Deps): Hono {
         c,
         deps,
         () => buildPrivateServer(deps, credential, clientNameOf(c, credential), requestIdOf(c)),
+        `${credential.kind}:${credential.id}`,
       );
     });
     // Clients (mcp-remote among them) probe with GET to learn how to sign in: answer it as a
@@ -134,9 +142,15 @@ export function mcpRoutes(deps: Deps): Hono {
  * goes to the SDK's 2026-07-28 handler, which also owns that revision's errors (an envelope
  * naming an unknown revision, `Mcp-Method`/`Mcp-Name` header mismatches). Both build their
  * server from the same factory, so tools, credentials, usage records and audit are the same.
- * A batch is first charged one request per call against the caller's budget.
+ * A batch is first charged one request per call against the caller's budget. Task requests
+ * (`src/tasks/`) are answered before the SDK; `owner` is who may see the tasks made here.
  */
-async function serve(c: Context, deps: Deps, build: () => McpServer): Promise<Response> {
+async function serve(
+  c: Context,
+  deps: Deps,
+  build: () => McpServer,
+  owner: string,
+): Promise<Response> {
   // The body is read once, here, bounded: the batch count and the SDK both use these bytes.
   const body = await readBounded(c.req.raw, MAX_MCP_BODY);
   if (body === null) {
@@ -157,6 +171,9 @@ async function serve(c: Context, deps: Deps, build: () => McpServer): Promise<Re
     mcpTooManyRequests,
   );
   if (refused) return refused;
+  const task = { deps, owner, build, serverInfo: SERVER_INFO };
+  const tasked = await answerTaskRequest(task, c.req.raw.headers, body);
+  if (tasked) return tasked;
   const exchange = new AbortController();
   const request = forTransport(c.req.raw, body, exchange.signal);
   if (await isLegacyRequest(request)) return withBudget(c, await serveLegacy(request, build()));

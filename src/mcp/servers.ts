@@ -8,6 +8,8 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { registerProposeTool, registerReportTool } from "../feedback/feedback_tools.ts";
 import { listPublicWikiIds } from "../wikis/list_public_wikis.ts";
+import { TASK_CAPABILITIES } from "../tasks/wire.ts";
+import { registerWikiView } from "../mcp_app/wiki_view.ts";
 import type { WikiRow } from "../wikis/wikis.ts";
 import { HUB_INSTRUCTIONS, PRIVATE_INSTRUCTIONS, wikiInstructions } from "./instructions.ts";
 import { registerPageTools } from "../pages/page_tools.ts";
@@ -33,7 +35,7 @@ function newServer(title: string, instructions: string, scope: "public" | "priva
   const hint = { ttlMs: LIST_TTL_MS, cacheScope: scope };
   return new McpServer({ ...SERVER_INFO, title }, {
     instructions,
-    capabilities: { tools: { listChanged: false } },
+    capabilities: { tools: { listChanged: false }, ...TASK_CAPABILITIES },
     cacheHints: { "tools/list": hint, "server/discover": hint },
   });
 }
@@ -165,6 +167,7 @@ async function publicWikiIds(deps: Pick<Deps, "db" | "config">): Promise<string[
 
 /** The read tools every endpoint has, in the order `tools/list` shows them. */
 function readTools(server: McpServer, deps: Deps, scope: WikiScope): void {
+  registerWikiView(server);
   registerSearchTools(server, deps, scope);
   registerFetchTool(server, deps, scope);
   registerPageTools(server, deps, scope);

@@ -6,6 +6,7 @@ import { getPageInput, pageContentSchema, readPageContent } from "./get_page_con
 import { listNeighbors, neighborsInput, neighborsSchema } from "./list_neighbors.ts";
 import { listPages, listPagesInput, pageListSchema } from "./list_pages.ts";
 import { recordRead } from "../usage/record_usage.ts";
+import { VIEW_TOOL_META } from "../mcp_app/wiki_view.ts";
 import {
   budgetSchema,
   cutLine,
@@ -34,6 +35,7 @@ export function registerPageTools(server: McpServer, deps: Deps, scope: WikiScop
     inputSchema: withScope(scope, getPageInput.extend({ max_tokens: maxTokensParam })),
     outputSchema: pageContentSchema.extend({ budget: budgetSchema }),
     annotations: readOnly,
+    _meta: VIEW_TOOL_META,
   }, (args: Record<string, unknown>) =>
     runTool(deps.log, async () => {
       const input = args as z.input<typeof getPageInput> & { max_tokens?: number };

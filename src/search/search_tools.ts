@@ -4,6 +4,7 @@ import type { Deps } from "../deps.ts";
 import { budgetSchema, fitSearch, maxTokensParam } from "../kit/mcp/token_budget.ts";
 import { runTool, toolResult } from "../kit/mcp/tool_result.ts";
 import { scopeValue, searchScope, type WikiScope, withScope } from "../kit/mcp/wiki_scope.ts";
+import { VIEW_TOOL_META } from "../mcp_app/wiki_view.ts";
 import { searchAndRecord } from "./search_and_record.ts";
 import { searchInput, searchResultSchema } from "./search_wikis.ts";
 import { markSnippet } from "./snippet.ts";
@@ -45,6 +46,7 @@ export function registerSearchTools(server: McpServer, deps: Deps, scope: WikiSc
       : withScope(scope, searchInput.extend({ max_tokens: maxTokensParam })),
     outputSchema: toolSearchOutputSchema,
     annotations: readOnly,
+    _meta: VIEW_TOOL_META,
   }, (args: Record<string, unknown>) =>
     runTool(deps.log, async () => {
       const wikis = await searchScope(scope, value(args));
