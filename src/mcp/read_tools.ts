@@ -21,7 +21,7 @@ import {
   pageBudget,
   sliceChars,
 } from "./token_budget.ts";
-import { runTool, toolResult } from "./tool_result.ts";
+import { convertedOnce, runTool, toolResult } from "./tool_result.ts";
 import { resolvePageTarget, scopeValue, searchScope, type WikiScope } from "./wiki_scope.ts";
 
 export type { WikiScope } from "./wiki_scope.ts";
@@ -32,21 +32,26 @@ const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
  * Search results as tools give them: each with an `id` that `fetch` accepts (`<wiki>/<path>`),
  * the shape ChatGPT connectors and deep research expect beside our own fields.
  */
-export const toolSearchOutputSchema = z.object({
+export const toolSearchOutputSchema = convertedOnce(z.object({
   results: z.array(searchResultSchema.extend({
     id: z.string().describe("The result's id for fetch: `<wiki>/<page path>`"),
   })),
   next_cursor: z.string().nullable(),
   budget: budgetSchema,
-});
+}));
+
+/** The other read tools' results, declared once (see `convertedOnce`). */
+const pageOutputSchema = convertedOnce(pageContentSchema.extend({ budget: budgetSchema }));
+const pageListOutputSchema = convertedOnce(pageListSchema);
+const neighborsOutputSchema = convertedOnce(neighborsSchema);
+const answerOutputSchema = convertedOnce(answerSchema.extend({ budget: budgetSchema }));
 
 /**
  * Registers `search`, `fetch`, `get_page`, `list_pages`, `neighbors` and `ask` on a server,
  * scoped as given.
  */
 export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScope): void {
-  const withScope = <S extends z.ZodObject>(schema: S) =>
-    scope.param ? schema.extend({ [scope.param.name]: scope.param.schema }) : schema;
+  const inputs = readInputs(scope);
   const value = (args: Record<string, unknown>) => scopeValue(scope, args);
 
   server.registerTool("search", {
@@ -61,12 +66,7 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
       (scope.all
         ? ` Without \`${scope.param!.name}\`, searches all of them; each result names its wiki.`
         : ""),
-    inputSchema: scope.param && scope.all
-      ? searchInput.extend({
-        max_tokens: maxTokensParam,
-        [scope.param.name]: scope.param.searchSchema,
-      })
-      : withScope(searchInput.extend({ max_tokens: maxTokensParam })),
+    inputSchema: inputs.search,
     outputSchema: toolSearchOutputSchema,
     annotations: readOnly,
   }, (args: Record<string, unknown>) =>
@@ -107,8 +107,8 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
       "`if_changed_since` returns only `unchanged: true` when you already have the current one. Also " +
       "returns the page's revision (pass it to confirm_use), url and outgoing links. `max_tokens` caps " +
       "the response (estimated as characters / 4): the slice ends sooner and `budget.cut` gives the offset to go on from.",
-    inputSchema: withScope(getPageInput.extend({ max_tokens: maxTokensParam })),
-    outputSchema: pageContentSchema.extend({ budget: budgetSchema }),
+    inputSchema: inputs.getPage,
+    outputSchema: pageOutputSchema,
     annotations: readOnly,
   }, (args: Record<string, unknown>) =>
     runTool(deps.log, async () => {
@@ -138,8 +138,8 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
       "List the wiki's pages as a tree, by path, with titles (`limit` at a time; pass `next_cursor` " +
       "back as `cursor`). `prefix` lists one folder; `headings_of` also returns one page's headings, " +
       "whose anchors get_page takes as `Page#anchor`.",
-    inputSchema: withScope(listPagesInput),
-    outputSchema: pageListSchema,
+    inputSchema: inputs.listPages,
+    outputSchema: pageListOutputSchema,
     annotations: readOnly,
   }, (args: Record<string, unknown>) =>
     runTool(deps.log, async () => {
@@ -153,8 +153,8 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
     description:
       "List the pages a page links to (relation links_to, including pages that do not exist yet: " +
       "exists=false) and the pages that link to it (linked_from). Use it to explore around a page you read.",
-    inputSchema: withScope(neighborsInput),
-    outputSchema: neighborsSchema,
+    inputSchema: inputs.neighbors,
+    outputSchema: neighborsOutputSchema,
     annotations: readOnly,
   }, (args: Record<string, unknown>) =>
     runTool(deps.log, async () => {
@@ -180,8 +180,8 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
       "(parts it does not cover, a single source, stale pages, linked pages nobody wrote). If coverage is " +
       "`unsupported`, the wiki does not answer the question: do not guess from it. `max_tokens` caps the " +
       "response (estimated as characters / 4): notes, then quotes and citations are cut first, as `budget.cut` says.",
-    inputSchema: withScope(askInput.extend({ max_tokens: maxTokensParam })),
-    outputSchema: answerSchema.extend({ budget: budgetSchema }),
+    inputSchema: inputs.ask,
+    outputSchema: answerOutputSchema,
     annotations: readOnly,
   }, (args: Record<string, unknown>) =>
     runTool(deps.log, async () => {
@@ -205,6 +205,35 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
         ].join("\n"),
       );
     }));
+}
+
+/** The read tools' input schemas of each scope's parameter, built once (zod's `extend` costs). */
+const inputsByParam = new WeakMap<object, ReturnType<typeof buildReadInputs>>();
+const NO_PARAM = {};
+
+/** The read tools' input schemas for `scope`: built at its parameter's first use, then kept. */
+function readInputs(scope: WikiScope): ReturnType<typeof buildReadInputs> {
+  const key = scope.param ?? NO_PARAM;
+  let inputs = inputsByParam.get(key);
+  if (!inputs) inputsByParam.set(key, inputs = buildReadInputs(scope));
+  return inputs;
+}
+
+function buildReadInputs(scope: WikiScope) {
+  const withScope = <S extends z.ZodObject>(schema: S) =>
+    scope.param ? schema.extend({ [scope.param.name]: scope.param.schema }) : schema;
+  return {
+    search: scope.param && scope.all
+      ? searchInput.extend({
+        max_tokens: maxTokensParam,
+        [scope.param.name]: scope.param.searchSchema,
+      })
+      : withScope(searchInput.extend({ max_tokens: maxTokensParam })),
+    getPage: withScope(getPageInput.extend({ max_tokens: maxTokensParam })),
+    listPages: withScope(listPagesInput),
+    neighbors: withScope(neighborsInput),
+    ask: withScope(askInput.extend({ max_tokens: maxTokensParam })),
+  };
 }
 
 /** get_page's text: a header line, then the slice (without a repeat of the title heading). */

@@ -20,13 +20,43 @@ import type { WikiRow } from "../wikis/wikis.ts";
 import { HUB_INSTRUCTIONS, PRIVATE_INSTRUCTIONS, wikiInstructions } from "./instructions.ts";
 import { registerReadTools } from "./read_tools.ts";
 import { registerSkillResources } from "./skills.ts";
-import { runTool, toolResult } from "./tool_result.ts";
+import { convertedOnce, runTool, toolResult } from "./tool_result.ts";
 
 /** The service's name and version as MCP servers announce them. */
 export const SERVER_INFO = { name: "knowledge-wiki", version: "0.1.0" };
 
 /** The MCP protocol revisions every endpoint serves, newest first. */
 export const PROTOCOL_VERSIONS = ["2026-07-28", "2025-11-25"] as const;
+
+/** The list tools' results, declared once (see `convertedOnce`). */
+const publicWikiListOutput = convertedOnce(publicWikiListSchema);
+const spaceListOutput = convertedOnce(spaceListSchema);
+
+/** The hub's `list_wikis` arguments and its wiki parameter, declared once (see `readInputs`). */
+const listWikisInput = z.object({
+  query: listPublicWikisInput.shape.query,
+  cursor: listPublicWikisInput.shape.cursor,
+  limit: z.number().int().min(1).max(200).default(50).describe(
+    "How many wikis to return (1-200)",
+  ),
+});
+const HUB_PARAM = {
+  name: "wiki" as const,
+  schema: z.string().min(1).max(64).describe("The id of a public wiki, from list_wikis"),
+  searchSchema: z.string().min(1).max(64).optional().describe(
+    "The id of a public wiki, from list_wikis; leave it out to search every public wiki",
+  ),
+};
+
+const SPACE_PARAM = {
+  name: "space" as const,
+  schema: z.string().min(1).max(64).optional().describe(
+    "The id of one of your spaces, from my_spaces (needed when you can reach more than one)",
+  ),
+  searchSchema: z.string().min(1).max(64).optional().describe(
+    "The id of one of your spaces, from my_spaces; leave it out to search all of them",
+  ),
+};
 
 /** How long a client may reuse `tools/list` and `server/discover` (2026-07-28 cache hints). */
 const LIST_TTL_MS = 300_000;
@@ -61,14 +91,8 @@ export function buildHubServer(
     description:
       "List the public wikis of this server, with their ids (pass one as `wiki` to search, get_page " +
       "and neighbors), titles, descriptions and page counts. Filter with `query`; page with `cursor`.",
-    inputSchema: z.object({
-      query: listPublicWikisInput.shape.query,
-      cursor: listPublicWikisInput.shape.cursor,
-      limit: z.number().int().min(1).max(200).default(50).describe(
-        "How many wikis to return (1-200)",
-      ),
-    }),
-    outputSchema: publicWikiListSchema,
+    inputSchema: listWikisInput,
+    outputSchema: publicWikiListOutput,
     annotations: { readOnlyHint: true, openWorldHint: false },
   }, (args) =>
     runTool(deps.log, async () => {
@@ -80,13 +104,7 @@ export function buildHubServer(
       return toolResult(out, (lines.join("\n") || "No public wiki matches.") + more);
     }));
   const scope = {
-    param: {
-      name: "wiki" as const,
-      schema: z.string().min(1).max(64).describe("The id of a public wiki, from list_wikis"),
-      searchSchema: z.string().min(1).max(64).optional().describe(
-        "The id of a public wiki, from list_wikis; leave it out to search every public wiki",
-      ),
-    },
+    param: HUB_PARAM,
     resolve: async (id: string | undefined) =>
       (await authorize(deps, ANONYMOUS, id ?? "", "read", "mcp")).wiki.id,
     all: () => publicWikiIds(deps),
@@ -126,9 +144,7 @@ export function buildPrivateServer(
     deps,
     { credential, clientName, requestId },
   );
-  const spaceParam = z.string().min(1).max(64).optional().describe(
-    "The id of one of your spaces, from my_spaces (needed when you can reach more than one)",
-  );
+  const spaceParam = SPACE_PARAM.schema;
   const resolve = async (id: string | undefined) =>
     auditedSpace(await chooseSpace(deps, credential, id));
 
@@ -138,7 +154,7 @@ export function buildPrivateServer(
       "List the private spaces this credential can read, with ids (pass one as `space` to the " +
       "other tools), titles, your role and page counts.",
     inputSchema: z.object({}),
-    outputSchema: spaceListSchema,
+    outputSchema: spaceListOutput,
     annotations: { readOnlyHint: true, openWorldHint: false },
   }, () =>
     runTool(deps.log, async () => {
@@ -149,13 +165,7 @@ export function buildPrivateServer(
       return toolResult(out, lines.join("\n") || "This credential reaches no space.");
     }));
   registerReadTools(server, deps, {
-    param: {
-      name: "space",
-      schema: spaceParam,
-      searchSchema: z.string().min(1).max(64).optional().describe(
-        "The id of one of your spaces, from my_spaces; leave it out to search all of them",
-      ),
-    },
+    param: SPACE_PARAM,
     resolve,
     all: async () => {
       const spaces = await reachableSpaces(deps.db, credential);
