@@ -14,6 +14,7 @@ import { completeDocument } from "./openapi_document.ts";
 import { ApiReferencePage } from "./reference_page.tsx";
 import { pageHeaders } from "../web/page_headers.ts";
 import { rateLimit } from "../limits/rate_limit.ts";
+import { readYourWrites } from "../http/read_your_writes.ts";
 import { registerReadRoutes } from "./read_routes.ts";
 import { json, problems, wikiIdParam } from "./schemas.ts";
 import { registerSpaceRoutes } from "./space_routes.ts";
@@ -41,7 +42,7 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
   });
   // The REST budget: per account token, else per IP. Body limits, timeouts and JSON
   // requirements are declared on each route (`middleware` of its `createRoute`).
-  app.use("*", rateLimit(deps, "api"));
+  app.use("*", rateLimit(deps, "api"), readYourWrites(deps));
 
   app.openapi(
     createRoute({

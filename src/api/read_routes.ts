@@ -21,6 +21,7 @@ import { recordRead } from "../usage/record_usage.ts";
 import { json, pageParams, problems, wikiIdParam } from "./schemas.ts";
 import { streamAnswer } from "./stream_answer.ts";
 import { matchesIfNoneMatch } from "../lib/etag.ts";
+import { readingDeps } from "../db/replicas.ts";
 
 /** How a family of routes finds its wiki from the `{id}` in the path (and who may read it). */
 export type WikiResolver = (c: Context, id: string) => Promise<string>;
@@ -63,7 +64,8 @@ export function registerReadRoutes(
     }),
     async (c) => {
       const wiki = await resolve(c, c.req.valid("param").id);
-      return c.json(await listPages(deps, wiki, c.req.valid("query")), 200);
+      const reading = await readingDeps(deps, c.get("rateLimit")?.key);
+      return c.json(await listPages(reading, wiki, c.req.valid("query")), 200);
     },
   );
 
@@ -207,7 +209,8 @@ export function registerReadRoutes(
     async (c) => {
       const wiki = await resolve(c, c.req.valid("param").id);
       const { q, limit, cursor } = c.req.valid("query");
-      const out = await searchAndRecord(deps, [wiki], { query: q, limit, cursor }, {
+      const reading = await readingDeps(deps, c.get("rateLimit")?.key);
+      const out = await searchAndRecord(reading, [wiki], { query: q, limit, cursor }, {
         via: "rest",
         client: c.req.header("user-agent"),
       });

@@ -12,6 +12,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { clientIp } from "../http/client_ip.ts";
 import { batchSize, chargeBatch } from "../limits/rate_limit.ts";
+import { readingDeps } from "../db/replicas.ts";
 import { DEFAULT_SCOPES } from "../oauth/scopes.ts";
 import { buildHubServer, buildPrivateServer, buildWikiServer } from "./servers.ts";
 import { mcpTooManyRequests } from "./too_many_requests.ts";
@@ -70,7 +71,7 @@ export function mcpRoutes(deps: Deps): Hono {
   for (const path of ["/mcp/hub", "/mcp/hub/"]) {
     app.post(
       path,
-      (c) => serve(c, deps, () => buildHubServer(deps, userAgent(c), callerKey(c, deps))),
+      (c) => serve(c, deps, (d) => buildHubServer(d, userAgent(c), callerKey(c, deps))),
     );
     app.on(["GET", "DELETE"], path, notAllowed);
   }
@@ -86,7 +87,7 @@ export function mcpRoutes(deps: Deps): Hono {
         }
         throw error;
       }
-      return serve(c, deps, () => buildWikiServer(deps, wiki, userAgent(c), callerKey(c, deps)));
+      return serve(c, deps, (d) => buildWikiServer(d, wiki, userAgent(c), callerKey(c, deps)));
     });
     app.on(["GET", "DELETE"], path, notAllowed);
   }
@@ -113,7 +114,7 @@ export function mcpRoutes(deps: Deps): Hono {
       return serve(
         c,
         deps,
-        () => buildPrivateServer(deps, credential, clientNameOf(c, credential), requestIdOf(c)),
+        (d) => buildPrivateServer(d, credential, clientNameOf(c, credential), requestIdOf(c)),
       );
     });
     // Clients (mcp-remote among them) probe with GET to learn how to sign in: answer it as a
@@ -136,7 +137,11 @@ export function mcpRoutes(deps: Deps): Hono {
  * server from the same factory, so tools, credentials, usage records and audit are the same.
  * A batch is first charged one request per call against the caller's budget.
  */
-async function serve(c: Context, deps: Deps, build: () => McpServer): Promise<Response> {
+async function serve(
+  c: Context,
+  deps: Deps,
+  buildWith: (deps: Deps) => McpServer,
+): Promise<Response> {
   // The body is read once, here, bounded: the batch count and the SDK both use these bytes.
   const body = await readBounded(c.req.raw, MAX_MCP_BODY);
   if (body === null) {
@@ -157,6 +162,23 @@ async function serve(c: Context, deps: Deps, build: () => McpServer): Promise<Re
     mcpTooManyRequests,
   );
   if (refused) return refused;
+  // The tools read through a replica when there is one (and the caller's writes are replayed).
+  const reading = await readingDeps(deps, c.get("rateLimit")?.key);
+  const build = () => buildWith(reading);
+  const response = await serveBuilt(c, deps, body, build);
+  if (deps.replicas && response.status < 400 && callsWriteTool(body)) {
+    await deps.replicas.wrote(c.get("rateLimit")?.key);
+  }
+  return response;
+}
+
+/** `serve`'s exchange with the SDK, once the request is admitted. */
+async function serveBuilt(
+  c: Context,
+  deps: Deps,
+  body: Uint8Array<ArrayBuffer>,
+  build: () => McpServer,
+): Promise<Response> {
   const exchange = new AbortController();
   const request = forTransport(c.req.raw, body, exchange.signal);
   if (await isLegacyRequest(request)) return withBudget(c, await serveLegacy(request, build()));
@@ -175,6 +197,31 @@ async function serve(c: Context, deps: Deps, build: () => McpServer): Promise<Re
     exchange.abort();
     await handler.close();
   }
+}
+
+/** The tools that only read: a call of any other leaves a read-your-writes mark. */
+const READ_TOOLS = new Set([
+  "search",
+  "fetch",
+  "get_page",
+  "list_pages",
+  "neighbors",
+  "ask",
+  "list_wikis",
+  "my_spaces",
+]);
+
+/** Whether a JSON-RPC body calls a tool that may write (`tools/call` of one not in READ_TOOLS). */
+function callsWriteTool(body: Uint8Array): boolean {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder().decode(body));
+  } catch {
+    return false;
+  }
+  return (Array.isArray(parsed) ? parsed : [parsed]).some((m) =>
+    m?.method === "tools/call" && !READ_TOOLS.has(String(m?.params?.name))
+  );
 }
 
 async function serveLegacy(request: Request, server: McpServer): Promise<Response> {
