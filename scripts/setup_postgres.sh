@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs and starts PostgreSQL 15 with pgvector on a Debian 12 machine, and creates the
 # database the tests use. Idempotent: every step is skipped when its result is already there.
-# Prints the DATABASE_URL to use on its last line.
+# Prints the DATABASE_URL to use on its last line. With --replica, it then also makes a primary
+# and a streaming replica of their own (scripts/setup_replica.sh), whose two URLs follow.
 set -euo pipefail
 
 PG_VERSION=15
@@ -63,3 +64,6 @@ fi
 su postgres -c "PGOPTIONS='-c client_min_messages=warning' psql -v ON_ERROR_STOP=1 -qd $DB_NAME -c 'CREATE EXTENSION IF NOT EXISTS vector'" >&2
 
 echo "postgres://$DB_USER:$DB_PASS@127.0.0.1:5432/$DB_NAME"
+if [ "${1:-}" = "--replica" ]; then
+  exec bash "$(dirname "$0")/setup_replica.sh"
+fi

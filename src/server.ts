@@ -1,7 +1,7 @@
 import { createApp } from "./app.ts";
 import { type Config, loadConfig } from "./config/config.ts";
 import { migrate } from "./db/migrate.ts";
-import { openDb } from "./db/open_db.ts";
+import { openDb, openReplicas } from "./db/open_db.ts";
 import type { Deps } from "./deps.ts";
 import { createLog, type Log } from "./lib/log.ts";
 import { createEmbedder } from "./search/create_embedder.ts";
@@ -27,7 +27,8 @@ export async function openDeps(config: Config, log: Log): Promise<Deps> {
         embedder: embedder.id,
       });
     }
-    return { config, db, log, embedder };
+    const replicas = await openReplicas(config, db, log);
+    return replicas ? { config, db, log, embedder, replicas } : { config, db, log, embedder };
   } catch (error) {
     await db.close();
     throw error;
@@ -72,6 +73,7 @@ export async function startServer(
     try {
       await server.shutdown();
       await scheduler?.stop();
+      await deps.replicas?.close();
       await deps.db.close();
     } catch (error) {
       log.error("unclean shutdown", { error: String(error) });

@@ -7,6 +7,7 @@ import { writePage } from "../src/pages/write_page.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb, testApp, testDeps } from "./helpers.ts";
 import { mcpClient, type Revision } from "./mcp_helpers.ts";
+import { usageWritten } from "../src/usage/usage_writes.ts";
 
 const REVISIONS: Revision[] = ["2026-07-28", "2025-11-25"];
 
@@ -106,6 +107,7 @@ for (const revision of REVISIONS) {
     assert.equal(refused.isError, true);
 
     // The same records under either revision: usage per wiki, audit per private call.
+    await usageWritten(db);
     const usage = await db<{ wiki_id: string; kind: string; n: number }>`
       SELECT wiki_id, kind, sum(count)::int AS n FROM usage_daily
       GROUP BY wiki_id, kind ORDER BY wiki_id, kind`;

@@ -16,6 +16,12 @@ import {
 } from "./scale_helpers.ts";
 
 const DATABASE_URL = Deno.env.get("DATABASE_URL") || undefined;
+/**
+ * Behind a transaction pooler without prepared statements (PgBouncer 1.18:
+ * `DATABASE_URL=$(bash scripts/setup_pgbouncer.sh | tail -n 1) DATABASE_PREPARED_STATEMENTS=false`)
+ * the test's own connections do without them too; the servers read the same setting.
+ */
+const PREPARE = Deno.env.get("DATABASE_PREPARED_STATEMENTS") !== "false";
 const PROCESSES = 3;
 const EMAIL = "ana@example.com";
 const PASSWORD = "correct horse battery staple";
@@ -88,7 +94,7 @@ Deno.test({
   ignore: !DATABASE_URL,
   async fn() {
     const name = `wiki_scale_${crypto.randomUUID().replace(/-/g, "").slice(0, 12)}`;
-    const admin = openPostgres(DATABASE_URL!, { max: 1 });
+    const admin = openPostgres(DATABASE_URL!, { max: 1, prepare: PREPARE });
     await admin.exec(`CREATE DATABASE ${name}`);
     const url = new URL(DATABASE_URL!);
     url.pathname = `/${name}`;
@@ -123,7 +129,7 @@ Deno.test({
       assert.deepEqual(applied.flatMap((entry) => entry.migrations).toSorted(), files);
       const seeded = logged<{ added: number; failed: unknown[] }>("docs wiki refreshed");
       assert.deepEqual(seeded.flatMap((entry) => entry.failed), []);
-      const db = openPostgres(url.toString(), { max: 1 });
+      const db = openPostgres(url.toString(), { max: 1, prepare: PREPARE });
       try {
         const recorded = await db<{ n: number }>`SELECT count(*)::int AS n FROM schema_migrations`;
         assert.equal(recorded[0]!.n, files.length);

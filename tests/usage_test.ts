@@ -9,6 +9,7 @@ import { recordSearch, recordUsage, usageClient } from "../src/usage/record_usag
 import { createWiki } from "../src/wikis/wikis.ts";
 import { browser } from "./browser.ts";
 import { countingDb, freshDb, testApp, testDeps } from "./helpers.ts";
+import { usageWritten } from "../src/usage/usage_writes.ts";
 import { callOk } from "./mcp_helpers.ts";
 
 /** An MCP SDK client calling the app in process, with a token and a User-Agent of its own. */
@@ -127,6 +128,7 @@ Deno.test("GET /w/:id/-/usage shows MCP searches, reads and confirmed uses by pa
   assert.match(html, /Needs a section on bins/);
   assert.match(html, /href="\/w\/notes\/Compost"/);
 
+  await usageWritten(db);
   const rows = await db<{ kind: string; count: number }>`
     SELECT kind, count FROM usage_daily WHERE wiki_id = 'notes' AND client = 'claude-code'
     ORDER BY kind, page_path`;
@@ -260,6 +262,8 @@ Deno.test("recordUsage and recordSearch log and swallow a failure instead of fai
   await using db = await freshDb();
   const deps = testDeps(db);
   await recordUsage(deps, { wikiId: "no-such-wiki", kind: "read", page: "Home", client: "x" });
+  // Counts are written off the request's path: wait for them as the usage page does.
+  await usageWritten(db);
   assert.equal(deps.logLines.filter((l) => l.includes("usage not recorded")).length, 1);
   await recordSearch(deps, {
     wikis: ["no-such-wiki"],
@@ -268,6 +272,7 @@ Deno.test("recordUsage and recordSearch log and swallow a failure instead of fai
     via: "rest",
     client: "x",
   });
+  await usageWritten(db);
   assert.equal(deps.logLines.filter((l) => l.includes("usage not recorded")).length, 2);
   assert.equal((await db`SELECT 1 FROM usage_daily`).length, 0);
   assert.equal((await db`SELECT 1 FROM search_queries`).length, 0);
@@ -304,6 +309,7 @@ Deno.test("a search counts alike from MCP, REST and both web search pages, each 
     await search();
     assert.equal(writes().length, 1, `${surface}: ${writes().join("\n---\n")}`);
   }
+  await usageWritten(counted.db);
 
   const kept = await db<
     { wiki_id: string; query: string; results: number; via: string; client: string }

@@ -7,6 +7,7 @@ import { registerPublicWikiRoutes } from "../wikis/wiki_api_routes.ts";
 import { requireAccountToken } from "./api_auth.ts";
 import { serveDocument } from "./serve_document.ts";
 import { rateLimit } from "../limits/rate_limit.ts";
+import { readYourWrites } from "../http/read_your_writes.ts";
 import { registerPageRoutes } from "../pages/page_api_routes.ts";
 import { registerSearchRoutes } from "../search/search_api_routes.ts";
 import { registerAskRoutes } from "../ask/ask_api_routes.ts";
@@ -37,7 +38,7 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
   });
   // The REST budget: per account token, else per IP. Body limits, timeouts and JSON
   // requirements are declared on each route (`middleware` of its `createRoute`).
-  app.use("*", rateLimit(deps, "api"));
+  app.use("*", rateLimit(deps, "api"), readYourWrites(deps));
 
   registerPublicWikiRoutes(app, deps);
   readRoutes(app, deps, {

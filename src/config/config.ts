@@ -14,6 +14,16 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   DATABASE_PREPARED_STATEMENTS: z.enum(["true", "false"]).default("true")
     .transform((v) => v === "true"),
+  // Streaming replicas of DATABASE_URL, comma-separated: reads that tolerate a moment of lag.
+  DATABASE_REPLICA_URLS: z.string().optional().transform((v, ctx) => {
+    const urls = (v ?? "").split(",").map((u) => u.trim()).filter(Boolean);
+    for (const url of urls) {
+      if (!/^postgres(ql)?:\/\//.test(url) || !URL.canParse(url)) {
+        ctx.addIssue({ code: "custom", message: `"${url}" is not a postgres:// URL` });
+      }
+    }
+    return urls;
+  }),
   SEARCH_INDEX_MB: z.coerce.number().int().min(0).max(1_000_000).default(256),
   DATA_DIR: z.string().min(1).default("./data"),
   // PGlite's memory tops out at 2 GiB; its page cache has to leave room for the rest.
@@ -76,6 +86,11 @@ export type Config = {
    * `max_prepared_statements`).
    */
   databasePreparedStatements: boolean;
+  /**
+   * Streaming replicas of `databaseUrl`: searches, page reads and listings go to one of them
+   * unless the caller wrote something its replica has not replayed yet (src/db/replicas.ts).
+   */
+  databaseReplicaUrls: string[];
   /** Memory for in-process lexical indexes, all wikis together (least recently searched go first). */
   searchIndexBytes: number;
   dataDir: string;
@@ -189,6 +204,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS,
+    databaseReplicaUrls: e.DATABASE_URL ? e.DATABASE_REPLICA_URLS : [],
     searchIndexBytes: e.SEARCH_INDEX_MB * 1024 * 1024,
     dataDir: e.DATA_DIR,
     pgliteSharedBuffersMb: e.PGLITE_SHARED_BUFFERS_MB,

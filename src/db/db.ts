@@ -19,6 +19,11 @@ export interface Db {
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
   /** Closes the connection or the embedded database. */
   close(): Promise<void>;
+  /**
+   * Set on a handle that reads a copy of another database (a request's replica reads): that
+   * database. Caches kept per database (the lexical indexes) are kept under it.
+   */
+  readonly home?: Db;
 }
 
 /** The parts a driver supplies; `makeDb` turns them into a `Db`. */

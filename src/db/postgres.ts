@@ -7,14 +7,18 @@ type Sql = postgres.Sql | postgres.TransactionSql;
 
 /**
  * Connects to PostgreSQL at `url` through a postgres.js pool; `prepare` (default true): each
- * statement is a named prepared statement (see `postgresDriver`).
+ * statement is a named prepared statement (see `postgresDriver`); `connectTimeoutSeconds`
+ * (default 5: fail fast while the database is down) bounds each new connection.
  */
-export function openPostgres(url: string, options: { max?: number; prepare?: boolean } = {}): Db {
+export function openPostgres(
+  url: string,
+  options: { max?: number; prepare?: boolean; connectTimeoutSeconds?: number } = {},
+): Db {
   survivePostgresWriteRace();
   const sql = postgres(url, {
     max: options.max ?? 10,
     // Fail fast while the database is down (503s), instead of holding requests for 30 s.
-    connect_timeout: 5,
+    connect_timeout: options.connectTimeoutSeconds ?? 5,
     // Reconnect attempts at most ~2 s apart (the default backs off to 20 s), so that service
     // resumes within a couple of seconds of the database's return.
     backoff: (retries: number) => (0.5 + Math.random() / 2) * Math.min(0.1 * 2 ** retries, 2),

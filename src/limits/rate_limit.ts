@@ -9,6 +9,7 @@ import { problemResponse } from "../http/problem.ts";
 import { rangeOf } from "./cidr.ts";
 import { declareEdge, routeDeclares } from "../http/route_edges.ts";
 import { liveSessionId, webCookie } from "../sessions/sessions.ts";
+import { requestCounts } from "./request_counts.ts";
 import { countRequest, deleteOldCounters } from "./store.ts";
 
 /** A named request budget. */
@@ -76,6 +77,7 @@ export function rateLimit(
   kind: BudgetKind,
   options: { tooMany?: TooManyRenderer } = {},
 ): MiddlewareHandler {
+  const counts = requestCounts();
   return declareEdge("budget", async function rateLimit(c, next) {
     if (c.req.method === "OPTIONS") return await next();
     const { key, budget, also } = await keyOf(c, deps, kind);
@@ -96,7 +98,7 @@ export function rateLimit(
           );
         }
       }
-      const counted = await countRequest(deps.db, key, budget.windowSeconds);
+      const counted = await counts.count(deps.db, key, budget.windowSeconds, budget.limit);
       const elapsed = (counted.now.getTime() - counted.window_started_at.getTime()) / 1000;
       state = {
         key,

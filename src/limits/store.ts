@@ -12,9 +12,13 @@ export async function countRequest(
   windowSeconds: number,
   amount = 1,
 ): Promise<{ count: number; window_started_at: Date; now: Date }> {
+  // Committed without waiting for the WAL flush (synchronous_commit off for this statement's
+  // own transaction): a counter is not worth an fsync on every request, and a crash of the
+  // database forgets at most the last ~0.6 s of counts (3 × wal_writer_delay), never corrupts.
   const rows = await db<{ count: number; window_started_at: Date; now: Date }>`
     INSERT INTO rate_limits AS r (key, window_started_at, count)
-    VALUES (${key}, clock_timestamp(), ${amount})
+    SELECT ${key}::text, clock_timestamp(), ${amount}::int
+    FROM (SELECT set_config('synchronous_commit', 'off', true)) AS relaxed
     ON CONFLICT (key) DO UPDATE SET
       count = CASE WHEN r.window_started_at > clock_timestamp() - make_interval(secs => ${windowSeconds})
         THEN r.count + ${amount} ELSE ${amount} END,

@@ -12,6 +12,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { clientIp } from "../http/client_ip.ts";
 import { batchSize, chargeBatch } from "../limits/rate_limit.ts";
+import { readingDeps } from "../db/replicas.ts";
 import { DEFAULT_SCOPES } from "../oauth/scopes.ts";
 import { answerTaskRequest } from "../tasks/task_requests.ts";
 import { buildHubServer, buildPrivateServer, buildWikiServer } from "./servers.ts";
@@ -72,7 +73,7 @@ export function mcpRoutes(deps: Deps): Hono {
   for (const path of ["/mcp/hub", "/mcp/hub/"]) {
     app.post(
       path,
-      (c) => serve(c, deps, () => buildHubServer(deps, userAgent(c), callerKey(c, deps)), "hub"),
+      (c) => serve(c, deps, (d) => buildHubServer(d, userAgent(c), callerKey(c, deps)), "hub"),
     );
     app.on(["GET", "DELETE"], path, notAllowed);
   }
@@ -91,7 +92,7 @@ export function mcpRoutes(deps: Deps): Hono {
       return serve(
         c,
         deps,
-        () => buildWikiServer(deps, wiki, userAgent(c), callerKey(c, deps)),
+        (d) => buildWikiServer(d, wiki, userAgent(c), callerKey(c, deps)),
         `w:${wiki.id}`,
       );
     });
@@ -120,7 +121,7 @@ export function mcpRoutes(deps: Deps): Hono {
       return serve(
         c,
         deps,
-        () => buildPrivateServer(deps, credential, clientNameOf(c, credential), requestIdOf(c)),
+        (d) => buildPrivateServer(d, credential, clientNameOf(c, credential), requestIdOf(c)),
         `${credential.kind}:${credential.id}`,
       );
     });
@@ -148,7 +149,7 @@ export function mcpRoutes(deps: Deps): Hono {
 async function serve(
   c: Context,
   deps: Deps,
-  build: () => McpServer,
+  buildWith: (deps: Deps) => McpServer,
   owner: string,
 ): Promise<Response> {
   // The body is read once, here, bounded: the batch count and the SDK both use these bytes.
@@ -171,9 +172,27 @@ async function serve(
     mcpTooManyRequests,
   );
   if (refused) return refused;
+  // The tools read through a replica when there is one (and the caller's writes are replayed).
+  const reading = await readingDeps(deps, c.get("rateLimit")?.key);
+  const build = () => buildWith(reading);
+  // A task (`ask` where the client declares the Tasks extension) is answered before the SDK.
   const task = { deps, owner, build, serverInfo: SERVER_INFO };
   const tasked = await answerTaskRequest(task, c.req.raw.headers, body);
   if (tasked) return tasked;
+  const response = await serveBuilt(c, deps, body, build);
+  if (deps.replicas && response.status < 400 && callsWriteTool(body)) {
+    await deps.replicas.wrote(c.get("rateLimit")?.key);
+  }
+  return response;
+}
+
+/** `serve`'s exchange with the SDK, once the request is admitted. */
+async function serveBuilt(
+  c: Context,
+  deps: Deps,
+  body: Uint8Array<ArrayBuffer>,
+  build: () => McpServer,
+): Promise<Response> {
   const exchange = new AbortController();
   const request = forTransport(c.req.raw, body, exchange.signal);
   if (await isLegacyRequest(request)) return withBudget(c, await serveLegacy(request, build()));
@@ -192,6 +211,31 @@ async function serve(
     exchange.abort();
     await handler.close();
   }
+}
+
+/** The tools that only read: a call of any other leaves a read-your-writes mark. */
+const READ_TOOLS = new Set([
+  "search",
+  "fetch",
+  "get_page",
+  "list_pages",
+  "neighbors",
+  "ask",
+  "list_wikis",
+  "my_spaces",
+]);
+
+/** Whether a JSON-RPC body calls a tool that may write (`tools/call` of one not in READ_TOOLS). */
+function callsWriteTool(body: Uint8Array): boolean {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder().decode(body));
+  } catch {
+    return false;
+  }
+  return (Array.isArray(parsed) ? parsed : [parsed]).some((m) =>
+    m?.method === "tools/call" && !READ_TOOLS.has(String(m?.params?.name))
+  );
 }
 
 async function serveLegacy(request: Request, server: McpServer): Promise<Response> {

@@ -41,6 +41,27 @@ function newServer(title: string, instructions: string, scope: "public" | "priva
 }
 
 /**
+ * The hub's and the private endpoint's scope parameters, declared once: the tools' input
+ * schemas extended with them are then built once per process (`withScope`).
+ */
+const HUB_PARAM = {
+  name: "wiki" as const,
+  schema: z.string().min(1).max(64).describe("The id of a public wiki, from list_wikis"),
+  searchSchema: z.string().min(1).max(64).optional().describe(
+    "The id of a public wiki, from list_wikis; leave it out to search every public wiki",
+  ),
+};
+const SPACE_PARAM = {
+  name: "space" as const,
+  schema: z.string().min(1).max(64).optional().describe(
+    "The id of one of your spaces, from my_spaces (needed when you can reach more than one)",
+  ),
+  searchSchema: z.string().min(1).max(64).optional().describe(
+    "The id of one of your spaces, from my_spaces; leave it out to search all of them",
+  ),
+};
+
+/**
  * The hub: every public wiki, chosen per call by the `wiki` parameter. `client` names the
  * caller in usage counts; `caller` is the key its requests are counted on (its report budget).
  */
@@ -52,13 +73,7 @@ export function buildHubServer(
   const server = newServer("Public wikis", HUB_INSTRUCTIONS, "public");
   registerListWikisTool(server, deps);
   const scope = {
-    param: {
-      name: "wiki" as const,
-      schema: z.string().min(1).max(64).describe("The id of a public wiki, from list_wikis"),
-      searchSchema: z.string().min(1).max(64).optional().describe(
-        "The id of a public wiki, from list_wikis; leave it out to search every public wiki",
-      ),
-    },
+    param: HUB_PARAM,
     resolve: async (id: string | undefined) =>
       (await authorize(deps, ANONYMOUS, id ?? "", "read", "mcp")).wiki.id,
     all: () => publicWikiIds(deps),
@@ -98,21 +113,13 @@ export function buildPrivateServer(
     deps,
     { credential, clientName, requestId },
   );
-  const spaceParam = z.string().min(1).max(64).optional().describe(
-    "The id of one of your spaces, from my_spaces (needed when you can reach more than one)",
-  );
+  const spaceParam = SPACE_PARAM.schema;
   const resolve = async (id: string | undefined) =>
     auditedSpace(await chooseSpace(deps, credential, id));
 
   registerMySpacesTool(server, deps, credential);
   readTools(server, deps, {
-    param: {
-      name: "space",
-      schema: spaceParam,
-      searchSchema: z.string().min(1).max(64).optional().describe(
-        "The id of one of your spaces, from my_spaces; leave it out to search all of them",
-      ),
-    },
+    param: SPACE_PARAM,
     resolve,
     all: async () => {
       const spaces = await reachableSpaces(deps.db, credential);

@@ -4,11 +4,11 @@ import type { Deps } from "../deps.ts";
 import { withoutTitleHeading } from "../markdown/outline.ts";
 import { getPageContent, LIMIT_MAX_CHARS } from "./get_page_content.ts";
 import { recordRead } from "../usage/record_usage.ts";
-import { runTool, toolResult } from "../kit/mcp/tool_result.ts";
+import { convertedOnce, runTool, toolResult } from "../kit/mcp/tool_result.ts";
 import { resolvePageTarget, type WikiScope } from "../kit/mcp/wiki_scope.ts";
 
 /** A fetched page in the shape ChatGPT connectors and deep research read. */
-export const fetchOutputSchema = z.object({
+export const fetchOutputSchema = convertedOnce(z.object({
   id: z.string(),
   title: z.string(),
   text: z.string().describe("The page's markdown (without its title heading)"),
@@ -25,6 +25,12 @@ export const fetchOutputSchema = z.object({
     ),
     next_offset: z.number().int().nullable(),
   }),
+}));
+
+const fetchInputSchema = z.object({
+  id: z.string().min(1).max(700).describe(
+    "A search result's id (`<wiki>/<page path>`), or a page url",
+  ),
 });
 
 /**
@@ -37,11 +43,7 @@ export function registerFetchTool(server: McpServer, deps: Deps, scope: WikiScop
     description:
       "Fetch a whole page by the `id` a search result gives (`<wiki>/<page path>`) or by its url. " +
       "Returns id, title, text (the page's markdown), url and metadata (wiki, path, revision).",
-    inputSchema: z.object({
-      id: z.string().min(1).max(700).describe(
-        "A search result's id (`<wiki>/<page path>`), or a page url",
-      ),
-    }),
+    inputSchema: fetchInputSchema,
     outputSchema: fetchOutputSchema,
     annotations: { readOnlyHint: true, openWorldHint: false },
   }, (args) =>

@@ -7,6 +7,7 @@ import { pageUrl } from "../lib/urls.ts";
 import { resolvePageRef } from "./read_page.ts";
 import { type PageRow, selectLinksFrom, selectRevision } from "./store.ts";
 import { addSourceFreshness, sourceFreshnessFields } from "../sync/freshness.ts";
+import { forReads } from "../db/replicas.ts";
 
 /** Default and largest slice of a page returned at once (about 5k and 12k tokens). */
 export const DEFAULT_MAX_CHARS = 20_000;
@@ -133,11 +134,12 @@ type PageRead = { content: PageContent; cut(maxChars: number): PageContent };
 
 /** `getPageContent`, with the means to cut the slice shorter without reading the page again. */
 export async function readPageContent(
-  deps: Pick<Deps, "db" | "config">,
+  deps: Pick<Deps, "db" | "config" | "reads">,
   wikiId: string,
   input: z.input<typeof getPageInput>,
   found?: PageRow,
 ): Promise<PageRead> {
+  deps = forReads(deps);
   const { page: rawRef, offset: askedOffset, max_chars, revision, if_changed_since } = getPageInput
     .parse(input);
   const { ref, section } = splitSection(rawRef);

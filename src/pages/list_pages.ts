@@ -8,6 +8,7 @@ import { pageUrl } from "../lib/urls.ts";
 import { resolvePageRef } from "./read_page.ts";
 import { type PageHead, selectPageHashes, selectPageHeads, selectPageTexts } from "./store.ts";
 import { type Db } from "../db/db.ts";
+import { forReads } from "../db/replicas.ts";
 
 /** Input of a page listing (MCP `list_pages`, REST `GET …/pages`); the wiki comes from the caller. */
 export const listPagesInput = z.object({
@@ -50,10 +51,11 @@ export type PageList = z.infer<typeof pageListSchema>;
 
 /** Lists a wiki's pages by path key, `limit` at a time; with one page's headings on request. */
 export async function listPages(
-  deps: Pick<Deps, "db" | "config">,
+  deps: Pick<Deps, "db" | "config" | "reads">,
   wikiId: string,
   input: Partial<z.output<typeof listPagesInput>>,
 ): Promise<PageList> {
+  deps = forReads(deps);
   // Validated at the edge (REST query, MCP input schema); internal callers may list more.
   const { prefix, cursor, headings_of } = input;
   const limit = input.limit ?? 100;

@@ -14,6 +14,7 @@ import { recordRead } from "../usage/record_usage.ts";
 import { json, pageParams, problems, wikiIdParam } from "../kit/rest/schemas.ts";
 import { type ReadScope, scopeParts } from "../kit/rest/read_scope.ts";
 import { matchesIfNoneMatch } from "../lib/etag.ts";
+import { readingDeps } from "../db/replicas.ts";
 
 /**
  * Registers the page reads under the scope's base (`/public/wikis/{id}` or `/spaces/{id}`):
@@ -46,7 +47,8 @@ function listPagesRoute(app: OpenAPIHono, deps: Deps, scope: ReadScope): void {
     }),
     async (c) => {
       const wiki = await resolve(c, c.req.valid("param").id);
-      return c.json(await listPages(deps, wiki, c.req.valid("query")), 200);
+      const reading = await readingDeps(deps, c.get("rateLimit")?.key);
+      return c.json(await listPages(reading, wiki, c.req.valid("query")), 200);
     },
   );
 }

@@ -14,10 +14,16 @@ import {
   pageBudget,
   sliceChars,
 } from "../kit/mcp/token_budget.ts";
-import { runTool, toolResult } from "../kit/mcp/tool_result.ts";
+import { convertedOnce, runTool, toolResult } from "../kit/mcp/tool_result.ts";
 import { resolvePageTarget, scopeValue, type WikiScope, withScope } from "../kit/mcp/wiki_scope.ts";
 
 const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
+
+/** The page tools' schemas, declared once (see `convertedOnce` and `withScope`). */
+const getPageArgs = getPageInput.extend({ max_tokens: maxTokensParam });
+const pageOutputSchema = convertedOnce(pageContentSchema.extend({ budget: budgetSchema }));
+const pageListOutputSchema = convertedOnce(pageListSchema);
+const neighborsOutputSchema = convertedOnce(neighborsSchema);
 
 /** Registers `get_page`, `list_pages` and `neighbors` on a server, scoped as given. */
 export function registerPageTools(server: McpServer, deps: Deps, scope: WikiScope): void {
@@ -32,8 +38,8 @@ export function registerPageTools(server: McpServer, deps: Deps, scope: WikiScop
       "`if_changed_since` returns only `unchanged: true` when you already have the current one. Also " +
       "returns the page's revision (pass it to confirm_use), url and outgoing links. `max_tokens` caps " +
       "the response (estimated as characters / 4): the slice ends sooner and `budget.cut` gives the offset to go on from.",
-    inputSchema: withScope(scope, getPageInput.extend({ max_tokens: maxTokensParam })),
-    outputSchema: pageContentSchema.extend({ budget: budgetSchema }),
+    inputSchema: withScope(scope, getPageArgs),
+    outputSchema: pageOutputSchema,
     annotations: readOnly,
     _meta: VIEW_TOOL_META,
   }, (args: Record<string, unknown>) =>
@@ -65,7 +71,7 @@ export function registerPageTools(server: McpServer, deps: Deps, scope: WikiScop
       "back as `cursor`). `prefix` lists one folder; `headings_of` also returns one page's headings, " +
       "whose anchors get_page takes as `Page#anchor`.",
     inputSchema: withScope(scope, listPagesInput),
-    outputSchema: pageListSchema,
+    outputSchema: pageListOutputSchema,
     annotations: readOnly,
   }, (args: Record<string, unknown>) =>
     runTool(deps.log, async () => {
@@ -80,7 +86,7 @@ export function registerPageTools(server: McpServer, deps: Deps, scope: WikiScop
       "List the pages a page links to (relation links_to, including pages that do not exist yet: " +
       "exists=false) and the pages that link to it (linked_from). Use it to explore around a page you read.",
     inputSchema: withScope(scope, neighborsInput),
-    outputSchema: neighborsSchema,
+    outputSchema: neighborsOutputSchema,
     annotations: readOnly,
   }, (args: Record<string, unknown>) =>
     runTool(deps.log, async () => {

@@ -84,9 +84,16 @@ export async function lexicalTopK(
   return await selectBm25(deps.db, wikiIds, query, params, limit);
 }
 
+/**
+ * The indexes kept for `db`'s database: a replica's handle shares its primary's. An index's
+ * version stays no newer than what it was read at: a request's reads move from its replica to
+ * the primary (when the replica fails) but never back, and a replica is never ahead of the
+ * primary, so whatever a catch-up reads after its statistics is at their version or newer.
+ */
 function cacheOf(db: Db): Cache {
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, cache = { wikis: new Map(), bytes: 0 });
+  const home = db.home ?? db;
+  let cache = caches.get(home);
+  if (!cache) caches.set(home, cache = { wikis: new Map(), bytes: 0 });
   return cache;
 }
 

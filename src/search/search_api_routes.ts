@@ -4,6 +4,7 @@ import { json, problems, wikiIdParam } from "../kit/rest/schemas.ts";
 import { type ReadScope, scopeParts } from "../kit/rest/read_scope.ts";
 import { searchAndRecord } from "./search_and_record.ts";
 import { searchOutputSchema } from "./search_wikis.ts";
+import { readingDeps } from "../db/replicas.ts";
 
 /** Registers hybrid search under the scope's base (`…/search`). */
 export function registerSearchRoutes(app: OpenAPIHono, deps: Deps, scope: ReadScope): void {
@@ -33,7 +34,8 @@ export function registerSearchRoutes(app: OpenAPIHono, deps: Deps, scope: ReadSc
     async (c) => {
       const wiki = await resolve(c, c.req.valid("param").id);
       const { q, limit, cursor } = c.req.valid("query");
-      const out = await searchAndRecord(deps, [wiki], { query: q, limit, cursor }, {
+      const reading = await readingDeps(deps, c.get("rateLimit")?.key);
+      const out = await searchAndRecord(reading, [wiki], { query: q, limit, cursor }, {
         via: "rest",
         client: c.req.header("user-agent"),
       });

@@ -2,7 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { budgetSchema, fitSearch, maxTokensParam } from "../kit/mcp/token_budget.ts";
-import { runTool, toolResult } from "../kit/mcp/tool_result.ts";
+import { convertedOnce, runTool, toolResult } from "../kit/mcp/tool_result.ts";
 import { scopeValue, searchScope, type WikiScope, withScope } from "../kit/mcp/wiki_scope.ts";
 import { VIEW_TOOL_META } from "../mcp_app/wiki_view.ts";
 import { searchAndRecord } from "./search_and_record.ts";
@@ -15,13 +15,19 @@ const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
  * Search results as tools give them: each with an `id` that `fetch` accepts (`<wiki>/<path>`),
  * the shape ChatGPT connectors and deep research expect beside our own fields.
  */
-export const toolSearchOutputSchema = z.object({
+export const toolSearchOutputSchema = convertedOnce(z.object({
   results: z.array(searchResultSchema.extend({
     id: z.string().describe("The result's id for fetch: `<wiki>/<page path>`"),
   })),
   next_cursor: z.string().nullable(),
   budget: budgetSchema,
-});
+}));
+
+/** `search`'s arguments before the scope's parameter, declared once (see `withScope`). */
+const searchArgs = searchInput.extend({ max_tokens: maxTokensParam });
+
+/** `search`'s arguments where leaving the parameter out searches every wiki, per parameter. */
+const searchAllArgs = new WeakMap<object, z.ZodObject>();
 
 /** Registers `search` on a server, scoped as given (without the parameter: every wiki of `all`). */
 export function registerSearchTools(server: McpServer, deps: Deps, scope: WikiScope): void {
@@ -39,11 +45,8 @@ export function registerSearchTools(server: McpServer, deps: Deps, scope: WikiSc
         ? ` Without \`${scope.param!.name}\`, searches all of them; each result names its wiki.`
         : ""),
     inputSchema: scope.param && scope.all
-      ? searchInput.extend({
-        max_tokens: maxTokensParam,
-        [scope.param.name]: scope.param.searchSchema,
-      })
-      : withScope(scope, searchInput.extend({ max_tokens: maxTokensParam })),
+      ? searchAllArgsOf(scope.param)
+      : withScope(scope, searchArgs),
     outputSchema: toolSearchOutputSchema,
     annotations: readOnly,
     _meta: VIEW_TOOL_META,
@@ -73,4 +76,12 @@ export function registerSearchTools(server: McpServer, deps: Deps, scope: WikiSc
       }));
       return toolResult(out, JSON.stringify({ ...out, results: marked }));
     }));
+}
+
+function searchAllArgsOf(param: NonNullable<WikiScope["param"]>): z.ZodObject {
+  let args = searchAllArgs.get(param);
+  if (!args) {
+    searchAllArgs.set(param, args = searchArgs.extend({ [param.name]: param.searchSchema }));
+  }
+  return args;
 }

@@ -23,6 +23,7 @@ import {
 import { type Db } from "../db/db.ts";
 import { findWikis } from "../wikis/wikis.ts";
 import { sourceFreshness, sourceFreshnessFields } from "../sync/freshness.ts";
+import { forReads } from "../db/replicas.ts";
 
 /** Longest query accepted, in characters. */
 export const MAX_QUERY_CHARS = 1000;
@@ -73,7 +74,7 @@ export type SearchMode = "hybrid" | "lexical" | "vector";
 /** A ranked page with its best chunk. */
 export type RankedPage = { page_id: number; path: string; chunk_id: number; score: number };
 
-type SearchDeps = Pick<Deps, "db" | "embedder" | "log" | "config">;
+type SearchDeps = Pick<Deps, "db" | "embedder" | "log" | "config" | "reads">;
 
 /**
  * Searches one or more wikis: BM25 and vector legs over chunks, fused, grouped to pages
@@ -84,6 +85,8 @@ export async function searchWikis(
   wikiIds: string[],
   input: z.input<typeof searchInput>,
 ): Promise<SearchOutput> {
+  // Statistics, candidates and texts all tolerate a moment of lag: a replica's, if any.
+  deps = forReads(deps);
   const { query, limit, cursor } = parseSearchInput(input);
   if (wikiIds.length === 0) throw new AppError("bad_request", "Name a wiki to search");
   const found = new Set<string>();

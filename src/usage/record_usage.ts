@@ -1,6 +1,7 @@
 import type { Deps } from "../deps.ts";
 import type { Db } from "../db/db.ts";
 import { pathKey } from "../markdown/paths.ts";
+import { writeUsageLater } from "./usage_writes.ts";
 import { deleteOldQueries, insertSearchUsage, upsertUsage, type UsageSource } from "./store.ts";
 
 export type { UsageSource };
@@ -30,13 +31,18 @@ export type UsageEvent = {
 };
 
 /**
- * Counts a read or a confirmed use on the usage page: one upsert into today's counters. A
- * statistic is never a reason to fail the call it counts, so a failure is logged and swallowed.
+ * Counts a read or a confirmed use on the usage page: one upsert into today's counters, off the
+ * request's path (`writeUsageLater`). A statistic is never a reason to fail the call it counts,
+ * so a failure is logged and swallowed.
  */
-export async function recordUsage(
+export function recordUsage(
   deps: Pick<Deps, "db" | "log">,
   event: UsageEvent,
 ): Promise<void> {
+  return writeUsageLater(deps.db, () => upsertUsageLogged(deps, event));
+}
+
+async function upsertUsageLogged(deps: Pick<Deps, "db" | "log">, event: UsageEvent) {
   try {
     await upsertUsage(
       deps.db,
@@ -85,7 +91,8 @@ export type SearchEvent = UsageSource & {
  * Counts a search on the usage page of each wiki it concerns, the one rule for MCP, REST and the
  * web app: one wiki searched counts there; a search across many counts where it found pages.
  * The query is kept `RETENTION_DAYS` for the wiki's members, with how many pages it found
- * there. All of it is one statement; a failure is logged and swallowed, as for `recordUsage`.
+ * there. All of it is one statement, off the request's path (`writeUsageLater`); a failure is
+ * logged and swallowed, as for `recordUsage`.
  */
 export async function recordSearch(
   deps: Pick<Deps, "db" | "log">,
@@ -95,6 +102,14 @@ export async function recordSearch(
     ? event.wikis
     : [...new Set(event.results.map((r) => r.wiki))];
   if (counted.length === 0) return;
+  await writeUsageLater(deps.db, () => insertSearchLogged(deps, event, counted));
+}
+
+async function insertSearchLogged(
+  deps: Pick<Deps, "db" | "log">,
+  event: SearchEvent,
+  counted: string[],
+): Promise<void> {
   try {
     await insertSearchUsage(deps.db, {
       counts: counted.map((wikiId) => ({

@@ -1,3 +1,4 @@
+import { usageWritten } from "./usage_writes.ts";
 import type { Db } from "../db/db.ts";
 import {
   type AskedQuestion,
@@ -59,6 +60,8 @@ export async function usageReport(
   days: number,
   limits: { topPages: number; notes: number; questions: number; gaps: number },
 ): Promise<UsageReport> {
+  // Counts this process still has in flight are part of what the page shows.
+  await usageWritten(db);
   const [daily, confirmed, read, clients, notes, questions, searches, weak] = await Promise.all([
     selectDailyUsage(db, wikiId, days),
     selectTopPages(db, wikiId, "confirm", days, limits.topPages),

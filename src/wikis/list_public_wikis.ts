@@ -4,6 +4,7 @@ import type { Deps } from "../deps.ts";
 import { decodeCursor, encodeCursor } from "../lib/cursor.ts";
 import { selectPageCount, selectPublicWikis, type WikiRow } from "./store.ts";
 import { wikiUrl } from "../lib/urls.ts";
+import { forReads } from "../db/replicas.ts";
 
 /** Input of the public wiki listing (REST `GET /public/wikis`, MCP `list_wikis`). */
 export const listPublicWikisInput = z.object({
@@ -39,9 +40,10 @@ export const publicWikiListSchema = z.object({
 
 /** Lists the public wikis, by id, in pages of `limit`. */
 export async function listPublicWikis(
-  deps: Pick<Deps, "db" | "config">,
+  deps: Pick<Deps, "db" | "config" | "reads">,
   input: z.input<typeof listPublicWikisInput>,
 ): Promise<z.infer<typeof publicWikiListSchema>> {
+  deps = forReads(deps);
   const { query, cursor, limit } = listPublicWikisInput.parse(input);
   const rows = await selectPublicWikis(deps.db, {
     afterId: cursor ? decodeCursor(cursor) : null,

@@ -2,13 +2,25 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { Credential } from "../auth/credentials.ts";
 import type { Deps } from "../deps.ts";
-import { runTool, toolResult } from "../kit/mcp/tool_result.ts";
+import { convertedOnce, runTool, toolResult } from "../kit/mcp/tool_result.ts";
 import {
   listPublicWikis,
   listPublicWikisInput,
   publicWikiListSchema,
 } from "./list_public_wikis.ts";
 import { listSpaces, spaceListSchema } from "./list_spaces.ts";
+
+/** The list tools' schemas, declared once (see `convertedOnce`). */
+const listWikisArgs = z.object({
+  query: listPublicWikisInput.shape.query,
+  cursor: listPublicWikisInput.shape.cursor,
+  limit: z.number().int().min(1).max(200).default(50).describe(
+    "How many wikis to return (1-200)",
+  ),
+});
+const publicWikiListOutput = convertedOnce(publicWikiListSchema);
+const noArgs = z.object({});
+const spaceListOutput = convertedOnce(spaceListSchema);
 
 /** Registers `list_wikis` (the hub's): the public wikis, filtered and paged. */
 export function registerListWikisTool(server: McpServer, deps: Deps): void {
@@ -17,14 +29,8 @@ export function registerListWikisTool(server: McpServer, deps: Deps): void {
     description:
       "List the public wikis of this server, with their ids (pass one as `wiki` to search, get_page " +
       "and neighbors), titles, descriptions and page counts. Filter with `query`; page with `cursor`.",
-    inputSchema: z.object({
-      query: listPublicWikisInput.shape.query,
-      cursor: listPublicWikisInput.shape.cursor,
-      limit: z.number().int().min(1).max(200).default(50).describe(
-        "How many wikis to return (1-200)",
-      ),
-    }),
-    outputSchema: publicWikiListSchema,
+    inputSchema: listWikisArgs,
+    outputSchema: publicWikiListOutput,
     annotations: { readOnlyHint: true, openWorldHint: false },
   }, (args) =>
     runTool(deps.log, async () => {
@@ -44,8 +50,8 @@ export function registerMySpacesTool(server: McpServer, deps: Deps, credential: 
     description:
       "List the private spaces this credential can read, with ids (pass one as `space` to the " +
       "other tools), titles, your role and page counts.",
-    inputSchema: z.object({}),
-    outputSchema: spaceListSchema,
+    inputSchema: noArgs,
+    outputSchema: spaceListOutput,
     annotations: { readOnlyHint: true, openWorldHint: false },
   }, () =>
     runTool(deps.log, async () => {

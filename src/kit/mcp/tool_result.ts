@@ -1,4 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
+import type { z } from "zod";
 import type { Log } from "../../lib/log.ts";
 import { isDatabaseUnavailable } from "../../db/db.ts";
 import { AppError } from "../../errors.ts";
@@ -51,3 +52,34 @@ export async function runTool(
     };
   }
 }
+
+/**
+ * `schema`, converted to JSON Schema once instead of on every call. The SDK converts a tool's
+ * `outputSchema` on each `tools/call` of a fresh (per-request, stateless) server to shape the
+ * result, which cost 1-3 ms a call, more than the rest of the protocol; a schema declared once,
+ * at module level and wrapped here, is converted once per process (and per target and
+ * direction) through zod's own `~standard` setter on a copy. Nothing mutates the JSON Schema handed out.
+ *
+ * @example
+ * const outputSchema = convertedOnce(z.object({ n: z.number() }));
+ */
+export function convertedOnce<S extends z.ZodType>(declared: S): S {
+  // A copy, so that a schema another module exports is left as it was.
+  const schema = declared.clone() as S;
+  const standard = schema["~standard"];
+  const converted = new Map<string, Record<string, unknown>>();
+  const once =
+    (io: "input" | "output") => (options: StandardJsonOptions): Record<string, unknown> => {
+      const key = `${io} ${options.target}`;
+      let json = converted.get(key);
+      if (!json) converted.set(key, json = standard.jsonSchema[io](options));
+      return json;
+    };
+  schema["~standard"] = {
+    ...standard,
+    jsonSchema: { input: once("input"), output: once("output") },
+  };
+  return schema;
+}
+
+type StandardJsonOptions = Parameters<z.ZodType["~standard"]["jsonSchema"]["input"]>[0];

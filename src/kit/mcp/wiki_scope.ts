@@ -25,10 +25,24 @@ export function scopeValue(scope: WikiScope, args: Record<string, unknown>): str
   return scope.param ? args[scope.param.name] as string | undefined : undefined;
 }
 
-/** A tool's input schema with the scope's parameter (`wiki`, `space`) added, if it has one. */
-export function withScope<S extends z.ZodObject>(scope: WikiScope, schema: S) {
-  return scope.param ? schema.extend({ [scope.param.name]: scope.param.schema }) : schema;
+/**
+ * A tool's input schema with the scope's parameter (`wiki`, `space`) added, if it has one. Built
+ * once per parameter and schema (zod's `extend` costs a fresh stateless server on every request
+ * its share): declare both at module level and the same extended schema comes back.
+ */
+export function withScope<S extends z.ZodObject>(scope: WikiScope, schema: S): S {
+  if (!scope.param) return schema;
+  let byParam = scoped.get(scope.param);
+  if (!byParam) scoped.set(scope.param, byParam = new WeakMap());
+  let extended = byParam.get(schema);
+  if (!extended) {
+    byParam.set(schema, extended = schema.extend({ [scope.param.name]: scope.param.schema }));
+  }
+  return extended as S;
 }
+
+/** `withScope`'s schemas, by parameter, then by the schema extended. */
+const scoped = new WeakMap<object, WeakMap<z.ZodObject, z.ZodObject>>();
 
 /** The wikis a search covers: the named one, else all the scope reaches. */
 export async function searchScope(scope: WikiScope, value: string | undefined): Promise<string[]> {

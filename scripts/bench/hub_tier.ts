@@ -1,0 +1,174 @@
+import type { Deps } from "../../src/deps.ts";
+import { round } from "../../src/search/metrics.ts";
+import { warmLexicalIndex } from "../../src/search/lexical_cache.ts";
+import { searchWikis } from "../../src/search/search_wikis.ts";
+import { HUB_SEARCH_WIKIS } from "../../src/mcp/servers.ts";
+import { listPublicWikiIds, listPublicWikis } from "../../src/wikis/list_public_wikis.ts";
+import { createWiki } from "../../src/wikis/wikis.ts";
+import { bulkLoadPages } from "./bulk_load.ts";
+import { type EvalPage, replicaPages } from "./corpus.ts";
+import { type Latency, measureLatency, type RunLimits } from "./latency.ts";
+
+/** A hub's shape: how many public wikis, how many chunks in all, how skewed their sizes are. */
+export type HubPlan = { wikis: number; chunks: number; skew: number };
+
+/** What the hub tier measures. */
+export type HubFigures = {
+  wikis: number;
+  chunks: number;
+  largest_wiki_chunks: number;
+  median_wiki_chunks: number;
+  load_seconds: number;
+  list_wikis_page: Latency;
+  per_wiki_search: Latency[];
+  across_wikis_search: Latency[];
+  across_wikis_covered: number;
+  cold_first_search: Latency;
+  rss_mib: number;
+  index_cache_mib_max: number;
+};
+
+/** The hub's wiki ids, `hub-0000` (the largest) on. */
+export function hubWikiId(i: number): string {
+  return `hub-${String(i).padStart(4, "0")}`;
+}
+
+/**
+ * Chunks per wiki: a Zipf-like share, `1 / (i + 1)^skew` of the total for the i-th wiki (as
+ * hubs are: a few large libraries, a long tail of small ones), at least one each.
+ */
+export function hubSizes(plan: HubPlan): number[] {
+  const weights = Array.from({ length: plan.wikis }, (_, i) => 1 / (i + 1) ** plan.skew);
+  const sum = weights.reduce((a, b) => a + b, 0);
+  return weights.map((w) => Math.max(1, Math.round(plan.chunks * w / sum)));
+}
+
+/**
+ * Makes the hub: `plan.wikis` public wikis of `hubSizes` chunks each, from distinct copies of
+ * the eval pages (scripts/bench/bulk_load.ts). Returns the chunks loaded per wiki.
+ */
+export async function loadHub(
+  deps: Deps,
+  base: EvalPage[],
+  plan: HubPlan,
+  progress: (text: string) => void,
+): Promise<number[]> {
+  const sizes = hubSizes(plan);
+  const loaded: number[] = [];
+  let sourced = 0;
+  for (const [i, size] of sizes.entries()) {
+    const id = hubWikiId(i);
+    await createWiki(deps.db, { id, visibility: "public", title: `Hub wiki ${i}` });
+    // Without `copyOf`: a copy's postings are copied from its page in the same wiki, and a hub
+    // wiki's pages are copies of pages no other wiki of it holds; they are computed instead.
+    const pages = replicaPages(base, sourced, sourced + size).map(({ copyOf: _, ...page }) => page);
+    let out = await bulkLoadPages(deps, id, pages, { maxChunks: size });
+    // A wiki of a chunk or two whose first page has more: that one page, not an empty wiki.
+    if (out.pages === 0) out = await bulkLoadPages(deps, id, pages.slice(0, 1));
+    sourced += out.pages;
+    loaded.push(out.chunks);
+    if (i % 100 === 99) progress(`hub: ${i + 1} wikis, ${loaded.reduce((a, b) => a + b)} chunks`);
+  }
+  return loaded;
+}
+
+/**
+ * The hub's figures on a loaded hub: `list_wikis` paged through (50 a page), a search of one
+ * wiki (each query to a wiki drawn by its traffic share, the sizes' shares) and a search of
+ * every wiki the hub's `search` covers without `wiki` (`HUB_SEARCH_WIKIS`), at each concurrency,
+ * with the wikis' indexes read first;
+ * the first search of wikis nobody searched yet (their index is built then); this process's
+ * resident memory after all of it, against the index cache's bound.
+ */
+export async function measureHub(
+  deps: Deps,
+  loaded: number[],
+  queries: string[],
+  concurrency: number[],
+  limits: RunLimits & { calls: number },
+): Promise<Omit<HubFigures, "load_seconds">> {
+  const ids = loaded.map((_, i) => hubWikiId(i));
+  const pages: (string | null)[] = [null];
+  for (let cursor: string | null = null;;) {
+    const out = await listPublicWikis(deps, { limit: 50, ...(cursor ? { cursor } : {}) });
+    cursor = out.next_cursor;
+    if (!cursor) break;
+    pages.push(cursor);
+  }
+  const listWikisPage = await measureLatency(
+    pages,
+    (cursor) => listPublicWikis(deps, { limit: 50, ...(cursor ? { cursor } : {}) }),
+    1,
+    { warmup: 2 },
+  );
+  // Cold wikis first: the smallest third, never searched before this.
+  const cold = ids.slice(-Math.min(40, Math.floor(ids.length / 3)));
+  const coldFirst = await measureLatency(
+    cold.map((id, n) => ({ id, q: queries[n % queries.length]! })),
+    ({ id, q }) => searchWikis(deps, [id], { query: q, limit: 10 }),
+    1,
+    { warmup: 0 },
+  );
+  const total = loaded.reduce((a, b) => a + b, 0);
+  const pick = weightedPicker(loaded, total);
+  const calls = queries.slice(0, limits.calls).map((q, n) => ({ id: ids[pick(n)]!, q }));
+  // Warm: the first search of each wiki (its index read) is `cold_first_search`'s figure.
+  await warmLexicalIndex(deps, [...new Set(calls.map((c) => c.id))]);
+  const perWiki = [];
+  for (const c of concurrency) {
+    perWiki.push(
+      await measureLatency(
+        calls,
+        ({ id, q }) => searchWikis(deps, [id], { query: q, limit: 10 }),
+        c,
+        limits,
+      ),
+    );
+  }
+  const covered = await listPublicWikiIds(deps.db, HUB_SEARCH_WIKIS);
+  await warmLexicalIndex(deps, covered);
+  const across = [];
+  for (const c of concurrency) {
+    across.push(
+      await measureLatency(
+        queries.slice(0, limits.calls),
+        (q) => searchWikis(deps, covered, { query: q, limit: 10 }),
+        c,
+        limits,
+      ),
+    );
+  }
+  const sorted = loaded.toSorted((a, b) => a - b);
+  return {
+    wikis: ids.length,
+    chunks: total,
+    largest_wiki_chunks: sorted.at(-1) ?? 0,
+    median_wiki_chunks: sorted[Math.floor(sorted.length / 2)] ?? 0,
+    list_wikis_page: listWikisPage,
+    per_wiki_search: perWiki,
+    across_wikis_search: across,
+    across_wikis_covered: covered.length,
+    cold_first_search: coldFirst,
+    rss_mib: round(Deno.memoryUsage().rss / 1024 / 1024),
+    index_cache_mib_max: round(deps.config.searchIndexBytes / 1024 / 1024),
+  };
+}
+
+/** A deterministic draw of wiki indexes in proportion to their sizes. */
+function weightedPicker(sizes: number[], total: number): (n: number) => number {
+  const cumulative: number[] = [];
+  let sum = 0;
+  for (const size of sizes) cumulative.push(sum += size);
+  return (n) => {
+    // A fixed low-discrepancy sequence instead of Math.random: every run draws the same wikis.
+    const x = ((n * 0.6180339887498949) % 1) * total;
+    let lo = 0;
+    let hi = cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid]! > x) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  };
+}

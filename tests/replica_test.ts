@@ -1,0 +1,188 @@
+import assert from "node:assert/strict";
+import { Client, StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/client@2.4.0";
+import { createAccount } from "../src/accounts/accounts.ts";
+import { createToken } from "../src/auth/tokens.ts";
+import { openPostgres } from "../src/db/postgres.ts";
+import { createWiki } from "../src/wikis/wikis.ts";
+import {
+  freePort,
+  type ServerProcess,
+  startServerProcess,
+  waitUntilReady,
+} from "./scale_helpers.ts";
+
+const DATABASE_URL = Deno.env.get("DATABASE_URL") || undefined;
+if (!DATABASE_URL) {
+  console.error(
+    "tests/replica_test.ts skipped: it needs PostgreSQL (DATABASE_URL); it then makes a primary " +
+      "and a streaming replica of its own with scripts/setup_replica.sh",
+  );
+}
+
+/** The primary's and the replica's URLs, from the project's setup script (idempotent). */
+async function primaryAndReplica(): Promise<[string, string]> {
+  const out = await new Deno.Command("bash", {
+    args: ["scripts/setup_replica.sh"],
+    cwd: new URL("../", import.meta.url),
+    env: { PGDATABASE_NAME: "wiki_replica_base" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout).trim().split("\n");
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  return [text.at(-2)!, text.at(-1)!];
+}
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+function cluster(action: "start" | "stop"): Promise<Deno.CommandOutput> {
+  const args = action === "stop" ? ["15", "wiki_replica", "stop", "-m", "immediate"] : [
+    "15",
+    "wiki_replica",
+    "start",
+  ];
+  return new Deno.Command("pg_ctlcluster", { args, stdout: "null", stderr: "null" }).output();
+}
+
+/** Statements the replica has answered in `url`'s database so far. */
+async function replicaCommits(url: string): Promise<number> {
+  const db = openPostgres(url, { max: 1 });
+  try {
+    const rows = await db<{ n: number }>`
+      SELECT xact_commit::int AS n FROM pg_stat_database WHERE datname = current_database()`;
+    return rows[0]!.n;
+  } finally {
+    await db.close();
+  }
+}
+
+Deno.test({
+  name: "a page written through one process is found through another that reads a replica; " +
+    "a replica stopped mid-run costs no request and loses no write",
+  ignore: !DATABASE_URL,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const [primaryBase, replicaBase] = await primaryAndReplica();
+    const name = `wiki_rep_${crypto.randomUUID().replace(/-/g, "").slice(0, 12)}`;
+    const admin = openPostgres(primaryBase, { max: 1 });
+    await admin.exec(`CREATE DATABASE ${name}`);
+    const primaryUrl = withDatabase(primaryBase, name);
+    const replicaUrl = withDatabase(replicaBase, name);
+    const env = {
+      DATABASE_URL: primaryUrl,
+      DATABASE_POOL_SIZE: "4",
+      SEED_DOCS: "false",
+      EMBEDDER: "offline",
+      LOG_LEVEL: "info",
+      RATE_LIMIT_TOKEN_PER_MINUTE: "100000",
+    };
+    const servers: ServerProcess[] = [];
+    try {
+      const writer = startServerProcess(freePort(), env);
+      servers.push(writer);
+      await waitUntilReady(writer);
+      const reader = startServerProcess(freePort(), { ...env, DATABASE_REPLICA_URLS: replicaUrl });
+      servers.push(reader);
+      await waitUntilReady(reader);
+
+      const db = openPostgres(primaryUrl, { max: 1 });
+      const ana = await createAccount(db, { email: "ana@example.com" });
+      await createWiki(db, { id: "notes", ownerAccountId: ana.id });
+      const mine = (await createToken(db, { accountId: ana.id, kind: "account", name: "ana" }))
+        .token;
+      const space = (await createToken(db, {
+        accountId: ana.id,
+        kind: "space",
+        spaceId: "notes",
+        name: "reader",
+      })).token;
+      await db.close();
+
+      const put = (origin: string, path: string, markdown: string) =>
+        fetch(`${origin}/api/v1/spaces/notes/pages/${path}`, {
+          method: "PUT",
+          headers: { Authorization: `Bearer ${mine}`, "Content-Type": "text/markdown" },
+          body: markdown,
+        });
+      const search = async (origin: string, token: string, q: string) => {
+        const res = await fetch(`${origin}/api/v1/spaces/notes/search?q=${q}`, {
+          headers: { Authorization: `Bearer ${token}` },
+        });
+        const body = await res.json();
+        return {
+          status: res.status,
+          paths: (body.results ?? []).map((r: { page: string }) => r.page),
+        };
+      };
+
+      // A space token's MCP searches: a caller that never wrote, so they read the replica.
+      const client = new Client({ name: "replica-test", version: "1.0.0" });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${reader.origin}/mcp`), {
+          requestInit: { headers: { Authorization: `Bearer ${space}` } },
+        }),
+      );
+      const viaReplica = async (query: string): Promise<string[]> => {
+        const result = await client.callTool({ name: "search", arguments: { query } });
+        assert.notEqual(result.isError, true, JSON.stringify(result.content));
+        const out = result.structuredContent as { results: { page: string }[] };
+        return out.results.map((r) => r.page);
+      };
+
+      // Written through one process, found through the other, which reads the replica.
+      assert.equal(
+        (await put(writer.origin, "Compost", "# Compost\nA heap of zucchini peel.")).status,
+        201,
+      );
+      const before = await replicaCommits(replicaUrl);
+      let found: string[] = [];
+      for (let i = 0; i < 50 && !found.includes("Compost"); i++) {
+        found = await viaReplica("zucchini");
+        if (!found.includes("Compost")) await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.deepEqual(found, ["Compost"]);
+      assert.ok(await replicaCommits(replicaUrl) > before, "the replica answered the search");
+
+      // The writer reads its own writes at once, whatever the replica's lag.
+      for (let i = 0; i < 5; i++) {
+        assert.equal((await put(reader.origin, `Own${i}`, `# Own ${i}\nword${i}own`)).status, 201);
+        assert.deepEqual((await search(reader.origin, mine, `word${i}own`)).paths, [`Own${i}`]);
+      }
+
+      // The replica stops mid-run: no request fails, no write is lost.
+      const statuses: number[] = [];
+      const written: string[] = [];
+      for (let i = 0; i < 30; i++) {
+        if (i === 10) assert.equal((await cluster("stop")).code, 0);
+        const path = `During${i}`;
+        const wrote = await put(reader.origin, path, `# During ${i}\nmidrun${i}`);
+        await wrote.body?.cancel();
+        statuses.push(wrote.status);
+        if (wrote.status === 201) written.push(path);
+        statuses.push((await viaReplica("zucchini")).includes("Compost") ? 200 : 500);
+      }
+      assert.deepEqual(statuses.filter((s) => s >= 400), []);
+      assert.ok(
+        reader.logs.some((line) => line.includes("replica unavailable")),
+        "the process said it skips the replica",
+      );
+      const check = openPostgres(primaryUrl, { max: 1 });
+      const kept = await check<{ path: string }>`
+        SELECT path FROM pages WHERE wiki_id = 'notes' AND path LIKE 'During%'`;
+      await check.close();
+      assert.deepEqual(kept.map((r) => r.path).sort(), written.sort());
+      assert.equal(written.length, 30);
+      await client.close();
+    } finally {
+      await cluster("start");
+      for (const server of servers) await server.stop();
+      await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.close();
+    }
+  },
+});
