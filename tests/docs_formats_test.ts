@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { readSourceSet } from "../src/importer/read_sources.ts";
+import { docsText } from "../src/markdown/docs_blocks.ts";
 import { parsePage } from "../src/markdown/parse_page.ts";
+import { renderMarkdown } from "../src/spaces/render_markdown.ts";
 import { pageTree, readingOrder, type TreeNode } from "../src/spaces/page_tree.ts";
 
 const FIXTURES = new URL("./fixtures/docs_formats/", import.meta.url).pathname;
@@ -152,4 +154,60 @@ Deno.test("a page the navigation does not name lands after its siblings", () => 
     "guide/y",
     "guide/new",
   ]);
+});
+
+/** A fixture page's reading-view HTML. */
+async function rendered(file: string, path: string): Promise<string> {
+  const markdown = await Deno.readTextFile(`${FIXTURES}${file}`);
+  return renderMarkdown(markdown, { wikiId: "w", path, targets: new Map(), canCreate: false });
+}
+
+Deno.test("callouts, tabs and steps of each format render as such; imports and JSX never show", async () => {
+  const gitbook = await rendered(
+    "gitbook/tools/Documentation/installing-lanraragi/methods.md",
+    "m",
+  );
+  assert.match(
+    gitbook,
+    /<aside class="callout callout-warning"[^>]*><p class="callout-title">Warning/,
+  );
+  assert.doesNotMatch(gitbook, /\{%/);
+  const tabs = await rendered("gitbook/tools/Documentation/extending-lanraragi/index.md", "x");
+  assert.equal(
+    [...tabs.matchAll(/<section class="tab" data-tab-label="(Docker|Source)"/g)].length,
+    2,
+  );
+  const mkdocs = await rendered("mkdocs/docs/reference/admonitions.md", "a");
+  assert.match(mkdocs, /<p class="callout-title">Phasellus posuere in sem ut cursus<\/p>/);
+  assert.match(mkdocs, /<details class="callout callout-note"><summary/);
+  assert.match(mkdocs, /<details class="callout callout-note" open>/);
+  assert.doesNotMatch(mkdocs, /<pre><code>Lorem/, "an admonition's body is no code block");
+  const mdx = await rendered("docusaurus/docs/tutorial-basics/markdown-features.mdx", "f");
+  assert.match(mdx, /callout-tip[^>]*><p class="callout-title">My tip/);
+  assert.match(mdx, /callout-danger/);
+  assert.match(mdx, /data-tab-label="Apple"/);
+  assert.doesNotMatch(mdx, /import Tabs|export const|&lt;Highlight|backgroundColor/);
+  assert.match(mdx, /This is Docusaurus green !/);
+  const steps = await rendered("mintlify/quickstart.mdx", "q");
+  assert.match(
+    steps,
+    /<ol class="steps">\s*<li class="step"><p class="step-title">Install the CLI<\/p>/,
+  );
+  assert.match(steps, /callout-tip/);
+  const settings = await rendered("mintlify/essentials/settings.mdx", "s");
+  assert.match(settings, /data-tab-label="npm"/);
+  assert.match(settings, /callout-warning/);
+  assert.doesNotMatch(settings, /&lt;ResponseField|&lt;CodeGroup/);
+});
+
+Deno.test("assistants get clean text: callouts as quotes, tabs and steps labelled, no JSX", async () => {
+  const text = (file: string) => Deno.readTextFile(`${FIXTURES}${file}`).then(docsText);
+  const mdx = await text("docusaurus/docs/tutorial-basics/markdown-features.mdx");
+  assert.match(mdx, /^> \*\*Tip: My tip\*\*\n>\n> Use this awesome feature option$/m);
+  assert.match(mdx, /^\*\*Tab: Apple\*\*$/m);
+  assert.doesNotMatch(mdx, /<|import |export /);
+  const steps = await text("mintlify/quickstart.mdx");
+  assert.match(steps, /\*\*Step 2: Preview locally\*\*/);
+  const plain = "# Plain\n\nNothing to change here: import data from the old wiki.\n";
+  assert.equal(docsText(plain), plain, "plain markdown is left as written");
 });

@@ -11,7 +11,9 @@ const OPEN_TREE_BELOW = 60;
  * without script), the current page marked (`aria-current`) and its folders open, and the
  * index one click away. On a phone it follows the page (see the layout's CSS).
  */
-export function Sidebar(props: { wikiId: string; nav: SpaceNav; current?: string | undefined }) {
+export function Sidebar(
+  props: { wikiId: string; nav: SpaceNav; current?: string | undefined; member?: boolean },
+) {
   const open = props.nav.pageCount <= OPEN_TREE_BELOW;
   const current = props.current ? pathKey(props.current) : null;
   return (
@@ -26,8 +28,13 @@ export function Sidebar(props: { wikiId: string; nav: SpaceNav; current?: string
           {props.nav.truncated && " (the tree lists the first pages only)"}
         </p>
         <p class="hint shortcuts">
-          <a href="/shortcuts">Keys</a>: <kbd>/</kbd> search · <kbd>?</kbd> all keys ·{" "}
-          <kbd>Ctrl</kbd>+<kbd>S</kbd> save (in the editor)
+          <a href="/shortcuts">Keys</a>: <kbd>/</kbd> search · <kbd>?</kbd> all keys
+          {props.member && (
+            <>
+              {" · "}
+              <kbd>Ctrl</kbd>+<kbd>S</kbd> save (in the editor)
+            </>
+          )}
         </p>
       </details>
     </nav>

@@ -58,7 +58,14 @@ export function WikiFrame(
         </div>
         {props.toc && <div class="toc-area">{props.toc}</div>}
         <div class="wiki-content">{props.children}</div>
-        {props.nav && <Sidebar wikiId={wiki.id} nav={props.nav} current={props.path} />}
+        {props.nav && (
+          <Sidebar
+            wikiId={wiki.id}
+            nav={props.nav}
+            current={props.path}
+            member={props.space.role !== null}
+          />
+        )}
       </div>
       {props.scripts?.map((name) => (
         <Fragment key={name}>

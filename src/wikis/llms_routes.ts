@@ -4,6 +4,7 @@ import { AppError } from "../errors.ts";
 import { decodeUriComponent } from "../lib/decode_uri.ts";
 import { ANONYMOUS, authorize } from "../access/access_policy.ts";
 import { listPages } from "../pages/list_pages.ts";
+import { docsText } from "../markdown/docs_blocks.ts";
 import { resolvePageRef } from "../pages/read_page.ts";
 import { listPublicWikis } from "./list_public_wikis.ts";
 import { wikiUrl } from "./urls.ts";
@@ -106,5 +107,6 @@ export async function pageMarkdown(
   if (matchesIfNoneMatch(request.headers.get("if-none-match"), etag)) {
     return new Response(null, { status: 304, headers });
   }
-  return new Response(page.markdown, { headers });
+  // Docs tools' blocks (callouts, tabs, JSX) as plain markdown for the agents that read this.
+  return new Response(docsText(page.markdown), { headers });
 }
