@@ -25,6 +25,12 @@ export function Sidebar(
           : <NavTree wikiId={props.wikiId} nodes={props.nav.tree} current={current} open={open} />}
         <p class="hint">
           <a href={toolHref(props.wikiId, "pages")}>All pages</a>
+          {props.member && (
+            <>
+              {" · "}
+              <a href={toolHref(props.wikiId, "order")}>Order</a>
+            </>
+          )}
           {props.nav.truncated && " (the tree lists the first pages only)"}
         </p>
         <p class="hint shortcuts">

@@ -10,6 +10,7 @@ import { MAX_UPLOAD_BYTES } from "./import_uploads.ts";
 import { manageRoutes } from "./manage_routes.tsx";
 import { markdownRoutes } from "./markdown_routes.ts";
 import { settingsRoutes } from "./settings_routes.tsx";
+import { orderRoutes } from "../navigation/order_routes.tsx";
 import { viewRoutes } from "./view_routes.tsx";
 
 /** Largest form post besides imports: a page of `MAX_MARKDOWN_CHARS`, URL-encoded, fits. */
@@ -28,6 +29,7 @@ export function spaceRoutes(deps: Deps): Hono {
   app.route("/", manageRoutes(deps));
   app.route("/", importRoutes(deps));
   app.route("/", settingsRoutes(deps));
+  app.route("/", orderRoutes(deps));
   app.route("/", historyRoutes(deps));
   app.route("/", markdownRoutes(deps));
   app.route("/", askRoutes(deps));
