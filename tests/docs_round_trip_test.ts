@@ -7,7 +7,10 @@ import { importUploads } from "../src/spaces/import_uploads.ts";
 import { readingOrder } from "../src/spaces/page_tree.ts";
 import { listPages } from "../src/pages/list_pages.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
-import { freshDb, testDeps } from "./helpers.ts";
+import { freshDb, testApp, testDeps } from "./helpers.ts";
+import { startGitServer } from "./git_server.ts";
+import { connectGitSource } from "../src/sync/connect_source.ts";
+import { syncSpace } from "../src/sync/run_sync.ts";
 
 const FIXTURES = new URL("./fixtures/docs_formats/", import.meta.url).pathname;
 // A 1×1 PNG, as a docs folder keeps its images beside the pages.
@@ -73,3 +76,31 @@ for (const format of ["gitbook", "mkdocs", "docusaurus", "mintlify"]) {
     assert.deepEqual(listed.pages.map((p) => p.page), await order("one"), "list_pages follows it");
   });
 }
+
+Deno.test("Git sync reads the same shape: an MkDocs repository's nav orders the synced space", async () => {
+  await using git = await startGitServer();
+  await using db = await freshDb();
+  const { deps } = testApp(db, { SYNC_SCHEDULER: "false", SYNC_ALLOW_HOSTS: git.host });
+  const ada = await createAccount(db, { email: "ada@example.com" });
+  await createWiki(db, { id: "site", visibility: "private", ownerAccountId: ada.id });
+  const repo = await git.createRepo("site");
+  for (const [name, bytes] of Object.entries(await filesOf(`${FIXTURES}mkdocs`))) {
+    await repo.write(name, new TextDecoder().decode(bytes));
+  }
+  await repo.commit("the site");
+  await connectGitSource(deps, "site", { url: git.url("site"), branch: "main", folder: "" });
+  const synced = await syncSpace(deps, "site");
+  assert.deepEqual(synced.failed, []);
+  const order = readingOrder((await loadSpaceNav(deps, "site")).tree);
+  assert.deepEqual(order.map((p) => `${p.title} [${p.path}]`), [
+    "Home [index]",
+    "Installation [getting-started]",
+    "Reference [reference/index]",
+    "Content tabs [reference/content-tabs]",
+    "Admonitions [reference/admonitions]",
+  ]);
+  assert.equal(
+    Object.keys(exported(await exportWikiZip(deps, "site"))).includes("mkdocs.yml"),
+    true,
+  );
+});
