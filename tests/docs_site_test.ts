@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb } from "./helpers.ts";
 import { html, person, seedPages, spaceApp } from "./space_helpers.ts";
+import { browser } from "./browser.ts";
 
 async function wiki() {
   const db = await freshDb();
@@ -58,12 +59,15 @@ Deno.test("an anonymous reader of a public wiki sees a docs page; the owner keep
   await using _ = db;
   const reader = await html(await app.request("/w/kb/Guides/Setup"), 200);
   assert.doesNotMatch(reader, />History</);
+  assert.doesNotMatch(reader, />(Recent changes|Files|Export)</);
   assert.doesNotMatch(reader, /revision \d/);
   assert.doesNotMatch(reader, /No other page links here yet/);
   assert.doesNotMatch(reader, /Ctrl<\/kbd>\+<kbd>S/);
   assert.match(reader, /<a href="\/w\/kb\/Guides\/README">Guides<\/a>/, "breadcrumb to the folder");
   const owner = await html(await ana.get("/w/kb/Guides/Setup"), 200);
   assert.match(owner, />History</);
+  assert.match(owner, />Recent changes</);
+  assert.match(owner, />Export</);
   assert.match(owner, /revision 1/);
   assert.match(
     owner,
@@ -71,4 +75,26 @@ Deno.test("an anonymous reader of a public wiki sees a docs page; the owner keep
     owner.slice(owner.indexOf("<article")),
   );
   assert.match(owner, /Ctrl<\/kbd>\+<kbd>S/);
+});
+
+Deno.test("an anonymous reader answers 'Was this page helpful?' with a comment; the owners' usage page shows it", async () => {
+  const { db, app, ana } = await wiki();
+  await using _ = db;
+  const reader = browser(app, "192.0.2.9");
+  const page = await html(await reader.get("/w/kb/Guides/Setup"), 200);
+  assert.match(page, /<legend>Was this page helpful\?<\/legend>/);
+  const thanks = await reader.post("/w/kb/-/helpful", {
+    _csrf: await reader.token("/w/kb/Guides/Setup"),
+    path: "Guides/Setup",
+    helpful: "no",
+    comment: "Which port does it listen on?",
+  });
+  assert.match(await html(thanks, 200), /Thank you/);
+  const usage = await html(await ana.get("/w/kb/-/usage"), 200);
+  const section = /<section aria-labelledby="ratings-heading">([\s\S]*?)<\/section>/.exec(
+    usage,
+  )![1]!;
+  assert.match(section, /Guides\/Setup<\/a><\/td><td>0<\/td><td>1<\/td>/);
+  assert.match(section, /Which port does it listen on\?/);
+  assert.equal((await reader.get("/w/kb/-/usage")).status === 200, false, "readers see no usage");
 });

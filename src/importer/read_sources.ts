@@ -102,10 +102,13 @@ export async function readDocsZip(
   const tops = new Set(all.map((n) => n.includes("/") ? n.slice(0, n.indexOf("/")) : ""));
   const strip = tops.size === 1 && !tops.has("") ? [...tops][0]!.length + 1 : 0;
   const byName = new Map(all.map((n) => [n.slice(strip), files.get(n)!]));
-  return await readDocsSet({
+  const set = await readDocsSet({
     names: [...byName.keys()],
     read: (name) => Promise.resolve(byName.get(name) ?? null),
   });
+  // Reported by their names in the archive, as the person who made it knows them.
+  const top = strip ? all[0]!.slice(0, strip) : "";
+  return { ...set, pages: set.pages.map((page) => ({ ...page, name: `${top}${page.name}` })) };
 }
 
 /**

@@ -2,6 +2,7 @@ import type { PageRow } from "../pages/read_page.ts";
 import type { HistoryRow } from "./store.ts";
 import { actionHref, newPageHref, pageHref, toolHref } from "./space_urls.ts";
 import { PrevNext, TableOfContents } from "./sidebar.tsx";
+import { HelpfulForm } from "../ratings/helpful_form.tsx";
 import { authorOf, type SpaceView, Time, WikiFrame } from "./wiki_frame.tsx";
 
 /**
@@ -52,6 +53,7 @@ export function PageView(
       </nav>
       <article class="prose" dangerouslySetInnerHTML={{ __html: props.html }} />
       {props.nav && <PrevNext wikiId={wiki.id} nav={props.nav} path={page.path} />}
+      <HelpfulForm wikiId={wiki.id} path={page.path} csrfToken={props.csrfToken} />
       {
         /* Readers of a published wiki see a docs page; the revision line and empty backlinks
          are the members' tools. */

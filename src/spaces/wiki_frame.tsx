@@ -86,9 +86,10 @@ export function SpaceTools(props: { space: WebSpace }) {
     <nav aria-label="Wiki tools" class="tools">
       {role && <a href={newPageHref(wiki.id)}>New page</a>}
       <a href={toolHref(wiki.id, "pages")}>All pages</a>
-      <a href={toolHref(wiki.id, "history")}>Recent changes</a>
-      <a href={toolHref(wiki.id, "files")}>Files</a>
-      <a href={toolHref(wiki.id, "export")}>Export</a>
+      {/* A published wiki's readers get a docs site; its back office is the members'. */}
+      {role && <a href={toolHref(wiki.id, "history")}>Recent changes</a>}
+      {role && <a href={toolHref(wiki.id, "files")}>Files</a>}
+      {role && <a href={toolHref(wiki.id, "export")}>Export</a>}
       {role && <a href={toolHref(wiki.id, "import")}>Import</a>}
       <a href={toolHref(wiki.id, "connect")}>Connect</a>
       {role && <a href={toolHref(wiki.id, "usage")}>Usage</a>}
