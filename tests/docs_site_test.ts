@@ -98,3 +98,34 @@ Deno.test("an anonymous reader answers 'Was this page helpful?' with a comment; 
   assert.match(section, /Which port does it listen on\?/);
   assert.equal((await reader.get("/w/kb/-/usage")).status === 200, false, "readers see no usage");
 });
+
+Deno.test("owners set the published site's title, logo, accent colour and header links; readers see them", async () => {
+  const { db, app, ana } = await wiki();
+  await using _ = db;
+  const saved = await ana.submit("/w/kb/-/site", {
+    title: "Acme Docs",
+    logo: "/w/kb/-/files/logo.png",
+    accent: "#aa3300",
+    links: "Status https://status.example.com\nBlog https://blog.example.com",
+  });
+  assert.equal(saved.status, 303);
+  const reader = await html(await app.request("/w/kb/Guides/Setup"), 200);
+  const head = /<div class="site-head">([\s\S]*?)<\/div>/.exec(reader)![1]!;
+  assert.match(head, /<img src="\/w\/kb\/-\/files\/logo.png"/);
+  assert.match(head, /<span>Acme Docs<\/span>/);
+  assert.match(head, /color:#aa3300/);
+  assert.match(head, /<a href="https:\/\/status.example.com">Status<\/a>/);
+  assert.match(
+    reader,
+    /<nav aria-label="Breadcrumb" class="crumbs"><a href="\/w\/kb">Acme Docs<\/a>/,
+  );
+  const owner = await html(await ana.get("/w/kb/Guides/Setup"), 200);
+  assert.doesNotMatch(owner, /class="site-head"/, "members keep the wiki's own bar");
+  const refused = await ana.submit("/w/kb/-/site", {
+    title: "",
+    logo: "https://evil.example/x.png",
+    accent: "",
+    links: "",
+  });
+  assert.equal(refused.status, 400);
+});

@@ -11,6 +11,7 @@ import { manageRoutes } from "./manage_routes.tsx";
 import { markdownRoutes } from "./markdown_routes.ts";
 import { settingsRoutes } from "./settings_routes.tsx";
 import { orderRoutes } from "../navigation/order_routes.tsx";
+import { siteRoutes } from "../navigation/site_routes.tsx";
 import { ratingRoutes } from "../ratings/rating_routes.tsx";
 import { viewRoutes } from "./view_routes.tsx";
 
@@ -31,6 +32,7 @@ export function spaceRoutes(deps: Deps): Hono {
   app.route("/", importRoutes(deps));
   app.route("/", settingsRoutes(deps));
   app.route("/", orderRoutes(deps));
+  app.route("/", siteRoutes(deps));
   app.route("/", ratingRoutes(deps));
   app.route("/", historyRoutes(deps));
   app.route("/", markdownRoutes(deps));

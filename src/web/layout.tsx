@@ -187,6 +187,12 @@ details.callout>summary{cursor:pointer}
 .tabs [role=tab][aria-selected=true]{border-bottom-color:#0645ad;font-weight:600}
 .tabs.enhanced .tab-label{display:none}
 ol.steps{padding-left:1.5rem}.step-title{font-weight:600;margin:0.5rem 0 0.25rem}
+.site-head{display:flex;flex-wrap:wrap;align-items:center;gap:0.5rem 1.5rem;max-width:80rem;margin:0 auto;padding:0.5rem 1rem;border-bottom:1px solid #ddd}
+.site-title{display:flex;align-items:center;gap:0.5rem;font-weight:700;font-size:1.15rem;text-decoration:none}
+.site-head nav{display:flex;flex-wrap:wrap;gap:0.25rem 1rem}
+.helpful fieldset{border:1px solid #8888;border-radius:4px;margin-top:2rem}
+.helpful textarea{width:100%}
+ol.order .order-item{display:flex;gap:0.5rem;align-items:center;margin:0.2rem 0}
 @media (prefers-color-scheme:dark){
 :root{color-scheme:dark}
 body{color:#e4e4e4;background:#16181c}
