@@ -3,7 +3,7 @@ import { readSourceSet } from "../src/importer/read_sources.ts";
 import { docsText } from "../src/markdown/docs_blocks.ts";
 import { parsePage } from "../src/markdown/parse_page.ts";
 import { renderMarkdown } from "../src/spaces/render_markdown.ts";
-import { pageTree, readingOrder, type TreeNode } from "../src/spaces/page_tree.ts";
+import { pageTree, readingOrder, type TreeNode } from "../src/kit/web/page_tree.ts";
 
 const FIXTURES = new URL("./fixtures/docs_formats/", import.meta.url).pathname;
 

@@ -1,7 +1,7 @@
-import { CsrfField } from "../web/form_kit.tsx";
-import type { TreeNode } from "../spaces/page_tree.ts";
-import { toolHref } from "../spaces/space_urls.ts";
-import { type SpaceView, WikiFrame } from "../spaces/wiki_frame.tsx";
+import { CsrfField } from "../kit/web/form_kit.tsx";
+import type { TreeNode } from "../kit/web/page_tree.ts";
+import { toolHref } from "../kit/web/space_urls.ts";
+import { type SpaceView, WikiFrame } from "../kit/web/wiki_frame.tsx";
 
 /**
  * The order of a wiki's pages, for its owners: the tree as readers see it, each page and

@@ -1,9 +1,9 @@
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { formText, openSpace } from "../spaces/space_context.ts";
-import { loadSpaceNav } from "../spaces/space_nav.ts";
-import { toolHref } from "../spaces/space_urls.ts";
+import { formText, openSpace } from "../kit/web/space_context.ts";
+import { loadSpaceNav } from "../kit/web/space_nav.ts";
+import { toolHref } from "../kit/web/space_urls.ts";
 import { pageHeads } from "../pages/list_pages.ts";
 import { OrderPage } from "./order_page.tsx";
 import { moveItem, parseAt, treeToItems } from "./reorder.ts";

@@ -1,6 +1,6 @@
-import { Alert, CsrfField } from "../web/form_kit.tsx";
-import { toolHref } from "../spaces/space_urls.ts";
-import { type SpaceView, WikiFrame } from "../spaces/wiki_frame.tsx";
+import { Alert, CsrfField } from "../kit/web/form_kit.tsx";
+import { toolHref } from "../kit/web/space_urls.ts";
+import { type SpaceView, WikiFrame } from "../kit/web/wiki_frame.tsx";
 import type { SiteForm } from "./site_look.ts";
 
 /** The published site's look (owners): its title, logo, accent colour and header links. */

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
-import { formText, openSpace } from "../spaces/space_context.ts";
-import { toolHref } from "../spaces/space_urls.ts";
+import { formText, openSpace } from "../kit/web/space_context.ts";
+import { toolHref } from "../kit/web/space_urls.ts";
 import type { SiteLook } from "./nav_doc.ts";
 import { readSiteForm, type SiteForm } from "./site_look.ts";
 import { SitePage } from "./site_page.tsx";

@@ -4,12 +4,12 @@ import { AppError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../lib/cursor.ts";
 import { outlineOf } from "../markdown/outline.ts";
 import { cleanPath, pathKey } from "../markdown/paths.ts";
-import { pageUrl } from "../wikis/urls.ts";
+import { pageUrl } from "../lib/urls.ts";
 import { resolvePageRef } from "./read_page.ts";
 import { type PageHead, selectPageHashes, selectPageHeads, selectPageTexts } from "./store.ts";
 import { type Db } from "../db/db.ts";
 import { loadNavDoc } from "../navigation/space_nav_doc.ts";
-import { pageTree, readingOrder } from "../spaces/page_tree.ts";
+import { pageTree, readingOrder } from "../kit/web/page_tree.ts";
 
 /** Input of a page listing (MCP `list_pages`, REST `GET …/pages`); the wiki comes from the caller. */
 export const listPagesInput = z.object({

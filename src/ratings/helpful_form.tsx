@@ -1,5 +1,5 @@
-import { CsrfField } from "../web/form_kit.tsx";
-import { toolHref } from "../spaces/space_urls.ts";
+import { CsrfField } from "../kit/web/form_kit.tsx";
+import { toolHref } from "../kit/web/space_urls.ts";
 
 /**
  * "Was this page helpful?" under a page: yes or no, with an optional comment (a plain form;

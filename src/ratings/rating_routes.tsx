@@ -2,10 +2,10 @@ import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { cleanPath } from "../markdown/paths.ts";
-import { formText, openSpace } from "../spaces/space_context.ts";
-import { pageHref } from "../spaces/space_urls.ts";
+import { formText, openSpace } from "../kit/web/space_context.ts";
+import { pageHref } from "../kit/web/space_urls.ts";
 import { insertRating } from "./store.ts";
-import { WikiFrame } from "../spaces/wiki_frame.tsx";
+import { WikiFrame } from "../kit/web/wiki_frame.tsx";
 
 /** `POST /w/<id>/-/helpful`: a reader's "Was this page helpful?" (anyone who may read the page). */
 export function ratingRoutes(deps: Deps): Hono {

@@ -1,4 +1,4 @@
-import { pageHref } from "../spaces/space_urls.ts";
+import { pageHref } from "../kit/web/space_urls.ts";
 import type { PageRatings, RatingComment } from "./store.ts";
 
 /** Readers' answers to "Was this page helpful?", on the usage page. */
