@@ -60,6 +60,7 @@ Deno.test("an anonymous reader of a public wiki sees a docs page; the owner keep
   const reader = await html(await app.request("/w/kb/Guides/Setup"), 200);
   assert.doesNotMatch(reader, />History</);
   assert.doesNotMatch(reader, />(Recent changes|Files|Export)</);
+  assert.match(reader, /<a href="#main" class="skip-link">Skip to content<\/a>/);
   assert.doesNotMatch(reader, /revision \d/);
   assert.doesNotMatch(reader, /No other page links here yet/);
   assert.doesNotMatch(reader, /Ctrl<\/kbd>\+<kbd>S/);

@@ -198,6 +198,9 @@ ol.steps{padding-left:1.5rem}.step-title{font-weight:600;margin:0.5rem 0 0.25rem
 .helpful fieldset{border:1px solid #8888;border-radius:4px;margin-top:2rem}
 .helpful textarea{width:100%}
 ol.order .order-item{display:flex;gap:0.5rem;align-items:center;margin:0.2rem 0}
+.skip-link{position:absolute;left:-9999px;top:0.5rem;z-index:10;background:#fff;color:#0645ad;padding:0.4rem 0.8rem;border:2px solid #0645ad;border-radius:4px}
+.skip-link:focus{left:1rem}
+main:focus{outline:none}
 @media (prefers-color-scheme:dark){
 :root{color-scheme:dark}
 body{color:#e4e4e4;background:#16181c}
@@ -261,6 +264,7 @@ export function Layout(
           <style dangerouslySetInnerHTML={{ __html: CSS }} />
         </head>
         <body>
+          <a href="#main" class="skip-link">Skip to content</a>
           <header>
             <a href="/" class="brand">Wiki</a>
             <nav aria-label="Site">
@@ -292,7 +296,7 @@ export function Layout(
                 )}
             </nav>
           </header>
-          <main class={props.wide ? "wide" : undefined}>
+          <main id="main" tabindex={-1} class={props.wide ? "wide" : undefined}>
             {props.heading !== false && <h1>{props.title}</h1>}
             {props.children}
           </main>
