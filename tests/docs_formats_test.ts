@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { readSourceSet } from "../src/importer/read_sources.ts";
 import { docsText } from "../src/markdown/docs_blocks.ts";
+import { readJsLiteral } from "../src/navigation/formats/js_literal.ts";
 import { parsePage } from "../src/markdown/parse_page.ts";
 import { renderMarkdown } from "../src/spaces/render_markdown.ts";
 import { pageTree, readingOrder, type TreeNode } from "../src/kit/web/page_tree.ts";
@@ -210,4 +211,26 @@ Deno.test("assistants get clean text: callouts as quotes, tabs and steps labelle
   assert.match(steps, /\*\*Step 2: Preview locally\*\*/);
   const plain = "# Plain\n\nNothing to change here: import data from the old wiki.\n";
   assert.equal(docsText(plain), plain, "plain markdown is left as written");
+});
+
+Deno.test("a sidebars.js is read as data, never run: anything but a literal is refused", () => {
+  const literal = `// @ts-check
+const sidebars = {
+  docs: ['intro', {type: 'category', label: "Guides", items: ["a", 'b',],}, /* c */],
+};
+module.exports = sidebars;`;
+  assert.deepEqual(readJsLiteral(literal), {
+    docs: ["intro", { type: "category", label: "Guides", items: ["a", "b"] }],
+  });
+  for (
+    const code of [
+      `module.exports = { docs: require('./generated') };`,
+      `export default { docs: [...base, 'x'] };`,
+      "export default { docs: [`${Deno.exit()}`] };",
+      `module.exports = { docs: (() => { globalThis.ran = true; return []; })() };`,
+    ]
+  ) {
+    assert.equal(readJsLiteral(code), null, code);
+  }
+  assert.equal((globalThis as { ran?: boolean }).ran, undefined);
 });
