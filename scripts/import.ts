@@ -7,7 +7,7 @@ import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config/config.ts";
 import { importPages } from "../src/importer/import_pages.ts";
 import { progressBar } from "../src/importer/progress_bar.ts";
-import { readSources } from "../src/importer/read_sources.ts";
+import { readSourceSet } from "../src/importer/read_sources.ts";
 import { createLog } from "../src/lib/log.ts";
 import { openDeps } from "../src/server.ts";
 import { ensureWiki } from "../src/wikis/wikis.ts";
@@ -37,7 +37,7 @@ async function main(): Promise<number> {
   }
   const config = loadConfig(Deno.env.toObject());
   const log = createLog("warn");
-  const pages = await readSources(source);
+  const { pages, nav } = await readSourceSet(source);
   const deps = await openDeps(config, log);
   const db = deps.db;
   try {
@@ -52,6 +52,7 @@ async function main(): Promise<number> {
     const started = performance.now();
     const summary = await importPages(deps, wikiId, pages, {
       prune: values.prune,
+      nav,
       onProgress: (done, total, s) =>
         bar(
           done,

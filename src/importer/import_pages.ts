@@ -6,6 +6,8 @@ import { pageHashes } from "../pages/list_pages.ts";
 import { parseOrThrow, requirePath, writePage } from "../pages/write_page.ts";
 import { type BatchPage, writePages } from "../pages/write_pages.ts";
 import type { SourcePage } from "./read_sources.ts";
+import type { NavDoc } from "../navigation/nav_doc.ts";
+import { saveImportedNav } from "../navigation/space_nav_doc.ts";
 
 /** What an import did. */
 export type ImportSummary = {
@@ -27,6 +29,10 @@ export type ImportOptions = {
   onProgress?: (done: number, total: number, summary: ImportSummary) => void;
   /** Most pages written per transaction (default `BATCH_PAGES`); 1 writes page by page. */
   batchPages?: number;
+  /** The source's navigation (`readSourceSet`), stored once the pages are in; null keeps the space's. */
+  nav?: NavDoc | null;
+  /** Files stored flat (`img-team.png`) by their path in the source (`img/team.png`), for the export. */
+  assetPaths?: Record<string, string>;
 };
 
 /** Most pages per transaction: enough to spread each statement's cost, small enough to retry. */
@@ -101,6 +107,9 @@ export async function importPages(
       await deletePage(deps, { wikiId, path: key }, by);
       summary.deleted++;
     }
+  }
+  if (options.nav || options.assetPaths) {
+    await saveImportedNav(deps.db, wikiId, options.nav ?? null, options.assetPaths ?? {});
   }
   return summary;
 }

@@ -1,4 +1,6 @@
 import { cleanPath } from "../markdown/paths.ts";
+import { type DocsFiles, isDocsFile, readDocsLayout } from "../navigation/docs_layout.ts";
+import type { NavDoc } from "../navigation/nav_doc.ts";
 import { inflateZip, ZIP_LIMITS, type ZipLimits } from "./read_zip.ts";
 
 /** One page to import, or the reason a file could not be read. */
@@ -9,7 +11,7 @@ export type SourcePage =
 /** Largest archive or JSONL file read, in bytes. */
 export const MAX_SOURCE_BYTES = 512 * 1024 * 1024;
 
-const MARKDOWN_FILE = /\.(md|markdown)$/i;
+const MARKDOWN_FILE = /\.(md|markdown|mdx)$/i;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
@@ -18,41 +20,95 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
  * Unreadable entries come back with an `error`; an unreadable source as a whole throws.
  */
 export async function readSources(source: string): Promise<SourcePage[]> {
+  return (await readSourceSet(source)).pages;
+}
+
+/** A source's pages and the navigation its files carry (null when they say nothing of order). */
+export type SourceSet = { pages: SourcePage[]; nav: NavDoc | null };
+
+/**
+ * Reads a source as `readSources` does, with its shape: the format detected from its files
+ * (`readDocsLayout`), `.mdx` pages, and the navigation of its nav files or front matter.
+ */
+export async function readSourceSet(source: string): Promise<SourceSet> {
   const info = await Deno.stat(source);
   if (info.isDirectory) return await readFolder(source);
   if (info.size > MAX_SOURCE_BYTES) {
     throw new Error(`"${source}" is larger than ${MAX_SOURCE_BYTES} bytes`);
   }
-  if (/\.zip$/i.test(source)) return readZip(await Deno.readFile(source));
-  if (/\.jsonl$/i.test(source)) return readJsonl(await Deno.readTextFile(source));
+  if (/\.zip$/i.test(source)) return await readDocsZip(await Deno.readFile(source));
+  if (/\.jsonl$/i.test(source)) {
+    return { pages: readJsonl(await Deno.readTextFile(source)), nav: null };
+  }
   if (MARKDOWN_FILE.test(source)) {
     const name = source.split("/").pop()!;
-    return [toPage(name, name, await Deno.readFile(source))];
+    return { pages: [toPage(name, name, await Deno.readFile(source))], nav: null };
   }
   throw new Error(`"${source}" is not a folder, a .zip, a .jsonl or a markdown file`);
 }
 
-async function readFolder(root: string): Promise<SourcePage[]> {
-  const pages: SourcePage[] = [];
+async function readFolder(root: string): Promise<SourceSet> {
+  const names: string[] = [];
   const walk = async (dir: string, rel: string) => {
     const entries = [];
     for await (const entry of Deno.readDir(dir)) entries.push(entry);
     entries.sort((a, b) => a.name.localeCompare(b.name));
     for (const entry of entries) {
-      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
+      if (entry.name === "node_modules") continue;
+      if (entry.name.startsWith(".") && entry.name !== ".gitbook.yaml") continue;
       const relPath = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.isDirectory) await walk(`${dir}/${entry.name}`, relPath);
-      else if (entry.isFile && MARKDOWN_FILE.test(entry.name)) {
-        try {
-          pages.push(toPage(relPath, relPath, await Deno.readFile(`${dir}/${entry.name}`)));
-        } catch (error) {
-          pages.push({ name: relPath, error: `cannot be read: ${(error as Error).message}` });
-        }
-      }
+      else if (entry.isFile && isDocsFile(relPath)) names.push(relPath);
     }
   };
   await walk(root, "");
-  return pages;
+  return await readDocsSet({
+    names,
+    read: async (name) => await Deno.readFile(`${root}/${name}`),
+  });
+}
+
+/**
+ * The pages of a source's files at the paths its layout gives them (`readDocsLayout`), with
+ * its navigation. A file that cannot be read is reported by name.
+ */
+export async function readDocsSet(files: DocsFiles): Promise<SourceSet> {
+  const layout = await readDocsLayout(files);
+  const pages: SourcePage[] = [];
+  for (const [name, path] of layout.pages) {
+    try {
+      const bytes = await files.read(name);
+      if (!bytes) continue;
+      const page = toPage(name, `${path}.md`, bytes);
+      if ("markdown" in page) page.markdown = layout.rewrite(page.markdown, name);
+      pages.push(page);
+    } catch (error) {
+      pages.push({ name, error: `cannot be read: ${(error as Error).message}` });
+    }
+  }
+  return { pages, nav: layout.nav };
+}
+
+/**
+ * A zip's pages and navigation (`readDocsSet`); a single top folder holding everything is
+ * dropped, and entries are inflated within `limits` (a zip bomb is refused, not unpacked).
+ */
+export async function readDocsZip(
+  bytes: Uint8Array,
+  limits: ZipLimits = ZIP_LIMITS,
+): Promise<SourceSet> {
+  const files = inflateZip(bytes, (n) => isDocsFile(n) && !n.startsWith("__MACOSX/"), limits);
+  const all = [...files.keys()].sort();
+  const tops = new Set(all.map((n) => n.includes("/") ? n.slice(0, n.indexOf("/")) : ""));
+  const strip = tops.size === 1 && !tops.has("") ? [...tops][0]!.length + 1 : 0;
+  const byName = new Map(all.map((n) => [n.slice(strip), files.get(n)!]));
+  const set = await readDocsSet({
+    names: [...byName.keys()],
+    read: (name) => Promise.resolve(byName.get(name) ?? null),
+  });
+  // Reported by their names in the archive, as the person who made it knows them.
+  const top = strip ? all[0]!.slice(0, strip) : "";
+  return { ...set, pages: set.pages.map((page) => ({ ...page, name: `${top}${page.name}` })) };
 }
 
 /**

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Db } from "../db/db.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { docsText } from "../markdown/docs_blocks.ts";
 import { findSection, outlineOf, sectionAt } from "../markdown/outline.ts";
 import { pageUrl } from "../lib/urls.ts";
 import { resolvePageRef } from "./read_page.ts";
@@ -166,7 +167,8 @@ export async function readPageContent(
     return { content, cut: () => content };
   }
   const text = await readPageText(deps.db, current, revision);
-  const markdown = text.markdown;
+  // Docs tools' blocks as plain markdown: callouts as quotes, tabs and steps labelled, no JSX.
+  const markdown = docsText(text.markdown);
   const total = markdown.length;
   const outline = outlineOf(markdown);
   let offset = askedOffset;

@@ -9,6 +9,8 @@ import { resolvePageRef } from "./read_page.ts";
 import { type PageHead, selectPageHashes, selectPageHeads, selectPageTexts } from "./store.ts";
 import { type Db } from "../db/db.ts";
 import { forReads } from "../db/replicas.ts";
+import { loadNavDoc } from "../navigation/space_nav_doc.ts";
+import { pageTree, readingOrder } from "../kit/web/page_tree.ts";
 
 /** Input of a page listing (MCP `list_pages`, REST `GET …/pages`); the wiki comes from the caller. */
 export const listPagesInput = z.object({
@@ -70,7 +72,11 @@ export async function listPages(
     limit: limit + 1,
     prefix: prefixKey,
   });
-  const page = rows.slice(0, limit);
+  // The whole list at once: in the space's navigation order (pages, folders, landing pages,
+  // as the sidebar shows them). A list in parts keeps path order, which its cursor follows.
+  const page = !cursor && !prefixKey && rows.length <= limit
+    ? await inNavOrder(deps.db, wikiId, rows)
+    : rows.slice(0, limit);
   let outline: PageList["outline"] = null;
   if (headings_of?.trim()) {
     const target = await resolvePageRef(deps.db, wikiId, headings_of);
@@ -96,6 +102,16 @@ export async function listPages(
     next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.path_key) : null,
     outline,
   };
+}
+
+/** Pages in the order of the space's navigation (`pageTree`, `readingOrder`). */
+async function inNavOrder(db: Db, wikiId: string, rows: PageHead[]): Promise<PageHead[]> {
+  const nav = await loadNavDoc(db, wikiId);
+  const order = readingOrder(pageTree(rows, nav.items));
+  const at = new Map(order.map((p, i) => [pathKey(p.path), i]));
+  return [...rows].sort((a, b) =>
+    (at.get(pathKey(a.path)) ?? Infinity) - (at.get(pathKey(b.path)) ?? Infinity)
+  );
 }
 
 /** The wiki's pages by path key, without their markdown (keyset paging after `afterKey`). */

@@ -3,6 +3,7 @@ import { AppError } from "../errors.ts";
 import { decodeUriComponent } from "../lib/decode_uri.ts";
 import { matchesIfNoneMatch } from "../lib/etag.ts";
 import { resolvePageRef } from "./read_page.ts";
+import { docsText } from "../markdown/docs_blocks.ts";
 
 /**
  * The markdown of the page a `/w/<id>/<path>.md` URL names, as written (with `cacheControl`
@@ -29,5 +30,6 @@ export async function pageMarkdown(
   if (matchesIfNoneMatch(request.headers.get("if-none-match"), etag)) {
     return new Response(null, { status: 304, headers });
   }
-  return new Response(page.markdown, { headers });
+  // Docs tools' blocks (callouts, tabs, JSX) as plain markdown for the agents that read this.
+  return new Response(docsText(page.markdown), { headers });
 }

@@ -27,13 +27,16 @@ const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
  *   cross-site, signed out without the cookie the form came with, or signed out where only
  *   members post (`signedIn`). Nobody gets a server to parse a big body for nothing.
  *
- * @param options.signedIn Posts here need a session (every form is a member's).
+ * @param options.signedIn Posts here need a session (every form is a member's), or which do.
  * @param options.maxBody Largest body read, in bytes, applied only once the post may pass
  *   (Hono's `bodyLimit` buffers a body without `Content-Length` as it counts).
  */
 export function csrfProtection(
   deps: Pick<Deps, "config">,
-  options: { signedIn?: boolean; maxBody?: number | ((path: string) => number) } = {},
+  options: {
+    signedIn?: boolean | ((path: string) => boolean);
+    maxBody?: number | ((path: string) => number);
+  } = {},
 ): MiddlewareHandler {
   // One Hono body limit per size; the size may depend on the path (a space's imports).
   const limits = new Map<number, MiddlewareHandler>();
@@ -62,7 +65,10 @@ export function csrfProtection(
         expected = randomSecret();
         setCookie(c, cookie.name, expected, cookie.options);
       }
-      if (options.signedIn) canPass = false;
+      const signedIn = typeof options.signedIn === "function"
+        ? options.signedIn(c.req.path)
+        : options.signedIn;
+      if (signedIn) canPass = false;
     }
     c.set("csrfToken", expected);
     if (c.req.method !== "GET" && c.req.method !== "HEAD") {

@@ -47,7 +47,7 @@ export function ImportPage(
           name="files"
           multiple
           required
-          accept=".md,.markdown,.zip,text/markdown,application/zip"
+          accept=".md,.markdown,.mdx,.zip,text/markdown,application/zip"
           aria-describedby={described}
           aria-invalid={props.error ? "true" : undefined}
         />

@@ -7,7 +7,8 @@ import {
   readZipAttachments,
   type SourceFile,
 } from "../importer/read_attachments.ts";
-import { readZip, type SourcePage, toPage } from "../importer/read_sources.ts";
+import { readDocsZip, type SourcePage, toPage } from "../importer/read_sources.ts";
+import type { NavDoc } from "../navigation/nav_doc.ts";
 
 /** Largest upload the import form takes, in bytes (the REST import's limit). */
 export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
@@ -37,7 +38,7 @@ export async function importUploads(
   files: File[],
   author: string,
 ): Promise<ImportReport> {
-  const { pages, attachments } = await readUploads(files);
+  const { pages, attachments, nav } = await readUploads(files);
   const saved = await saveImportedFiles(deps, wikiId, attachments, author);
   for (const page of pages) {
     if ("markdown" in page) {
@@ -52,6 +53,8 @@ export async function importUploads(
   const summary = await importPages(deps, wikiId, pages, {
     author,
     source: "web",
+    nav,
+    assetPaths: saved.paths,
     // importPages reports after each page; the counter that moved says what became of it.
     onProgress: (done, _total, now) => {
       const page = pages[done - 1]!;
@@ -83,8 +86,9 @@ async function saveImportedFiles(
   wikiId: string,
   files: (SourceFile & { upload: string })[],
   author: string,
-): Promise<{ hrefs: Map<string, string>; rows: ImportRow[] }> {
+): Promise<{ hrefs: Map<string, string>; rows: ImportRow[]; paths: Record<string, string> }> {
   const hrefs = new Map<string, string>();
+  const paths: Record<string, string> = {};
   const rows: ImportRow[] = [];
   for (const file of files) {
     const name = `${file.upload}: ${file.path}`;
@@ -96,27 +100,33 @@ async function saveImportedFiles(
         accountId: author,
       });
       hrefs.set(file.path, saved.href);
+      if (saved.name !== file.path) paths[saved.name] = file.path;
       rows.push({ name, path: null, status: "created", reason: null });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       rows.push({ name, path: null, status: "failed", reason: error.detail });
     }
   }
-  return { hrefs, rows };
+  return { hrefs, rows, paths };
 }
 
 /** The pages of the uploaded files (markdown files as they are, zips opened) and zips' files. */
 async function readUploads(
   files: File[],
-): Promise<{ pages: SourcePage[]; attachments: (SourceFile & { upload: string })[] }> {
+): Promise<
+  { pages: SourcePage[]; attachments: (SourceFile & { upload: string })[]; nav: NavDoc | null }
+> {
   const pages: SourcePage[] = [];
+  let nav: NavDoc | null = null;
   const attachments: (SourceFile & { upload: string })[] = [];
   for (const file of files) {
     const bytes = new Uint8Array(await file.arrayBuffer());
     if (/\.zip$/i.test(file.name)) {
       let entries: SourcePage[];
       try {
-        entries = readZip(bytes);
+        const set = await readDocsZip(bytes);
+        entries = set.pages;
+        nav = set.nav ?? nav;
         for (const found of readZipAttachments(bytes)) {
           attachments.push({ ...found, upload: file.name });
         }
@@ -128,11 +138,11 @@ async function readUploads(
         pages.push({ name: file.name, error: "holds no .md or .markdown files" });
       }
       for (const entry of entries) pages.push({ ...entry, name: `${file.name}: ${entry.name}` });
-    } else if (/\.(md|markdown)$/i.test(file.name)) {
+    } else if (/\.(md|markdown|mdx)$/i.test(file.name)) {
       pages.push(toPage(file.name, file.name, bytes));
     } else {
       pages.push({ name: file.name, error: "is not a .md, .markdown or .zip file" });
     }
   }
-  return { pages, attachments };
+  return { pages, attachments, nav };
 }

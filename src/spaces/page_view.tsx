@@ -3,6 +3,7 @@ import type { HistoryRow } from "./store.ts";
 import { actionHref, newPageHref, pageHref, toolHref } from "../kit/web/space_urls.ts";
 import { PrevNext, TableOfContents } from "../kit/web/sidebar.tsx";
 import { authorOf, type SpaceView, Time, WikiFrame } from "../kit/web/wiki_frame.tsx";
+import { HelpfulForm } from "../ratings/helpful_form.tsx";
 
 /**
  * A page as people read it: its rendered markdown (made safe by `renderMarkdown`), the tools
@@ -25,6 +26,7 @@ export function PageView(
       title={page.title}
       path={page.path}
       toc={<TableOfContents html={props.html} />}
+      scripts={["docs_blocks.js"]}
     >
       {props.home && wiki.description && <p class="lead">{wiki.description}</p>}
       {props.home && (
@@ -40,7 +42,7 @@ export function PageView(
       )}
       <nav aria-label="Page tools" class="tools">
         {role && <a href={actionHref(wiki.id, "edit", page.path)}>Edit</a>}
-        <a href={actionHref(wiki.id, "history", page.path)}>History</a>
+        {role && <a href={actionHref(wiki.id, "history", page.path)}>History</a>}
         {role && <a href={actionHref(wiki.id, "rename", page.path)}>Rename</a>}
         {role && <a href={actionHref(wiki.id, "delete", page.path)}>Delete</a>}
         {(wiki.visibility === "public" || role) && (
@@ -51,23 +53,33 @@ export function PageView(
       </nav>
       <article class="prose" dangerouslySetInnerHTML={{ __html: props.html }} />
       {props.nav && <PrevNext wikiId={wiki.id} nav={props.nav} path={page.path} />}
-      <p class="hint page-meta">
-        <code>{page.path}</code> · revision {page.revision} · updated <Time at={page.updated_at} />
-      </p>
-      <section aria-labelledby="wiki-backlinks" class="backlinks">
-        <h2 id="wiki-backlinks">Backlinks</h2>
-        {props.backlinks.length > 0
-          ? (
-            <ul>
-              {props.backlinks.map((b) => (
-                <li>
-                  <a href={pageHref(wiki.id, b.path)}>{b.title}</a>
-                </li>
-              ))}
-            </ul>
-          )
-          : <p class="hint">No other page links here yet.</p>}
-      </section>
+      <HelpfulForm wikiId={wiki.id} path={page.path} csrfToken={props.csrfToken} />
+      {
+        /* Readers of a published wiki see a docs page; the revision line and empty backlinks
+         are the members' tools. */
+      }
+      {role && (
+        <p class="hint page-meta">
+          <code>{page.path}</code> · revision {page.revision} · updated{" "}
+          <Time at={page.updated_at} />
+        </p>
+      )}
+      {(role || props.backlinks.length > 0) && (
+        <section aria-labelledby="wiki-backlinks" class="backlinks">
+          <h2 id="wiki-backlinks">Backlinks</h2>
+          {props.backlinks.length > 0
+            ? (
+              <ul>
+                {props.backlinks.map((b) => (
+                  <li>
+                    <a href={pageHref(wiki.id, b.path)}>{b.title}</a>
+                  </li>
+                ))}
+              </ul>
+            )
+            : <p class="hint">No other page links here yet.</p>}
+        </section>
+      )}
     </WikiFrame>
   );
 }

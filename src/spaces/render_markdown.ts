@@ -1,6 +1,13 @@
 // @ts-types="@types/markdown-it"
-import MarkdownIt, { type StateCore, type StateInline, type Token } from "markdown-it";
+import MarkdownIt, {
+  type StateBlock,
+  type StateCore,
+  type StateInline,
+  type Token,
+} from "markdown-it";
 import { uniqueSlug } from "../markdown/chunks.ts";
+import { docsBlocks, readMarker } from "../markdown/docs_blocks.ts";
+import { blockHtml } from "./docs_block_html.ts";
 import { splitFrontMatter } from "../markdown/front_matter.ts";
 import { extractLinks } from "../markdown/links.ts";
 import { cleanPath, pathKey, resolveRelative } from "../markdown/paths.ts";
@@ -23,6 +30,7 @@ export type RenderContext = {
 // Raw HTML is escaped (`html: false`); markdown-it's own link check already refuses
 // `javascript:`, `vbscript:`, `file:` and non-image `data:` URLs.
 const md = new MarkdownIt({ html: false, linkify: true });
+md.block.ruler.before("code", "docs_block", docsBlock);
 md.inline.ruler.before("link", "wikilink", wikilink);
 md.core.ruler.push("wiki_links", rewriteTokens);
 
@@ -47,7 +55,22 @@ export function renderMarkdown(markdown: string, context: RenderContext): string
   } catch {
     // Malformed front matter (only in a preview: saved pages parse) is shown as written.
   }
-  return md.render(body, { context });
+  return md.render(docsBlocks(body), { context });
+}
+
+/** A docs block's marker line (`docsBlocks`) as the HTML that opens or closes it. */
+function docsBlock(state: StateBlock, startLine: number, _end: number, silent: boolean): boolean {
+  const start = state.bMarks[startLine]! + state.tShift[startLine]!;
+  if (state.src.charCodeAt(start) !== 0x1f) return false;
+  const marker = readMarker(state.src.slice(start, state.eMarks[startLine]));
+  if (!marker) return false;
+  if (!silent) {
+    const token = state.push("html_block", "", 0);
+    token.content = blockHtml(marker, state.env as { steps?: number });
+    token.map = [startLine, startLine + 1];
+  }
+  state.line = startLine + 1;
+  return true;
 }
 
 /** `[[Target]]`, `[[Target|label]]`, `[[Target#Section]]` as a link token. */

@@ -5,7 +5,8 @@ import type { Credential } from "../auth/credentials.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { importPages } from "../importer/import_pages.ts";
-import { readZip, type SourcePage } from "../importer/read_sources.ts";
+import { readDocsZip, type SourcePage } from "../importer/read_sources.ts";
+import type { NavDoc } from "../navigation/nav_doc.ts";
 import { cleanPath } from "../markdown/paths.ts";
 import { deletePage } from "../pages/rename_page.ts";
 import { writePage } from "../pages/write_page.ts";
@@ -236,11 +237,12 @@ function importPagesRoute(app: OpenAPIHono, deps: Deps): void {
     async (c) => {
       const wikiId = await requireSpace(deps, c, c.req.valid("param").id, "write");
       let pages: SourcePage[];
+      let nav: NavDoc | null = null;
       if (JSON_TYPE.test(c.req.header("content-type") ?? "")) {
         pages = (c.req.valid("json") as z.infer<typeof importBatch>).pages.map(importSource);
       } else {
         try {
-          pages = readZip(new Uint8Array(await c.req.arrayBuffer()));
+          ({ pages, nav } = await readDocsZip(new Uint8Array(await c.req.arrayBuffer())));
         } catch (error) {
           throw new AppError("bad_request", (error as Error).message);
         }
@@ -248,6 +250,7 @@ function importPagesRoute(app: OpenAPIHono, deps: Deps): void {
       const summary = await importPages(deps, wikiId, pages, {
         author: c.get("credential").accountId,
         source: "api",
+        nav,
       });
       return c.json(summary, 200);
     },

@@ -1,4 +1,5 @@
 import { AppError } from "../errors.ts";
+import { isDocsFile } from "../navigation/docs_layout.ts";
 import { guardedGitHttp, type ResolveDns } from "./git_http.ts";
 import { createMemFs } from "./mem_fs.ts";
 
@@ -13,7 +14,7 @@ export const SYNC_LIMITS: SyncLimits = {
 };
 
 /** Markdown files a sync takes; everything else in the repository is left alone. */
-export const MARKDOWN_FILE = /\.(md|markdown)$/i;
+export const MARKDOWN_FILE = /\.(md|markdown|mdx)$/i;
 
 /** The markdown files of a branch's head commit under a folder. */
 export type RepoTree = {
@@ -77,12 +78,12 @@ export async function fetchTree(
   const walk = async (oid: string, prefix: string) => {
     const { tree } = await git.readTree({ fs, dir, oid });
     for (const entry of tree) {
-      if (entry.path.startsWith(".")) continue;
+      if (entry.path.startsWith(".") && entry.path !== ".gitbook.yaml") continue;
       const path = prefix ? `${prefix}/${entry.path}` : entry.path;
       if (entry.type === "tree") await walk(entry.oid, path);
       else if (entry.type === "commit") {
         skipped.push({ name: path, error: "is a submodule: submodules are not synced" });
-      } else if (MARKDOWN_FILE.test(path)) {
+      } else if (isDocsFile(path)) {
         if (entry.mode === "120000") {
           skipped.push({ name: path, error: "is a symbolic link: links are not followed" });
           continue;

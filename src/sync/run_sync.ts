@@ -2,13 +2,13 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { importPages, type ImportSummary } from "../importer/import_pages.ts";
 import { type SourcePage, toPage } from "../importer/read_sources.ts";
-import { cleanPath, pathKey } from "../markdown/paths.ts";
+import { pathKey } from "../markdown/paths.ts";
+import { readDocsLayout } from "../navigation/docs_layout.ts";
 import { deletePage, renamePage } from "../pages/rename_page.ts";
 import { pageHashes } from "../pages/list_pages.ts";
 import type { WriteBy } from "../pages/write_page.ts";
 import {
   fetchTree,
-  MARKDOWN_FILE,
   remoteHead,
   type RepoTree,
   SYNC_LIMITS,
@@ -100,7 +100,12 @@ async function applyTree(
   const commit = { id: tree.commit, author: tree.author };
   const by: WriteBy = { author: null, source: "sync", commit };
   const previous = new Map(Object.entries(source.files));
-  const pagePath = (file: string) => cleanPath(file.replace(MARKDOWN_FILE, ""));
+  // The same reader as an import's: the format, its navigation, each page file's path.
+  const layout = await readDocsLayout({
+    names: [...tree.files.keys()],
+    read: (name) => tree.readBlob(tree.files.get(name)!),
+  });
+  const pagePath = (file: string) => layout.pages.get(file) ?? layout.pathOf(file);
 
   // Renames first: the same blob gone from one path and new at another.
   let renamed = 0;
@@ -133,7 +138,8 @@ async function applyTree(
   let unchanged = 0;
   for (const [file, oid] of tree.files) {
     const path = pagePath(file);
-    if (path) keys.add(pathKey(path));
+    if (!path) continue; // a nav or config file, or a file outside the docs' root
+    keys.add(pathKey(path));
     if (path && previous.get(file) === oid && stored.has(pathKey(path))) {
       unchanged++;
       continue;
@@ -143,9 +149,17 @@ async function applyTree(
       pages.push({ name: file, error: `is over ${limits.fileBytes} bytes, the limit of one file` });
     } else if (LFS_POINTER.test(new TextDecoder().decode(bytes.subarray(0, 64)))) {
       pages.push({ name: file, error: "is a Git LFS pointer: LFS files are not synced" });
-    } else pages.push(toPage(file, file, bytes));
+    } else {
+      const page = toPage(file, `${path}.md`, bytes);
+      if ("markdown" in page) page.markdown = layout.rewrite(page.markdown, file);
+      pages.push(page);
+    }
   }
-  const summary = await importPages(deps, wikiId, pages, { source: "sync", commit });
+  const summary = await importPages(deps, wikiId, pages, {
+    source: "sync",
+    commit,
+    nav: layout.nav,
+  });
 
   // Pages the tree no longer has (and pages the space had before it was connected).
   let deleted = 0;

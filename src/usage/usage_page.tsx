@@ -1,3 +1,4 @@
+import type { Child } from "hono/jsx";
 import { Fragment } from "hono/jsx";
 import { PageFrame, type SpaceView } from "../kit/web/wiki_frame.tsx";
 import type { PageContext } from "../kit/web/layout.tsx";
@@ -47,7 +48,9 @@ type Kind = typeof SERIES[number];
  * answer, grouped, each with "write this page"), the latest questions, the pages confirmed
  * and read most, the clients, and the notes assistants left.
  */
-export function UsagePage(props: PageContext & UsageView & { view?: SpaceView }) {
+export function UsagePage(
+  props: PageContext & UsageView & { view?: SpaceView; ratings?: Child },
+) {
   const { wiki, days } = props;
   const base = `/w/${wiki.id}/-/usage`;
   const totals = Object.fromEntries(
@@ -199,6 +202,7 @@ export function UsagePage(props: PageContext & UsageView & { view?: SpaceView })
           <a href={`/w/${wiki.id}/-/connect`}>Connect an assistant</a>.
         </p>
       )}
+      {props.ratings}
     </PageFrame>
   );
 }

@@ -4,6 +4,8 @@ import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
 import { openSpace } from "../kit/web/space_context.ts";
 import { PERIODS, UsagePage } from "./usage_page.tsx";
 import { usageReport } from "./usage_report.ts";
+import { RatingsSection } from "../ratings/ratings_section.tsx";
+import { selectRatingComments, selectRatingCounts } from "../ratings/store.ts";
 
 const TOP_PAGES = 25;
 const NOTES = 10;
@@ -27,11 +29,16 @@ export function usageRoutes(deps: Deps): Hono {
       questions: QUESTIONS,
       gaps: GAPS,
     });
+    const [counts, comments] = await Promise.all([
+      selectRatingCounts(deps.db, wiki.id, days, TOP_PAGES),
+      selectRatingComments(deps.db, wiki.id, days, NOTES),
+    ]);
     return c.html(
       <UsagePage
         account={c.get("account")}
         csrfToken={c.get("csrfToken")}
         view={view}
+        ratings={<RatingsSection wikiId={wiki.id} counts={counts} comments={comments} />}
         {...{ wiki, days, ...report }}
       />,
     );

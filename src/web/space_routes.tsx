@@ -12,6 +12,9 @@ import { manageRoutes } from "../spaces/manage_routes.tsx";
 import { markdownRoutes } from "../spaces/markdown_routes.ts";
 import { settingsRoutes } from "../spaces/settings_routes.tsx";
 import { viewRoutes } from "../spaces/view_routes.tsx";
+import { orderRoutes } from "../navigation/order_routes.tsx";
+import { siteRoutes } from "../navigation/site_routes.tsx";
+import { ratingRoutes } from "../ratings/rating_routes.tsx";
 
 /** Largest form post besides imports: a page of `MAX_MARKDOWN_CHARS`, URL-encoded, fits. */
 const MAX_FORM_BYTES = 8 * 1024 * 1024;
@@ -29,6 +32,9 @@ export function spaceRoutes(deps: Deps): Hono {
   app.route("/", manageRoutes(deps));
   app.route("/", importRoutes(deps));
   app.route("/", settingsRoutes(deps));
+  app.route("/", orderRoutes(deps));
+  app.route("/", siteRoutes(deps));
+  app.route("/", ratingRoutes(deps));
   app.route("/", historyRoutes(deps));
   app.route("/", markdownRoutes(deps));
   app.route("/", askRoutes(deps));

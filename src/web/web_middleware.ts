@@ -10,7 +10,7 @@ export type WebPageOptions = {
   maxBody?: number | ((path: string) => number);
   headers?: Parameters<typeof pageHeaders>[0];
   /** Only members post here: a signed-out post is refused unread. */
-  signedIn?: boolean;
+  signedIn?: boolean | ((path: string) => boolean);
 };
 
 /** The body limit of a web form, unless a route says otherwise. */

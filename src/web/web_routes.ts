@@ -44,8 +44,9 @@ const WEB_PATHS: [string, WebPageOptions][] = [
   ["/connect", {}],
   ["/shortcuts", {}],
   // A wiki's pages and every feature's tools under `/w/<id>/-/`; imports take larger bodies.
-  // Every form under a wiki is a member's: a signed-out post is refused before it is read.
-  ["/w/:id/*", { maxBody: spaceBodyLimit, signedIn: true }],
+  // Every form under a wiki is a member's, but a reader's "Was this page helpful?": any other
+  // signed-out post is refused before it is read.
+  ["/w/:id/*", { maxBody: spaceBodyLimit, signedIn: (path) => !path.endsWith("/-/helpful") }],
 ];
 
 /**

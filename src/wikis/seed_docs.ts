@@ -1,6 +1,6 @@
 import type { Deps, WriteDeps } from "../deps.ts";
 import { importPages, type ImportSummary } from "../importer/import_pages.ts";
-import { readSources } from "../importer/read_sources.ts";
+import { readSourceSet } from "../importer/read_sources.ts";
 import { DOCS_WIKI_ID, ensureWiki } from "./wikis.ts";
 
 /** The project's own user guide, imported as the public wiki `docs`. */
@@ -38,10 +38,15 @@ export async function seedDocs(
   const contact = deps.config?.operatorContact
     ? `\`${deps.config.operatorContact}\``
     : "the operator of this service (none is configured here: ask whoever runs it)";
-  const pages = (await readSources(dir.pathname)).map((page) =>
+  const source = await readSourceSet(dir.pathname);
+  const pages = source.pages.map((page) =>
     "markdown" in page
       ? { ...page, markdown: page.markdown.replaceAll(CONTACT_PLACEHOLDER, contact) }
       : page
   );
-  return await importPages(deps, DOCS_WIKI_ID, pages, { prune: true, source: "seed" });
+  return await importPages(deps, DOCS_WIKI_ID, pages, {
+    prune: true,
+    source: "seed",
+    nav: source.nav,
+  });
 }

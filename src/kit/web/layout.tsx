@@ -178,6 +178,29 @@ h1{font-size:1.6rem;margin:0.5rem 0}
 @media (max-width:899px) and (prefers-color-scheme:dark){
 header,.wiki-bar .tools{background:linear-gradient(to right,#16181c 30%,#16181c00) left/2rem 100% no-repeat local,linear-gradient(to left,#16181c 30%,#16181c00) right/2rem 100% no-repeat local,linear-gradient(to right,#000c,#0000) left/0.75rem 100% no-repeat scroll,linear-gradient(to left,#000c,#0000) right/0.75rem 100% no-repeat scroll}
 }
+.callout{margin:1rem 0;padding:0.5rem 0.9rem;border-left:4px solid #0645ad;background:#eef3fb;border-radius:4px}
+.callout-title{font-weight:600;margin:0.25rem 0}
+.callout-body>:first-child{margin-top:0}.callout-body>:last-child{margin-bottom:0}
+.callout-warning,.callout-caution{border-left-color:#8a6100;background:#fdf5e1}
+.callout-danger{border-left-color:#b3261e;background:#fbeceb}
+.callout-tip,.callout-success{border-left-color:#1b7a1b;background:#ebf6ec}
+details.callout>summary{cursor:pointer}
+.tabs{margin:1rem 0;border:1px solid #8888;border-radius:4px;padding:0.25rem 0.75rem}
+.tab-label{font-weight:600;margin:0.5rem 0 0.25rem}
+.tabs [role=tablist]{display:flex;flex-wrap:wrap;gap:0.25rem;border-bottom:1px solid #8888;margin:0 -0.75rem 0.5rem;padding:0 0.5rem}
+.tabs [role=tab]{font:inherit;background:none;border:0;border-bottom:3px solid transparent;padding:0.4rem 0.6rem;cursor:pointer;color:inherit}
+.tabs [role=tab][aria-selected=true]{border-bottom-color:#0645ad;font-weight:600}
+.tabs.enhanced .tab-label{display:none}
+ol.steps{padding-left:1.5rem}.step-title{font-weight:600;margin:0.5rem 0 0.25rem}
+.site-head{display:flex;flex-wrap:wrap;align-items:center;gap:0.5rem 1.5rem;max-width:80rem;margin:0 auto;padding:0.5rem 1rem;border-bottom:1px solid #ddd}
+.site-title{display:flex;align-items:center;gap:0.5rem;font-weight:700;font-size:1.15rem;text-decoration:none}
+.site-head nav{display:flex;flex-wrap:wrap;gap:0.25rem 1rem}
+.helpful fieldset{border:1px solid #8888;border-radius:4px;margin-top:2rem}
+.helpful textarea{width:100%}
+ol.order .order-item{display:flex;gap:0.5rem;align-items:center;margin:0.2rem 0}
+.skip-link{position:absolute;left:-9999px;top:0.5rem;z-index:10;background:#fff;color:#0645ad;padding:0.4rem 0.8rem;border:2px solid #0645ad;border-radius:4px}
+.skip-link:focus{left:1rem}
+main:focus{outline:none}
 @media (prefers-color-scheme:dark){
 :root{color-scheme:dark}
 body{color:#e4e4e4;background:#16181c}
@@ -203,6 +226,11 @@ figure.chart [fill="#0645ad"]{fill:#8ab4f8}
 figure.chart [stroke="#1b7a1b"]{stroke:#6fcf7f}
 figure.chart [fill="#1b7a1b"]{fill:#6fcf7f}
 #wiki-suggest .snippet{color:#c0c0c0}
+.callout{background:#1e2227;border-left-color:#8ab4f8}
+.callout-warning,.callout-caution{background:#2b2615;border-left-color:#e0b341}
+.callout-danger{background:#2d1b1b;border-left-color:#f28b82}
+.callout-tip,.callout-success{background:#17271b;border-left-color:#6fcf7f}
+.tabs [role=tab][aria-selected=true]{border-bottom-color:#8ab4f8}
 }
 `;
 
@@ -236,6 +264,7 @@ export function Layout(
           <style dangerouslySetInnerHTML={{ __html: CSS }} />
         </head>
         <body>
+          <a href="#main" class="skip-link">Skip to content</a>
           <header>
             <a href="/" class="brand">Wiki</a>
             <nav aria-label="Site">
@@ -267,7 +296,7 @@ export function Layout(
                 )}
             </nav>
           </header>
-          <main class={props.wide ? "wide" : undefined}>
+          <main id="main" tabindex={-1} class={props.wide ? "wide" : undefined}>
             {props.heading !== false && <h1>{props.title}</h1>}
             {props.children}
           </main>

@@ -1,5 +1,5 @@
 import { pathKey } from "../../markdown/paths.ts";
-import { findNode, neighbours, type TreeNode } from "./page_tree.ts";
+import { neighbours, trail, type TreeNode } from "./page_tree.ts";
 import type { SpaceNav } from "./space_nav.ts";
 import { pageHref, spaceHref, toolHref } from "./space_urls.ts";
 
@@ -11,7 +11,9 @@ const OPEN_TREE_BELOW = 60;
  * without script), the current page marked (`aria-current`) and its folders open, and the
  * index one click away. On a phone it follows the page (see the layout's CSS).
  */
-export function Sidebar(props: { wikiId: string; nav: SpaceNav; current?: string | undefined }) {
+export function Sidebar(
+  props: { wikiId: string; nav: SpaceNav; current?: string | undefined; member?: boolean },
+) {
   const open = props.nav.pageCount <= OPEN_TREE_BELOW;
   const current = props.current ? pathKey(props.current) : null;
   return (
@@ -23,11 +25,22 @@ export function Sidebar(props: { wikiId: string; nav: SpaceNav; current?: string
           : <NavTree wikiId={props.wikiId} nodes={props.nav.tree} current={current} open={open} />}
         <p class="hint">
           <a href={toolHref(props.wikiId, "pages")}>All pages</a>
+          {props.member && (
+            <>
+              {" · "}
+              <a href={toolHref(props.wikiId, "order")}>Order</a>
+            </>
+          )}
           {props.nav.truncated && " (the tree lists the first pages only)"}
         </p>
         <p class="hint shortcuts">
-          <a href="/shortcuts">Keys</a>: <kbd>/</kbd> search · <kbd>?</kbd> all keys ·{" "}
-          <kbd>Ctrl</kbd>+<kbd>S</kbd> save (in the editor)
+          <a href="/shortcuts">Keys</a>: <kbd>/</kbd> search · <kbd>?</kbd> all keys
+          {props.member && (
+            <>
+              {" · "}
+              <kbd>Ctrl</kbd>+<kbd>S</kbd> save (in the editor)
+            </>
+          )}
         </p>
       </details>
     </nav>
@@ -131,26 +144,24 @@ export function TableOfContents(props: { html: string }) {
 }
 
 /**
- * The breadcrumb of a page: the wiki, then each folder as a link (to the folder's own page
- * when it has one, else to the folder in the index).
+ * The breadcrumb of a page: the wiki, then each folder of the navigation that holds it, as a
+ * link to the folder's landing page when it has one (else to the folder in the index).
  */
 export function Crumbs(
   props: { wikiId: string; wikiTitle: string; path?: string | undefined; nav?: SpaceNav },
 ) {
-  const segments = props.path ? props.path.split("/").slice(0, -1) : [];
-  const folders = segments.map((name, i) => ({ name, path: segments.slice(0, i + 1).join("/") }));
+  const folders = props.path && props.nav ? trail(props.nav.tree, props.path) : [];
   return (
     <nav aria-label="Breadcrumb" class="crumbs">
       <a href={spaceHref(props.wikiId)}>{props.wikiTitle}</a>
-      {folders.map((f) => {
-        const node = props.nav ? findNode(props.nav.tree, f.path) : null;
-        const href = node?.title != null
+      {folders.map((node) => {
+        const href = node.title !== null
           ? pageHref(props.wikiId, node.path)
-          : `${toolHref(props.wikiId, "pages")}#${encodeURIComponent(f.path)}`;
+          : `${toolHref(props.wikiId, "pages")}#${encodeURIComponent(node.path)}`;
         return (
           <span>
             {" › "}
-            <a href={href}>{f.name}</a>
+            <a href={href}>{node.title ?? node.name}</a>
           </span>
         );
       })}

@@ -4,7 +4,8 @@ import { Layout, type PageContext } from "./layout.tsx";
 import type { WebSpace } from "./space_access.ts";
 import { Crumbs, Sidebar } from "./sidebar.tsx";
 import type { SpaceNav } from "./space_nav.ts";
-import { newPageHref, toolHref } from "./space_urls.ts";
+import { newPageHref, spaceHref, toolHref } from "./space_urls.ts";
+import type { SiteLook } from "../../navigation/nav_doc.ts";
 
 /** What every page of a wiki is rendered with: the visitor, the wiki with their role, and
  * (on a GET) its page tree for the sidebar. */
@@ -37,8 +38,16 @@ export function WikiFrame(
       wide
       heading={false}
     >
+      {props.space.role === null && props.nav && (
+        <SiteHead wikiId={wiki.id} site={props.nav.doc.site} />
+      )}
       <div class="wiki-bar">
-        <Crumbs wikiId={wiki.id} wikiTitle={wiki.title} path={props.path} nav={props.nav} />
+        <Crumbs
+          wikiId={wiki.id}
+          wikiTitle={(props.space.role === null && props.nav?.doc.site.title) || wiki.title}
+          path={props.path}
+          nav={props.nav}
+        />
         {wiki.visibility === "private" && <span class="badge">Private</span>}
         <SearchForm
           action={toolHref(wiki.id, "search")}
@@ -58,7 +67,14 @@ export function WikiFrame(
         </div>
         {props.toc && <div class="toc-area">{props.toc}</div>}
         <div class="wiki-content">{props.children}</div>
-        {props.nav && <Sidebar wikiId={wiki.id} nav={props.nav} current={props.path} />}
+        {props.nav && (
+          <Sidebar
+            wikiId={wiki.id}
+            nav={props.nav}
+            current={props.path}
+            member={props.space.role !== null}
+          />
+        )}
       </div>
       {props.scripts?.map((name) => (
         <Fragment key={name}>
@@ -79,16 +95,45 @@ export function SpaceTools(props: { space: WebSpace }) {
     <nav aria-label="Wiki tools" class="tools">
       {role && <a href={newPageHref(wiki.id)}>New page</a>}
       <a href={toolHref(wiki.id, "pages")}>All pages</a>
-      <a href={toolHref(wiki.id, "history")}>Recent changes</a>
-      <a href={toolHref(wiki.id, "files")}>Files</a>
-      <a href={toolHref(wiki.id, "export")}>Export</a>
+      {/* A published wiki's readers get a docs site; its back office is the members'. */}
+      {role && <a href={toolHref(wiki.id, "history")}>Recent changes</a>}
+      {role && <a href={toolHref(wiki.id, "files")}>Files</a>}
+      {role && <a href={toolHref(wiki.id, "export")}>Export</a>}
       {role && <a href={toolHref(wiki.id, "import")}>Import</a>}
       <a href={toolHref(wiki.id, "connect")}>Connect</a>
       {role && <a href={toolHref(wiki.id, "usage")}>Usage</a>}
       {role && role !== "member" && <a href={toolHref(wiki.id, "feedback")}>Feedback</a>}
       {role && role !== "member" && <a href={toolHref(wiki.id, "audit")}>Audit log</a>}
       {role && role !== "member" && <a href={toolHref(wiki.id, "settings")}>Settings</a>}
+      {role && role !== "member" && <a href={toolHref(wiki.id, "site")}>Site</a>}
     </nav>
+  );
+}
+
+/**
+ * The head of a published wiki as its readers see it: the owners' logo, site title and header
+ * links, in their accent colour (space settings, `/w/<id>/-/site`). Nothing when none is set.
+ */
+function SiteHead(props: { wikiId: string; site: SiteLook }) {
+  const { site } = props;
+  if (!site.title && !site.logo && !site.links?.length && !site.accent) return null;
+  // The accent is checked to be `#rrggbb` (`siteSchema`): safe inside the style sheet.
+  const accent = site.accent
+    ? `.site-head{border-bottom:3px solid ${site.accent}}.site-head a,.wiki-content a{color:${site.accent}}`
+    : "";
+  return (
+    <div class="site-head">
+      {accent && <style dangerouslySetInnerHTML={{ __html: accent }} />}
+      <a href={spaceHref(props.wikiId)} class="site-title">
+        {site.logo && <img src={site.logo} alt="" height={28} />}
+        {site.title && <span>{site.title}</span>}
+      </a>
+      {site.links && site.links.length > 0 && (
+        <nav aria-label="Site links">
+          {site.links.map((link) => <a href={link.href}>{link.title}</a>)}
+        </nav>
+      )}
+    </div>
   );
 }
 
