@@ -19,6 +19,7 @@ import { json, problems, wikiIdParam } from "./schemas.ts";
 import { registerSpaceRoutes } from "./space_routes.ts";
 import { registerSyncRoutes } from "../sync/sync_api_routes.ts";
 import { registerFeedbackApi } from "../feedback/feedback_api.ts";
+import { registerVersionRoutes } from "../versions/version_routes.ts";
 
 /**
  * REST `/api/v1`: public wiki reads without credentials, spaces with an account token. Every
@@ -93,6 +94,7 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
   app.use("/spaces/*", requireAccountToken(deps), auditSpaceRequests(deps));
   registerSpaceRoutes(app, deps);
   registerSyncRoutes(app, deps);
+  registerVersionRoutes(app, deps);
   registerFeedbackApi(app, deps);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {

@@ -19,6 +19,8 @@ import { searchAndRecord } from "../search/search_and_record.ts";
 import { searchOutputSchema } from "../search/search_wikis.ts";
 import { recordRead } from "../usage/record_usage.ts";
 import { json, pageParams, problems, wikiIdParam } from "./schemas.ts";
+import { resolveVersionPage } from "../versions/version_pages.ts";
+import { resolveVersion, versionParam } from "../versions/versions.ts";
 import { streamAnswer } from "./stream_answer.ts";
 import { matchesIfNoneMatch } from "../lib/etag.ts";
 
@@ -92,6 +94,7 @@ export function registerReadRoutes(
           if_changed_since: z.coerce.number().int().min(1).max(2_147_483_647).optional().openapi({
             description: "The revision you have: 304 if the page is still at it",
           }),
+          version: versionParam,
         }),
       },
       responses: {
@@ -113,7 +116,11 @@ export function registerReadRoutes(
       const { id, path } = c.req.valid("param");
       const wiki = await resolve(c, id);
       const query = c.req.valid("query");
-      const page = await resolvePageRef(deps.db, wiki, splitSection(path).ref);
+      // A version (named, or the space's default) is read in that version.
+      const version = await resolveVersion(deps.db, wiki, query.version);
+      const page = version
+        ? await resolveVersionPage(deps.db, version, splitSection(path).ref)
+        : await resolvePageRef(deps.db, wiki, splitSection(path).ref);
       const etag = `"${page.id}-${query.revision ?? page.revision}"`;
       const unchanged = query.revision === undefined && query.if_changed_since === page.revision;
       if (unchanged || matchesIfNoneMatch(c.req.header("if-none-match"), etag)) {
@@ -129,10 +136,12 @@ export function registerReadRoutes(
         });
       }
       const section = splitSection(path).section;
-      const content = await getPageContent(deps, wiki, {
-        ...query,
-        page: section ? `${page.id}#${section}` : String(page.id),
-      }, page);
+      const content = await getPageContent(
+        deps,
+        wiki,
+        { ...query, page: section ? `${page.id}#${section}` : String(page.id) },
+        version ? undefined : page,
+      );
       await recordRead(deps, read, { offset: query.offset });
       return c.json(content, 200, { ETag: etag });
     },
@@ -172,6 +181,7 @@ export function registerReadRoutes(
         query: z.object({
           direction: z.enum(["out", "in", "both"]).default("both"),
           limit: z.coerce.number().int().min(1).max(200).default(50),
+          version: versionParam,
         }),
       },
       responses: { 200: json(neighborsSchema, "Typed edges"), ...problems(400, ...auth, 404) },
@@ -200,14 +210,15 @@ export function registerReadRoutes(
           }),
           limit: z.coerce.number().int().min(1).max(50).default(10),
           cursor: z.string().max(200).optional(),
+          version: versionParam,
         }),
       },
       responses: { 200: json(searchOutputSchema, "Ranked pages"), ...problems(400, ...auth, 404) },
     }),
     async (c) => {
       const wiki = await resolve(c, c.req.valid("param").id);
-      const { q, limit, cursor } = c.req.valid("query");
-      const out = await searchAndRecord(deps, [wiki], { query: q, limit, cursor }, {
+      const { q, limit, cursor, version } = c.req.valid("query");
+      const out = await searchAndRecord(deps, [wiki], { query: q, limit, cursor, version }, {
         via: "rest",
         client: c.req.header("user-agent"),
       });

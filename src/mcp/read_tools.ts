@@ -34,7 +34,9 @@ const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
  */
 export const toolSearchOutputSchema = z.object({
   results: z.array(searchResultSchema.extend({
-    id: z.string().describe("The result's id for fetch: `<wiki>/<page path>`"),
+    id: z.string().describe(
+      "The result's id for fetch: `<wiki>/<page path>`, or `<wiki>@<version>/<page path>`",
+    ),
   })),
   next_cursor: z.string().nullable(),
   budget: budgetSchema,
@@ -81,7 +83,11 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
         { via: "mcp", client: scope.client },
         (found) => {
           const all = {
-            results: found.results.map((r) => ({ id: `${r.wiki}/${r.page}`, ...r })),
+            // A versioned result's id names its version: a fetch of it stays in that version.
+            results: found.results.map((r) => ({
+              id: `${r.wiki}${r.version ? `@${r.version}` : ""}/${r.page}`,
+              ...r,
+            })),
             next_cursor: found.next_cursor,
           };
           return input.max_tokens ? fitSearch(all, input.max_tokens, input.cursor) : all;
@@ -116,7 +122,11 @@ export function registerReadTools(server: McpServer, deps: Deps, scope: WikiScop
       const target = await resolvePageTarget(deps.config.baseUrl, scope, value(args), input.page);
       const wiki = target.wiki;
       // Read once: a slice cut to fit `max_tokens` comes from the text already read.
-      const read = await readPageContent(deps, wiki, { ...input, page: target.ref });
+      const read = await readPageContent(deps, wiki, {
+        ...input,
+        page: target.ref,
+        version: input.version ?? target.version,
+      });
       let page = read.content;
       if (input.max_tokens && !page.unchanged) {
         const overhead = JSON.stringify({ ...page, markdown: "" }).length;

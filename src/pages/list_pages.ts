@@ -68,7 +68,11 @@ export async function listPages(
     prefixKey = pathKey(clean);
   }
   const version = await resolveVersion(deps.db, wikiId, input.version);
-  const heads = { afterKey: cursor ? decodeCursor(cursor) : null, limit: limit + 1, prefix: prefixKey };
+  const heads = {
+    afterKey: cursor ? decodeCursor(cursor) : null,
+    limit: limit + 1,
+    prefix: prefixKey,
+  };
   const rows = version
     ? await versionPages(deps.db, version, heads)
     : await selectPageHeads(deps.db, wikiId, heads);

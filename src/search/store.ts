@@ -494,8 +494,8 @@ export function selectChunkCandidates(
     WHERE c.id = ANY(${textIds}::bigint[])
     UNION ALL
     -- The other candidates: their page, to group chunks into pages (the rest is not read).
-    SELECT c.id, c.page_id, NULL, p.path, NULL, NULL, NULL, NULL, NULL, NULL, NULL, false, NULL,
-      NULL
+    SELECT c.id, c.page_id, p.wiki_id, p.path, NULL, NULL, NULL, NULL, NULL, NULL, NULL, false,
+      NULL, NULL
     FROM chunks c JOIN pages p ON p.id = c.page_id
     WHERE c.id = ANY(${chunkIds}::bigint[]) AND c.id <> ALL(${textIds}::bigint[])
     UNION ALL

@@ -145,7 +145,9 @@ export async function updateVersionPattern(
 export function selectVersionPageIndex(
   db: Db,
   versionId: number,
-): Promise<{ page_id: number; revision: number; path_key: string; live_revision: number | null }[]> {
+): Promise<
+  { page_id: number; revision: number; path_key: string; live_revision: number | null }[]
+> {
   return db`
     SELECT vp.page_id::float8 AS page_id, vp.revision, vp.path_key, p.revision AS live_revision
     FROM version_pages vp LEFT JOIN pages p ON p.id = vp.page_id
@@ -231,7 +233,11 @@ export function selectTextTerms(
 }
 
 /** The lexemes of a query, in order, as `selectLexicalStats` reads them (hyphen rule included). */
-export async function selectQueryTerms(db: Db, lexicalQuery: string, rule: string): Promise<string[]> {
+export async function selectQueryTerms(
+  db: Db,
+  lexicalQuery: string,
+  rule: string,
+): Promise<string[]> {
   const rows = await db<{ term: string }>`
     WITH lx AS (
       SELECT u.lexeme, u.i FROM unnest(to_tsvector('english', ${lexicalQuery}::text))

@@ -35,7 +35,11 @@ export async function versionNeighbors(
   }
   if (input.direction !== "out") {
     for (let after: string | null = null;;) {
-      const batch = await versionPages(db, version, { afterKey: after, limit: BATCH, prefix: null });
+      const batch = await versionPages(db, version, {
+        afterKey: after,
+        limit: BATCH,
+        prefix: null,
+      });
       for (const other of batch) {
         if (other.id === page.id || seen.has(`in:${other.path_key}`)) continue;
         const link = (await versionLinksOf(db, version, other)).find((l) =>

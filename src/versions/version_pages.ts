@@ -73,7 +73,9 @@ export async function resolveVersionPage(
     throw new AppError(
       "page_not_found",
       `Page "${ref}" not found in version "${version.name}" of wiki "${version.wikiId}"${
-        suggestions.length > 0 ? `; did you mean ${suggestions.map((s) => `"${s}"`).join(", ")}?` : ""
+        suggestions.length > 0
+          ? `; did you mean ${suggestions.map((s) => `"${s}"`).join(", ")}?`
+          : ""
       }`,
       { suggestions },
     );

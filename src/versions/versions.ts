@@ -28,7 +28,13 @@ export const versionParam = z.string().min(1).max(64).optional().describe(
 );
 
 /** A version a read is answered from; null stands for the live pages. */
-export type Version = { id: number; wikiId: string; name: string; createdAt: Date; isDefault: boolean };
+export type Version = {
+  id: number;
+  wikiId: string;
+  name: string;
+  createdAt: Date;
+  isDefault: boolean;
+};
 
 /** A version as listed. */
 export const versionSchema = z.object({
