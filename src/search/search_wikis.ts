@@ -339,7 +339,7 @@ export async function rankChunks(
   // A version's chunks of revisions the live pages no longer have come with their rows.
   const overlay = new Map<number, ChunkCandidate>();
   for (const h of fused) {
-    const row = h.chunk_id < 0 ? overlayRow(h.chunk_id) : undefined;
+    const row = h.chunk_id < 0 ? overlayRow(deps.db, h.chunk_id) : undefined;
     if (row) overlay.set(h.chunk_id, row);
   }
   const textIds = fused.slice(0, depth).map((h) => h.chunk_id).filter((id) => id > 0);
@@ -358,7 +358,7 @@ export async function rankChunks(
   // In a version, a live chunk counts only if the version pins its page at the live revision.
   const inScope = (r: { wiki_id: string | null; page_id: number; chunk_id: number }) => {
     const version = r.wiki_id === null ? undefined : versions.get(r.wiki_id);
-    return !version || r.chunk_id < 0 || versionSharesPage(version.id, r.page_id);
+    return !version || r.chunk_id < 0 || versionSharesPage(deps.db, version.id, r.page_id);
   };
   const rows = new Map(
     read.filter((r) => r.exact === null && inScope(r)).map((r) => [r.chunk_id, r]),
@@ -496,7 +496,7 @@ export async function termEvidence(
   const terms = await selectTermEvidence(db, wikiIds, query, chunkIds.filter((id) => id > 0));
   // A version's chunk of a revision the live pages no longer have holds its own terms.
   for (const id of chunkIds.filter((id) => id < 0)) {
-    const held = overlayTerms(id);
+    const held = overlayTerms(db, id);
     for (const t of terms) {
       if (!held?.has(t.term)) continue;
       t.chunks.push(id);

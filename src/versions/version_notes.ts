@@ -28,7 +28,7 @@ export async function versionChangeNotes(
       if (!pinned) continue;
       const same = other
         ? other.byPage.get(pinned.page_id)?.revision === pinned.revision
-        : versionSharesPage(version.id, pinned.page_id);
+        : versionSharesPage(db, version.id, pinned.page_id);
       if (!same) changed.add(c.page);
     }
     if (changed.size === 0) continue;

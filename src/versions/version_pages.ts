@@ -16,10 +16,12 @@ export type VersionPageIndex = {
  * A version's pages, read once per process: a version never changes after it is published
  * (its id is never reused), so its index is remembered (the 200 versions used last).
  */
-const indexes = new Map<number, Promise<VersionPageIndex>>();
+const indexesOf = new WeakMap<Db, Map<number, Promise<VersionPageIndex>>>();
 
 /** The pages of a version by path key and by page id. */
 export function versionPageIndex(db: Db, version: Version): Promise<VersionPageIndex> {
+  let indexes = indexesOf.get(db);
+  if (!indexes) indexesOf.set(db, indexes = new Map());
   let index = indexes.get(version.id);
   if (!index) {
     index = selectVersionPageIndex(db, version.id).then((rows) => ({

@@ -46,14 +46,37 @@ type View = {
 /** A chunk of a pinned revision the live index no longer holds, with what search shows of it. */
 type OverlayChunk = { row: ChunkCandidate; length: number; terms: Map<string, [number, number]> };
 
-/** Versions' views by version id, for the index they were built over (most recent 100). */
-const views = new Map<number, View>();
-/** Chunks of pinned revisions by `page:revision` (immutable: kept until 200,000 chunks). */
-const overlayChunks = new Map<string, OverlayChunk[]>();
-let overlayChunkCount = 0;
-/** Overlay chunks by their (negative, process-local) ids. */
-const overlayById = new Map<number, OverlayChunk>();
+/**
+ * What one process keeps for the versions of one database (ids are the database's): views by
+ * version id for the index they were built over (most recent 100), chunks of pinned revisions
+ * by `page:revision` (immutable: kept until 200,000 chunks), and those chunks by their
+ * (negative, process-local) ids.
+ */
+type VersionCache = {
+  views: Map<number, View>;
+  overlayChunks: Map<string, OverlayChunk[]>;
+  overlayChunkCount: number;
+  overlayById: Map<number, OverlayChunk>;
+};
+const caches = new WeakMap<Db, VersionCache>();
+/** Overlay chunk ids: negative, never reused in the process (never a live chunk's id). */
 let nextOverlayId = -1;
+
+function cacheOf(db: Db): VersionCache {
+  let cache = caches.get(db);
+  if (!cache) {
+    caches.set(
+      db,
+      cache = {
+        views: new Map(),
+        overlayChunks: new Map(),
+        overlayChunkCount: 0,
+        overlayById: new Map(),
+      },
+    );
+  }
+  return cache;
+}
 
 /**
  * The version's view over `live` at live index version `liveVersion`: built when first
@@ -65,6 +88,7 @@ export async function versionView(
   version: Version,
   live: LexicalIndex,
 ): Promise<View> {
+  const { views } = cacheOf(db);
   const cached = views.get(version.id);
   if (cached && cached.live === live && cached.liveVersion === live.version) return cached;
   const liveVersion = live.version;
@@ -167,23 +191,24 @@ function countIn(list: { docs: Int32Array; n: number } | undefined, mask: Uint8A
 }
 
 /** Whether the version's latest view shares the live chunks of this page. */
-export function versionSharesPage(versionId: number, pageId: number): boolean {
-  return views.get(versionId)?.shared.has(pageId) ?? true;
+export function versionSharesPage(db: Db, versionId: number, pageId: number): boolean {
+  return cacheOf(db).views.get(versionId)?.shared.has(pageId) ?? true;
 }
 
 /** The search row of an overlay chunk (negative id), or undefined. */
-export function overlayRow(chunkId: number): ChunkCandidate | undefined {
-  return overlayById.get(chunkId)?.row;
+export function overlayRow(db: Db, chunkId: number): ChunkCandidate | undefined {
+  return cacheOf(db).overlayById.get(chunkId)?.row;
 }
 
 /** The terms an overlay chunk holds (ask's evidence), or undefined for a live chunk. */
-export function overlayTerms(chunkId: number): Set<string> | undefined {
-  const chunk = overlayById.get(chunkId);
+export function overlayTerms(db: Db, chunkId: number): Set<string> | undefined {
+  const chunk = cacheOf(db).overlayById.get(chunkId);
   return chunk ? new Set(chunk.terms.keys()) : undefined;
 }
 
-/** Bytes the versions' views add to the live indexes (masks, norms, overlays). */
-export function versionViewBytes(): { versions: number; bytes: number } {
+/** Bytes the versions' views of a database add to its live indexes (masks, norms, overlays). */
+export function versionViewBytes(db: Db): { versions: number; bytes: number } {
+  const { views } = cacheOf(db);
   let bytes = 0;
   for (const v of views.values()) {
     bytes += v.mask.byteLength + v.norms.byteLength + indexBytes(v.overlay);
@@ -196,6 +221,7 @@ async function overlayOf(
   db: Db,
   pairs: { page_id: number; revision: number }[],
 ): Promise<OverlayChunk[]> {
+  const { overlayChunks } = cacheOf(db);
   const missing = pairs.filter((p) => !overlayChunks.has(`${p.page_id}:${p.revision}`));
   for (let i = 0; i < missing.length; i += 200) await chunkRevisions(db, missing.slice(i, i + 200));
   return pairs.flatMap((p) => overlayChunks.get(`${p.page_id}:${p.revision}`) ?? []);
@@ -241,16 +267,18 @@ async function chunkRevisions(db: Db, pairs: { page_id: number; revision: number
     chunk.terms.set(t.term, [Math.min(t.h, 32767), Math.min(t.b, 32767)]);
     chunk.length += t.h + t.b;
   }
+  const cache = cacheOf(db);
+  const { overlayChunks, overlayById } = cache;
   for (const r of revisions) overlayChunks.set(`${r.page_id}:${r.revision}`, []);
   made.forEach((c, i) => {
     overlayChunks.get(chunks[i]!.key)!.push(c);
     overlayById.set(c.row.chunk_id, c);
   });
-  overlayChunkCount += made.length;
-  while (overlayChunkCount > 200_000 && overlayChunks.size > 0) {
+  cache.overlayChunkCount += made.length;
+  while (cache.overlayChunkCount > 200_000 && overlayChunks.size > 0) {
     const [key, old] = overlayChunks.entries().next().value!;
     overlayChunks.delete(key);
-    overlayChunkCount -= old.length;
+    cache.overlayChunkCount -= old.length;
     for (const c of old) overlayById.delete(c.row.chunk_id);
   }
 }
