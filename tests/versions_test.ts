@@ -334,3 +334,27 @@ Deno.test("a synced repository with tags v1.0 and v2.0 becomes two versions", as
   assert.equal(again.versions.length, 2);
   void deps;
 });
+
+Deno.test("deno task admin publishes, lists, chooses the default and deletes versions", async () => {
+  await using db = await freshDb();
+  const { app } = await world(db);
+  const { runAdmin } = await import("../scripts/admin.ts");
+  assert.match(
+    await runAdmin(db, ["publish-version", "garden", "v3", "--default"]),
+    /v3 \(3 pages\)/,
+  );
+  const listed = await runAdmin(db, ["versions", "garden"]);
+  assert.match(listed, /^v3\t3 pages\t.*\tdefault$/m);
+  assert.match(listed, /default: v3/);
+  await assert.rejects(runAdmin(db, ["delete-version", "garden", "v3"]), /is the default/);
+  assert.equal(
+    await runAdmin(db, ["default-version", "garden", "latest"]),
+    "reads of garden now get latest",
+  );
+  assert.equal(await runAdmin(db, ["delete-version", "garden", "v3"]), "deleted v3");
+  await runAdmin(db, ["rename-version", "garden", "v1", "2024.1"]);
+  const page = await (await app.request("/api/v1/public/wikis/garden/pages/Compost?version=2024.1"))
+    .json();
+  assert.match(page.markdown, /three months/);
+  assert.match(await runAdmin(db, ["version-pattern", "garden", "v*"]), /v\*/);
+});

@@ -63,8 +63,10 @@ export async function assessQuestion(
   const parsed = askInput.safeParse(input);
   if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0]!.message);
   const question = parsed.data.question;
-  const versions = await resolveVersions(deps.db, wikiIds, parsed.data.version);
-  const passages = await retrievePassages(deps, wikiIds, question, versions);
+  // A version named is looked up now; the wikis' defaults come with the search's statistics.
+  const named = parsed.data.version;
+  const versions = named ? await resolveVersions(deps.db, wikiIds, named) : new Map();
+  const passages = await retrievePassages(deps, wikiIds, question, versions, named === undefined);
   const extractive = pickSentences(question, passages);
   const evidence = await gatherEvidence(
     deps,

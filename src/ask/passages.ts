@@ -51,10 +51,12 @@ export async function retrievePassages(
   wikiIds: string[],
   question: string,
   versions?: Map<string, Version>,
+  defaults = false,
 ): Promise<Passage[]> {
   const { hits, rows } = await rankChunks(deps, wikiIds, question, "hybrid", {
     texts: CONSIDERED,
     versions,
+    defaults,
   });
   const considered = leadOfNamedPage(
     question,

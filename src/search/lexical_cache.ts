@@ -22,12 +22,11 @@ import {
   selectLexicalStats,
   selectPackedPostings,
   selectPagePostings,
+  selectQueryTerms,
   selectTermAfter,
 } from "./store.ts";
-import { HYPHENATED_WHOLE, lexicalText } from "./terms.ts";
 import type { Version } from "../versions/versions.ts";
 import { versionTopK, versionView } from "../versions/version_search.ts";
-import { selectQueryTerms } from "../versions/store.ts";
 
 /** One wiki's slot: its index (null while none is built), and the queue of its updates. */
 type Entry = {
@@ -73,16 +72,29 @@ export async function lexicalTopK(
   limit: number,
   found?: Set<string>,
   versions?: Map<string, Version>,
+  defaults = false,
 ): Promise<ChunkHit[]> {
   const cache = cacheOf(deps.db);
   const versioned = (id: string) => versions?.get(id);
   // A version may hold words the live pages no longer have: it scores all the query's terms.
-  const queryTerms = versions?.size
-    ? selectQueryTerms(deps.db, lexicalText(query), HYPHENATED_WHOLE)
-    : null;
+  let queryTerms: Promise<string[]> | null = null;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const read = await selectLexicalStats(deps.db, wikiIds, query);
     for (const s of read) found?.add(s.wiki_id);
+    // A wiki with a default version is searched in it when the caller named none.
+    for (const s of read) {
+      if (!defaults || !versions || s.default_id === null || versions.has(s.wiki_id)) continue;
+      versions.set(s.wiki_id, {
+        id: s.default_id,
+        wikiId: s.wiki_id,
+        name: s.default_name!,
+        createdAt: s.default_at!,
+        isDefault: true,
+      });
+    }
+    if (versions?.size && !queryTerms) {
+      queryTerms = selectQueryTerms(deps.db, query);
+    }
     const stats = read.filter((s) => s.terms.length > 0 || versioned(s.wiki_id));
     const indexes = await Promise.all(
       stats.map((s) => currentIndex(deps, cache, s, versioned(s.wiki_id) !== undefined)),

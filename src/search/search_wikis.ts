@@ -93,8 +93,13 @@ export async function searchWikis(
   const { query, limit, cursor, version } = parseSearchInput(input);
   if (wikiIds.length === 0) throw new AppError("bad_request", "Name a wiki to search");
   const found = new Set<string>();
-  const versions = await resolveVersions(deps.db, wikiIds, version);
-  const { hits, rows } = await rankChunks(deps, wikiIds, query, "hybrid", { found, versions });
+  // A version named is looked up now; the wikis' defaults come with the search's statistics.
+  const versions = version ? await resolveVersions(deps.db, wikiIds, version) : new Map();
+  const { hits, rows } = await rankChunks(deps, wikiIds, query, "hybrid", {
+    found,
+    versions,
+    defaults: version === undefined,
+  });
   await requireWikis(deps, wikiIds, found);
   const ranked = bestPerPage(hits);
   const offset = cursor ? offsetOf(cursor) : 0;
@@ -177,11 +182,20 @@ async function fusedChunks(
   wikiIds: string[],
   query: string,
   mode: SearchMode,
-  found?: Set<string>,
-  versions?: Map<string, Version>,
+  options: RankOptions,
+  versions: Map<string, Version>,
 ): Promise<ChunkHit[]> {
   const [lexical, vector] = await Promise.all([
-    mode === "vector" ? [] : lexicalTopK(deps, wikiIds, query, BM25, CANDIDATES, found, versions),
+    mode === "vector" ? [] : lexicalTopK(
+      deps,
+      wikiIds,
+      query,
+      BM25,
+      CANDIDATES,
+      options.found,
+      versions,
+      options.defaults,
+    ),
     mode === "lexical" ? [] : nearestChunks(deps, wikiIds, query),
   ]);
   const weight = mode === "lexical" ? 1 : mode === "vector" ? 0 : lexicalWeight(deps.embedder);
@@ -306,8 +320,12 @@ export type RankOptions = {
   paths?: boolean;
   /** How many of the best fused chunks come with their text (ask quotes from its best 40). */
   texts?: number;
-  /** The wikis searched in a version of them (src/versions/version_search.ts). */
+  /**
+   * The wikis searched in a version of them (src/versions/version_search.ts); with `defaults`,
+   * the lexical leg adds each other wiki's default version to it.
+   */
   versions?: Map<string, Version>;
+  defaults?: boolean;
 };
 
 /**
@@ -333,7 +351,7 @@ export async function rankChunks(
   options: RankOptions = {},
 ): Promise<{ hits: RankedChunk[]; rows: Map<number, ChunkCandidate> }> {
   const versions = options.versions ?? new Map<string, Version>();
-  const fused = await fusedChunks(deps, wikiIds, query, mode, options.found, versions);
+  const fused = await fusedChunks(deps, wikiIds, query, mode, options, versions);
   const terms = mode === "vector" ? new Set<string>() : new Set(contentTerms(query).keys());
   const depth = Math.max(terms.size > 0 ? RESCORE_DEPTH : 0, options.texts ?? 0);
   // A version's chunks of revisions the live pages no longer have come with their rows.

@@ -231,21 +231,3 @@ export function selectTextTerms(
     ) u
     GROUP BY r.n, u.lexeme`;
 }
-
-/** The lexemes of a query, in order, as `selectLexicalStats` reads them (hyphen rule included). */
-export async function selectQueryTerms(
-  db: Db,
-  lexicalQuery: string,
-  rule: string,
-): Promise<string[]> {
-  const rows = await db<{ term: string }>`
-    WITH lx AS (
-      SELECT u.lexeme, u.i FROM unnest(to_tsvector('english', ${lexicalQuery}::text))
-        WITH ORDINALITY AS u(lexeme, positions, weights, i)
-    )
-    SELECT lexeme AS term FROM lx
-    WHERE NOT (lexeme ~ ${rule}::text AND EXISTS (
-      SELECT 1 FROM lx part WHERE part.lexeme = ANY(string_to_array(lx.lexeme, '-'))))
-    ORDER BY i`;
-  return rows.map((r) => r.term);
-}

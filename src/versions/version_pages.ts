@@ -2,7 +2,7 @@ import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
 import { extractLinks } from "../markdown/links.ts";
 import { cleanPath, pathKey } from "../markdown/paths.ts";
-import type { PageRow } from "../pages/store.ts";
+import type { PageRow } from "../pages/read_page.ts";
 import { selectVersionPageIndex, selectVersionPages, type VersionPageRow } from "./store.ts";
 import type { Version } from "./versions.ts";
 

@@ -5,7 +5,6 @@ import { auditedSpace } from "../audit/record_audit.ts";
 import { authorize } from "../access/access_policy.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { selectVersionPattern, updateVersionPattern } from "./store.ts";
 import {
   deleteVersion,
   LATEST,
@@ -13,7 +12,9 @@ import {
   publishVersion,
   renameVersion,
   setDefaultVersion,
+  setVersionPattern,
   versionListSchema,
+  versionPattern,
   versionSchema,
 } from "./versions.ts";
 
@@ -72,7 +73,7 @@ export function registerVersionRoutes(app: OpenAPIHono, deps: Deps): void {
     );
   const listOf = async (wikiId: string) => ({
     ...await listVersions(deps.db, wikiId),
-    pattern: await selectVersionPattern(deps.db, wikiId),
+    pattern: await versionPattern(deps.db, wikiId),
   });
 
   app.openapi(
@@ -135,7 +136,7 @@ export function registerVersionRoutes(app: OpenAPIHono, deps: Deps): void {
       const body = c.req.valid("json");
       if (body.default !== undefined) await setDefaultVersion(deps.db, wikiId, body.default);
       if (body.pattern !== undefined) {
-        await updateVersionPattern(deps.db, wikiId, body.pattern?.trim() || null);
+        await setVersionPattern(deps.db, wikiId, body.pattern ?? null);
       }
       return c.json(await listOf(wikiId), 200);
     },

@@ -3,13 +3,15 @@ import { parsePage } from "../markdown/parse_page.ts";
 import {
   addChunk,
   addPosting,
+  type Bm25Params,
+  type ChunkCandidate,
+  type ChunkHit,
   emptyIndex,
   indexBytes,
   type LexicalIndex,
   topKChunks,
 } from "../search/lexical_index.ts";
 import { headingTextOf } from "../search/prepare_chunks.ts";
-import type { Bm25Params, ChunkCandidate, ChunkHit } from "../search/store.ts";
 import { lexicalText } from "../search/terms.ts";
 import { selectDivergedPages, selectRevisionsOf, selectTextTerms } from "./store.ts";
 import { versionPageIndex } from "./version_pages.ts";

@@ -6,9 +6,11 @@ import {
   insertVersion,
   selectVersionChoice,
   selectVersionNames,
+  selectVersionPattern,
   selectVersions,
   updateDefaultVersion,
   updateVersionName,
+  updateVersionPattern,
 } from "./store.ts";
 
 /** The name of the live pages, as a version: what a read gets when the space has no default. */
@@ -200,4 +202,25 @@ function parseName(name: string): string {
   const parsed = versionName.safeParse(name.trim());
   if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0]!.message);
   return parsed.data;
+}
+
+/** The Git refs a sync of the space publishes as versions (null: none). */
+export function versionPattern(db: Db, wikiId: string): Promise<string | null> {
+  return selectVersionPattern(db, wikiId);
+}
+
+/** Sets the Git refs a sync publishes as versions (`v*`: tags; `branches/release-*`); null: none. */
+export async function setVersionPattern(
+  db: Db,
+  wikiId: string,
+  pattern: string | null,
+): Promise<void> {
+  const clean = pattern?.trim() || null;
+  if (clean !== null && !/^[A-Za-z0-9._+*/-]{1,200}$/.test(clean)) {
+    throw new AppError(
+      "bad_request",
+      `Pattern "${clean}" may hold letters, digits, ., _, +, -, / and *`,
+    );
+  }
+  await updateVersionPattern(db, wikiId, clean);
 }
