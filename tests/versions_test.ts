@@ -358,3 +358,37 @@ Deno.test("deno task admin publishes, lists, chooses the default and deletes ver
   assert.match(page.markdown, /three months/);
   assert.match(await runAdmin(db, ["version-pattern", "garden", "v*"]), /v\*/);
 });
+
+Deno.test("web: a page in a version, its banner and switcher, llms.txt, .md and export per version", async () => {
+  await using db = await freshDb();
+  const { app, call } = await world(db);
+  await call("PATCH", "/spaces/garden/versions", { default: "v2" });
+  const page = await app.request("/w/garden@v1/Compost");
+  assert.equal(page.status, 200);
+  const html = await page.text();
+  assert.match(html, /three months/);
+  assert.match(html, /You are reading version <strong>v1<\/strong>/);
+  assert.match(html, /href="\/w\/garden@v2\/Compost"/, "the banner links to the default");
+  assert.match(html, /href="\/w\/garden\/Compost">latest/, "the switcher offers the live page");
+  const deflt = await (await app.request("/w/garden@v2/Compost")).text();
+  assert.doesNotMatch(deflt, /You are reading version/);
+  assert.equal((await app.request("/w/garden@v9/Compost")).status, 404);
+
+  const md = await app.request("/w/garden@v1/Mulch.md");
+  assert.match(await md.text(), /moist/);
+  const llms = await (await app.request("/w/garden@v1/llms.txt")).text();
+  assert.match(llms, /\/w\/garden@v1\/Mulch\.md/);
+  assert.doesNotMatch(llms, /Leaves/);
+  const zip = await app.request("/w/garden@v1/-/export");
+  assert.equal(zip.headers.get("content-type"), "application/zip");
+  const { unzipSync } = await import("fflate");
+  const files = unzipSync(new Uint8Array(await zip.arrayBuffer()));
+  assert.deepEqual(Object.keys(files).sort(), [
+    "garden@v1/Compost.md",
+    "garden@v1/Mulch.md",
+    "garden@v1/Worms.md",
+  ]);
+  const listed = await (await app.request("/w/garden/-/versions")).text();
+  assert.match(listed, /v1<\/a>/);
+  assert.match(listed, /v2<\/a> \(default\)/);
+});
