@@ -3,7 +3,7 @@ import type { Db } from "../db/db.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { findSection, outlineOf, sectionAt } from "../markdown/outline.ts";
-import { versionPageUrl } from "../wikis/urls.ts";
+import { versionPageUrl } from "../lib/urls.ts";
 import { resolveVersionPage, versionLinksOf } from "../versions/version_pages.ts";
 import { resolveVersion, versionParam } from "../versions/versions.ts";
 import { resolvePageRef } from "./read_page.ts";

@@ -4,7 +4,7 @@ import { AppError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../lib/cursor.ts";
 import { outlineOf } from "../markdown/outline.ts";
 import { cleanPath, pathKey } from "../markdown/paths.ts";
-import { versionPageUrl } from "../wikis/urls.ts";
+import { versionPageUrl } from "../lib/urls.ts";
 import { resolveVersionPage, versionPages } from "../versions/version_pages.ts";
 import { resolveVersion, versionParam } from "../versions/versions.ts";
 import { resolvePageRef } from "./read_page.ts";

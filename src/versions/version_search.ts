@@ -12,7 +12,7 @@ import {
   topKChunks,
 } from "../search/lexical_index.ts";
 import { headingTextOf } from "../search/prepare_chunks.ts";
-import { lexicalText } from "../search/terms.ts";
+import { lexicalText } from "../text/terms.ts";
 import { selectDivergedPages, selectRevisionsOf, selectTextTerms } from "./store.ts";
 import { versionPageIndex } from "./version_pages.ts";
 import type { Version } from "./versions.ts";

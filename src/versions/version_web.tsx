@@ -3,13 +3,13 @@ import { zipSync } from "fflate";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { ANONYMOUS, authorize } from "../access/access_policy.ts";
-import { loadWebSpace } from "../web/space_access.ts";
+import { loadWebSpace } from "../kit/web/space_access.ts";
 import { rateLimit } from "../limits/rate_limit.ts";
 import { cleanPath } from "../markdown/paths.ts";
 import { renderPage } from "../spaces/render_page.ts";
-import { WikiFrame } from "../spaces/wiki_frame.tsx";
-import type { SpaceView } from "../spaces/wiki_frame.tsx";
-import { splitVersion, versionPageUrl } from "../wikis/urls.ts";
+import { WikiFrame } from "../kit/web/wiki_frame.tsx";
+import type { SpaceView } from "../kit/web/wiki_frame.tsx";
+import { splitVersion, versionPageUrl } from "../lib/urls.ts";
 import { resolveVersionPage, versionPages } from "./version_pages.ts";
 import { LATEST, listVersions, resolveVersion, type Version } from "./versions.ts";
 
