@@ -9,6 +9,12 @@
  *   revoke-token --email E --id TOKEN_ID
  *   remove-member TEAM EMAIL    removes a member at once (never a team's last owner)
  *   set-password EMAIL          reads the new password from the first line of stdin
+ *   versions SPACE              lists the space's versions and its default
+ *   publish-version SPACE NAME [--default]    publishes the live pages as version NAME
+ *   rename-version SPACE FROM TO
+ *   delete-version SPACE NAME   (the default version is refused)
+ *   default-version SPACE NAME  NAME or "latest" (the live pages)
+ *   version-pattern SPACE PATTERN    the Git refs a sync publishes, e.g. "v*"; "none" for none
  */
 import { parseArgs } from "node:util";
 import { createAccount } from "../src/accounts/accounts.ts";
@@ -23,6 +29,7 @@ import { setPassword } from "../src/sessions/change_password.ts";
 import { selectMembers } from "../src/teams/store.ts";
 import { createTeam, setMemberRole } from "../src/teams/teams.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
+import { versionCommands } from "../src/versions/version_admin.ts";
 
 /** Where the admin commands read input: `set-password`'s password, from stdin by default. */
 export type AdminIo = { readPassword: () => Promise<string> };
@@ -51,6 +58,7 @@ export async function runAdmin(
       visibility: { type: "string" },
       space: { type: "string" },
       "expires-days": { type: "string" },
+      default: { type: "boolean" },
     },
   });
 
@@ -142,6 +150,7 @@ export async function runAdmin(
       await setPassword(db, id, await io.readPassword());
       return `password set for ${email}; its sessions are signed out`;
     },
+    ...versionCommands(db, operands, values.default === true),
   };
 
   const command = commands[positionals[0] ?? ""];

@@ -18,6 +18,7 @@ import { serverCardRoutes } from "./mcp/server_card.ts";
 import { serverCardsRoutes } from "./mcp/server_cards.ts";
 import { type OAuthOptions, oauthRoutes } from "./oauth/oauth_routes.ts";
 import { llmsRoutes } from "./wikis/llms_routes.ts";
+import { versionReadRoutes } from "./versions/version_web.tsx";
 import { webRoutes } from "./web/web_routes.ts";
 
 /** The MCP SDK transport refuses bodies over 4 MiB itself, as a JSON-RPC error. */
@@ -55,6 +56,7 @@ export function createApp(deps: Deps, options: { oauth?: OAuthOptions } = {}): H
   app.route("/", serverCardRoutes(deps));
   app.route("/", serverCardsRoutes(deps));
   app.route("/", oauthRoutes(deps, options.oauth));
+  app.route("/", versionReadRoutes(deps));
   app.route("/", llmsRoutes(deps));
   // The web app last: its session middleware is registered per path, after every route
   // above has answered its own requests.

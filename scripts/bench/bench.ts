@@ -26,6 +26,7 @@ import { countPostingMismatches, withoutPostingKeys } from "./postings.ts";
 import { printReport } from "./report.ts";
 import { benchQueries, benchSetup } from "./setup.ts";
 import { measureServerMemory } from "./server_memory.ts";
+import { benchVersions } from "./versions.ts";
 import {
   type BenchStore,
   findPostgres,
@@ -281,6 +282,11 @@ try {
     step(`server memory on ${store.name}`);
   }
 
+  // Versions of a space: search in a version against the live pages, and the index bytes ten
+  // versions add (a synthetic wiki of its own, on the default store).
+  const versions = await benchVersions(quick ? 500 : 2_000, 10);
+  step("versions");
+
   const results = {
     measured_at: new Date().toISOString(),
     command: ["deno task bench", ...Deno.args].join(" "),
@@ -301,6 +307,7 @@ try {
     vector_index: vectorIndexes,
     profiles,
     memory,
+    versions,
   };
   await Deno.mkdir(outFile.slice(0, outFile.lastIndexOf("/")), { recursive: true });
   await Deno.writeTextFile(outFile, JSON.stringify(results, null, 2) + "\n");

@@ -16,6 +16,7 @@ import { auditedSpace } from "../audit/record_audit.ts";
 import { registerSpaceRoutes } from "../spaces/space_api_routes.ts";
 import { registerSyncRoutes } from "../sync/sync_api_routes.ts";
 import { registerFeedbackApi } from "../feedback/feedback_api_routes.ts";
+import { registerVersionRoutes } from "../versions/version_api_routes.ts";
 
 /**
  * REST `/api/v1`: public wiki reads without credentials, spaces with an account token. Every
@@ -61,6 +62,7 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
     operationPrefix: "space",
   });
   registerSyncRoutes(app, deps);
+  registerVersionRoutes(app, deps);
   registerFeedbackApi(app, deps);
 
   serveDocument(app, deps);

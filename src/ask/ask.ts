@@ -16,6 +16,8 @@ import {
 } from "./verdict.ts";
 import { failingSourceNotes } from "../sync/freshness.ts";
 import { recordAsk } from "../usage/record_ask.ts";
+import { resolveVersions } from "../versions/versions.ts";
+import { versionChangeNotes } from "../versions/version_notes.ts";
 import type { UsageSource } from "../usage/record_usage.ts";
 
 type AskDeps = Pick<Deps, "db" | "embedder" | "log" | "config">;
@@ -61,7 +63,10 @@ export async function assessQuestion(
   const parsed = askInput.safeParse(input);
   if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0]!.message);
   const question = parsed.data.question;
-  const passages = await retrievePassages(deps, wikiIds, question);
+  // A version named is looked up now; the wikis' defaults come with the search's statistics.
+  const named = parsed.data.version;
+  const versions = named ? await resolveVersions(deps.db, wikiIds, named) : new Map();
+  const passages = await retrievePassages(deps, wikiIds, question, versions, named === undefined);
   const extractive = pickSentences(question, passages);
   const evidence = await gatherEvidence(
     deps,
@@ -90,6 +95,7 @@ export async function assessQuestion(
     if (passage) Object.assign(c, passage.freshness);
   }
   frontier.notes.push(...await failingSourceNotes(deps.db, wikiIds));
+  frontier.notes.push(...await versionChangeNotes(deps.db, versions, citations));
   return {
     answer: {
       question,
@@ -238,6 +244,7 @@ function citationOf(
     quote: q.quote,
     start: q.start,
     end: q.end,
+    ...(p.version ? { version: p.version } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { sourceFreshnessFields } from "../sync/freshness.ts";
+import { versionParam } from "../versions/versions.ts";
 
 /** A question to a wiki (REST `ask`, MCP `ask`). */
 export const askInput = z.object({
@@ -8,6 +9,7 @@ export const askInput = z.object({
     "The question is over 2000 characters",
   )
     .describe("The question, in words"),
+  version: versionParam,
 });
 
 /** Where a wiki's coverage is thin, for the caller to act on. */
@@ -21,6 +23,7 @@ export const frontierNoteSchema = z.object({
     "citation_dropped",
     "llm_fallback",
     "conflict",
+    "version_changed",
   ]),
   note: z.string(),
   pages: z.array(z.string()).optional(),
@@ -42,6 +45,9 @@ export const citationSchema = z.object({
   quote: z.string(),
   start: z.number().int().describe("Offset of the quote's first character in the page's markdown"),
   end: z.number().int().describe("Offset just past the quote's last character"),
+  version: z.string().optional().describe(
+    "The version of the wiki the quote is from (absent: the live pages)",
+  ),
   ...sourceFreshnessFields,
 });
 export type Citation = z.infer<typeof citationSchema>;

@@ -1,7 +1,9 @@
 import type { Deps } from "../deps.ts";
 import { rankChunks, withTexts } from "../search/search_wikis.ts";
 import { sourceFreshness } from "../sync/freshness.ts";
-import { pageUrl } from "../lib/urls.ts";
+import { versionPageUrl } from "../lib/urls.ts";
+import type { Version } from "../versions/versions.ts";
+import { pinnedTexts } from "../versions/version_search.ts";
 import { selectPageMarkdown } from "./store.ts";
 import { contentTerms } from "../text/terms.ts";
 import { definesTopic, definitionTopic, sameTerms } from "./topic.ts";
@@ -28,6 +30,8 @@ export type Passage = {
   offset: number;
   /** Where the page stands against its Git source (synced spaces), read with the ranking. */
   freshness: ReturnType<typeof sourceFreshness>;
+  /** The version of the wiki the passage is from (absent: the live pages). */
+  version?: string;
 };
 
 /** Passages handed to synthesis, and at most this many from one page. */
@@ -46,9 +50,13 @@ export async function retrievePassages(
   deps: Pick<Deps, "db" | "embedder" | "log" | "config">,
   wikiIds: string[],
   question: string,
+  versions?: Map<string, Version>,
+  defaults = false,
 ): Promise<Passage[]> {
   const { hits, rows } = await rankChunks(deps, wikiIds, question, "hybrid", {
     texts: CONSIDERED,
+    versions,
+    defaults,
   });
   const considered = leadOfNamedPage(
     question,
@@ -59,6 +67,9 @@ export async function retrievePassages(
     (await selectPageMarkdown(deps.db, [...new Set(considered.map((h) => h.page_id))]))
       .map((r) => [Number(r.id), r.markdown]),
   );
+  // A version's revisions that the live pages no longer have: their own text.
+  const pinned = considered.filter((h) => h.chunk_id < 0).map((h) => rows.get(h.chunk_id)!);
+  for (const [id, text] of await pinnedTexts(deps.db, pinned)) markdown.set(id, text);
   const perPage = new Map<number, number>();
   const passages: Passage[] = [];
   for (const hit of considered) {
@@ -67,7 +78,8 @@ export async function retrievePassages(
     const count = perPage.get(row.page_id) ?? 0;
     if (count >= PER_PAGE) continue;
     perPage.set(row.page_id, count + 1);
-    const url = pageUrl(deps.config.baseUrl, row.wiki_id, row.path);
+    const version = versions?.get(row.wiki_id)?.name ?? null;
+    const url = versionPageUrl(deps.config.baseUrl, row.wiki_id, version, row.path);
     passages.push({
       n: passages.length + 1,
       chunkId: row.chunk_id,
@@ -83,6 +95,7 @@ export async function retrievePassages(
       score: hit.score,
       markdown: markdown.get(Number(row.page_id)) ?? "",
       freshness: sourceFreshness(row),
+      ...(version ? { version } : {}),
     });
     if (passages.length >= MAX_PASSAGES) break;
   }

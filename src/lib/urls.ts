@@ -12,6 +12,19 @@ export function pageUrl(baseUrl: string, wikiId: string, path: string): string {
 }
 
 /**
+ * The web address of a page in a version of its wiki (`/w/<id>@<version>/Page`); the live
+ * address when `version` is null.
+ */
+export function versionPageUrl(
+  baseUrl: string,
+  wikiId: string,
+  version: string | null,
+  path: string,
+): string {
+  return pageUrl(baseUrl, version ? `${wikiId}@${encodeURIComponent(version)}` : wikiId, path);
+}
+
+/**
  * The wiki, page path and section named by a page URL of this server (as `pageUrl` and search
  * results give it), or null when `ref` is not such a URL. A URL on another host is read by its
  * path alone, so that an address seen through a proxy still works.
@@ -19,7 +32,7 @@ export function pageUrl(baseUrl: string, wikiId: string, path: string): string {
 export function parsePageUrl(
   baseUrl: string,
   ref: string,
-): { wiki: string; path: string; section: string | null } | null {
+): { wiki: string; path: string; section: string | null; version?: string } | null {
   if (!/^https?:\/\//i.test(ref.trim())) return null;
   let url: URL;
   try {
@@ -44,5 +57,25 @@ export function parsePageUrl(
   } catch {
     return null;
   }
-  return { wiki: rest.slice(0, slash), path: path.replace(/\.md$/i, ""), section };
+  // `/w/<id>@<version>/Page` names a version of the wiki.
+  const [wiki, version] = splitVersion(rest.slice(0, slash));
+  return {
+    wiki,
+    path: path.replace(/\.md$/i, ""),
+    section,
+    ...(version ? { version } : {}),
+  };
+}
+
+/** `docs@v2.1` → `["docs", "v2.1"]`; `docs` → `["docs", null]`. */
+export function splitVersion(segment: string): [string, string | null] {
+  const at = segment.indexOf("@");
+  if (at < 0) return [segment, null];
+  let version: string;
+  try {
+    version = decodeURIComponent(segment.slice(at + 1));
+  } catch {
+    version = segment.slice(at + 1);
+  }
+  return [segment.slice(0, at), version || null];
 }

@@ -24,6 +24,7 @@ export const fetchOutputSchema = convertedOnce(z.object({
       "True for a page longer than one fetch: get_page with offset reads the rest",
     ),
     next_offset: z.number().int().nullable(),
+    version: z.string().optional().describe("The version of the wiki (absent: the live pages)"),
   }),
 }));
 
@@ -40,8 +41,8 @@ const fetchInputSchema = z.object({
 export function registerFetchTool(server: McpServer, deps: Deps, scope: WikiScope): void {
   server.registerTool("fetch", {
     title: "Fetch a page",
-    description:
-      "Fetch a whole page by the `id` a search result gives (`<wiki>/<page path>`) or by its url. " +
+    description: "Fetch a whole page by the `id` a search result gives (`<wiki>/<page path>`, or " +
+      "`<wiki>@<version>/<page path>` for a version) or by its url. " +
       "Returns id, title, text (the page's markdown), url and metadata (wiki, path, revision).",
     inputSchema: fetchInputSchema,
     outputSchema: fetchOutputSchema,
@@ -58,10 +59,11 @@ export function registerFetchTool(server: McpServer, deps: Deps, scope: WikiScop
       const page = await getPageContent(deps, target.wiki, {
         page: target.ref,
         max_chars: LIMIT_MAX_CHARS,
+        version: target.version,
       });
       await recordRead(deps, { wikiId: target.wiki, page: page.page, client: scope.client });
       const out = {
-        id: `${page.wiki}/${page.page}`,
+        id: `${page.wiki}${page.version ? `@${page.version}` : ""}/${page.page}`,
         title: page.title,
         text: page.offset === 0 ? withoutTitleHeading(page.markdown) : page.markdown,
         url: page.url,
@@ -74,6 +76,7 @@ export function registerFetchTool(server: McpServer, deps: Deps, scope: WikiScop
           total_chars: page.total_chars,
           truncated: page.truncated,
           next_offset: page.next_offset,
+          ...(page.version ? { version: page.version } : {}),
         },
       };
       // The text is the JSON of the document: the convention of ChatGPT's search/fetch tools.

@@ -4,7 +4,9 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { docsText } from "../markdown/docs_blocks.ts";
 import { findSection, outlineOf, sectionAt } from "../markdown/outline.ts";
-import { pageUrl } from "../lib/urls.ts";
+import { versionPageUrl } from "../lib/urls.ts";
+import { resolveVersionPage, versionLinksOf } from "../versions/version_pages.ts";
+import { resolveVersion, versionParam } from "../versions/versions.ts";
 import { resolvePageRef } from "./read_page.ts";
 import { type PageRow, selectLinksFrom, selectRevision } from "./store.ts";
 import { addSourceFreshness, sourceFreshnessFields } from "../sync/freshness.ts";
@@ -32,6 +34,7 @@ export const getPageInput = z.object({
   if_changed_since: z.number().int().min(1).optional().describe(
     "The revision you already have: if the page is still at it, only `unchanged: true` comes back, without the text",
   ),
+  version: versionParam,
 });
 
 /** A page, or a slice of a long one. */
@@ -58,6 +61,9 @@ export const pageContentSchema = z.object({
     "True when more of the page follows: call again with next_offset",
   ),
   next_offset: z.number().int().nullable(),
+  version: z.string().optional().describe(
+    "The version of the wiki this text is from (absent: the live pages)",
+  ),
   ...sourceFreshnessFields,
 });
 export type PageContent = z.infer<typeof pageContentSchema>;
@@ -144,8 +150,14 @@ export async function readPageContent(
   const { page: rawRef, offset: askedOffset, max_chars, revision, if_changed_since } = getPageInput
     .parse(input);
   const { ref, section } = splitSection(rawRef);
-  const current = found ?? await resolvePageRef(deps.db, wikiId, ref);
-  const url = pageUrl(deps.config.baseUrl, wikiId, current.path);
+  // A page the caller found is live; otherwise the version asked for, or the wiki's default.
+  const version = found ? null : await resolveVersion(deps.db, wikiId, input.version);
+  const current = found ??
+    (version
+      ? await resolveVersionPage(deps.db, version, ref)
+      : await resolvePageRef(deps.db, wikiId, ref));
+  const url = versionPageUrl(deps.config.baseUrl, wikiId, version?.name ?? null, current.path);
+  const inVersion = version ? { version: version.name } : {};
   if (if_changed_since === current.revision && revision === undefined) {
     const content: PageContent = {
       wiki: wikiId,
@@ -163,6 +175,7 @@ export async function readPageContent(
       total_chars: current.markdown.length,
       truncated: false,
       next_offset: null,
+      ...inVersion,
     };
     return { content, cut: () => content };
   }
@@ -203,9 +216,16 @@ export async function readPageContent(
     };
   };
   const asked = slice(max_chars);
-  const links = text.revision === current.revision
-    ? await selectLinksFrom(deps.db, current.id)
-    : [];
+  const links = text.revision !== current.revision
+    ? []
+    : version
+    ? (await versionLinksOf(deps.db, version, text)).map((l) => ({
+      other_path: null,
+      target: l.page,
+      other_title: l.title,
+      to_page_id: l.exists ? 0 : null,
+    }))
+    : await selectLinksFrom(deps.db, current.id);
   const seen = new Set<string>();
   const content: PageContent = {
     wiki: wikiId,
@@ -228,6 +248,7 @@ export async function readPageContent(
     total_chars: total,
     truncated: asked.truncated,
     next_offset: asked.next_offset,
+    ...inVersion,
   };
   await addSourceFreshness(deps.db, [content]);
   return { content, cut: (maxChars) => ({ ...content, ...slice(maxChars) }) };

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { resolvePageRef } from "./read_page.ts";
+import { versionNeighbors } from "../versions/version_neighbors.ts";
+import { resolveVersion, versionParam } from "../versions/versions.ts";
 import {
   type LinkRow,
   selectLinksFrom,
@@ -19,6 +21,7 @@ export const neighborsInput = z.object({
   limit: z.number().int().min(1).max(200).default(50).describe(
     "How many neighbours to return at most (1-200)",
   ),
+  version: versionParam,
 });
 
 /** A page's linked neighbours, each edge typed. */
@@ -35,6 +38,7 @@ export const neighborsSchema = z.object({
     exists: z.boolean().describe("False for a link to a page nobody has written yet"),
   })),
   truncated: z.boolean(),
+  version: z.string().optional().describe("The version read (absent: the live pages)"),
 });
 export type Neighbors = z.infer<typeof neighborsSchema>;
 
@@ -44,7 +48,9 @@ export async function listNeighbors(
   wikiId: string,
   input: z.input<typeof neighborsInput>,
 ): Promise<Neighbors> {
-  const { page: ref, direction, limit } = neighborsInput.parse(input);
+  const { page: ref, direction, limit, version: asked } = neighborsInput.parse(input);
+  const version = await resolveVersion(deps.db, wikiId, asked);
+  if (version) return await versionNeighbors(deps.db, version, { page: ref, direction, limit });
   const page = await resolvePageRef(deps.db, wikiId, ref);
   const out = direction === "in" ? [] : await selectLinksFrom(deps.db, page.id);
   const inbound = direction === "out" ? [] : await selectLinksTo(deps.db, page.id);

@@ -4,7 +4,9 @@ import { AppError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../lib/cursor.ts";
 import { outlineOf } from "../markdown/outline.ts";
 import { cleanPath, pathKey } from "../markdown/paths.ts";
-import { pageUrl } from "../lib/urls.ts";
+import { versionPageUrl } from "../lib/urls.ts";
+import { resolveVersionPage, versionPages } from "../versions/version_pages.ts";
+import { resolveVersion, versionParam } from "../versions/versions.ts";
 import { resolvePageRef } from "./read_page.ts";
 import { type PageHead, selectPageHashes, selectPageHeads, selectPageTexts } from "./store.ts";
 import { type Db } from "../db/db.ts";
@@ -26,6 +28,7 @@ export const listPagesInput = z.object({
   headings_of: z.string().max(400).optional().describe(
     "A page path: also return that page's headings (its outline), each with the anchor to pass as `Page#anchor` to get_page",
   ),
+  version: versionParam,
 });
 
 /** One heading of a page's outline. */
@@ -48,6 +51,7 @@ export const pageListSchema = z.object({
   next_cursor: z.string().nullable(),
   outline: z.object({ page: z.string(), title: z.string(), headings: z.array(headingSchema) })
     .nullable().describe("The headings of the `headings_of` page, when asked for"),
+  version: z.string().optional().describe("The version listed (absent: the live pages)"),
 });
 export type PageList = z.infer<typeof pageListSchema>;
 
@@ -67,19 +71,25 @@ export async function listPages(
     if (!clean) throw new AppError("bad_request", `Prefix "${prefix}" is not a page path`);
     prefixKey = pathKey(clean);
   }
-  const rows = await selectPageHeads(deps.db, wikiId, {
+  const version = await resolveVersion(deps.db, wikiId, input.version);
+  const heads = {
     afterKey: cursor ? decodeCursor(cursor) : null,
     limit: limit + 1,
     prefix: prefixKey,
-  });
+  };
+  const rows = version
+    ? await versionPages(deps.db, version, heads)
+    : await selectPageHeads(deps.db, wikiId, heads);
   // The whole list at once: in the space's navigation order (pages, folders, landing pages,
-  // as the sidebar shows them). A list in parts keeps path order, which its cursor follows.
-  const page = !cursor && !prefixKey && rows.length <= limit
+  // as the sidebar shows them). A list in parts, or a version's, keeps path order.
+  const page = !version && !cursor && !prefixKey && rows.length <= limit
     ? await inNavOrder(deps.db, wikiId, rows)
     : rows.slice(0, limit);
   let outline: PageList["outline"] = null;
   if (headings_of?.trim()) {
-    const target = await resolvePageRef(deps.db, wikiId, headings_of);
+    const target = version
+      ? await resolveVersionPage(deps.db, version, headings_of)
+      : await resolvePageRef(deps.db, wikiId, headings_of);
     outline = {
       page: target.path,
       title: target.title,
@@ -97,10 +107,11 @@ export async function listPages(
       title: p.title,
       revision: p.revision,
       updated_at: p.updated_at.toISOString(),
-      url: pageUrl(deps.config.baseUrl, wikiId, p.path),
+      url: versionPageUrl(deps.config.baseUrl, wikiId, version?.name ?? null, p.path),
     })),
     next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.path_key) : null,
     outline,
+    ...(version ? { version: version.name } : {}),
   };
 }
 

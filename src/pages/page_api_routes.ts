@@ -13,6 +13,8 @@ import { resolvePageRef } from "./read_page.ts";
 import { recordRead } from "../usage/record_usage.ts";
 import { json, pageParams, problems, wikiIdParam } from "../kit/rest/schemas.ts";
 import { type ReadScope, scopeParts } from "../kit/rest/read_scope.ts";
+import { resolveVersionPage } from "../versions/version_pages.ts";
+import { resolveVersion, versionParam } from "../versions/versions.ts";
 import { matchesIfNoneMatch } from "../lib/etag.ts";
 import { readingDeps } from "../db/replicas.ts";
 
@@ -82,6 +84,7 @@ function getPageRoute(app: OpenAPIHono, deps: Deps, scope: ReadScope): void {
           if_changed_since: z.coerce.number().int().min(1).max(2_147_483_647).optional().openapi({
             description: "The revision you have: 304 if the page is still at it",
           }),
+          version: versionParam,
         }),
       },
       responses: {
@@ -103,7 +106,11 @@ function getPageRoute(app: OpenAPIHono, deps: Deps, scope: ReadScope): void {
       const { id, path } = c.req.valid("param");
       const wiki = await resolve(c, id);
       const query = c.req.valid("query");
-      const page = await resolvePageRef(deps.db, wiki, splitSection(path).ref);
+      // A version (named, or the space's default) is read in that version.
+      const version = await resolveVersion(deps.db, wiki, query.version);
+      const page = version
+        ? await resolveVersionPage(deps.db, version, splitSection(path).ref)
+        : await resolvePageRef(deps.db, wiki, splitSection(path).ref);
       const etag = `"${page.id}-${query.revision ?? page.revision}"`;
       const unchanged = query.revision === undefined && query.if_changed_since === page.revision;
       if (unchanged || matchesIfNoneMatch(c.req.header("if-none-match"), etag)) {
@@ -119,10 +126,12 @@ function getPageRoute(app: OpenAPIHono, deps: Deps, scope: ReadScope): void {
         });
       }
       const section = splitSection(path).section;
-      const content = await getPageContent(deps, wiki, {
-        ...query,
-        page: section ? `${page.id}#${section}` : String(page.id),
-      }, page);
+      const content = await getPageContent(
+        deps,
+        wiki,
+        { ...query, page: section ? `${page.id}#${section}` : String(page.id) },
+        version ? undefined : page,
+      );
       await recordRead(deps, read, { offset: query.offset });
       return c.json(content, 200, { ETag: etag });
     },
@@ -172,6 +181,7 @@ function neighborsRoute(app: OpenAPIHono, deps: Deps, scope: ReadScope): void {
         query: z.object({
           direction: z.enum(["out", "in", "both"]).default("both"),
           limit: z.coerce.number().int().min(1).max(200).default(50),
+          version: versionParam,
         }),
       },
       responses: { 200: json(neighborsSchema, "Typed edges"), ...problems(400, ...auth, 404) },

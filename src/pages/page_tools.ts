@@ -48,7 +48,11 @@ export function registerPageTools(server: McpServer, deps: Deps, scope: WikiScop
       const target = await resolvePageTarget(deps.config.baseUrl, scope, value(args), input.page);
       const wiki = target.wiki;
       // Read once: a slice cut to fit `max_tokens` comes from the text already read.
-      const read = await readPageContent(deps, wiki, { ...input, page: target.ref });
+      const read = await readPageContent(deps, wiki, {
+        ...input,
+        page: target.ref,
+        version: input.version ?? target.version,
+      });
       let page = read.content;
       if (input.max_tokens && !page.unchanged) {
         const overhead = JSON.stringify({ ...page, markdown: "" }).length;

@@ -22,8 +22,11 @@ import {
   selectLexicalStats,
   selectPackedPostings,
   selectPagePostings,
+  selectQueryTerms,
   selectTermAfter,
 } from "./store.ts";
+import type { Version } from "../versions/versions.ts";
+import { versionTopK, versionView } from "../versions/version_search.ts";
 
 /** One wiki's slot: its index (null while none is built), and the queue of its updates. */
 type Entry = {
@@ -58,7 +61,8 @@ type LexicalDeps = { db: Db; config: Pick<Config, "searchIndexBytes"> };
  * process is therefore seen by the next search in every process. Wikis whose index would not fit
  * in `searchIndexBytes` are scored in SQL (`selectBm25`), with the same formula. `found`
  * receives the wikis whose statistics were read: they exist (a wiki that never held a chunk
- * has none, so its absence proves nothing).
+ * has none, so its absence proves nothing). A wiki in `versions` is searched in that version
+ * of it (src/versions/version_search.ts), over the same in-memory index.
  */
 export async function lexicalTopK(
   deps: LexicalDeps,
@@ -67,19 +71,54 @@ export async function lexicalTopK(
   params: Bm25Params,
   limit: number,
   found?: Set<string>,
+  versions?: Map<string, Version>,
+  defaults = false,
 ): Promise<ChunkHit[]> {
   const cache = cacheOf(deps.db);
+  const versioned = (id: string) => versions?.get(id);
+  // A version may hold words the live pages no longer have: it scores all the query's terms.
+  let queryTerms: Promise<string[]> | null = null;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const read = await selectLexicalStats(deps.db, wikiIds, query);
     for (const s of read) found?.add(s.wiki_id);
-    const stats = read.filter((s) => s.terms.length > 0);
-    const indexes = await Promise.all(stats.map((s) => currentIndex(deps, cache, s)));
+    // A wiki with a default version is searched in it when the caller named none.
+    for (const s of read) {
+      if (!defaults || !versions || s.default_id === null || versions.has(s.wiki_id)) continue;
+      versions.set(s.wiki_id, {
+        id: s.default_id,
+        wikiId: s.wiki_id,
+        name: s.default_name!,
+        createdAt: s.default_at!,
+        isDefault: true,
+      });
+    }
+    if (versions?.size && !queryTerms) {
+      queryTerms = selectQueryTerms(deps.db, query);
+    }
+    const stats = read.filter((s) => s.terms.length > 0 || versioned(s.wiki_id));
+    const indexes = await Promise.all(
+      stats.map((s) => currentIndex(deps, cache, s, versioned(s.wiki_id) !== undefined)),
+    );
     if (indexes.some((index) => index === null)) break;
+    const views = await Promise.all(stats.map((s, i) => {
+      const version = versioned(s.wiki_id);
+      return version ? versionView(deps.db, version, indexes[i]!) : null;
+    }));
+    const terms = queryTerms ? await queryTerms : [];
     // From here on nothing awaits: the versions checked are the ones scored.
     if (indexes.some((index, i) => index!.version !== stats[i]!.version)) continue;
-    return indexes.flatMap((index, i) => topKChunks(index!, stats[i]!, params, limit))
+    if (views.some((v, i) => v && v.liveVersion !== indexes[i]!.version)) continue;
+    return indexes.flatMap((index, i) =>
+      views[i]
+        ? versionTopK(views[i], terms, params, limit)
+        : topKChunks(index!, stats[i]!, params, limit)
+    )
       .sort((a, b) => b.score - a.score || a.chunk_id - b.chunk_id)
       .slice(0, limit);
+  }
+  // The SQL leg scores the live pages only: a version is never answered from them.
+  if (wikiIds.some((id) => versioned(id))) {
+    throw new Error("A version of this wiki cannot be searched: its index does not fit in memory");
   }
   return await selectBm25(deps.db, wikiIds, query, params, limit);
 }

@@ -1,5 +1,7 @@
 import { bm25Idf, bm25Norm, bm25TermNormed } from "./bm25.ts";
-import type { Bm25Params, ChunkHit } from "./store.ts";
+import type { Bm25Params, ChunkCandidate, ChunkHit } from "./store.ts";
+
+export type { Bm25Params, ChunkCandidate, ChunkHit };
 
 /** One term's postings: chunks (local numbers) with the term's frequencies; grows in place. */
 type Postings = { docs: Int32Array; heading: Uint16Array; body: Uint16Array; n: number };

@@ -5,6 +5,7 @@ import { type ReadScope, scopeParts } from "../kit/rest/read_scope.ts";
 import { searchAndRecord } from "./search_and_record.ts";
 import { searchOutputSchema } from "./search_wikis.ts";
 import { readingDeps } from "../db/replicas.ts";
+import { versionParam } from "../versions/versions.ts";
 
 /** Registers hybrid search under the scope's base (`…/search`). */
 export function registerSearchRoutes(app: OpenAPIHono, deps: Deps, scope: ReadScope): void {
@@ -27,15 +28,16 @@ export function registerSearchRoutes(app: OpenAPIHono, deps: Deps, scope: ReadSc
           }),
           limit: z.coerce.number().int().min(1).max(50).default(10),
           cursor: z.string().max(200).optional(),
+          version: versionParam,
         }),
       },
       responses: { 200: json(searchOutputSchema, "Ranked pages"), ...problems(400, ...auth, 404) },
     }),
     async (c) => {
       const wiki = await resolve(c, c.req.valid("param").id);
-      const { q, limit, cursor } = c.req.valid("query");
+      const { q, limit, cursor, version } = c.req.valid("query");
       const reading = await readingDeps(deps, c.get("rateLimit")?.key);
-      const out = await searchAndRecord(reading, [wiki], { query: q, limit, cursor }, {
+      const out = await searchAndRecord(reading, [wiki], { query: q, limit, cursor, version }, {
         via: "rest",
         client: c.req.header("user-agent"),
       });

@@ -17,7 +17,9 @@ const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
  */
 export const toolSearchOutputSchema = convertedOnce(z.object({
   results: z.array(searchResultSchema.extend({
-    id: z.string().describe("The result's id for fetch: `<wiki>/<page path>`"),
+    id: z.string().describe(
+      "The result's id for fetch: `<wiki>/<page path>`, or `<wiki>@<version>/<page path>`",
+    ),
   })),
   next_cursor: z.string().nullable(),
   budget: budgetSchema,
@@ -62,7 +64,11 @@ export function registerSearchTools(server: McpServer, deps: Deps, scope: WikiSc
         { via: "mcp", client: scope.client },
         (found) => {
           const all = {
-            results: found.results.map((r) => ({ id: `${r.wiki}/${r.page}`, ...r })),
+            // A versioned result's id names its version: a fetch of it stays in that version.
+            results: found.results.map((r) => ({
+              id: `${r.wiki}${r.version ? `@${r.version}` : ""}/${r.page}`,
+              ...r,
+            })),
             next_cursor: found.next_cursor,
           };
           return input.max_tokens ? fitSearch(all, input.max_tokens, input.cursor) : all;

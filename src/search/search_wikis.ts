@@ -5,7 +5,9 @@ import { boundedMemo } from "../lib/bounded_memo.ts";
 import { decodeCursor, encodeCursor } from "../lib/cursor.ts";
 import { requireWellFormed } from "../lib/well_formed.ts";
 import { pathKey } from "../markdown/paths.ts";
-import { pageUrl } from "../lib/urls.ts";
+import { versionPageUrl } from "../lib/urls.ts";
+import { resolveVersions, type Version, versionParam } from "../versions/versions.ts";
+import { overlayRow, overlayTerms, versionSharesPage } from "../versions/version_search.ts";
 import { EmbedderError } from "../lib/embedder.ts";
 import { BM25, CANDIDATES, fuse, lexicalWeight, storesVectors } from "./fusion.ts";
 import { lexicalTopK } from "./lexical_cache.ts";
@@ -40,6 +42,7 @@ export const searchInput = z.object({
   cursor: z.string().max(200).optional().describe(
     "The next_cursor of a previous search, for more results",
   ),
+  version: versionParam,
 });
 
 /** One page found by a search. */
@@ -58,6 +61,9 @@ export const searchResultSchema = z.object({
   url: z.string(),
   revision: z.number().int(),
   updated_at: z.string(),
+  version: z.string().optional().describe(
+    "The version of the wiki the page was found in (absent: the live pages)",
+  ),
   ...sourceFreshnessFields,
 });
 
@@ -87,10 +93,16 @@ export async function searchWikis(
 ): Promise<SearchOutput> {
   // Statistics, candidates and texts all tolerate a moment of lag: a replica's, if any.
   deps = forReads(deps);
-  const { query, limit, cursor } = parseSearchInput(input);
+  const { query, limit, cursor, version } = parseSearchInput(input);
   if (wikiIds.length === 0) throw new AppError("bad_request", "Name a wiki to search");
   const found = new Set<string>();
-  const { hits, rows } = await rankChunks(deps, wikiIds, query, "hybrid", { found });
+  // A version named is looked up now; the wikis' defaults come with the search's statistics.
+  const versions = version ? await resolveVersions(deps.db, wikiIds, version) : new Map();
+  const { hits, rows } = await rankChunks(deps, wikiIds, query, "hybrid", {
+    found,
+    versions,
+    defaults: version === undefined,
+  });
   await requireWikis(deps, wikiIds, found);
   const ranked = bestPerPage(hits);
   const offset = cursor ? offsetOf(cursor) : 0;
@@ -98,7 +110,8 @@ export async function searchWikis(
   return {
     results: page.map((r) => {
       const d = rows.get(r.chunk_id)!;
-      const url = pageUrl(deps.config.baseUrl, d.wiki_id, d.path);
+      const name = versions.get(d.wiki_id)?.name ?? null;
+      const url = versionPageUrl(deps.config.baseUrl, d.wiki_id, name, d.path);
       const snippet = buildSnippet(d.text!, query);
       return {
         wiki: d.wiki_id,
@@ -111,6 +124,7 @@ export async function searchWikis(
         url: d.anchor ? `${url}#${d.anchor}` : url,
         revision: d.revision,
         updated_at: d.updated_at.toISOString(),
+        ...(name ? { version: name } : {}),
         // Pages of spaces synced from Git: the commit of this revision and the last sync.
         ...sourceFreshness(d),
       };
@@ -171,10 +185,20 @@ async function fusedChunks(
   wikiIds: string[],
   query: string,
   mode: SearchMode,
-  found?: Set<string>,
+  options: RankOptions,
+  versions: Map<string, Version>,
 ): Promise<ChunkHit[]> {
   const [lexical, vector] = await Promise.all([
-    mode === "vector" ? [] : lexicalTopK(deps, wikiIds, query, BM25, CANDIDATES, found),
+    mode === "vector" ? [] : lexicalTopK(
+      deps,
+      wikiIds,
+      query,
+      BM25,
+      CANDIDATES,
+      options.found,
+      versions,
+      options.defaults,
+    ),
     mode === "lexical" ? [] : nearestChunks(deps, wikiIds, query),
   ]);
   const weight = mode === "lexical" ? 1 : mode === "vector" ? 0 : lexicalWeight(deps.embedder);
@@ -299,6 +323,12 @@ export type RankOptions = {
   paths?: boolean;
   /** How many of the best fused chunks come with their text (ask quotes from its best 40). */
   texts?: number;
+  /**
+   * The wikis searched in a version of them (src/versions/version_search.ts); with `defaults`,
+   * the lexical leg adds each other wiki's default version to it.
+   */
+  versions?: Map<string, Version>;
+  defaults?: boolean;
 };
 
 /**
@@ -323,24 +353,39 @@ export async function rankChunks(
   mode: SearchMode,
   options: RankOptions = {},
 ): Promise<{ hits: RankedChunk[]; rows: Map<number, ChunkCandidate> }> {
-  const fused = await fusedChunks(deps, wikiIds, query, mode, options.found);
+  const versions = options.versions ?? new Map<string, Version>();
+  const fused = await fusedChunks(deps, wikiIds, query, mode, options, versions);
   const terms = mode === "vector" ? new Set<string>() : new Set(contentTerms(query).keys());
   const depth = Math.max(terms.size > 0 ? RESCORE_DEPTH : 0, options.texts ?? 0);
-  const textIds = fused.slice(0, depth).map((h) => h.chunk_id);
+  // A version's chunks of revisions the live pages no longer have come with their rows.
+  const overlay = new Map<number, ChunkCandidate>();
+  for (const h of fused) {
+    const row = h.chunk_id < 0 ? overlayRow(deps.db, h.chunk_id) : undefined;
+    if (row) overlay.set(h.chunk_id, row);
+  }
+  const textIds = fused.slice(0, depth).map((h) => h.chunk_id).filter((id) => id > 0);
   const text = new Set(textIds);
   // The rows read: the best chunks' (with their text), and the page of any chunk whose index
   // entry does not carry it (or of every chunk, when the caller wants paths).
   const needsRow = (h: { chunk_id: number; page_id?: number }) =>
     text.has(h.chunk_id) || options.paths === true || h.page_id === undefined;
-  const unplaced = fused.filter((h) => needsRow(h) && !text.has(h.chunk_id))
+  const unplaced = fused.filter((h) => h.chunk_id > 0 && needsRow(h) && !text.has(h.chunk_id))
     .map((h) => h.chunk_id);
   const read = await selectChunkCandidates(deps.db, unplaced, textIds, {
     wikiIds,
     query,
     key: pathKey(query),
   });
-  const rows = new Map(read.filter((r) => r.exact === null).map((r) => [r.chunk_id, r]));
-  const exact = read.filter((r) => r.exact !== null && r.chunk_id !== null)
+  // In a version, a live chunk counts only if the version pins its page at the live revision.
+  const inScope = (r: { wiki_id: string | null; page_id: number; chunk_id: number }) => {
+    const version = r.wiki_id === null ? undefined : versions.get(r.wiki_id);
+    return !version || r.chunk_id < 0 || versionSharesPage(deps.db, version.id, r.page_id);
+  };
+  const rows = new Map(
+    read.filter((r) => r.exact === null && inScope(r)).map((r) => [r.chunk_id, r]),
+  );
+  for (const [id, row] of overlay) rows.set(id, row);
+  const exact = read.filter((r) => r.exact !== null && r.chunk_id !== null && inScope(r))
     .sort((a, b) => a.exact! - b.exact!);
   const hits: RankedChunk[] = [];
   for (const hit of terms.size > 0 ? rescore(fused, rows, terms) : fused) {
@@ -463,11 +508,21 @@ function offsetOf(cursor: string): number {
  * For each term of a query: its document frequency across the wikis, their chunk count, and
  * which of `chunkIds` hold it (the evidence behind `ask`'s verdict).
  */
-export function termEvidence(
+export async function termEvidence(
   db: Db,
   wikiIds: string[],
   query: string,
   chunkIds: number[],
 ): Promise<{ term: string; df: number; n: number; chunks: number[] }[]> {
-  return selectTermEvidence(db, wikiIds, query, chunkIds);
+  const terms = await selectTermEvidence(db, wikiIds, query, chunkIds.filter((id) => id > 0));
+  // A version's chunk of a revision the live pages no longer have holds its own terms.
+  for (const id of chunkIds.filter((id) => id < 0)) {
+    const held = overlayTerms(db, id);
+    for (const t of terms) {
+      if (!held?.has(t.term)) continue;
+      t.chunks.push(id);
+      t.df = Math.max(t.df, 1);
+    }
+  }
+  return terms;
 }

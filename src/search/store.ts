@@ -187,6 +187,10 @@ export type LexicalStats = {
   avgdl: number;
   terms: string[];
   dfs: number[];
+  /** The wiki's default version (src/versions), read here so a live search costs nothing more. */
+  default_id: number | null;
+  default_name: string | null;
+  default_at: Date | null;
 };
 
 /**
@@ -217,7 +221,13 @@ export function selectLexicalStats(
       ARRAY(SELECT d.term FROM q JOIN term_stats d ON d.wiki_id = s.wiki_id AND d.term = q.term
         WHERE d.df > 0 ORDER BY q.i) AS terms,
       ARRAY(SELECT d.df FROM q JOIN term_stats d ON d.wiki_id = s.wiki_id AND d.term = q.term
-        WHERE d.df > 0 ORDER BY q.i) AS dfs
+        WHERE d.df > 0 ORDER BY q.i) AS dfs,
+      (SELECT v.id FROM wikis w JOIN space_versions v ON v.id = w.default_version_id
+        WHERE w.id = s.wiki_id)::float8 AS default_id,
+      (SELECT v.name FROM wikis w JOIN space_versions v ON v.id = w.default_version_id
+        WHERE w.id = s.wiki_id) AS default_name,
+      (SELECT v.created_at FROM wikis w JOIN space_versions v ON v.id = w.default_version_id
+        WHERE w.id = s.wiki_id) AS default_at
     FROM search_stats s WHERE s.wiki_id = ANY(${wikiIds}::text[])`;
 }
 
@@ -494,8 +504,8 @@ export function selectChunkCandidates(
     WHERE c.id = ANY(${textIds}::bigint[])
     UNION ALL
     -- The other candidates: their page, to group chunks into pages (the rest is not read).
-    SELECT c.id, c.page_id, NULL, p.path, NULL, NULL, NULL, NULL, NULL, NULL, NULL, false, NULL,
-      NULL
+    SELECT c.id, c.page_id, p.wiki_id, p.path, NULL, NULL, NULL, NULL, NULL, NULL, NULL, false,
+      NULL, NULL
     FROM chunks c JOIN pages p ON p.id = c.page_id
     WHERE c.id = ANY(${chunkIds}::bigint[]) AND c.id <> ALL(${textIds}::bigint[])
     UNION ALL
@@ -591,4 +601,21 @@ export function selectTermEvidence(
         WHERE p.wiki_id = ANY(${wikiIds}::text[]) AND p.term = q.term
           AND p.chunk_id = ANY(${chunkIds}::bigint[])) AS chunks
     FROM q`;
+}
+
+/**
+ * All the lexemes of a query, in order, as `selectLexicalStats` reads them (hyphen rule
+ * included), whether the live pages hold them or not: a version may hold words they no longer do.
+ */
+export async function selectQueryTerms(db: Db, query: string): Promise<string[]> {
+  const rows = await db<{ term: string }>`
+    WITH lx AS (
+      SELECT u.lexeme, u.i FROM unnest(to_tsvector('english', ${lexicalText(query)}::text))
+        WITH ORDINALITY AS u(lexeme, positions, weights, i)
+    )
+    SELECT lexeme AS term FROM lx
+    WHERE NOT (lexeme ~ ${HYPHENATED_WHOLE}::text AND EXISTS (
+      SELECT 1 FROM lx part WHERE part.lexeme = ANY(string_to_array(lx.lexeme, '-'))))
+    ORDER BY i`;
+  return rows.map((r) => r.term);
 }

@@ -61,7 +61,8 @@ export async function fetchTree(
       singleBranch: true,
       depth: 1,
       noCheckout: true,
-      noTags: true,
+      // A tag (a version's sync, `refs/tags/<name>`) is fetched with the tags; a branch without.
+      noTags: !source.branch.startsWith("refs/tags/"),
       headers,
     });
   } catch (error) {
@@ -148,6 +149,34 @@ export async function remoteHead(
       protocolVersion: 1,
     });
     return refs.find((r) => r.ref === `refs/heads/${source.branch}`)?.oid ?? null;
+  } catch (error) {
+    throw asSyncError(error, source);
+  }
+}
+
+/**
+ * The server's tags and branches as `refs/tags/<name>` and `refs/heads/<name>` with their
+ * commits (peeled tags left out), from the ref advertisement: no objects fetched.
+ */
+export async function remoteRefs(
+  source: RepoSource,
+  options: { allowHosts: string[]; limits: SyncLimits; resolve?: ResolveDns },
+): Promise<{ ref: string; oid: string }[]> {
+  const git = (await import("isomorphic-git")).default;
+  const http = guardedGitHttp({
+    allowHosts: options.allowHosts,
+    maxBytes: options.limits.packBytes,
+    resolve: options.resolve,
+  });
+  try {
+    const refs = await git.listServerRefs({
+      http,
+      url: source.url,
+      headers: authHeaders(source),
+      protocolVersion: 1,
+    });
+    return refs.filter((r) => /^refs\/(tags|heads)\//.test(r.ref) && !r.ref.endsWith("^{}"))
+      .map((r) => ({ ref: r.ref, oid: r.oid }));
   } catch (error) {
     throw asSyncError(error, source);
   }

@@ -10,12 +10,14 @@ import type { WriteBy } from "../pages/write_page.ts";
 import {
   fetchTree,
   remoteHead,
+  remoteRefs,
   type RepoTree,
   SYNC_LIMITS,
   type SyncLimits,
 } from "./fetch_tree.ts";
 import type { ResolveDns } from "./git_http.ts";
 import { openToken } from "./secret_box.ts";
+import { publishRefs, refsToPublish } from "../versions/sync_versions.ts";
 import {
   type GitSourceRow,
   recordSyncFailure,
@@ -61,6 +63,23 @@ export async function syncSpace(
       limits: options.limits ?? SYNC_LIMITS,
       resolve: options.resolve,
     };
+    // Tags (or branches) the owner's pattern names become versions first, oldest first; the
+    // branch's head is then applied over the last of them.
+    const refs = await refsToPublish(
+      deps.db,
+      wikiId,
+      () => remoteRefs({ ...source, token }, fetchOptions),
+    );
+    const limits = options.limits ?? SYNC_LIMITS;
+    const tagged = await publishRefs(
+      deps.db,
+      wikiId,
+      refs,
+      (ref) => fetchTree({ ...source, token, branch: ref.ref }, fetchOptions),
+      (tree, files) => applyTree(deps, { ...source, files }, tree, limits),
+      source.files,
+    );
+    if (tagged) Object.assign(source, { files: tagged, last_commit: null });
     // The same commit again: nothing fetched, nothing written.
     const head = await remoteHead({ ...source, token }, fetchOptions);
     if (head !== null && head === source.last_commit) {

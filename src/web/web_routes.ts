@@ -15,6 +15,7 @@ import { spaceBodyLimit, spaceRoutes } from "./space_routes.tsx";
 import { usageRoutes } from "../usage/usage_routes.tsx";
 import { syncRoutes } from "../sync/sync_routes.tsx";
 import { feedbackRoutes } from "../feedback/feedback_routes.tsx";
+import { versionWebRoutes } from "../versions/version_web.tsx";
 import { assetRoutes } from "./asset_routes.ts";
 import { landingRoutes } from "../wikis/landing_routes.tsx";
 import { shortcutsRoutes } from "./shortcuts_routes.tsx";
@@ -74,6 +75,7 @@ export function webRoutes(deps: Deps, options: { fetcher?: DocumentFetcher } = {
   app.route("/", attachmentRoutes(deps));
   app.route("/", syncRoutes(deps));
   app.route("/", feedbackRoutes(deps));
+  app.route("/", versionWebRoutes(deps));
   app.route("/", spaceRoutes(deps));
   app.route("/", assetRoutes());
   app.route("/", shortcutsRoutes());

@@ -5,6 +5,7 @@ import { decodeCursor, encodeCursor } from "../lib/cursor.ts";
 import { selectPageCount, selectPublicWikis, type WikiRow } from "./store.ts";
 import { wikiUrl } from "../lib/urls.ts";
 import { forReads } from "../db/replicas.ts";
+import { LATEST, versionNamesOf } from "../versions/versions.ts";
 
 /** Input of the public wiki listing (REST `GET /public/wikis`, MCP `list_wikis`). */
 export const listPublicWikisInput = z.object({
@@ -27,6 +28,10 @@ export const publicWikiSchema = z.object({
   pages: z.number().int(),
   updated_at: z.string(),
   url: z.string(),
+  versions: z.array(z.string()).describe(
+    'The versions a read can name (`version`), oldest first; "latest" is the live pages',
+  ),
+  default_version: z.string().describe("The version reads get when they name none"),
 });
 
 /** A public wiki as listed. */
@@ -51,6 +56,7 @@ export async function listPublicWikis(
     query: query || null,
   });
   const page = rows.slice(0, limit);
+  const versions = await versionNamesOf(deps.db, page.map((w) => w.id));
   return {
     wikis: page.map((w) => ({
       id: w.id,
@@ -59,6 +65,7 @@ export async function listPublicWikis(
       pages: w.page_count,
       updated_at: w.updated_at.toISOString(),
       url: wikiUrl(deps.config.baseUrl, w.id),
+      ...(versions.get(w.id) ?? { versions: [LATEST], default_version: LATEST }),
     })),
     next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.id) : null,
   };
@@ -82,6 +89,8 @@ export async function describePublicWiki(
     pages: await selectPageCount(deps.db, wiki.id),
     updated_at: wiki.updated_at.toISOString(),
     url: wikiUrl(deps.config.baseUrl, wiki.id),
+    ...((await versionNamesOf(deps.db, [wiki.id])).get(wiki.id) ??
+      { versions: [LATEST], default_version: LATEST }),
     instructions: wiki.instructions,
   };
 }

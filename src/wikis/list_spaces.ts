@@ -3,6 +3,7 @@ import { reachableSpaces } from "../access/access_policy.ts";
 import type { Credential } from "../auth/credentials.ts";
 import type { Deps } from "../deps.ts";
 import { wikiUrl } from "../lib/urls.ts";
+import { LATEST, versionNamesOf } from "../versions/versions.ts";
 
 /** The spaces a credential reaches (MCP `my_spaces`, REST `GET /spaces`). */
 export const spaceListSchema = z.object({
@@ -15,6 +16,10 @@ export const spaceListSchema = z.object({
     pages: z.number().int(),
     updated_at: z.string(),
     url: z.string(),
+    versions: z.array(z.string()).describe(
+      'The versions a read can name (`version`), oldest first; "latest" is the live pages',
+    ),
+    default_version: z.string().describe("The version reads get when they name none"),
   })),
 });
 export type SpaceList = z.infer<typeof spaceListSchema>;
@@ -25,6 +30,7 @@ export async function listSpaces(
   credential: Credential,
 ): Promise<SpaceList> {
   const spaces = await reachableSpaces(deps.db, credential);
+  const versions = await versionNamesOf(deps.db, spaces.map((s) => s.id));
   return {
     spaces: spaces.map((s) => ({
       id: s.id,
@@ -35,6 +41,7 @@ export async function listSpaces(
       pages: s.page_count,
       updated_at: s.updated_at.toISOString(),
       url: wikiUrl(deps.config.baseUrl, s.id),
+      ...(versions.get(s.id) ?? { versions: [LATEST], default_version: LATEST }),
     })),
   };
 }

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { AppError } from "../../errors.ts";
-import { parsePageUrl } from "../../lib/urls.ts";
+import { parsePageUrl, splitVersion } from "../../lib/urls.ts";
 
 /**
  * How a server's read tools find their wiki: from a parameter (`wiki` on the hub, `space` on
@@ -54,7 +54,8 @@ export async function searchScope(scope: WikiScope, value: string | undefined): 
  * The wiki and page reference a call means. `ref` may be a page URL of this server (as search
  * returns it; its `#anchor` becomes `#Section`), a path, or, with `wikiPrefix` (fetch ids),
  * `<wiki>/<path>`. A URL or id naming a wiki goes through the same `resolve` check as the
- * parameter, so it never opens a wiki the parameter could not.
+ * parameter, so it never opens a wiki the parameter could not. A URL or id naming a version
+ * (`/w/<id>@v2/Page`, `<wiki>@v2/<path>`) gives it as `version`: a follow-up read stays in it.
  */
 export async function resolvePageTarget(
   baseUrl: string,
@@ -62,6 +63,21 @@ export async function resolvePageTarget(
   value: string | undefined,
   ref: string,
   wikiPrefix = false,
+): Promise<{ wiki: string; ref: string; version?: string }> {
+  const target = await resolveTarget(baseUrl, scope, value, ref, wikiPrefix);
+  const url = parsePageUrl(baseUrl, ref);
+  if (url?.version) return { ...target, version: url.version };
+  const slash = ref.indexOf("/");
+  const [, version] = wikiPrefix && slash > 0 ? splitVersion(ref.slice(0, slash)) : [null, null];
+  return version ? { ...target, version } : target;
+}
+
+async function resolveTarget(
+  baseUrl: string,
+  scope: WikiScope,
+  value: string | undefined,
+  ref: string,
+  wikiPrefix: boolean,
 ): Promise<{ wiki: string; ref: string }> {
   const url = parsePageUrl(baseUrl, ref);
   if (url) {
@@ -88,7 +104,7 @@ export async function resolvePageTarget(
   const slash = ref.indexOf("/");
   if (!scope.param) {
     const fixed = await scope.resolve(undefined);
-    const own = slash > 0 && ref.slice(0, slash).toLowerCase() === fixed;
+    const own = slash > 0 && splitVersion(ref.slice(0, slash))[0].toLowerCase() === fixed;
     return { wiki: fixed, ref: own ? ref.slice(slash + 1) : ref };
   }
   if (slash <= 0) {
@@ -103,7 +119,7 @@ export async function resolvePageTarget(
   }
   try {
     return {
-      wiki: await scope.resolve(ref.slice(0, slash).toLowerCase()),
+      wiki: await scope.resolve(splitVersion(ref.slice(0, slash))[0].toLowerCase()),
       ref: ref.slice(slash + 1),
     };
   } catch (error) {
