@@ -6,6 +6,7 @@ import { writePage } from "../src/pages/write_page.ts";
 import type { SearchOutput } from "../src/search/search_wikis.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb, testApp } from "./helpers.ts";
+import { parses } from "../src/ask/question.ts";
 
 // Answers from documentation-shaped pages (issue #28): reference sections headed by an option's
 // name in inline code, tables of options, numbered runbooks, code blocks. Through REST, as an
@@ -61,4 +62,27 @@ Deno.test("a heading made of inline code is found, cited and linked by its name"
   // The rendered page has the same anchor.
   const page = await (await app.request("/w/docs/ping")).text();
   assert.match(page, /<h3 id="terminatingstatuscode">/);
+});
+
+Deno.test("ask reads the question once: parsed into one value, nothing else in src/ask tokenizes it", async () => {
+  const { db, app } = await docsWiki({ "ping": PING });
+  await using _db = db;
+  const before = parses.count;
+  await ask(app, "docs", "What status code does ping return while shutting down?");
+  assert.equal(parses.count - before, 1, "one parse per ask");
+  // Nothing in src/ask but question.ts reads the question's text into words; the readers of
+  // its form are called from there alone.
+  const dir = new URL("../src/ask/", import.meta.url);
+  for await (const f of Deno.readDir(dir)) {
+    if (!f.name.endsWith(".ts") || f.name.endsWith("_test.ts") || f.name === "question.ts") {
+      continue;
+    }
+    const source = await Deno.readTextFile(new URL(f.name, dir));
+    assert.doesNotMatch(
+      source,
+      /(?<!function )\b(?:tokenize|contentTerms|definitionTopic|asksForCode|asksForNumber)\(\s*question\b/,
+      f.name,
+    );
+    assert.doesNotMatch(source, /import \{[^}]*\b(?:definitionTopic|asksForCode|asksForNumber)\b/);
+  }
 });

@@ -7,6 +7,7 @@ import { conflictNotes } from "./conflicts.ts";
 import { frontierNotes, WEAK_COVERAGE } from "./frontier.ts";
 import { answerWithLlm, LlmUnavailable } from "./llm.ts";
 import { type Passage, retrievePassages } from "./passages.ts";
+import { parseQuestion } from "./question.ts";
 import {
   answerability,
   type Evidence,
@@ -60,21 +61,20 @@ export async function assessQuestion(
 }> {
   const parsed = askInput.safeParse(input);
   if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0]!.message);
-  const question = parsed.data.question;
-  const passages = await retrievePassages(deps, wikiIds, question);
+  const question = parseQuestion(parsed.data.question);
+  const { passages, terms } = await retrievePassages(deps, wikiIds, question);
   const extractive = pickSentences(question, passages);
-  const evidence = await gatherEvidence(
-    deps,
-    wikiIds,
+  const evidence = gatherEvidence(
     question,
     passages,
+    terms,
     extractive.evidence,
     extractive.picks[0]?.passage,
   );
   const probability = answerability(evidence);
   // With a model, it sees every retrieval that found passages, and may say "not covered".
   const draft = deps.config.llm && passages.length > 0
-    ? await llmDraft(deps, deps.config.llm, question, passages)
+    ? await llmDraft(deps, deps.config.llm, question.text, passages)
     : null;
   const { answer, citations, notes, mode, covered } = checkNotCovered(
     draft && "answer" in draft ? draft : extractiveDraft(extractive, passages, draft?.notes ?? []),
@@ -92,7 +92,7 @@ export async function assessQuestion(
   frontier.notes.push(...await failingSourceNotes(deps.db, wikiIds));
   return {
     answer: {
-      question,
+      question: question.text,
       answer,
       citations,
       frontier: dedupe([

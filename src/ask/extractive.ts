@@ -1,15 +1,9 @@
-import { contentTerms, stem, STOPWORDS, tokenize } from "../search/terms.ts";
+import { contentTerms } from "../search/terms.ts";
 import type { Passage } from "./passages.ts";
 import { plainText, type Sentence, splitSentences, wordCount } from "./sentences.ts";
-import {
-  announcesPage,
-  asksForCode,
-  asksForNumber,
-  holdsNumber,
-  listsNames,
-  withoutSyntaxExamples,
-} from "./sentence_kinds.ts";
-import { definesTopic, definitionTopic, headingSubject, sameTerms } from "./topic.ts";
+import { announcesPage, holdsNumber, listsNames, withoutSyntaxExamples } from "./sentence_kinds.ts";
+import { definesTopic, headingSubject, sameTerms } from "./topic.ts";
+import { type Question, withCompounds } from "./question.ts";
 import { findLoosely } from "./locate.ts";
 
 /**
@@ -101,13 +95,13 @@ export function locatedSentences(passage: Passage): (Sentence & { quote: string 
  * and add a passage or a word of the question. Tuned on SQuAD (docs/answers.md).
  */
 export function pickSentences(
-  question: string,
+  question: Question,
   passages: Passage[],
 ): { picks: Pick[]; coverage: number; evidence: SentenceEvidence } {
   // A question asking what something is ("How do tokens work?") is about its topic alone: the
   // words of its form ("work") are not what an answer must hold.
-  const topic = definitionTopic(question);
-  const qTerms = topic ?? [...contentTerms(question).keys()];
+  const topic = question.topic;
+  const qTerms = question.asked;
   const none: SentenceEvidence = {
     best: 0,
     passage: 0,
@@ -124,8 +118,8 @@ export function pickSentences(
   if (qTerms.length === 0 || passages.length === 0) {
     return { picks: [], coverage: 0, evidence: none };
   }
-  const code = asksForCode(question);
-  const number = asksForNumber(question);
+  const code = question.wants.code;
+  const number = question.wants.amount;
   const qSet = new Set(qTerms);
   let candidates = passages.flatMap((passage, rank) => {
     const heading = subsectionTerms(passage);
@@ -312,7 +306,7 @@ function toPick(
  */
 function withContinuations(
   chosen: (Pick & { terms: Set<string> })[],
-  question: string,
+  question: Question,
   readsOn: string[] | null,
   code: boolean,
 ): (Pick & { terms: Set<string> })[] {
@@ -373,14 +367,8 @@ function bigramShare(qTerms: string[], text: string): number {
 }
 
 /** 1 when the question asks for a number or a date and the sentence holds one, -1 when not. */
-function typeMatch(question: string, sentence: string): number {
-  if (
-    !/\b(how (many|much|long|old|far|tall|large|big)|what year|when|what percentage)\b/i.test(
-      question,
-    )
-  ) {
-    return 0;
-  }
+function typeMatch(question: Question, sentence: string): number {
+  if (!question.wants.numberOrDate) return 0;
   return /\d/.test(sentence) ? 1 : -1;
 }
 
@@ -394,20 +382,4 @@ function typeMatch(question: string, sentence: string): number {
 function subsectionTerms(passage: Passage): string[] {
   const below = (passage.section ?? "").split(" > ").slice(1).join(" ");
   return below ? [...contentTerms(below).keys()] : [];
-}
-
-/**
- * The stemmed content words of a text, plus the question's words that it holds as one
- * compound: "roll back" is in a text that says "rollback", "set up" in one that says "setup".
- */
-export function withCompounds(question: string, text: string): Set<string> {
-  const terms = new Set(contentTerms(text).keys());
-  const words = new Set(tokenize(text));
-  const q = tokenize(question);
-  for (let i = 0; i + 1 < q.length; i++) {
-    const [a, b] = [q[i]!, q[i + 1]!];
-    if (!words.has(a + b) && !words.has(stem(a + b))) continue;
-    for (const w of [a, b]) if (!STOPWORDS.has(w)) terms.add(stem(w));
-  }
-  return terms;
 }

@@ -1,10 +1,11 @@
 import type { Deps } from "../deps.ts";
-import { rankChunks, withTexts } from "../search/search_wikis.ts";
+import { type AskRetrieval, retrieveForAsk } from "../search/ask_retrieval.ts";
 import { sourceFreshness } from "../sync/freshness.ts";
 import { pageUrl } from "../wikis/urls.ts";
 import { selectPageMarkdown } from "./store.ts";
 import { contentTerms } from "../search/terms.ts";
-import { definesTopic, definitionTopic, sameTerms } from "./topic.ts";
+import { definesTopic, sameTerms } from "./topic.ts";
+import type { Question } from "./question.ts";
 import { plainText, splitSentences } from "./sentences.ts";
 import { located } from "./locate.ts";
 
@@ -45,16 +46,10 @@ const CONSIDERED = 40;
 export async function retrievePassages(
   deps: Pick<Deps, "db" | "embedder" | "log" | "config">,
   wikiIds: string[],
-  question: string,
-): Promise<Passage[]> {
-  const { hits, rows } = await rankChunks(deps, wikiIds, question, "hybrid", {
-    texts: CONSIDERED,
-  });
-  const considered = leadOfNamedPage(
-    question,
-    await withTexts(deps, hits.slice(0, CONSIDERED), rows),
-    rows,
-  );
+  question: Question,
+): Promise<{ passages: Passage[]; terms: AskRetrieval["terms"] }> {
+  const { hits, rows, terms } = await retrieveForAsk(deps, wikiIds, question.text, CONSIDERED);
+  const considered = leadOfNamedPage(question, hits, rows);
   const markdown = new Map(
     (await selectPageMarkdown(deps.db, [...new Set(considered.map((h) => h.page_id))]))
       .map((r) => [Number(r.id), r.markdown]),
@@ -86,7 +81,7 @@ export async function retrievePassages(
     });
     if (passages.length >= MAX_PASSAGES) break;
   }
-  return passages;
+  return { passages, terms };
 }
 
 /**
@@ -99,11 +94,11 @@ export async function retrievePassages(
  * best chunk.
  */
 function leadOfNamedPage<T extends { chunk_id: number }>(
-  question: string,
+  question: Question,
   considered: T[],
   rows: Map<number, { title: string; heading_path: string[]; text: string | null }>,
 ): T[] {
-  const topic = definitionTopic(question);
+  const topic = question.topic;
   if (!topic || considered.length < 2) return considered;
   const lead = considered.find((h) => {
     const row = rows.get(h.chunk_id)!;

@@ -27,8 +27,8 @@ export function headingsOf(body: string): { level: number; text: string; line: n
   const headings: { level: number; text: string; line: number }[] = [];
   const lines = body.split("\n");
   maskCode(body).split("\n").forEach((masked, index) => {
-    if (!HEADING.test(masked)) return;
-    const m = HEADING.exec(lines[index]!)!;
+    const m = HEADING.test(masked) ? HEADING.exec(lines[index]!) : null;
+    if (!m) return;
     headings.push({ level: m[1]!.length, text: (m[2] ?? "").trim(), line: index });
   });
   return headings;
