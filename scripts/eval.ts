@@ -317,17 +317,27 @@ async function evaluateAnswers(deps: Deps) {
   };
 }
 
-/** Whether an answer carries markdown syntax: bold, a wikilink, a fence or a table row. */
+/**
+ * Whether an answer carries syntax that is not clean markdown: bold marks or a wikilink outside
+ * code, or a table row written with pipes. Answers are markdown: fenced code and lists are theirs.
+ */
 function hasMarkup(answer: string): boolean {
-  return /\*\*|\[\[|```|~~~|(^|\n)\s*\|.*\|/.test(answer);
+  return /\*\*|\[\[|(^|\n)\s*\|.*\|/.test(withoutCode(answer));
+}
+
+/** An answer's text without its fenced code blocks. */
+function withoutCode(answer: string): string {
+  return answer.replace(/(^|\n) {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?\n {0,3}\2[^\n]*/g, "$1");
 }
 
 /**
  * An answer that starts in lower case or inside a parenthesis, or ends without sentence
- * punctuation (citation markers aside).
+ * punctuation (citation markers, list markers and code blocks aside).
  */
 function isFragment(answer: string): boolean {
-  const text = answer.replace(/\s*\[\d+\]/g, "").trim();
+  const text = withoutCode(answer).replace(/\s*\[\d+\]/g, "")
+    .replace(/(^|\n)\s*(?:[-*+]|\d{1,9}[.)])\s+/g, "$1").trim();
+  if (!text) return false;
   return /^[\p{Ll})\]]/u.test(text) || /^[^(]*\)/.test(text) ||
     !/[.!?]["')\]”’]?$/.test(text);
 }

@@ -8,6 +8,7 @@ import { frontierNotes, WEAK_COVERAGE } from "./frontier.ts";
 import { answerWithLlm, LlmUnavailable } from "./llm.ts";
 import { type Passage, retrievePassages } from "./passages.ts";
 import { parseQuestion } from "./question.ts";
+import { composeAnswer } from "./unit_markdown.ts";
 import {
   answerability,
   type Evidence,
@@ -210,7 +211,7 @@ function extractiveDraft(
 ): Draft {
   const picks = extractive.coverage < WEAK_COVERAGE ? [] : extractive.picks;
   const answer = picks.length > 0
-    ? picks.map((p, i) => `${p.plain} [${i + 1}]`).join(" ")
+    ? composeAnswer(picks)
     : passages.length > 0
     ? `The wiki does not answer this. The closest pages are ${closest(passages)}.`
     : "The wiki has nothing on this.";

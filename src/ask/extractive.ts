@@ -5,6 +5,7 @@ import { announcesPage, holdsNumber, listsNames, withoutSyntaxExamples } from ".
 import { definesTopic, headingSubject, sameTerms } from "./topic.ts";
 import { type Question, withCompounds } from "./question.ts";
 import { findLoosely } from "./locate.ts";
+import { unitMarkdown } from "./unit_markdown.ts";
 
 /**
  * A sentence chosen for an extractive answer: `quote` is `passage.markdown.slice(start, end)`,
@@ -16,6 +17,12 @@ export type Pick = {
   start: number;
   end: number;
   plain: string;
+  /**
+   * What block the sentence is (`Sentence["kind"]`, or a whole numbered list: `wholeList`), and
+   * its clean markdown (`unitMarkdown`).
+   */
+  kind: Sentence["kind"] | "list";
+  shown: string;
   coverage: number;
 };
 
@@ -256,7 +263,7 @@ export function pickSentences(
     ? best.coverage
     : own.reduce((sum, t) => sum + (best.terms.has(t) ? idf.get(t)! : 0), 0) / ownTotal;
   return {
-    picks: picks.map(({ terms, ...pick }) => ({ ...pick, coverage: covered(terms) })),
+    picks: wholeList(picks.map(({ terms, ...pick }) => ({ ...pick, coverage: covered(terms) }))),
     coverage: covered(union),
     evidence: {
       best: best.coverage,
@@ -283,6 +290,8 @@ function toPick(
     start: c.sentence.start,
     end: c.sentence.end,
     plain: c.plain,
+    kind: c.sentence.kind,
+    shown: unitMarkdown(c.sentence, c.passage.markdown, c.sentence.start),
     coverage: c.coverage,
   };
 }
@@ -382,4 +391,48 @@ function typeMatch(question: Question, sentence: string): number {
 function subsectionTerms(passage: Passage): string[] {
   const below = (passage.section ?? "").split(" > ").slice(1).join(" ");
   return below ? [...contentTerms(below).keys()] : [];
+}
+
+/**
+ * A step of a procedure is not an answer alone: when the best unit is an item of a numbered
+ * list (or of a bulleted list that is all its section holds), the answer gives the whole list (every step, one quote from its first item to its last,
+ * rendered as a list), and drops the other picks from that list. "What do I do when a node is
+ * down?" answered with step 1 of a three-step runbook.
+ */
+function wholeList(picks: Pick[]): Pick[] {
+  const first = picks[0];
+  if (!first || first.kind !== "item") return picks;
+  const units = locatedSentences(first.passage);
+  const at = units.findIndex((u) => u.start === first.start);
+  if (at < 0) return picks;
+  let from = at;
+  while (from > 0 && units[from - 1]!.kind === "item") from--;
+  let to = at;
+  while (to + 1 < units.length && units[to + 1]!.kind === "item") to++;
+  const items = units.slice(from, to + 1);
+  const numbered = (t: string) => /^\s*\d{1,9}[.)]\s/.test(t);
+  // A numbered list is a procedure; a bulleted one is when it is all its section says.
+  const whole = items.length === units.length;
+  const steps = items.filter((u) => numbered(u.text) || /^\s*[-*+]\s/.test(u.text)).length;
+  if (steps < 2 || !(numbered(items[0]!.text) || whole)) return picks;
+  const lines: string[] = [];
+  for (const u of items) {
+    const marker = /^\s*(\d{1,9}[.)]|[-*+])\s/.exec(u.text)?.[1]?.replace(/[*+]/, "-");
+    if (marker) lines.push(`${marker} ${plainText(u)}`);
+    else if (lines.length > 0) lines[lines.length - 1] += ` ${plainText(u)}`;
+  }
+  const start = items[0]!.start;
+  const end = items.at(-1)!.end;
+  const list: Pick = {
+    ...first,
+    quote: first.passage.markdown.slice(start, end),
+    start,
+    end,
+    plain: lines.join(" "),
+    kind: "list",
+    shown: lines.join("\n"),
+  };
+  const inList = (p: Pick) =>
+    p.passage.pageId === first.passage.pageId && p.start >= start && p.end <= end;
+  return [list, ...picks.slice(1).filter((p) => !inList(p))];
 }

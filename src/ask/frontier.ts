@@ -28,7 +28,7 @@ export async function frontierNotes(
   const notes: FrontierNote[] = [];
   const qTerms = question.terms;
   const inPassages = new Set(
-    passages.flatMap((p) => [...contentTerms(`${p.title} ${p.text}`).keys()]),
+    passages.flatMap((p) => [...contentTerms(`${p.title} ${p.section ?? ""} ${p.text}`).keys()]),
   );
   const absent = [...qTerms].filter(([t]) => !inPassages.has(t)).map(([, word]) => word);
   if (absent.length > 0) {
