@@ -86,3 +86,65 @@ Deno.test("ask reads the question once: parsed into one value, nothing else in s
     assert.doesNotMatch(source, /import \{[^}]*\b(?:definitionTopic|asksForCode|asksForNumber)\b/);
   }
 });
+
+const ALLOWLIST =
+  "# IPAllowList\n\nIPAllowList limits allowed requests based on the client IP.\n\n" +
+  "## Configuration Options\n\n" +
+  "| Field | Description | Default | Required |\n" +
+  "|:------|:------------|:--------|:---------|\n" +
+  '| <a id="opt-sourceRange" href="#opt-sourceRange" title="#opt-sourceRange">sourceRange</a> | ' +
+  "List of allowed IPs (or ranges of allowed IPs by using CIDR notation). |  | Yes |\n" +
+  '| <a id="opt-rejectStatusCode" href="#opt-rejectStatusCode" title="#opt-rejectStatusCode">' +
+  "rejectStatusCode</a> | Defines the HTTP status code used for refused requests. | 403 | No |\n";
+
+const DOCKER = "# Docker provider\n\nTraefik reads container labels from the Docker API.\n\n" +
+  "## Docker API access\n\n" +
+  "Mounting the Docker socket gives Traefik root access to the host. Instead of mounting " +
+  "/var/run/docker.sock, expose the API through a socket proxy:\n\n" +
+  '```yaml tab="Docker Compose"\nservices:\n  socket-proxy:\n    image: tecnativa/docker-socket-proxy\n' +
+  "    environment:\n      CONTAINERS: 1\n  traefik:\n    image: traefik:v3.1\n```\n";
+
+Deno.test("a table row is answered with its header, without its HTML", async () => {
+  const { db, app } = await docsWiki({ "middlewares/ipallowlist": ALLOWLIST, "docker": DOCKER });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "What HTTP status does ipAllowList send to rejected clients by default?",
+  );
+  assert.match(
+    answer.answer,
+    /`rejectStatusCode` — Defines the HTTP status code used for refused requests\. Default: `403`\./,
+  );
+  assert.doesNotMatch(answer.answer, /<a |, 403,/);
+  const row = answer.citations.find((c) => c.quote.includes("rejectStatusCode"))!;
+  assert.equal(row.page, "middlewares/ipallowlist");
+});
+
+Deno.test("a compose file is answered as a fenced code block, never glued with ';'", async () => {
+  const { db, app } = await docsWiki({ "middlewares/ipallowlist": ALLOWLIST, "docker": DOCKER });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "Security doesn't like us mounting /var/run/docker.sock — what alternatives?",
+  );
+  assert.match(answer.answer, /```yaml\nservices:\n {2}socket-proxy:\n/);
+  assert.doesNotMatch(answer.answer, /services:; |tab="/);
+});
+
+Deno.test("the listen port and the metrics port are not a conflict; two listen ports are", async () => {
+  const { db, app } = await docsWiki({
+    "Setup": "# Setup\n\nThe agent listens on port 7443 once installed.",
+    "Configuration": "# Configuration\n\nThe agent listens on port 7443 by default. " +
+      "The agent serves its metrics on port 9100 by default.",
+  });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "Which port does the agent listen on and serve metrics on?",
+  );
+  assert.ok(answer.citations.length >= 2, JSON.stringify(answer.citations));
+  assert.ok(!answer.frontier.some((f) => f.kind === "conflict"), JSON.stringify(answer.frontier));
+});
