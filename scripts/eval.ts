@@ -261,7 +261,14 @@ async function evaluateAnswers(deps: Deps) {
       if (onGoldSection(found.results[0], q.gold, q.section)) shape.searchTop++;
       for (const r of found.results) {
         shape.snippets++;
-        if (sourceSyntax(r.snippet, glued).length > 0) snippetSyntax++;
+        const kinds = sourceSyntax(r.snippet, glued);
+        if (kinds.length > 0) snippetSyntax++;
+        for (const k of kinds) {
+          syntaxKinds.set(`snippet_${k}`, (syntaxKinds.get(`snippet_${k}`) ?? 0) + 1);
+        }
+        if (kinds.length > 0 && Deno.env.get("EVAL_SHOW")) {
+          console.log(`snippet ${kinds}: ${r.snippet}`);
+        }
       }
     }
     if (Deno.env.get("EVAL_SHOW")) {
@@ -285,7 +292,7 @@ async function evaluateAnswers(deps: Deps) {
   }
   if (values.features) await Deno.writeTextFile(values.features, dump.join("\n") + "\n");
   if (syntaxKinds.size > 0) {
-    console.log("source syntax in answers:", Object.fromEntries(syntaxKinds));
+    console.log("source syntax:", Object.fromEntries(syntaxKinds));
   }
   const share = (n: number, of: number) => round(n / Math.max(of, 1));
   return {
