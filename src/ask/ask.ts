@@ -211,7 +211,7 @@ function extractiveDraft(
 ): Draft {
   const picks = extractive.coverage < WEAK_COVERAGE ? [] : extractive.picks;
   const answer = picks.length > 0
-    ? composeAnswer(picks)
+    ? composeAnswer(picks.map((p) => ({ ...p, from: p.passage.pageId })))
     : passages.length > 0
     ? `The wiki does not answer this. The closest pages are ${closest(passages)}.`
     : "The wiki has nothing on this.";

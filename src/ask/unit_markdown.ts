@@ -91,7 +91,7 @@ function rowWithHeader(row: string, header: string[] | null): string {
  * paragraph, list items stand as a list, a code block and a table row each as their own block.
  */
 export function composeAnswer(
-  units: { kind: Sentence["kind"] | "list"; shown: string; plain: string }[],
+  units: { kind: Sentence["kind"] | "list"; shown: string; plain: string; from?: unknown }[],
 ): string {
   const blocks: string[] = [];
   let paragraph: string[] = [];
@@ -102,13 +102,15 @@ export function composeAnswer(
     paragraph = [];
     list = [];
   };
-  // An item stands as a list item beside another item; alone, it reads as a sentence.
-  const listed = (i: number) =>
-    units[i]?.kind === "item" && (units[i - 1]?.kind === "item" || units[i + 1]?.kind === "item");
+  // An item stands as a list item beside another item of the same page (`from`); alone, or
+  // beside another page's item, it reads as a sentence.
+  const item = (i: number, j: number) =>
+    units[j]?.kind === "item" && units[j]!.from === units[i]!.from;
+  const listed = (i: number) => units[i]?.kind === "item" && (item(i, i - 1) || item(i, i + 1));
   units.forEach((u, i) => {
     const marked = `${u.kind === "item" && !listed(i) ? u.plain : u.shown} [${i + 1}]`;
     if (u.kind === "item" && listed(i)) {
-      if (paragraph.length > 0) flush();
+      if (paragraph.length > 0 || !item(i, i - 1)) flush();
       list.push(marked);
     } else if (u.kind === "code" || u.kind === "row" || u.kind === "list") {
       flush();
