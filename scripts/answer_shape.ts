@@ -4,7 +4,7 @@
  * citation or a search result lands on the gold section. Documented in docs/answers.md.
  */
 import type { Citation } from "../src/ask/ask_schema.ts";
-import { plainText, splitSentences } from "../src/ask/sentences.ts";
+import { plainText, splitSentences } from "../src/text/sentences.ts";
 
 /**
  * What the pages of a set hold that an answer or a snippet must not show flattened: each table

@@ -8,7 +8,7 @@ import { frontierNotes, WEAK_COVERAGE } from "./frontier.ts";
 import { answerWithLlm, LlmUnavailable } from "./llm.ts";
 import { type Passage, retrievePassages } from "./passages.ts";
 import { parseQuestion } from "./question.ts";
-import { composeAnswer } from "./unit_markdown.ts";
+import { composeAnswer } from "../text/unit_markdown.ts";
 import {
   answerability,
   type Evidence,

@@ -1,11 +1,11 @@
-import { contentTerms } from "../search/terms.ts";
+import { contentTerms } from "../text/terms.ts";
 import type { Passage } from "./passages.ts";
-import { plainText, type Sentence, splitSentences, wordCount } from "./sentences.ts";
+import { plainText, type Sentence, splitSentences, wordCount } from "../text/sentences.ts";
 import { announcesPage, holdsNumber, listsNames, withoutSyntaxExamples } from "./sentence_kinds.ts";
 import { definesTopic, headingSubject, sameTerms } from "./topic.ts";
 import { type Question, withCompounds } from "./question.ts";
 import { findLoosely } from "./locate.ts";
-import { unitMarkdown } from "./unit_markdown.ts";
+import { unitMarkdown } from "../text/unit_markdown.ts";
 
 /**
  * A sentence chosen for an extractive answer: `quote` is `passage.markdown.slice(start, end)`,

@@ -1,4 +1,4 @@
-import { contentTerms, stem, STOPWORDS, tokenize } from "../search/terms.ts";
+import { contentTerms, stem, STOPWORDS, tokenize } from "../text/terms.ts";
 import { asksForCode, asksForNumber } from "./sentence_kinds.ts";
 import { definitionTopic } from "./topic.ts";
 

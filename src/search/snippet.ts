@@ -1,7 +1,7 @@
 import { boundedMemo } from "../lib/bounded_memo.ts";
-import { plainText, type Sentence, splitSentences } from "../ask/sentences.ts";
-import { unitMarkdown } from "../ask/unit_markdown.ts";
-import { contentTerms, stem, STOPWORDS, tokenize } from "./terms.ts";
+import { plainText, type Sentence, splitSentences } from "../text/sentences.ts";
+import { unitMarkdown } from "../text/unit_markdown.ts";
+import { contentTerms, stem, STOPWORDS, tokenize } from "../text/terms.ts";
 
 /** A search snippet: plain text, and where the query's words stand in it. */
 export type Snippet = { text: string; matches: { start: number; end: number }[] };
