@@ -131,6 +131,16 @@ Deno.test("a compose file is answered as a fenced code block, never glued with '
   );
   assert.match(answer.answer, /```yaml\nservices:\n {2}socket-proxy:\n/);
   assert.doesNotMatch(answer.answer, /services:; |tab="/);
+  // The Ask page renders the answer's markdown: the compose file as a code block.
+  const page = await (await app.request(
+    `/w/docs/-/ask?q=${
+      encodeURIComponent(
+        "Security doesn't like us mounting /var/run/docker.sock — what alternatives?",
+      )
+    }`,
+  )).text();
+  assert.match(page, /<pre><code class="language-yaml">services:\n/);
+  assert.match(page, /<a href="#cite-1">\[1\]<\/a>/);
 });
 
 Deno.test("the listen port and the metrics port are not a conflict; two listen ports are", async () => {
