@@ -25,7 +25,8 @@ import { createEmbedder } from "../src/search/create_embedder.ts";
 import { BM25 } from "../src/search/fusion.ts";
 import { lexicalTopK } from "../src/search/lexical_cache.ts";
 import { meanScores, quantile, round, scoreQuery } from "../src/search/metrics.ts";
-import { rankPages, type SearchMode } from "../src/search/search_wikis.ts";
+import { rankPages, type SearchMode, searchWikis } from "../src/search/search_wikis.ts";
+import { gluedForms, median, onGoldSection, sectionsOf, sourceSyntax } from "./answer_shape.ts";
 import { selectBm25 } from "../src/search/store.ts";
 import { ensureVectorIndex } from "../src/search/vector_index.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
@@ -37,6 +38,8 @@ type Query = {
   answers?: string[];
   /** false: the page that answers it was removed (squad-abstain); `ask` should flag it. */
   answerable?: boolean;
+  /** The heading of the gold section (docsqa-style sets), as written. */
+  section?: string;
 };
 
 const { values, positionals } = parseArgs({
@@ -183,7 +186,13 @@ try {
  * markdown syntax (`markup_in_answers`) and of fragments (`fragment_answers`); on a set with
  * `answerable`, the share of uncovered questions flagged (coverage not `supported`) and of
  * covered ones wrongly flagged. `first_citation_gold` is the share whose first citation is a gold
- * page. With `EVAL_SHOW=1` each answer is printed with its first citation's page and section.
+ * page. On a set whose questions name their gold `section`: the share whose first citation is on
+ * it (`first_citation_gold_section`) and whose top search result is (`search_top_gold_section`).
+ * `sections_per_answer` is the median number of sections an answer cites; `source_syntax` the
+ * share of answers showing the source's syntax (HTML, rows glued with commas, code lines glued
+ * with `;`, tab info strings, wikilinks, include directives, callout markers: answer_shape.ts),
+ * `snippet_syntax` the same over the top 3 search snippets. With `EVAL_SHOW=1` each answer is
+ * printed with its first citation's page and section.
  */
 async function evaluateAnswers(deps: Deps) {
   const markdown = new Map(
@@ -202,6 +211,11 @@ async function evaluateAnswers(deps: Deps) {
   let answered = 0;
   const flagged = { covered: 0, uncovered: 0, nCovered: 0, nUncovered: 0 };
   const latencies: number[] = [];
+  const glued = gluedForms(markdown.values());
+  const shape = { firstSection: 0, withSection: 0, syntax: 0, searchTop: 0, snippets: 0 };
+  let snippetSyntax = 0;
+  const sections: number[] = [];
+  const syntaxKinds = new Map<string, number>();
   const asked = queries.filter((q) => (q.answers && q.answers.length > 0) || "answerable" in q);
   const answerable = asked.filter((q) => q.answerable !== false);
   const dump: string[] = [];
@@ -235,6 +249,27 @@ async function evaluateAnswers(deps: Deps) {
       answered++;
       if (hasMarkup(answer.answer)) markup++;
       if (isFragment(answer.answer)) fragments++;
+      sections.push(sectionsOf(answer.citations));
+      const kinds = sourceSyntax(answer.answer, glued);
+      if (kinds.length > 0) shape.syntax++;
+      for (const k of kinds) syntaxKinds.set(k, (syntaxKinds.get(k) ?? 0) + 1);
+    }
+    if (q.section && q.answerable !== false) {
+      shape.withSection++;
+      if (onGoldSection(answer.citations[0], q.gold, q.section)) shape.firstSection++;
+      const found = await searchWikis(deps, ["eval"], { query: q.query, limit: 3 });
+      if (onGoldSection(found.results[0], q.gold, q.section)) shape.searchTop++;
+      for (const r of found.results) {
+        shape.snippets++;
+        const kinds = sourceSyntax(r.snippet, glued);
+        if (kinds.length > 0) snippetSyntax++;
+        for (const k of kinds) {
+          syntaxKinds.set(`snippet_${k}`, (syntaxKinds.get(`snippet_${k}`) ?? 0) + 1);
+        }
+        if (kinds.length > 0 && Deno.env.get("EVAL_SHOW")) {
+          console.log(`snippet ${kinds}: ${r.snippet}`);
+        }
+      }
     }
     if (Deno.env.get("EVAL_SHOW")) {
       const first = answer.citations[0];
@@ -256,6 +291,9 @@ async function evaluateAnswers(deps: Deps) {
     }
   }
   if (values.features) await Deno.writeTextFile(values.features, dump.join("\n") + "\n");
+  if (syntaxKinds.size > 0) {
+    console.log("source syntax:", Object.fromEntries(syntaxKinds));
+  }
   const share = (n: number, of: number) => round(n / Math.max(of, 1));
   return {
     questions: asked.length,
@@ -272,22 +310,41 @@ async function evaluateAnswers(deps: Deps) {
       }
       : {}),
     citations_per_answer: round(quotes / Math.max(asked.length, 1)),
+    sections_per_answer: median(sections),
+    source_syntax: share(shape.syntax, answered),
+    ...(shape.withSection > 0
+      ? {
+        first_citation_gold_section: share(shape.firstSection, shape.withSection),
+        search_top_gold_section: share(shape.searchTop, shape.withSection),
+        snippet_syntax: share(snippetSyntax, shape.snippets),
+      }
+      : {}),
     p50_ms: round(quantile(latencies, 0.5)),
     p95_ms: round(quantile(latencies, 0.95)),
   };
 }
 
-/** Whether an answer carries markdown syntax: bold, a wikilink, a fence or a table row. */
+/**
+ * Whether an answer carries syntax that is not clean markdown: bold marks or a wikilink outside
+ * code, or a table row written with pipes. Answers are markdown: fenced code and lists are theirs.
+ */
 function hasMarkup(answer: string): boolean {
-  return /\*\*|\[\[|```|~~~|(^|\n)\s*\|.*\|/.test(answer);
+  return /\*\*|\[\[|(^|\n)\s*\|.*\|/.test(withoutCode(answer));
+}
+
+/** An answer's text without its fenced code blocks. */
+function withoutCode(answer: string): string {
+  return answer.replace(/(^|\n) {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?\n {0,3}\2[^\n]*/g, "$1");
 }
 
 /**
  * An answer that starts in lower case or inside a parenthesis, or ends without sentence
- * punctuation (citation markers aside).
+ * punctuation (citation markers, list markers and code blocks aside).
  */
 function isFragment(answer: string): boolean {
-  const text = answer.replace(/\s*\[\d+\]/g, "").trim();
+  const text = withoutCode(answer).replace(/\s*\[\d+\]/g, "")
+    .replace(/(^|\n)\s*(?:[-*+]|\d{1,9}[.)])\s+/g, "$1").trim();
+  if (!text) return false;
   return /^[\p{Ll})\]]/u.test(text) || /^[^(]*\)/.test(text) ||
     !/[.!?]["')\]”’]?$/.test(text);
 }

@@ -23,6 +23,7 @@
  */
 import { alignment } from "../src/ask/alignment.ts";
 import { windowSignals } from "../src/ask/signals.ts";
+import { parseQuestion } from "../src/ask/question.ts";
 import { FEATURES } from "../src/ask/verdict.ts";
 import type { Passage } from "../src/ask/passages.ts";
 import {
@@ -161,8 +162,8 @@ async function load(file: string, synthetic: boolean): Promise<Row[]> {
     const dumped = Object.fromEntries(DUMPED.map((f, i) => [f, r.features[i]!]));
     const all: Record<string, number> = {
       ...dumped,
-      ...windowSignals(r.question, r.passages),
-      ...alignment(r.question, r.passages),
+      ...windowSignals(parseQuestion(r.question), r.passages),
+      ...alignment(parseQuestion(r.question), r.passages),
       ...(EXTRA.has("qpp") ? qpp(r.question, r.passages, bg) : {}),
       ...(EXTRA.has("ibm") ? ibm(r.question, r.passages, table, bg) : {}),
     };

@@ -1,4 +1,5 @@
 import { contentTerms, stem, STOPWORDS, tokenize } from "../text/terms.ts";
+import type { Question } from "./question.ts";
 import type { Passage } from "./passages.ts";
 import { plainText, splitSentences } from "../text/sentences.ts";
 
@@ -48,8 +49,8 @@ const NONE: Alignment = {
 };
 
 /** The alignment evidence of a question against its retrieved passages. */
-export function alignment(question: string, passages: Passage[]): Alignment {
-  const qTerms = [...contentTerms(question).keys()];
+export function alignment(question: Question, passages: Passage[]): Alignment {
+  const qTerms = [...question.terms.keys()];
   if (qTerms.length === 0 || passages.length === 0) return NONE;
   const docs = passages.map((p) => new Set(contentTerms(`${p.title} ${p.text}`).keys()));
   const n = passages.length;
@@ -63,10 +64,10 @@ export function alignment(question: string, passages: Passage[]): Alignment {
   const topic = new Set(
     qTerms.filter((t) => title.has(t) || docs.filter((d) => d.has(t)).length >= n / 2),
   );
-  const names = questionNames(question);
-  const numbers = tokenize(question).filter((w) => /\d/.test(w));
-  const qWords = new Set(tokenize(question));
-  const kind = askedKind(question);
+  const names = question.names;
+  const numbers = question.numbers;
+  const qWords = new Set(question.words);
+  const kind = question.wants.near;
   type Window = { page: string; text: string; share: number };
   const windows: Window[] = [];
   for (const passage of passages) {
@@ -118,31 +119,7 @@ export function alignment(question: string, passages: Passage[]): Alignment {
   };
 }
 
-/** The question's capitalised words past its first word, lower-cased, stop words aside. */
-function questionNames(question: string): string[] {
-  const words = [...question.matchAll(/\p{L}[\p{L}\p{N}'’-]*/gu)].map((m) => m[0]);
-  return [
-    ...new Set(
-      words.slice(1).filter((w) => /^\p{Lu}/u.test(w)).flatMap((w) => tokenize(w))
-        .filter((w) => !STOPWORDS.has(w)),
-    ),
-  ];
-}
-
-type Kind = "number" | "date" | "name";
-
-function askedKind(question: string): Kind | null {
-  const q = question.toLowerCase();
-  if (/\b(what|which) (year|decade|century|month|day|date)\b|\bwhen\b/.test(q)) return "date";
-  if (
-    /\bhow (many|much|long|old|far|tall|large|big|high|often)\b|\bwhat (percentage|number|amount)\b/
-      .test(q)
-  ) return "number";
-  if (/\bwho(m|se)?\b|\bwhere\b|\bwhat (city|country|company|team|state|person)\b/.test(q)) {
-    return "name";
-  }
-  return null;
-}
+type Kind = NonNullable<Question["wants"]["near"]>;
 
 /** Whether a token of `kind`, new to the question, stands within 8 tokens of a matched word. */
 function nearAnswer(

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
+import { parseQuestion as q } from "./question.ts";
 import { alignment } from "./alignment.ts";
 import { passage } from "./passage_fixture.ts";
 
 Deno.test("the answering window holds the question's names in order, with a year near them", () => {
-  const a = alignment("When was the Falcon gateway moved to Lisbon?", [
+  const a = alignment(q("When was the Falcon gateway moved to Lisbon?"), [
     passage("falcon", "Falcon", "The Falcon gateway was moved to Lisbon in 2024. It serves HTTPS."),
     passage("tokens", "Tokens", "Tokens expire after an hour."),
   ]);
@@ -15,7 +16,7 @@ Deno.test("the answering window holds the question's names in order, with a year
 });
 
 Deno.test("a sibling that shares only topic words leaves the question's rare words missing", () => {
-  const a = alignment("Who designed the Falcon gateway's rollback command in Porto?", [
+  const a = alignment(q("Who designed the Falcon gateway's rollback command in Porto?"), [
     passage("falcon-1", "Falcon", "The Falcon gateway serves requests on port 7443."),
     passage("falcon-2", "Falcon", "The Falcon gateway logs every request."),
   ]);
@@ -23,5 +24,5 @@ Deno.test("a sibling that shares only topic words leaves the question's rare wor
   assert.equal(a.names, 0.5, "Falcon is, Porto is in no window");
   assert.equal(a.nearAnswer, -1, "no name new to the question");
   assert.equal(a.rivals, 2, "both pages match as well");
-  assert.equal(alignment("", []).heldWeight, 0);
+  assert.equal(alignment(q(""), []).heldWeight, 0);
 });

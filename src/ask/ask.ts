@@ -7,6 +7,8 @@ import { conflictNotes } from "./conflicts.ts";
 import { frontierNotes, WEAK_COVERAGE } from "./frontier.ts";
 import { answerWithLlm, LlmUnavailable } from "./llm.ts";
 import { type Passage, retrievePassages } from "./passages.ts";
+import { parseQuestion } from "./question.ts";
+import { composeAnswer } from "../text/unit_markdown.ts";
 import {
   answerability,
   type Evidence,
@@ -62,24 +64,29 @@ export async function assessQuestion(
 }> {
   const parsed = askInput.safeParse(input);
   if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0]!.message);
-  const question = parsed.data.question;
+  const question = parseQuestion(parsed.data.question);
   // A version named is looked up now; the wikis' defaults come with the search's statistics.
   const named = parsed.data.version;
   const versions = named ? await resolveVersions(deps.db, wikiIds, named) : new Map();
-  const passages = await retrievePassages(deps, wikiIds, question, versions, named === undefined);
-  const extractive = pickSentences(question, passages);
-  const evidence = await gatherEvidence(
+  const { passages, terms } = await retrievePassages(
     deps,
     wikiIds,
     question,
+    versions,
+    named === undefined,
+  );
+  const extractive = pickSentences(question, passages);
+  const evidence = gatherEvidence(
+    question,
     passages,
+    terms,
     extractive.evidence,
     extractive.picks[0]?.passage,
   );
   const probability = answerability(evidence);
   // With a model, it sees every retrieval that found passages, and may say "not covered".
   const draft = deps.config.llm && passages.length > 0
-    ? await llmDraft(deps, deps.config.llm, question, passages)
+    ? await llmDraft(deps, deps.config.llm, question.text, passages)
     : null;
   const { answer, citations, notes, mode, covered } = checkNotCovered(
     draft && "answer" in draft ? draft : extractiveDraft(extractive, passages, draft?.notes ?? []),
@@ -98,7 +105,7 @@ export async function assessQuestion(
   frontier.notes.push(...await versionChangeNotes(deps.db, versions, citations));
   return {
     answer: {
-      question,
+      question: question.text,
       answer,
       citations,
       frontier: dedupe([
@@ -216,7 +223,7 @@ function extractiveDraft(
 ): Draft {
   const picks = extractive.coverage < WEAK_COVERAGE ? [] : extractive.picks;
   const answer = picks.length > 0
-    ? picks.map((p, i) => `${p.plain} [${i + 1}]`).join(" ")
+    ? composeAnswer(picks.map((p) => ({ ...p, from: p.passage.pageId })))
     : passages.length > 0
     ? `The wiki does not answer this. The closest pages are ${closest(passages)}.`
     : "The wiki has nothing on this.";

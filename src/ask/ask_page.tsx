@@ -1,7 +1,7 @@
-import { Fragment } from "hono/jsx";
 import type { Answer } from "./ask_schema.ts";
 import { titleOf } from "../usage/question_gaps.ts";
 import { Alert } from "../kit/web/form_kit.tsx";
+import { renderMarkdown } from "../spaces/render_markdown.ts";
 import { newPageHref, toolHref } from "../kit/web/space_urls.ts";
 import { type SpaceView, WikiFrame } from "../kit/web/wiki_frame.tsx";
 
@@ -91,16 +91,10 @@ export function AnswerView(
         <strong>{COVERAGE[answer.coverage]}</strong>
         {answer.mode === "extractive" && " · quoted from the pages"}
       </p>
-      <p class="answer-text">
-        {answer.answer.split(/(\[\d+\])/).map((part, i) => {
-          const n = /^\[(\d+)\]$/.exec(part)?.[1];
-          return (
-            <Fragment key={String(i)}>
-              {n ? <a href={`#cite-${n}`}>{part}</a> : part}
-            </Fragment>
-          );
-        })}
-      </p>
+      <div
+        class="answer-text"
+        dangerouslySetInnerHTML={{ __html: answerHtml(answer.answer, wikiId) }}
+      />
       {answer.citations.length > 0 && (
         <>
           <h3>Sources</h3>
@@ -158,4 +152,18 @@ function WriteLink(props: { note: Answer["frontier"][number]; wikiId: string; qu
       <a href={newPageHref(wikiId, titleOf(props.question))}>Write this page</a>
     </>
   );
+}
+
+/**
+ * The answer's markdown (paragraphs, lists, fenced code) as HTML, through the page renderer
+ * (raw HTML escaped, unsafe link schemes refused), its `[n]` markers linked to their citations
+ * outside code.
+ */
+function answerHtml(markdown: string, wikiId: string): string {
+  const html = renderMarkdown(markdown, { wikiId, path: "", targets: new Map(), canCreate: false });
+  return html.split(/(<pre>[\s\S]*?<\/pre>)/).map((part) =>
+    part.startsWith("<pre>")
+      ? part
+      : part.replace(/\[(\d+)\]/g, (m, n) => `<a href="#cite-${n}">${m}</a>`)
+  ).join("");
 }

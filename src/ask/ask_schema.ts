@@ -55,7 +55,11 @@ export type Citation = z.infer<typeof citationSchema>;
 /** An answer with its citations, frontier notes and a one-word coverage summary. */
 export const answerSchema = z.object({
   question: z.string(),
-  answer: z.string(),
+  answer: z.string().describe(
+    "The answer as markdown, returned as is: paragraphs, lists, fenced code blocks and table " +
+      "rows read with their header, each unit followed by its [n] citation marker. No HTML, " +
+      "wikilinks or other source syntax; render it as markdown or read it as text",
+  ),
   citations: z.array(citationSchema),
   frontier: z.array(frontierNoteSchema),
   coverage: z.enum(["supported", "partial", "unsupported"]),

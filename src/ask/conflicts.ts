@@ -1,8 +1,11 @@
 import { contentTerms } from "../text/terms.ts";
 import type { Citation, FrontierNote } from "./ask_schema.ts";
 
-/** A value a sentence states: a number, a version or a port, with the word that names it. */
-type Stated = { key: string; value: string };
+/**
+ * A value a sentence states: a number, a version or a port, with the word that names it and the
+ * word before that one, which says which of its kind it is ("listens on port", "metrics port").
+ */
+type Stated = { key: string; value: string; qualifier: string };
 
 /** Two sentences must share at least this share of their words to be about the same thing. */
 const SAME_TOPIC = 0.4;
@@ -23,7 +26,8 @@ export function conflictNotes(citations: Citation[]): FrontierNote[] {
       if (a.page === b.page || overlap(a.quote, b.quote) < SAME_TOPIC) continue;
       const bValues = statedValues(b.quote);
       for (const x of statedValues(a.quote)) {
-        const others = bValues.filter((y) => y.key === x.key);
+        // The same property of the same thing: the listen port and the metrics port are two.
+        const others = bValues.filter((y) => y.key === x.key && y.qualifier === x.qualifier);
         if (others.length === 0 || others.some((y) => y.value === x.value)) continue;
         const y = others[0]!;
         const id = [a.page, b.page, x.key].join("\u0000");
@@ -50,7 +54,7 @@ export function statedValues(sentence: string): Stated[] {
     const before = [...contentTerms(sentence.slice(Math.max(0, m.index - 60), m.index)).keys()]
       .filter((t) => !/\d/.test(t));
     const key = before[before.length - 1];
-    if (key) out.push({ key, value: m[1]! });
+    if (key) out.push({ key, value: m[1]!, qualifier: before[before.length - 2] ?? "" });
   }
   return out;
 }

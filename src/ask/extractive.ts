@@ -1,16 +1,11 @@
-import { contentTerms, stem, STOPWORDS, tokenize } from "../text/terms.ts";
+import { contentTerms } from "../text/terms.ts";
 import type { Passage } from "./passages.ts";
 import { plainText, type Sentence, splitSentences, wordCount } from "../text/sentences.ts";
-import {
-  announcesPage,
-  asksForCode,
-  asksForNumber,
-  holdsNumber,
-  listsNames,
-  withoutSyntaxExamples,
-} from "./sentence_kinds.ts";
-import { definesTopic, definitionTopic, headingSubject, sameTerms } from "./topic.ts";
+import { announcesPage, holdsNumber, listsNames, withoutSyntaxExamples } from "./sentence_kinds.ts";
+import { definesTopic, headingSubject, sameTerms } from "./topic.ts";
+import { type Question, withCompounds } from "./question.ts";
 import { findLoosely } from "./locate.ts";
+import { unitMarkdown } from "../text/unit_markdown.ts";
 
 /**
  * A sentence chosen for an extractive answer: `quote` is `passage.markdown.slice(start, end)`,
@@ -22,6 +17,12 @@ export type Pick = {
   start: number;
   end: number;
   plain: string;
+  /**
+   * What block the sentence is (`Sentence["kind"]`, or a whole numbered list: `wholeList`), and
+   * its clean markdown (`unitMarkdown`).
+   */
+  kind: Sentence["kind"] | "list";
+  shown: string;
   coverage: number;
 };
 
@@ -101,13 +102,13 @@ export function locatedSentences(passage: Passage): (Sentence & { quote: string 
  * and add a passage or a word of the question. Tuned on SQuAD (docs/answers.md).
  */
 export function pickSentences(
-  question: string,
+  question: Question,
   passages: Passage[],
 ): { picks: Pick[]; coverage: number; evidence: SentenceEvidence } {
   // A question asking what something is ("How do tokens work?") is about its topic alone: the
   // words of its form ("work") are not what an answer must hold.
-  const topic = definitionTopic(question);
-  const qTerms = topic ?? [...contentTerms(question).keys()];
+  const topic = question.topic;
+  const qTerms = question.asked;
   const none: SentenceEvidence = {
     best: 0,
     passage: 0,
@@ -124,8 +125,8 @@ export function pickSentences(
   if (qTerms.length === 0 || passages.length === 0) {
     return { picks: [], coverage: 0, evidence: none };
   }
-  const code = asksForCode(question);
-  const number = asksForNumber(question);
+  const code = question.wants.code;
+  const number = question.wants.amount;
   const qSet = new Set(qTerms);
   let candidates = passages.flatMap((passage, rank) => {
     const heading = subsectionTerms(passage);
@@ -262,7 +263,7 @@ export function pickSentences(
     ? best.coverage
     : own.reduce((sum, t) => sum + (best.terms.has(t) ? idf.get(t)! : 0), 0) / ownTotal;
   return {
-    picks: picks.map(({ terms, ...pick }) => ({ ...pick, coverage: covered(terms) })),
+    picks: wholeList(picks.map(({ terms, ...pick }) => ({ ...pick, coverage: covered(terms) }))),
     coverage: covered(union),
     evidence: {
       best: best.coverage,
@@ -289,6 +290,8 @@ function toPick(
     start: c.sentence.start,
     end: c.sentence.end,
     plain: c.plain,
+    kind: c.sentence.kind,
+    shown: unitMarkdown(c.sentence, c.passage.markdown, c.sentence.start),
     coverage: c.coverage,
   };
 }
@@ -312,7 +315,7 @@ function toPick(
  */
 function withContinuations(
   chosen: (Pick & { terms: Set<string> })[],
-  question: string,
+  question: Question,
   readsOn: string[] | null,
   code: boolean,
 ): (Pick & { terms: Set<string> })[] {
@@ -373,14 +376,8 @@ function bigramShare(qTerms: string[], text: string): number {
 }
 
 /** 1 when the question asks for a number or a date and the sentence holds one, -1 when not. */
-function typeMatch(question: string, sentence: string): number {
-  if (
-    !/\b(how (many|much|long|old|far|tall|large|big)|what year|when|what percentage)\b/i.test(
-      question,
-    )
-  ) {
-    return 0;
-  }
+function typeMatch(question: Question, sentence: string): number {
+  if (!question.wants.numberOrDate) return 0;
   return /\d/.test(sentence) ? 1 : -1;
 }
 
@@ -397,17 +394,45 @@ function subsectionTerms(passage: Passage): string[] {
 }
 
 /**
- * The stemmed content words of a text, plus the question's words that it holds as one
- * compound: "roll back" is in a text that says "rollback", "set up" in one that says "setup".
+ * A step of a procedure is not an answer alone: when the best unit is an item of a numbered
+ * list (or of a bulleted list that is all its section holds), the answer gives the whole list (every step, one quote from its first item to its last,
+ * rendered as a list), and drops the other picks from that list. "What do I do when a node is
+ * down?" answered with step 1 of a three-step runbook.
  */
-export function withCompounds(question: string, text: string): Set<string> {
-  const terms = new Set(contentTerms(text).keys());
-  const words = new Set(tokenize(text));
-  const q = tokenize(question);
-  for (let i = 0; i + 1 < q.length; i++) {
-    const [a, b] = [q[i]!, q[i + 1]!];
-    if (!words.has(a + b) && !words.has(stem(a + b))) continue;
-    for (const w of [a, b]) if (!STOPWORDS.has(w)) terms.add(stem(w));
+function wholeList(picks: Pick[]): Pick[] {
+  const first = picks[0];
+  if (!first || first.kind !== "item") return picks;
+  const units = locatedSentences(first.passage);
+  const at = units.findIndex((u) => u.start === first.start);
+  if (at < 0) return picks;
+  let from = at;
+  while (from > 0 && units[from - 1]!.kind === "item") from--;
+  let to = at;
+  while (to + 1 < units.length && units[to + 1]!.kind === "item") to++;
+  const items = units.slice(from, to + 1);
+  const numbered = (t: string) => /^\s*\d{1,9}[.)]\s/.test(t);
+  // A numbered list is a procedure; a bulleted one is when it is all its section says.
+  const whole = items.length === units.length;
+  const steps = items.filter((u) => numbered(u.text) || /^\s*[-*+]\s/.test(u.text)).length;
+  if (steps < 2 || !(numbered(items[0]!.text) || whole)) return picks;
+  const lines: string[] = [];
+  for (const u of items) {
+    const marker = /^\s*(\d{1,9}[.)]|[-*+])\s/.exec(u.text)?.[1]?.replace(/[*+]/, "-");
+    if (marker) lines.push(`${marker} ${plainText(u)}`);
+    else if (lines.length > 0) lines[lines.length - 1] += ` ${plainText(u)}`;
   }
-  return terms;
+  const start = items[0]!.start;
+  const end = items.at(-1)!.end;
+  const list: Pick = {
+    ...first,
+    quote: first.passage.markdown.slice(start, end),
+    start,
+    end,
+    plain: lines.join(" "),
+    kind: "list",
+    shown: lines.join("\n"),
+  };
+  const inList = (p: Pick) =>
+    p.passage.pageId === first.passage.pageId && p.start >= start && p.end <= end;
+  return [list, ...picks.slice(1).filter((p) => !inList(p))];
 }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { parseQuestion as q } from "./question.ts";
 import { pickSentences } from "./extractive.ts";
 import { listsNames } from "./sentence_kinds.ts";
 import { passage } from "./passage_fixture.ts";
@@ -18,7 +19,7 @@ Deno.test("a sentence in two overlapping windows of one page is cited once", () 
   const markdown = "# Keys\n\nRevoke a token with the Revoke button beside it. " +
     "A revoked token gets 401 at once. Tokens can expire after a number of days.";
   const second = markdown.indexOf("A revoked");
-  const { picks } = pickSentences("Does a revoked token get 401 at once?", [
+  const { picks } = pickSentences(q("Does a revoked token get 401 at once?"), [
     windowOf(markdown, 8, 1, 1),
     windowOf(markdown, second, 2, 2),
   ]);
@@ -44,7 +45,7 @@ Deno.test("an announcement stays only right before its own continuation", () => 
     chunkId,
     n: chunkId,
   });
-  const { picks } = pickSentences("How do I revoke and rotate tokens everywhere at once?", [
+  const { picks } = pickSentences(q("How do I revoke and rotate tokens everywhere at once?"), [
     window(a, b, 1),
     { ...window(b, md.length, 2), section: "Tokens > Shell" },
   ]);

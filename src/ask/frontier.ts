@@ -2,6 +2,7 @@ import type { Db } from "../db/db.ts";
 import { contentTerms } from "../text/terms.ts";
 import type { Answer, Citation, FrontierNote } from "./ask_schema.ts";
 import type { Passage } from "./passages.ts";
+import type { Question } from "./question.ts";
 import { missingLinksFrom } from "../pages/list_neighbors.ts";
 
 /** A source older than this is noted as possibly stale. */
@@ -17,7 +18,7 @@ export const WEAK_COVERAGE = 0.35;
  */
 export async function frontierNotes(
   db: Db,
-  question: string,
+  question: Question,
   passages: Passage[],
   citations: Citation[],
   level: Answer["coverage"],
@@ -25,9 +26,9 @@ export async function frontierNotes(
   { notes: FrontierNote[]; coverage: Answer["coverage"]; absent: string[]; unwritten: string[] }
 > {
   const notes: FrontierNote[] = [];
-  const qTerms = contentTerms(question);
+  const qTerms = question.terms;
   const inPassages = new Set(
-    passages.flatMap((p) => [...contentTerms(`${p.title} ${p.text}`).keys()]),
+    passages.flatMap((p) => [...contentTerms(`${p.title} ${p.section ?? ""} ${p.text}`).keys()]),
   );
   const absent = [...qTerms].filter(([t]) => !inPassages.has(t)).map(([, word]) => word);
   if (absent.length > 0) {

@@ -1,12 +1,13 @@
 import type { Deps } from "../deps.ts";
-import { rankChunks, withTexts } from "../search/search_wikis.ts";
+import { type AskRetrieval, retrieveForAsk } from "../search/ask_retrieval.ts";
 import { sourceFreshness } from "../sync/freshness.ts";
 import { versionPageUrl } from "../lib/urls.ts";
 import type { Version } from "../versions/versions.ts";
 import { pinnedTexts } from "../versions/version_search.ts";
 import { selectPageMarkdown } from "./store.ts";
 import { contentTerms } from "../text/terms.ts";
-import { definesTopic, definitionTopic, sameTerms } from "./topic.ts";
+import { definesTopic, sameTerms } from "./topic.ts";
+import type { Question } from "./question.ts";
 import { plainText, splitSentences } from "../text/sentences.ts";
 import { located } from "./locate.ts";
 
@@ -49,20 +50,15 @@ const CONSIDERED = 40;
 export async function retrievePassages(
   deps: Pick<Deps, "db" | "embedder" | "log" | "config">,
   wikiIds: string[],
-  question: string,
+  question: Question,
   versions?: Map<string, Version>,
   defaults = false,
-): Promise<Passage[]> {
-  const { hits, rows } = await rankChunks(deps, wikiIds, question, "hybrid", {
-    texts: CONSIDERED,
+): Promise<{ passages: Passage[]; terms: AskRetrieval["terms"] }> {
+  const { hits, rows, terms } = await retrieveForAsk(deps, wikiIds, question.text, CONSIDERED, {
     versions,
     defaults,
   });
-  const considered = leadOfNamedPage(
-    question,
-    await withTexts(deps, hits.slice(0, CONSIDERED), rows),
-    rows,
-  );
+  const considered = leadOfNamedPage(question, hits, rows);
   const markdown = new Map(
     (await selectPageMarkdown(deps.db, [...new Set(considered.map((h) => h.page_id))]))
       .map((r) => [Number(r.id), r.markdown]),
@@ -99,7 +95,7 @@ export async function retrievePassages(
     });
     if (passages.length >= MAX_PASSAGES) break;
   }
-  return passages;
+  return { passages, terms };
 }
 
 /**
@@ -112,11 +108,11 @@ export async function retrievePassages(
  * best chunk.
  */
 function leadOfNamedPage<T extends { chunk_id: number }>(
-  question: string,
+  question: Question,
   considered: T[],
   rows: Map<number, { title: string; heading_path: string[]; text: string | null }>,
 ): T[] {
-  const topic = definitionTopic(question);
+  const topic = question.topic;
   if (!topic || considered.length < 2) return considered;
   const lead = considered.find((h) => {
     const row = rows.get(h.chunk_id)!;

@@ -1,5 +1,5 @@
 import { contentTerms, stem, STOPWORDS, tokenize } from "../text/terms.ts";
-import { withCompounds } from "./extractive.ts";
+import { type Question, withCompounds } from "./question.ts";
 import type { Passage } from "./passages.ts";
 import { plainText, splitSentences } from "../text/sentences.ts";
 
@@ -39,8 +39,8 @@ const NONE: Signals = {
 };
 
 /** The window evidence of a question against its retrieved passages. */
-export function windowSignals(question: string, passages: Passage[]): Signals {
-  const qTerms = [...contentTerms(question).keys()];
+export function windowSignals(question: Question, passages: Passage[]): Signals {
+  const qTerms = [...question.terms.keys()];
   if (qTerms.length === 0 || passages.length === 0) return NONE;
   const passageTerms = passages.map((p) => withCompounds(question, `${p.title} ${p.text}`));
   const df = new Map(qTerms.map((t) => [t, passageTerms.filter((s) => s.has(t)).length]));
@@ -52,9 +52,9 @@ export function windowSignals(question: string, passages: Passage[]): Signals {
   const title = new Set(contentTerms(passages[0]!.title).keys());
   const specific = qTerms.filter((t) => !title.has(t) && df.get(t)! < n / 2);
   const rarest = [...qTerms].sort((a, b) => df.get(a)! - df.get(b)!).slice(0, 2);
-  const qStems = tokenize(question).map(stem);
-  const kind = answerKind(question);
-  const qWords = new Set(tokenize(question));
+  const qStems = question.stems;
+  const kind = question.wants.token;
+  const qWords = new Set(question.words);
   let best = { share: -1, specific: 0, missing: specific.length, anchors: 0, type: 0, page: "" };
   let run = 0;
   const perPage = new Map<string, number>();
@@ -114,19 +114,7 @@ function longestRun(q: string[], s: string[]): number {
   return best;
 }
 
-type Kind = "number" | "date" | "person" | "place";
-
-/** What kind of token the question asks for, when its wh-word says so. */
-function answerKind(question: string): Kind | null {
-  const q = question.toLowerCase();
-  if (/\b(what|which) (year|decade|century|month|day|date)\b|\bwhen\b/.test(q)) return "date";
-  if (/\bhow (many|much|long|old|far|tall|large|big|high)\b|\bwhat (percentage|number)\b/.test(q)) {
-    return "number";
-  }
-  if (/\bwho(m|se)?\b/.test(q)) return "person";
-  if (/\bwhere\b/.test(q)) return "place";
-  return null;
-}
+type Kind = NonNullable<Question["wants"]["token"]>;
 
 /** Whether `text` holds a token of that kind that the question does not already hold. */
 function hasAnswerOfKind(kind: Kind, text: string, qWords: Set<string>): boolean {

@@ -1,6 +1,6 @@
-import type { Deps } from "../deps.ts";
-import { termEvidence } from "../search/search_wikis.ts";
+import type { AskRetrieval } from "../search/ask_retrieval.ts";
 import { tokenize } from "../text/terms.ts";
+import type { Question } from "./question.ts";
 import type { SentenceEvidence } from "./extractive.ts";
 import type { Passage } from "./passages.ts";
 import { type Signals, windowSignals } from "./signals.ts";
@@ -23,31 +23,26 @@ export type Evidence = SentenceEvidence & Signals & Alignment & {
  * Gathers the verdict's evidence: the picker's sentence-level features, plus how much of the
  * question's wiki-wide rare vocabulary the best passages hold (from the lexical index).
  */
-export async function gatherEvidence(
-  deps: Pick<Deps, "db">,
-  wikiIds: string[],
-  question: string,
+export function gatherEvidence(
+  question: Question,
   passages: Passage[],
+  terms: AskRetrieval["terms"],
   sentence: SentenceEvidence,
   bestPassage: Passage | undefined,
-): Promise<Evidence> {
+): Evidence {
   const top = passages[0];
   const signals = { ...windowSignals(question, passages), ...alignment(question, passages) };
   if (!top) return { ...sentence, ...signals, rareTop: 0, rareBest: 0, unseen: 1, margin: 0 };
   const best = bestPassage ?? top;
-  const terms = await termEvidence(deps.db, wikiIds, question, [top.chunkId, best.chunkId]);
   const idf = (df: number, n: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
   const weights = terms.map((t) => ({ w: idf(t.df, Math.max(t.n, 1)), chunks: t.chunks }));
   const total = weights.reduce((s, t) => s + t.w, 0) || 1;
   // A term also counts as held when the passage holds it inside a compound of the question's
   // adjacent words ("roll back" in "rollback"); PostgreSQL's stems are prefixes of the words.
-  const q = tokenize(question);
   const compoundParts = (p: Passage) => {
     const words = new Set(tokenize(p.text));
     const parts: string[] = [];
-    for (let i = 0; i + 1 < q.length; i++) {
-      if (words.has(q[i]! + q[i + 1]!)) parts.push(q[i]!, q[i + 1]!);
-    }
+    for (const [a, b] of question.pairs) if (words.has(a + b)) parts.push(a, b);
     return parts;
   };
   const held = (t: { term: string; chunks: number[] }, p: Passage) =>

@@ -16,12 +16,20 @@ export const OVERLAP_WORDS = 40;
 
 const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t\r]*$/;
 
-/** The ATX headings of a markdown body, in order, ignoring those inside code. */
+/**
+ * The ATX headings of a markdown body, in order, ignoring those inside code blocks. A line is
+ * found to be a heading on the code-masked text (a `#` inside a fence is not one), but its text
+ * is read from the line as written, inline code and all: in reference documentation the option
+ * names are the headings (`` ## `rejectStatusCode` ``), and a heading read from the masked line
+ * was empty, so its section could not be found, cited or linked by its name.
+ */
 export function headingsOf(body: string): { level: number; text: string; line: number }[] {
   const headings: { level: number; text: string; line: number }[] = [];
-  maskCode(body).split("\n").forEach((line, index) => {
-    const m = HEADING.exec(line);
-    if (m) headings.push({ level: m[1]!.length, text: (m[2] ?? "").trim(), line: index });
+  const lines = body.split("\n");
+  maskCode(body).split("\n").forEach((masked, index) => {
+    const m = HEADING.test(masked) ? HEADING.exec(lines[index]!) : null;
+    if (!m) return;
+    headings.push({ level: m[1]!.length, text: (m[2] ?? "").trim(), line: index });
   });
   return headings;
 }

@@ -31,3 +31,13 @@ Deno.test("a page written with CRLF line endings is split at its headings too", 
   assert.deepEqual(chunks.map((c) => c.headingPath), [["Guide"], ["Guide", "Setup"]]);
   assert.deepEqual(chunks.map((c) => c.anchor), ["guide", "setup"]);
 });
+
+Deno.test("a heading keeps its inline code in the heading path and anchor", () => {
+  const chunks = chunkMarkdown(
+    "# Ping\n## `terminatingStatusCode`\nText.\n## Example of Depth & `X-Forwarded-For`\nMore.",
+  );
+  assert.deepEqual(chunks.map((c) => [c.headingPath.at(-1), c.anchor]), [
+    ["`terminatingStatusCode`", "terminatingstatuscode"],
+    ["Example of Depth & `X-Forwarded-For`", "example-of-depth--x-forwarded-for"],
+  ]);
+});

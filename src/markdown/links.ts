@@ -118,7 +118,8 @@ export function maskCode(markdown: string): string {
     }
     return line;
   }).join("\n");
-  return out.replace(/(`+)([\s\S]*?[^`])\1(?!`)/g, (span) => " ".repeat(span.length));
+  // A span may run over a line break: its newlines stay, so line numbers stay those of the text.
+  return out.replace(/(`+)([\s\S]*?[^`])\1(?!`)/g, (span) => span.replace(/[^\n]/g, " "));
 }
 
 /** What makes two links the same link: kind, target as written, section and label. */

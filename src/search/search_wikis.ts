@@ -52,7 +52,8 @@ export const searchResultSchema = z.object({
   title: z.string(),
   section: z.string().nullable().describe("The heading path of the best matching passage"),
   snippet: z.string().describe(
-    "The best matching passage as plain text, cut at whole words; nothing in it is altered",
+    "The best matching passage as plain text, cut at whole words: a code block's lines one a " +
+      "line, a table row read with its header; no word of it is altered",
   ),
   matches: z.array(z.object({ start: z.number().int(), end: z.number().int() })).describe(
     "Where the query's words stand in `snippet`, as character offsets",

@@ -1,5 +1,6 @@
 import { boundedMemo } from "../lib/bounded_memo.ts";
-import { plainText, splitSentences } from "../text/sentences.ts";
+import { plainText, type Sentence, splitSentences } from "../text/sentences.ts";
+import { unitMarkdown } from "../text/unit_markdown.ts";
 import { contentTerms, stem, STOPWORDS, tokenize } from "../text/terms.ts";
 
 /** A search snippet: plain text, and where the query's words stand in it. */
@@ -18,8 +19,7 @@ export const MARK_CLOSE = "⟧";
  * the `WINDOW_WORDS` that hold the most distinct query terms, with the matched words' offsets.
  */
 export function buildSnippet(markdown: string, query: string): Snippet {
-  const plain = splitSentences(markdown).filter((s) => s.kind !== "markup")
-    .map((s) => plainText(s)).filter(Boolean).join(" ");
+  const plain = snippetText(markdown);
   const terms = new Set(contentTerms(query).keys());
   const words: { start: number; end: number; hits: string[] }[] = [];
   for (const m of plain.matchAll(/\S+/g)) {
@@ -101,4 +101,32 @@ export function markSnippet(snippet: Snippet): string {
     at = m.end;
   }
   return out + snippet.text.slice(at);
+}
+
+/**
+ * A chunk's text as a snippet reads it, from the same units as an answer: prose as plain
+ * sentences run on; a code block as its lines, one a line (never glued with `;`); a table row
+ * read with its header ("rejectStatusCode — Defines … Default: 403."), never its cells glued
+ * with commas; each block on its own line.
+ */
+function snippetText(markdown: string): string {
+  let out = "";
+  let previous: Sentence["kind"] | null = null;
+  for (const s of splitSentences(markdown)) {
+    if (s.kind === "markup") continue;
+    const text = s.kind === "code"
+      ? s.text.split("\n").slice(
+        1,
+        /^\s*(`{3,}|~{3,})\s*$/.test(s.text.split("\n").at(-1)!) ? -1 : undefined,
+      )
+        .filter((l) => l.trim()).join("\n")
+      : s.kind === "row"
+      ? unitMarkdown(s, markdown, s.start).replace(/`/g, "")
+      : plainText(s);
+    if (!text) continue;
+    const block = (k: Sentence["kind"] | null) => k === "code" || k === "row" || k === "item";
+    out += out === "" ? text : (block(s.kind) || block(previous) ? "\n" : " ") + text;
+    previous = s.kind;
+  }
+  return out;
 }

@@ -150,7 +150,11 @@ export function plainText(sentence: Pick<Sentence, "text" | "kind">): string {
     .replace(/(^|[^\w*])[*_](?=\S)([^*_]*?\S)[*_](?!\w)/g, "$1$2")
     .replace(
       /<\/?[a-z][^>]*>/gi,
-      (m) => /^<\/?(br|p|div|span|b|i|em|strong|code)\b/i.test(m) ? "" : m,
+      (m) =>
+        /^<\/?(a|abbr|b|br|code|details|div|em|h[1-6]|i|img|kbd|li|ol|p|pre|small|span|strong|sub|summary|sup|table|tbody|td|th|thead|tr|u|ul)\b/i
+            .test(m)
+          ? ""
+          : m,
     )
     .replace(/\*\*|~~/g, "")
     .replace(/\s+/g, " ")

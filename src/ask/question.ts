@@ -1,0 +1,138 @@
+import { contentTerms, stem, STOPWORDS, tokenize } from "../text/terms.ts";
+import { asksForCode, asksForNumber } from "./sentence_kinds.ts";
+import { definitionTopic } from "./topic.ts";
+
+/**
+ * A question, read once (`parseQuestion`) and handed as one value to retrieval, the sentence
+ * picker, the verdict's evidence and the frontier notes: nothing else in `src/ask/` tokenizes
+ * the question's text. Search analyses `text` on its own terms (its lexical index and the
+ * embedder).
+ */
+export type Question = {
+  /** The question as asked. */
+  text: string;
+  /** Its words, lower case, in order (`tokenize`). */
+  words: string[];
+  /** The same words stemmed. */
+  stems: string[];
+  /** Its content words: stem → the word as asked (`contentTerms`), in order. */
+  terms: Map<string, string>;
+  /** Adjacent word pairs, which a text may hold as one compound ("roll back" / "rollback"). */
+  pairs: [string, string][];
+  /**
+   * The thing it names when it asks what something is ("How do tokens work?" → `token`):
+   * its stemmed content words (`definitionTopic`), else null.
+   */
+  topic: string[] | null;
+  /** The words an answer must hold: the topic's when it has one, else all its content words. */
+  asked: string[];
+  /** Its capitalised words past the first, lower case, stop words aside. */
+  names: string[];
+  /** Its words holding a digit. */
+  numbers: string[];
+  /** What kind of answer it asks for, by its form. */
+  wants: Wants;
+};
+
+/**
+ * The kinds of answer a question asks for. The picker, the verdict's features and its fitted
+ * weights were each written with their own reading of the wh-words, kept as they are.
+ */
+export type Wants = {
+  /** A command, a configuration, an example, or it names code itself (`asksForCode`). */
+  code: boolean;
+  /** An amount: how many, how much, how long, what percentage… (`asksForNumber`). */
+  amount: boolean;
+  /** A number or a date, as the picker's `typeMatch` reads it. */
+  numberOrDate: boolean;
+  /** The answer token the window signals look for (src/ask/signals.ts). */
+  token: "number" | "date" | "person" | "place" | null;
+  /** The answer token the alignment looks for near matched words (src/ask/alignment.ts). */
+  near: "number" | "date" | "name" | null;
+};
+
+/** Parses a question once; see `Question`. */
+export function parseQuestion(text: string): Question {
+  parses.count++;
+  const words = tokenize(text);
+  const terms = contentTerms(text);
+  const topic = definitionTopic(text);
+  const pairs: [string, string][] = [];
+  for (let i = 0; i + 1 < words.length; i++) pairs.push([words[i]!, words[i + 1]!]);
+  return {
+    text,
+    words,
+    stems: words.map(stem),
+    terms,
+    pairs,
+    topic,
+    asked: topic ?? [...terms.keys()],
+    names: namesOf(text),
+    numbers: words.filter((w) => /\d/.test(w)),
+    wants: wantsOf(text),
+  };
+}
+
+/** How many questions were parsed in this process: a test counts one per ask. */
+export const parses = { count: 0 };
+
+function wantsOf(text: string): Wants {
+  const q = text.toLowerCase();
+  return {
+    code: asksForCode(text),
+    amount: asksForNumber(text),
+    numberOrDate:
+      /\b(how (many|much|long|old|far|tall|large|big)|what year|when|what percentage)\b/i.test(
+        text,
+      ),
+    token: tokenKind(q),
+    near: nearKind(q),
+  };
+}
+
+function tokenKind(q: string): Wants["token"] {
+  if (/\b(what|which) (year|decade|century|month|day|date)\b|\bwhen\b/.test(q)) return "date";
+  if (/\bhow (many|much|long|old|far|tall|large|big|high)\b|\bwhat (percentage|number)\b/.test(q)) {
+    return "number";
+  }
+  if (/\bwho(m|se)?\b/.test(q)) return "person";
+  if (/\bwhere\b/.test(q)) return "place";
+  return null;
+}
+
+function nearKind(q: string): Wants["near"] {
+  if (/\b(what|which) (year|decade|century|month|day|date)\b|\bwhen\b/.test(q)) return "date";
+  if (
+    /\bhow (many|much|long|old|far|tall|large|big|high|often)\b|\bwhat (percentage|number|amount)\b/
+      .test(q)
+  ) return "number";
+  if (/\bwho(m|se)?\b|\bwhere\b|\bwhat (city|country|company|team|state|person)\b/.test(q)) {
+    return "name";
+  }
+  return null;
+}
+
+/** The question's capitalised words past its first word, lower-cased, stop words aside. */
+function namesOf(text: string): string[] {
+  const words = [...text.matchAll(/\p{L}[\p{L}\p{N}'’-]*/gu)].map((m) => m[0]);
+  return [
+    ...new Set(
+      words.slice(1).filter((w) => /^\p{Lu}/u.test(w)).flatMap((w) => tokenize(w))
+        .filter((w) => !STOPWORDS.has(w)),
+    ),
+  ];
+}
+
+/**
+ * The stemmed content words of a text, plus the question's words that it holds as one
+ * compound: "roll back" is in a text that says "rollback", "set up" in one that says "setup".
+ */
+export function withCompounds(question: Question, text: string): Set<string> {
+  const terms = new Set(contentTerms(text).keys());
+  const words = new Set(tokenize(text));
+  for (const [a, b] of question.pairs) {
+    if (!words.has(a + b) && !words.has(stem(a + b))) continue;
+    for (const w of [a, b]) if (!STOPWORDS.has(w)) terms.add(stem(w));
+  }
+  return terms;
+}

@@ -1,0 +1,125 @@
+import { plainText, type Sentence } from "./sentences.ts";
+
+/**
+ * An answer's unit as clean markdown, in the shape its source gave it (docs/answers.md, "Units
+ * that keep their shape"): prose as plain sentences (as before), a list item as a list item, a
+ * code block as fenced code (its info string cut to the language: no `tab="…"`), and a table
+ * row with its table's header: "`rejectStatusCode` — Defines the HTTP status code used for
+ * refused requests. Default: `403`." rather than "rejectStatusCode, Defines…, 403, No".
+ * `markdown` is the page the sentence was cut from and `start` where it starts there.
+ */
+export function unitMarkdown(sentence: Sentence, markdown: string, start: number): string {
+  if (sentence.kind === "code") return fenced(sentence.text);
+  if (sentence.kind === "item") {
+    const marker = /^\s*(\d{1,9}[.)])\s/.exec(sentence.text)?.[1] ?? "-";
+    return `${marker} ${plainText(sentence)}`;
+  }
+  if (sentence.kind === "row") return rowWithHeader(sentence.text, headerAbove(markdown, start));
+  return plainText(sentence);
+}
+
+/** A code block with its fence normalised and its info string cut to the language. */
+function fenced(text: string): string {
+  const lines = text.split("\n");
+  const open = /^ {0,3}(`{3,}|~{3,})\s*([\w+#.-]*)/.exec(lines[0]!);
+  if (!open) return text;
+  const indent = /^ */.exec(lines[0]!)![0].length;
+  const closes = lines.length > 1 && /^ {0,3}(`{3,}|~{3,})\s*$/.test(lines.at(-1)!);
+  const body = lines.slice(1, closes ? -1 : undefined)
+    .map((l) => l.slice(Math.min(indent, /^ */.exec(l)![0].length)));
+  const fence = body.some((l) => l.includes("```")) ? "~~~~" : "```";
+  return [`${fence}${open[2] ?? ""}`, ...body, fence].join("\n");
+}
+
+const cells = (row: string) =>
+  row.trim().replace(/^\|/, "").replace(/\|$/, "").split(/(?<!\\)\|/).map((c) => c.trim());
+
+/** The header row of the table a row at `start` of `markdown` belongs to, if any. */
+function headerAbove(markdown: string, start: number): string[] | null {
+  const lines = markdown.slice(0, start).split("\n");
+  lines.pop(); // the row's own line, up to where it starts
+  for (let i = lines.length - 1; i > 0; i--) {
+    if (!/^\s*\|.*\|?\s*$/.test(lines[i]!)) return null;
+    if (/^\s*\|?\s*:?-{3,}/.test(lines[i]!)) return cells(lines[i - 1]!);
+  }
+  return null;
+}
+
+/** A cell as inline markdown: HTML tags and link syntax dropped, code spans kept. */
+function cleanCell(cell: string): string {
+  return cell.replace(/<br\s*\/?>/gi, " ")
+    .replace(/<\/?(?:a|abbr|b|br|code|div|em|i|img|kbd|p|span|strong|sub|sup|u)\b[^>]*>/gi, "")
+    .replace(/\[\[([^\]|#]*)(?:#([^\]|]*))?(?:\|([^\]]*))?\]\]/g, (_m, t, s, l) => l ?? s ?? t)
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/\\\|/g, "|")
+    .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, "$2")
+    .replace(/(^|[^\w*`])[*_](?=\S)([^*_`]*?\S)[*_](?!\w)/g, "$1$2")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** A bare name or value reads as code: `403`, `rejectStatusCode`, `--log.level`. */
+function asCode(value: string): string {
+  if (value.includes("`") || !/^[\w./:=+-]+$/.test(value)) return value;
+  return /[\d_./:=-]|[a-z][A-Z]/.test(value) ? `\`${value}\`` : value;
+}
+
+const DESCRIBES =
+  /^(?:desc|description|meaning|purpose|explanation|details?|notes?|what it does|comment)s?$/i;
+
+const sentence = (text: string) => /[.!?:]["')\]]?$/.test(text) ? text : `${text}.`;
+
+/** A table row read with its header: name, then each cell as "Header: value." */
+function rowWithHeader(row: string, header: string[] | null): string {
+  const values = cells(row).map(cleanCell);
+  const [name, ...rest] = values;
+  const parts: string[] = [];
+  rest.forEach((value, i) => {
+    if (!value) return;
+    const label = cleanCell(header?.[i + 1] ?? "").replace(/`/g, "");
+    if (!label || DESCRIBES.test(label)) parts.push(sentence(value));
+    else parts.push(sentence(`${label}: ${asCode(value)}`));
+  });
+  const coded = asCode(name ?? "");
+  const head = coded.startsWith("`") ? coded : coded.charAt(0).toUpperCase() + coded.slice(1);
+  if (!head) return parts.join(" ");
+  return parts.length > 0 ? `${head} — ${parts.join(" ")}` : sentence(head);
+}
+
+/**
+ * The extractive answer: each unit followed by its `[n]` marker; prose sentences run on in one
+ * paragraph, list items stand as a list, a code block and a table row each as their own block.
+ */
+export function composeAnswer(
+  units: { kind: Sentence["kind"] | "list"; shown: string; plain: string; from?: unknown }[],
+): string {
+  const blocks: string[] = [];
+  let paragraph: string[] = [];
+  let list: string[] = [];
+  const flush = () => {
+    if (paragraph.length > 0) blocks.push(paragraph.join(" "));
+    if (list.length > 0) blocks.push(list.join("\n"));
+    paragraph = [];
+    list = [];
+  };
+  // An item stands as a list item beside another item of the same page (`from`); alone, or
+  // beside another page's item, it reads as a sentence.
+  const item = (i: number, j: number) =>
+    units[j]?.kind === "item" && units[j]!.from === units[i]!.from;
+  const listed = (i: number) => units[i]?.kind === "item" && (item(i, i - 1) || item(i, i + 1));
+  units.forEach((u, i) => {
+    const marked = `${u.kind === "item" && !listed(i) ? u.plain : u.shown} [${i + 1}]`;
+    if (u.kind === "item" && listed(i)) {
+      if (paragraph.length > 0 || !item(i, i - 1)) flush();
+      list.push(marked);
+    } else if (u.kind === "code" || u.kind === "row" || u.kind === "list") {
+      flush();
+      blocks.push(u.kind === "row" ? marked : `${u.shown}\n[${i + 1}]`);
+    } else {
+      if (list.length > 0) flush();
+      paragraph.push(marked);
+    }
+  });
+  flush();
+  return blocks.join("\n\n");
+}

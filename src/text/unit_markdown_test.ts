@@ -1,0 +1,44 @@
+import assert from "node:assert/strict";
+import { splitSentences } from "./sentences.ts";
+import { composeAnswer, unitMarkdown } from "./unit_markdown.ts";
+
+const TABLE = "## Configuration Options\n\n" +
+  "| Field | Description | Default | Required |\n" +
+  "|:------|:------------|:--------|:---------|\n" +
+  '| <a id="opt-rejectStatusCode" href="#opt-rejectStatusCode" title="#opt-rejectStatusCode">rejectStatusCode</a> | Defines the HTTP status code used for refused requests. | 403 | No |\n';
+
+const unit = (markdown: string, kind: string) => {
+  const s = splitSentences(markdown).find((s) => s.kind === kind)!;
+  return unitMarkdown(s, markdown, s.start);
+};
+
+Deno.test("a table row is read with its header, its HTML gone", () => {
+  assert.equal(
+    unit(TABLE, "row"),
+    "`rejectStatusCode` — Defines the HTTP status code used for refused requests. " +
+      "Default: `403`. Required: No.",
+  );
+});
+
+Deno.test("a code block stays fenced code, its tab info string cut to the language", () => {
+  const page = 'Use a socket proxy:\n\n```yaml tab="Docker Compose"\nservices:\n  traefik:\n' +
+    '    image: "traefik:latest"\n```\n';
+  assert.equal(
+    unit(page, "code"),
+    '```yaml\nservices:\n  traefik:\n    image: "traefik:latest"\n```',
+  );
+});
+
+Deno.test("list items side by side stay a list; prose runs on; a code block stands alone", () => {
+  const answer = composeAnswer([
+    { kind: "prose", shown: "When a node is down:", plain: "When a node is down:" },
+    { kind: "item", shown: "1. Drain it.", plain: "Drain it." },
+    { kind: "item", shown: "2. Page the on-call.", plain: "Page the on-call." },
+    { kind: "code", shown: "```sh\nkubectl get nodes\n```", plain: "kubectl get nodes" },
+  ]);
+  assert.equal(
+    answer,
+    "When a node is down: [1]\n\n1. Drain it. [2]\n2. Page the on-call. [3]\n\n" +
+      "```sh\nkubectl get nodes\n```\n[4]",
+  );
+});

@@ -1,0 +1,160 @@
+import assert from "node:assert/strict";
+import type { Hono } from "hono";
+import type { Answer } from "../src/ask/ask_schema.ts";
+import type { Deps } from "../src/deps.ts";
+import { writePage } from "../src/pages/write_page.ts";
+import type { SearchOutput } from "../src/search/search_wikis.ts";
+import { createWiki } from "../src/wikis/wikis.ts";
+import { freshDb, testApp } from "./helpers.ts";
+import { parses } from "../src/ask/question.ts";
+
+// Answers from documentation-shaped pages (issue #28): reference sections headed by an option's
+// name in inline code, tables of options, numbered runbooks, code blocks. Through REST, as an
+// assistant asks.
+
+async function ask(app: Hono, wiki: string, question: string): Promise<Answer> {
+  const res = await app.request(`/api/v1/public/wikis/${wiki}/ask`, {
+    method: "POST",
+    body: JSON.stringify({ question }),
+    headers: { "Content-Type": "application/json" },
+  });
+  assert.equal(res.status, 200);
+  return await res.json();
+}
+
+async function search(app: Hono, wiki: string, q: string): Promise<SearchOutput["results"]> {
+  const res = await app.request(
+    `/api/v1/public/wikis/${wiki}/search?q=${encodeURIComponent(q)}&limit=10`,
+  );
+  assert.equal(res.status, 200);
+  return (await res.json()).results;
+}
+
+async function docsWiki(pages: Record<string, string>) {
+  const db = await freshDb();
+  const { app, deps } = testApp(db, { RATE_LIMIT_ANON_PER_MINUTE: "100000" });
+  await createWiki(db, { id: "docs", visibility: "public" });
+  for (const [path, markdown] of Object.entries(pages)) {
+    await writePage(deps as Deps, { wikiId: "docs", path, markdown }, { source: "test" });
+  }
+  return { db, app };
+}
+
+const PING = "# Ping\n\nThe ping endpoint answers health checks.\n\n" +
+  "## Configuration Options\n\n" +
+  "### `terminatingStatusCode`\n\n" +
+  "During the period in which Traefik is gracefully shutting down, the ping handler returns " +
+  "a 503 status code by default. If terminatingStatusCode is set, that status code is returned " +
+  "instead.\n\n" +
+  "### `entryPoint`\n\nThe entry point the ping handler is served on.\n";
+
+Deno.test("a heading made of inline code is found, cited and linked by its name", async () => {
+  const { db, app } = await docsWiki({ "ping": PING, "other": "# Other\n\nNothing here." });
+  await using _db = db;
+  const found = await search(app, "docs", "terminatingStatusCode");
+  assert.equal(found[0]!.page, "ping");
+  assert.equal(found[0]!.section, "Ping > Configuration Options > `terminatingStatusCode`");
+  assert.match(found[0]!.url, /\/ping#terminatingstatuscode$/);
+  const answer = await ask(app, "docs", "What does terminatingStatusCode do?");
+  const first = answer.citations[0]!;
+  assert.equal(first.section, "Ping > Configuration Options > `terminatingStatusCode`");
+  assert.match(first.url, /#terminatingstatuscode$/);
+  // The rendered page has the same anchor.
+  const page = await (await app.request("/w/docs/ping")).text();
+  assert.match(page, /<h3 id="terminatingstatuscode">/);
+});
+
+Deno.test("ask reads the question once: parsed into one value, nothing else in src/ask tokenizes it", async () => {
+  const { db, app } = await docsWiki({ "ping": PING });
+  await using _db = db;
+  const before = parses.count;
+  await ask(app, "docs", "What status code does ping return while shutting down?");
+  assert.equal(parses.count - before, 1, "one parse per ask");
+  // Nothing in src/ask but question.ts reads the question's text into words; the readers of
+  // its form are called from there alone.
+  const dir = new URL("../src/ask/", import.meta.url);
+  for await (const f of Deno.readDir(dir)) {
+    if (!f.name.endsWith(".ts") || f.name.endsWith("_test.ts") || f.name === "question.ts") {
+      continue;
+    }
+    const source = await Deno.readTextFile(new URL(f.name, dir));
+    assert.doesNotMatch(
+      source,
+      /(?<!function )\b(?:tokenize|contentTerms|definitionTopic|asksForCode|asksForNumber)\(\s*question\b/,
+      f.name,
+    );
+    assert.doesNotMatch(source, /import \{[^}]*\b(?:definitionTopic|asksForCode|asksForNumber)\b/);
+  }
+});
+
+const ALLOWLIST =
+  "# IPAllowList\n\nIPAllowList limits allowed requests based on the client IP.\n\n" +
+  "## Configuration Options\n\n" +
+  "| Field | Description | Default | Required |\n" +
+  "|:------|:------------|:--------|:---------|\n" +
+  '| <a id="opt-sourceRange" href="#opt-sourceRange" title="#opt-sourceRange">sourceRange</a> | ' +
+  "List of allowed IPs (or ranges of allowed IPs by using CIDR notation). |  | Yes |\n" +
+  '| <a id="opt-rejectStatusCode" href="#opt-rejectStatusCode" title="#opt-rejectStatusCode">' +
+  "rejectStatusCode</a> | Defines the HTTP status code used for refused requests. | 403 | No |\n";
+
+const DOCKER = "# Docker provider\n\nTraefik reads container labels from the Docker API.\n\n" +
+  "## Docker API access\n\n" +
+  "Mounting the Docker socket gives Traefik root access to the host. Instead of mounting " +
+  "/var/run/docker.sock, expose the API through a socket proxy:\n\n" +
+  '```yaml tab="Docker Compose"\nservices:\n  socket-proxy:\n    image: tecnativa/docker-socket-proxy\n' +
+  "    environment:\n      CONTAINERS: 1\n  traefik:\n    image: traefik:v3.1\n```\n";
+
+Deno.test("a table row is answered with its header, without its HTML", async () => {
+  const { db, app } = await docsWiki({ "middlewares/ipallowlist": ALLOWLIST, "docker": DOCKER });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "What HTTP status does ipAllowList send to rejected clients by default?",
+  );
+  assert.match(
+    answer.answer,
+    /`rejectStatusCode` — Defines the HTTP status code used for refused requests\. Default: `403`\./,
+  );
+  assert.doesNotMatch(answer.answer, /<a |, 403,/);
+  const row = answer.citations.find((c) => c.quote.includes("rejectStatusCode"))!;
+  assert.equal(row.page, "middlewares/ipallowlist");
+});
+
+Deno.test("a compose file is answered as a fenced code block, never glued with ';'", async () => {
+  const { db, app } = await docsWiki({ "middlewares/ipallowlist": ALLOWLIST, "docker": DOCKER });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "Security doesn't like us mounting /var/run/docker.sock — what alternatives?",
+  );
+  assert.match(answer.answer, /```yaml\nservices:\n {2}socket-proxy:\n/);
+  assert.doesNotMatch(answer.answer, /services:; |tab="/);
+  // The Ask page renders the answer's markdown: the compose file as a code block.
+  const page = await (await app.request(
+    `/w/docs/-/ask?q=${
+      encodeURIComponent(
+        "Security doesn't like us mounting /var/run/docker.sock — what alternatives?",
+      )
+    }`,
+  )).text();
+  assert.match(page, /<pre><code class="language-yaml">services:\n/);
+  assert.match(page, /<a href="#cite-1">\[1\]<\/a>/);
+});
+
+Deno.test("the listen port and the metrics port are not a conflict; two listen ports are", async () => {
+  const { db, app } = await docsWiki({
+    "Setup": "# Setup\n\nThe agent listens on port 7443 once installed.",
+    "Configuration": "# Configuration\n\nThe agent listens on port 7443 by default. " +
+      "The agent serves its metrics on port 9100 by default.",
+  });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "Which port does the agent listen on and serve metrics on?",
+  );
+  assert.ok(answer.citations.length >= 2, JSON.stringify(answer.citations));
+  assert.ok(!answer.frontier.some((f) => f.kind === "conflict"), JSON.stringify(answer.frontier));
+});
