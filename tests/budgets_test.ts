@@ -62,7 +62,7 @@ Deno.test("each call of a JSON-RPC batch counts against the budget", async () =>
   assert.equal((await big.json()).error.data.code, "rate_limited");
 });
 
-Deno.test("an account has one budget across its account tokens and OAuth grants; space tokens keep theirs", async () => {
+Deno.test("an account has one budget across its account tokens, space tokens and OAuth grants", async () => {
   await using db = await freshDb();
   const app = smallBudgetApp(db, "3");
   const ana = await signedIn(app, db);
@@ -77,14 +77,14 @@ Deno.test("an account has one budget across its account tokens and OAuth grants;
   })).token;
   const { tokens } = await grantTokens(app, ana.browser);
   const statuses = [];
-  for (const t of [one, two, tokens.access_token, one]) {
+  for (const t of [one, space, tokens.access_token, two]) {
     const res = await mcpPost(app, t, call(1));
     statuses.push(res.status);
     await res.body?.cancel();
   }
   assert.deepEqual(statuses, [200, 200, 200, 429], "three requests, whatever the credential");
   const bySpaceToken = await mcpPost(app, space, call(1));
-  assert.equal(bySpaceToken.status, 200, "a space token has a budget of its own");
+  assert.equal(bySpaceToken.status, 429, "a space token spends its account's budget");
   await bySpaceToken.body?.cancel();
 });
 

@@ -9,6 +9,7 @@ import { problemResponse } from "../http/problem.ts";
 import { rangeOf } from "./cidr.ts";
 import { declareEdge, routeDeclares } from "../http/route_edges.ts";
 import { liveSessionId, webCookie } from "../sessions/sessions.ts";
+import { setBudgetHeaders } from "./retry_headers.ts";
 import { countRequest, deleteOldCounters } from "./store.ts";
 
 /** A named request budget. */
@@ -61,9 +62,9 @@ const tooManyProblem: TooManyRenderer = (c, state, config) =>
  * Declares the request budget of a route or router, where it is defined, e.g.
  * `app.use("*", rateLimit(deps, "api"))` in a router, or on one route.
  *
- * Limits requests per account (all its account tokens and OAuth grants share one budget), per
- * space token (hosted assistants call from shared addresses, so authenticated traffic is never
- * keyed by IP), and per IP without a credential. The counters live in the database, so every
+ * Limits requests per account (all its account tokens, space tokens and OAuth grants share one
+ * budget; hosted assistants call from shared addresses, so authenticated traffic is never keyed
+ * by IP), and per IP without a credential. The counters live in the database, so every
  * process shares them. Every limited response carries
  * `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers); past the budget the
  * answer is 429 with `Retry-After` in whole seconds, its body rendered by `options.tooMany`
@@ -117,6 +118,9 @@ export function rateLimit(
     }
     c.set("rateLimit", state);
     await next();
+    // A 429 from further in (a report budget, a batch) states its own budget: left as it is,
+    // so its `RateLimit` agrees with its `Retry-After`.
+    if (c.res.status === 429) return;
     // A batch may have been charged more since (chargeBatch).
     setHeaders(c.res.headers, c.get("rateLimit") ?? state);
   });
@@ -159,13 +163,12 @@ async function keyOf(
   if (c.req.header("authorization")) {
     const resolved = await requestCredential(c, deps);
     if (resolved.ok) {
-      const credential = resolved.credential;
-      // One budget per account across its account tokens and OAuth grants (a new token must
-      // not buy a fresh budget); a space token keeps its own.
-      const key = credential.kind === "space_token"
-        ? `token:${credential.id}`
-        : `account:${credential.accountId}`;
-      return { key, budget: { name: "token", limit: rateLimits.token, windowSeconds } };
+      // One budget per account across all its credentials, account tokens, space tokens and
+      // OAuth grants alike: a new token must not buy a fresh budget.
+      return {
+        key: `account:${resolved.credential.accountId}`,
+        budget: { name: "token", limit: rateLimits.token, windowSeconds },
+      };
     }
   }
   const shared = rangeOf(rateLimits.sharedEgressRanges, ip);
@@ -188,8 +191,7 @@ async function tooMany(
   render: TooManyRenderer = tooManyProblem,
 ): Promise<Response> {
   const response = await render(c, state, config);
-  response.headers.set("Retry-After", String(state.resetSeconds));
-  setHeaders(response.headers, state);
+  setBudgetHeaders(response.headers, budgetState(state), true);
   return response;
 }
 
@@ -242,11 +244,11 @@ export function batchSize(body: string): number {
 }
 
 function setHeaders(headers: Headers, state: LimitState): void {
-  headers.set(
-    "RateLimit-Policy",
-    `"${state.budget.name}";q=${state.budget.limit};w=${state.budget.windowSeconds}`,
-  );
-  headers.set("RateLimit", `"${state.budget.name}";r=${state.remaining};t=${state.resetSeconds}`);
+  setBudgetHeaders(headers, budgetState(state));
+}
+
+function budgetState(state: LimitState) {
+  return { ...state.budget, remaining: state.remaining, resetSeconds: state.resetSeconds };
 }
 
 /**
