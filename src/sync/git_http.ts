@@ -59,17 +59,16 @@ export async function checkRepositoryAddress(
   }
   if (allowed) return { url, address: null };
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (/(^|\.)(localhost|local|internal)$/i.test(host)) {
-    throw new AppError("bad_request", `The repository host "${host}" is not public`);
-  }
+  // One answer for a name that does not resolve and one that resolves inside: two answers
+  // would let anyone map which internal names exist (issue 26.12).
+  const notPublic = new AppError(
+    "bad_request",
+    `The repository host "${host}" is not a public address: it must resolve to one`,
+  );
+  if (/(^|\.)(localhost|local|internal)$/i.test(host)) throw notPublic;
   const literal = /^[\d.]+$/.test(host) || host.includes(":");
   const addresses = literal ? [host] : await resolve(host);
-  if (addresses.length === 0) {
-    throw new AppError("sync_failed", `The repository host "${host}" does not resolve`);
-  }
-  if (addresses.some(isPrivateAddress)) {
-    throw new AppError("bad_request", `The repository host "${host}" is not a public address`);
-  }
+  if (addresses.length === 0 || addresses.some(isPrivateAddress)) throw notPublic;
   return { url, address: addresses[0]! };
 }
 
