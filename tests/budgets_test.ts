@@ -112,3 +112,41 @@ Deno.test("sign-ups are limited per address: RATE_LIMIT_SIGNUPS_PER_HOUR, taken 
   const short = await signUp("e@example.com", "192.0.2.51");
   assert.equal(short.status, 303, "the second of the other address");
 });
+
+Deno.test("a JSON-RPC batch is refused in revisions without batches and holds at most 4 tool calls", async () => {
+  await using db = await freshDb();
+  const app = smallBudgetApp(db, "1000");
+  const ana = await signedIn(app, db);
+  const { token } = await createToken(db, { accountId: ana.accountId, kind: "account", name: "a" });
+  const ask = (id: number) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "ask", arguments: { question: "What is in my notes?" } },
+  });
+  const post = (body: unknown, revision?: string) =>
+    app.request(`${BASE}/mcp/`, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        Authorization: `Bearer ${token}`,
+        ...(revision ? { "MCP-Protocol-Version": revision } : {}),
+      },
+      body: JSON.stringify(body),
+    });
+  const hundred = await post(Array.from({ length: 100 }, (_, i) => ask(i)));
+  assert.equal(hundred.status, 400);
+  assert.match((await hundred.json()).error.message, /at most 32 messages; this one has 100/);
+  const five = await post([1, 2, 3, 4, 5].map(ask));
+  assert.equal(five.status, 400);
+  assert.match((await five.json()).error.message, /at most 4 tool calls; this one has 5/);
+  const modern = await post([ask(1), ask(2)], "2025-11-25");
+  assert.equal(modern.status, 400);
+  assert.match((await modern.json()).error.message, /not part of MCP 2025-11-25/);
+  const four = await post([1, 2, 3, 4].map(ask), "2025-03-26");
+  assert.equal(four.status, 200);
+  const answers = await four.json();
+  assert.equal(answers.length, 4);
+  assert.ok(answers.every((a: { result?: unknown }) => a.result), JSON.stringify(answers));
+});

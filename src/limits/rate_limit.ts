@@ -209,7 +209,7 @@ export function personalBudgetHint(state: LimitState, baseUrl: string): string {
  * the POST once, so a batch of `calls` calls is charged `calls - 1` more. (Protocol 2025-06-18
  * removed batches, but clients of 2025-03-26 may send them and the SDK transport serves them.)
  * Returns the 429 (rendered by `render`, problem+json by default) when the batch goes over the
- * budget, else null. The caller has read the body once (`batchSize` counts its calls).
+ * budget, else null. The caller has read the body once (`readBatch` gives its calls).
  */
 export async function chargeBatch(
   c: Context,
@@ -230,17 +230,6 @@ export async function chargeBatch(
   const next = { ...state, remaining: Math.max(0, state.budget.limit - counted.count) };
   c.set("rateLimit", next);
   return counted.count > state.budget.limit ? await tooMany(c, next, deps.config, render) : null;
-}
-
-/** How many calls a JSON-RPC body holds: the length of a batch, else 1. */
-export function batchSize(body: string): number {
-  if (!/^\s*\[/.test(body)) return 1;
-  try {
-    const parsed = JSON.parse(body);
-    return Array.isArray(parsed) ? Math.max(1, parsed.length) : 1;
-  } catch {
-    return 1;
-  }
 }
 
 function setHeaders(headers: Headers, state: LimitState): void {

@@ -11,7 +11,8 @@ import { type Credential, requestCredential } from "../auth/credentials.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { clientIp } from "../http/client_ip.ts";
-import { batchSize, chargeBatch } from "../limits/rate_limit.ts";
+import { chargeBatch } from "../limits/rate_limit.ts";
+import { batchRefusal, readBatch } from "../limits/batch_limit.ts";
 import { DEFAULT_SCOPES } from "../oauth/scopes.ts";
 import { buildHubServer, buildPrivateServer, buildWikiServer } from "./servers.ts";
 import { mcpTooManyRequests } from "./too_many_requests.ts";
@@ -150,13 +151,13 @@ async function serve(c: Context, deps: Deps, build: () => McpServer): Promise<Re
       id: null,
     }, 413);
   }
-  const refused = await chargeBatch(
-    c,
-    deps,
-    batchSize(new TextDecoder().decode(body)),
-    mcpTooManyRequests,
-  );
+  const batch = readBatch(new TextDecoder().decode(body));
+  const refused = await chargeBatch(c, deps, batch?.length || 1, mcpTooManyRequests);
   if (refused) return refused;
+  const unbatchable = batch && batchRefusal(batch, c.req.header("mcp-protocol-version"));
+  if (unbatchable) {
+    return c.json({ jsonrpc: "2.0", error: { code: -32600, message: unbatchable }, id: null }, 400);
+  }
   const exchange = new AbortController();
   const request = forTransport(c.req.raw, body, exchange.signal);
   if (await isLegacyRequest(request)) return withBudget(c, await serveLegacy(request, build()));
