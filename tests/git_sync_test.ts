@@ -4,6 +4,7 @@ import { createToken } from "../src/auth/tokens.ts";
 import type { Db } from "../src/db/db.ts";
 import { hmacHex } from "../src/sync/webhook_signature.ts";
 import { checkRepositoryUrl } from "../src/sync/git_http.ts";
+import { SYNC_LIMITS } from "../src/sync/fetch_tree.ts";
 import type { AppError } from "../src/errors.ts";
 import { syncSpace } from "../src/sync/run_sync.ts";
 import { runSyncJob } from "../src/sync/sync_jobs.ts";
@@ -209,7 +210,10 @@ Deno.test("a repository over the limits is refused cleanly and the space says so
 
   // A pack over the byte limit stops the fetch itself.
   await assert.rejects(
-    () => syncSpace(deps, "handbook", { limits: { packBytes: 4096, files: 10, fileBytes: 1 } }),
+    () =>
+      syncSpace(deps, "handbook", {
+        limits: { ...SYNC_LIMITS, packBytes: 4096, files: 10, fileBytes: 1 },
+      }),
     /too large: its pack is over 4096 bytes/,
   );
   // One file over the per-file limit is reported by name; the others are written.
@@ -220,7 +224,7 @@ Deno.test("a repository over the limits is refused cleanly and the space says so
   await small.commit("one large file");
   await call("PUT", "/spaces/handbook/sync", { url: git.url("mixed") });
   const mixed = await syncSpace(deps, "handbook", {
-    limits: { packBytes: 1_000_000, files: 10, fileBytes: 1_000 },
+    limits: { ...SYNC_LIMITS, packBytes: 1_000_000, files: 10, fileBytes: 1_000 },
   });
   assert.equal(mixed.added, 1);
   assert.deepEqual(mixed.failed.map((f) => f.name), ["Large.md"]);

@@ -1,6 +1,7 @@
 import { AppError } from "../errors.ts";
 import { pinnedFetch } from "../oauth/client_metadata_document.ts";
 import { isPrivateAddress } from "../oauth/private_address.ts";
+import { guardPack, type PackLimits } from "./pack_guard.ts";
 
 /** Resolves a host name to its addresses; tests may pass a fake. */
 export type ResolveDns = (host: string) => Promise<string[]>;
@@ -82,11 +83,19 @@ type GitRequest = {
 /**
  * The HTTP client handed to isomorphic-git in place of `isomorphic-git/http/web`: the same
  * `fetch` underneath, but every URL is checked with `checkRepositoryUrl`, redirects are refused
- * (a redirect could lead to an internal address), and a response body over `maxBytes` (the
- * pack) stops the fetch.
+ * (a redirect could lead to an internal address), a response body over `maxBytes` (the
+ * pack) stops the fetch, and a pack whose objects state more than `pack` allows is refused
+ * as it arrives.
  */
 export function guardedGitHttp(
-  options: { allowHosts: string[]; maxBytes: number; resolve?: ResolveDns; signal?: AbortSignal },
+  options: {
+    allowHosts: string[];
+    maxBytes: number;
+    /** What the objects of a fetched pack may inflate to (`guardPack`); unchecked without. */
+    pack?: PackLimits;
+    resolve?: ResolveDns;
+    signal?: AbortSignal;
+  },
 ) {
   return {
     async request(req: GitRequest) {
@@ -126,7 +135,9 @@ export function guardedGitHttp(
         statusCode: response.status,
         statusMessage: response.statusText,
         headers,
-        body: capped(response, options.maxBytes),
+        body: options.pack && req.url.endsWith("/git-upload-pack")
+          ? guardPack(capped(response, options.maxBytes), options.pack)
+          : capped(response, options.maxBytes),
       };
     },
   };
