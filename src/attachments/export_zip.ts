@@ -3,7 +3,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { pageTexts } from "../pages/list_pages.ts";
 import { attachmentHref } from "./attachments.ts";
-import { selectAttachment, selectAttachmentNames, selectExportSize } from "./store.ts";
+import { selectAttachmentSizes, selectAttachmentSlice, selectExportSize } from "./store.ts";
 
 /** Pages read per query: a page holds up to 2 MB, so a batch stays under ~40 MB. */
 const PAGE_BATCH = 20;
@@ -21,7 +21,7 @@ const PIECE = 256 * 1024;
  * reads well on its own and imports back (the import form and `deno task import`) into an
  * identical wiki. Everything sits in one top folder, which the import drops.
  *
- * Nothing is held whole (issue 26.1): files are read one at a time and stored as they are
+ * Nothing is held whole (issue 26.1): files are read a slice at a time and stored as they are
  * (images and PDFs are compressed already: deflating them again costs CPU for nothing), pages
  * are deflated in small batches, and the zip goes out as it is written, a piece at a time, with
  * the event loop free between pieces. An export over `exportBytes` (pages and files, before
@@ -58,15 +58,20 @@ async function* zipPieces(
     if (failure) throw failure;
     yield* out.splice(0);
   };
-  const names = await selectAttachmentNames(deps.db, wikiId);
-  for (const name of names) {
-    const file = await selectAttachment(deps.db, wikiId, name);
-    if (!file) continue;
+  const files = await selectAttachmentSizes(deps.db, wikiId);
+  for (const { name, size } of files) {
     const entry = new ZipPassThrough(`${wikiId}/${name}`);
     zip.add(entry);
-    for await (const _ of feed(entry, file.bytes)) yield* drain();
+    for (let at = 0; at < size; at += PIECE) {
+      // A slice per query: a whole 5 MB value read at once holds the event loop (PGlite).
+      const piece = await selectAttachmentSlice(deps.db, wikiId, name, at, PIECE) ??
+        new Uint8Array(0);
+      entry.push(piece, at + PIECE >= size);
+      yield* drain();
+      await turn();
+    }
   }
-  const known = new Set(names);
+  const known = new Set(files.map((f) => f.name));
   const encoder = new TextEncoder();
   for (let after: string | null = null;;) {
     const batch = await pageTexts(deps.db, wikiId, after, PAGE_BATCH);
@@ -85,7 +90,7 @@ async function* zipPieces(
 
 /** Pushes `bytes` into a zip entry a piece at a time, with a turn of the event loop after each. */
 async function* feed(
-  entry: ZipPassThrough | ZipDeflate,
+  entry: ZipDeflate,
   bytes: Uint8Array,
 ): AsyncGenerator<void> {
   let at = 0;
@@ -93,9 +98,14 @@ async function* feed(
     const end = Math.min(bytes.length, at + PIECE);
     entry.push(bytes.subarray(at, end), end === bytes.length);
     at = end;
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await turn();
     yield;
   } while (at < bytes.length);
+}
+
+/** A turn of the event loop: whatever waits (a `/healthz`, another request) runs now. */
+function turn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /** A page's links to the wiki's own files, made relative to where the page sits in the zip. */

@@ -73,9 +73,28 @@ export async function selectExportSize(db: Db, wikiId: string): Promise<number> 
   return Number(row!.bytes);
 }
 
-/** The names of a wiki's attachments, by name (an export reads their bytes one at a time). */
-export async function selectAttachmentNames(db: Db, wikiId: string): Promise<string[]> {
-  const rows = await db<{ name: string }>`
-    SELECT name FROM attachments WHERE wiki_id = ${wikiId} ORDER BY name`;
-  return rows.map((r) => r.name);
+/** The names and sizes of a wiki's attachments, by name (an export reads them a slice at a time). */
+export function selectAttachmentSizes(
+  db: Db,
+  wikiId: string,
+): Promise<{ name: string; size: number }[]> {
+  return db<{ name: string; size: number }>`
+    SELECT name, size FROM attachments WHERE wiki_id = ${wikiId} ORDER BY name`;
+}
+
+/**
+ * `length` bytes of an attachment from `offset` (0-based). An image or PDF does not compress,
+ * so PostgreSQL keeps it uncompressed out of line and reads only the slice's own chunks.
+ */
+export async function selectAttachmentSlice(
+  db: Db,
+  wikiId: string,
+  name: string,
+  offset: number,
+  length: number,
+): Promise<Uint8Array | null> {
+  const rows = await db<{ slice: Uint8Array }>`
+    SELECT substring(bytes FROM ${offset + 1}::int FOR ${length}::int) AS slice
+    FROM attachments WHERE wiki_id = ${wikiId} AND name = ${name}`;
+  return rows[0]?.slice ?? null;
 }
