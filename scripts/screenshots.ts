@@ -16,6 +16,7 @@
 import type { Browser, BrowserContext, Page } from "npm:playwright-core@1.65.1";
 import { createApp } from "../src/app.ts";
 import { saveAttachment } from "../src/attachments/attachments.ts";
+import type { Deps } from "../src/deps.ts";
 import { createToken } from "../src/auth/tokens.ts";
 import { loadConfig } from "../src/config/config.ts";
 import { openThrowawayStore } from "../src/db/throwaway.ts";
@@ -121,7 +122,7 @@ Open the health page. Next: [[Guides/Tuning]], or ask about [[Reference/Glossary
 `;
 
 /** The store: the guide, Ana and Bo, a team with its space of a few pages, and some use. */
-async function seed(deps: Parameters<typeof seedDocs>[0], browser: Browser) {
+async function seed(deps: Parameters<typeof seedDocs>[0] & Pick<Deps, "config">, browser: Browser) {
   const { db } = deps;
   await seedDocs(deps);
   const ana = await createAccount(db, { email: EMAIL, name: "Ana Lima" });

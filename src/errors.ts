@@ -59,3 +59,17 @@ export class AppError extends Error {
     return errorCatalogue[this.code].title;
   }
 }
+
+/**
+ * A budget spent (a 429 on every surface): the budget it was counted on and when to retry.
+ * REST and the web stamp `Retry-After` and `RateLimit` from it (`setBudgetHeaders`); MCP tools
+ * put `retry_after` in the result's `_meta`.
+ */
+export class RateLimitedError extends AppError {
+  constructor(
+    detail: string,
+    readonly budget: { name: string; limit: number; windowSeconds: number; resetSeconds: number },
+  ) {
+    super("rate_limited", detail, { retry_after: Math.max(1, Math.ceil(budget.resetSeconds)) });
+  }
+}

@@ -62,7 +62,7 @@ Deno.test("each call of a JSON-RPC batch counts against the budget", async () =>
   assert.equal((await big.json()).error.data.code, "rate_limited");
 });
 
-Deno.test("an account has one budget across its account tokens and OAuth grants; space tokens keep theirs", async () => {
+Deno.test("an account has one budget across its account tokens, space tokens and OAuth grants", async () => {
   await using db = await freshDb();
   const app = smallBudgetApp(db, "3");
   const ana = await signedIn(app, db);
@@ -77,14 +77,14 @@ Deno.test("an account has one budget across its account tokens and OAuth grants;
   })).token;
   const { tokens } = await grantTokens(app, ana.browser);
   const statuses = [];
-  for (const t of [one, two, tokens.access_token, one]) {
+  for (const t of [one, space, tokens.access_token, two]) {
     const res = await mcpPost(app, t, call(1));
     statuses.push(res.status);
     await res.body?.cancel();
   }
   assert.deepEqual(statuses, [200, 200, 200, 429], "three requests, whatever the credential");
   const bySpaceToken = await mcpPost(app, space, call(1));
-  assert.equal(bySpaceToken.status, 200, "a space token has a budget of its own");
+  assert.equal(bySpaceToken.status, 429, "a space token spends its account's budget");
   await bySpaceToken.body?.cancel();
 });
 
@@ -111,4 +111,42 @@ Deno.test("sign-ups are limited per address: RATE_LIMIT_SIGNUPS_PER_HOUR, taken 
   assert.equal(n!.n, 2);
   const short = await signUp("e@example.com", "192.0.2.51");
   assert.equal(short.status, 303, "the second of the other address");
+});
+
+Deno.test("a JSON-RPC batch is refused in revisions without batches and holds at most 4 tool calls", async () => {
+  await using db = await freshDb();
+  const app = smallBudgetApp(db, "1000");
+  const ana = await signedIn(app, db);
+  const { token } = await createToken(db, { accountId: ana.accountId, kind: "account", name: "a" });
+  const ask = (id: number) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "ask", arguments: { question: "What is in my notes?" } },
+  });
+  const post = (body: unknown, revision?: string) =>
+    app.request(`${BASE}/mcp/`, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        Authorization: `Bearer ${token}`,
+        ...(revision ? { "MCP-Protocol-Version": revision } : {}),
+      },
+      body: JSON.stringify(body),
+    });
+  const hundred = await post(Array.from({ length: 100 }, (_, i) => ask(i)));
+  assert.equal(hundred.status, 400);
+  assert.match((await hundred.json()).error.message, /at most 32 messages; this one has 100/);
+  const five = await post([1, 2, 3, 4, 5].map(ask));
+  assert.equal(five.status, 400);
+  assert.match((await five.json()).error.message, /at most 4 tool calls; this one has 5/);
+  const modern = await post([ask(1), ask(2)], "2025-11-25");
+  assert.equal(modern.status, 400);
+  assert.match((await modern.json()).error.message, /not part of MCP 2025-11-25/);
+  const four = await post([1, 2, 3, 4].map(ask), "2025-03-26");
+  assert.equal(four.status, 200);
+  const answers = await four.json();
+  assert.equal(answers.length, 4);
+  assert.ok(answers.every((a: { result?: unknown }) => a.result), JSON.stringify(answers));
 });

@@ -7,7 +7,9 @@ import { ZIP_LIMITS, ZipLimitError } from "../src/importer/read_zip.ts";
 import type { AppError } from "../src/errors.ts";
 import { getPageContent } from "../src/pages/get_page_content.ts";
 import { renamePage } from "../src/pages/rename_page.ts";
-import { MAX_DISTINCT_LINKS, MAX_MARKDOWN_CHARS, writePage } from "../src/pages/write_page.ts";
+import { MAX_MARKDOWN_CHARS, writePage } from "../src/pages/write_page.ts";
+import { MAX_LINKS } from "../src/markdown/links.ts";
+import { renderPage } from "../src/spaces/render_page.ts";
 import { MAX_UPLOAD_BYTES } from "../src/spaces/import_uploads.ts";
 import { renderMarkdown } from "../src/spaces/render_markdown.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
@@ -79,10 +81,10 @@ Deno.test("a preview over the page-size cap is refused with 413, as a save is", 
   assert.equal(noScript.status, 413);
   assert.match(await noScript.text(), /over 2000000 characters, the most a page may hold/);
 
-  const links = Array.from({ length: MAX_DISTINCT_LINKS + 1 }, (_, i) => `[[P${i}]]`).join(" ");
+  const links = "[a](q.md) ".repeat(MAX_LINKS + 1);
   const manyLinks = await ana.submit("/w/kb/-/preview", { path: "P", markdown: links });
   assert.equal(manyLinks.status, 413);
-  assert.match(await manyLinks.text(), /5001 different links: at most 5000 per page/);
+  assert.match(await manyLinks.text(), /5001 links: at most 5000 per page/);
 
   const fits = await ana.submit("/w/kb/-/preview", { path: "P", markdown: "# Fits" });
   assert.equal(fits.status, 200);
@@ -192,13 +194,12 @@ Deno.test("the default limits refuse a bomb of four 32 MiB entries through REST 
   assert.match(problem.detail, /^Entry "bomb0\.md" inflates to more than 8388608 bytes/);
 });
 
-Deno.test("a page of 100,000 links to one page stores one link row, resolved both ways", async () => {
+Deno.test("a page of 5,000 links to one page stores one link row, resolved both ways", async () => {
   await using db = await freshDb();
   const deps = testDeps(db);
   await createWiki(db, { id: "kb" });
   const by = { source: "test" };
-  const markdown = "# Many\n\n" + "[[Mi]] ".repeat(100_000);
-  assert.ok(markdown.length > 700_000);
+  const markdown = "# Many\n\n" + "[[Mi]] ".repeat(MAX_LINKS);
   await writePage(deps, { wikiId: "kb", path: "Many", markdown }, by);
   const links = () =>
     db<{ position: number; target_key: string; to_path: string | null }>`
@@ -210,36 +211,69 @@ Deno.test("a page of 100,000 links to one page stores one link row, resolved bot
   const content = await getPageContent(deps, "kb", { page: "Many" });
   assert.deepEqual(content.links, [{ page: "Mi", title: "Mi", exists: true }]);
 
-  // A rename rewrites every one of the 100,000 links, not just the row stored.
+  // A rename rewrites every one of the 5,000 links, not just the row stored.
   await renamePage(deps, { wikiId: "kb", path: "Mi", newPath: "Guides/Mi" }, by);
   const [many] = await db<{ markdown: string }>`SELECT markdown FROM pages WHERE path = 'Many'`;
-  assert.equal(many!.markdown, "# Many\n\n" + "[[Guides/Mi]] ".repeat(100_000));
+  assert.equal(many!.markdown, "# Many\n\n" + "[[Guides/Mi]] ".repeat(MAX_LINKS));
   assert.deepEqual(await links(), [{ position: 0, target_key: "guides/mi", to_path: "Guides/Mi" }]);
 });
 
-Deno.test("a page with more distinct links than the cap is refused, naming the cap", async () => {
+Deno.test("a page with more links than the cap is refused, repeats counted, naming the cap", async () => {
   await using db = await freshDb();
   const deps = testDeps(db);
   await createWiki(db, { id: "kb" });
   const links = (n: number) => Array.from({ length: n }, (_, i) => `[[P${i}]]`).join(" ");
-  await writePage(deps, { wikiId: "kb", path: "Fits", markdown: links(MAX_DISTINCT_LINKS) }, {
+  await writePage(deps, { wikiId: "kb", path: "Fits", markdown: links(MAX_LINKS) }, {
     source: "test",
   });
-  await assert.rejects(
-    writePage(deps, { wikiId: "kb", path: "Over", markdown: links(MAX_DISTINCT_LINKS + 1) }, {
-      source: "test",
-    }),
-    (error: AppError) => {
-      assert.equal(error.code, "payload_too_large");
-      assert.equal(
-        error.detail,
-        'Page "Over" has 5001 different links: at most 5000 per page (a repeated link counts once)',
-      );
-      return true;
-    },
-  );
+  // 100,000 copies of one link: one distinct target, but each copy costs its render.
+  const repeated = "[a](q.md) ".repeat(100_000);
+  assert.ok(repeated.length >= 1_000_000);
+  for (
+    const [path, markdown, count] of [["Over", links(MAX_LINKS + 1), 5001], [
+      "Repeats",
+      repeated,
+      100_000,
+    ]] as const
+  ) {
+    await assert.rejects(
+      writePage(deps, { wikiId: "kb", path, markdown }, { source: "test" }),
+      (error: AppError) => {
+        assert.equal(error.code, "payload_too_large");
+        assert.equal(
+          error.detail,
+          `Page "${path}" has ${count} links: at most 5000 per page (a repeated link counts each time)`,
+        );
+        return true;
+      },
+    );
+  }
   const [row] = await db<{ n: number }>`SELECT count(*)::int AS n FROM links`;
-  assert.equal(row!.n, MAX_DISTINCT_LINKS);
+  assert.equal(row!.n, MAX_LINKS);
+});
+
+Deno.test("a page stored over the links cap is shown with its links as text, not looked up", async () => {
+  await using db = await freshDb();
+  await createWiki(db, { id: "kb" });
+  const markdown = "# Old\n\n" + "[a](q.md) ".repeat(100_000) + "\n\n[[Kept]]";
+  let statements = 0;
+  const counting = Object.assign(
+    (...args: Parameters<typeof db>) => {
+      statements++;
+      return db(...args);
+    },
+    db,
+  ) as typeof db;
+  const html = await renderPage(counting, {
+    wikiId: "kb",
+    path: "Old",
+    markdown,
+    canCreate: false,
+  });
+  assert.equal(statements, 0, "no lookup of 100,000 link targets");
+  assert.match(html, /This page holds more than 5000 links/);
+  assert.doesNotMatch(html, /<a /);
+  assert.match(html, /\[a\]\(q\.md\)/);
 });
 
 /** A request body that records whether anything read it. */

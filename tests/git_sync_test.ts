@@ -3,6 +3,9 @@ import { createAccount } from "../src/accounts/accounts.ts";
 import { createToken } from "../src/auth/tokens.ts";
 import type { Db } from "../src/db/db.ts";
 import { hmacHex } from "../src/sync/webhook_signature.ts";
+import { checkRepositoryUrl } from "../src/sync/git_http.ts";
+import { SYNC_LIMITS } from "../src/sync/fetch_tree.ts";
+import type { AppError } from "../src/errors.ts";
 import { syncSpace } from "../src/sync/run_sync.ts";
 import { runSyncJob } from "../src/sync/sync_jobs.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
@@ -141,12 +144,26 @@ Deno.test("a push webhook queues a sync; a wrong signature or secret is refused"
   }, push);
   assert.equal(giteaWrong.status, 401);
   assert.equal((await db`SELECT 1 FROM sync_jobs`).length, 0, "nothing queued by a bad hook");
+  // An unknown space answers as a wrong signature does: the hook is no oracle (issue 26.12).
   const unknown = await app.request("/api/v1/hooks/git/nowhere", {
+    method: "POST",
+    headers: { "X-Hub-Signature-256": `sha256=${"0".repeat(64)}` },
+    body: push,
+  });
+  assert.equal(unknown.status, 401);
+  assert.deepEqual(
+    { ...(await unknown.json()), request_id: null },
+    {
+      ...(await (await hook({ "X-Hub-Signature-256": `sha256=${"0".repeat(64)}` }, push)).json()),
+      request_id: null,
+    },
+  );
+  const guessed = await app.request("/api/v1/hooks/git/nowhere", {
     method: "POST",
     headers: { "X-Gitlab-Token": secret },
     body: push,
   });
-  assert.equal(unknown.status, 404);
+  assert.equal(guessed.status, 401);
 
   const signature = `sha256=${await hmacHex(secret, new TextEncoder().encode(push))}`;
   const github = await hook({ "X-Hub-Signature-256": signature }, push);
@@ -193,7 +210,10 @@ Deno.test("a repository over the limits is refused cleanly and the space says so
 
   // A pack over the byte limit stops the fetch itself.
   await assert.rejects(
-    () => syncSpace(deps, "handbook", { limits: { packBytes: 4096, files: 10, fileBytes: 1 } }),
+    () =>
+      syncSpace(deps, "handbook", {
+        limits: { ...SYNC_LIMITS, packBytes: 4096, files: 10, fileBytes: 1 },
+      }),
     /too large: its pack is over 4096 bytes/,
   );
   // One file over the per-file limit is reported by name; the others are written.
@@ -204,7 +224,7 @@ Deno.test("a repository over the limits is refused cleanly and the space says so
   await small.commit("one large file");
   await call("PUT", "/spaces/handbook/sync", { url: git.url("mixed") });
   const mixed = await syncSpace(deps, "handbook", {
-    limits: { packBytes: 1_000_000, files: 10, fileBytes: 1_000 },
+    limits: { ...SYNC_LIMITS, packBytes: 1_000_000, files: 10, fileBytes: 1_000 },
   });
   assert.equal(mixed.added, 1);
   assert.deepEqual(mixed.failed.map((f) => f.name), ["Large.md"]);
@@ -222,7 +242,7 @@ Deno.test("a repository URL must be https and public; tokens need SYNC_SECRET_KE
   await refused({ url: "https://127.0.0.1/a.git" }, /not a public address/);
   await refused({ url: "https://169.254.169.254/latest" }, /not a public address/);
   await refused({ url: "https://[::1]/a.git" }, /not a public address/);
-  await refused({ url: "https://localhost/a.git" }, /not public/);
+  await refused({ url: "https://localhost/a.git" }, /not a public address/);
   await refused({ url: "https://user:pw@203.0.113.9/a.git" }, /may not carry a user/);
   await refused({ url: "file:///etc/passwd" }, /must use https/);
   await refused(
@@ -439,4 +459,29 @@ Deno.test("a private repository: refused without its token, synced with the seal
   await call("PUT", "/spaces/handbook/sync", { url: git.url("private-notes"), folder: "" });
   const kept = await (await call("GET", "/spaces/handbook/sync")).json();
   assert.equal(kept.has_token, true);
+});
+
+Deno.test("a host that does not resolve and one that resolves inside get one answer", async () => {
+  const answer = async (addresses: string[]) => {
+    try {
+      await checkRepositoryUrl(
+        "https://git.example.com/a.git",
+        [],
+        () => Promise.resolve(addresses),
+      );
+    } catch (error) {
+      const e = error as AppError;
+      return { status: e.status, code: e.code, detail: e.detail };
+    }
+    return null;
+  };
+  const unknown = await answer([]);
+  const internal = await answer(["10.0.0.7"]);
+  assert.deepEqual(unknown, {
+    status: 400,
+    code: "bad_request",
+    detail: 'The repository host "git.example.com" is not a public address: it must resolve to one',
+  });
+  assert.deepEqual(internal, unknown);
+  assert.equal(await answer(["8.8.8.8"]), null, "a public address is taken");
 });

@@ -3,8 +3,10 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
 import { openSpace } from "../kit/web/space_context.ts";
-import { findAttachment, listAttachments, saveAttachment } from "./attachments.ts";
+import { attachmentUsage, findAttachment, listAttachments, saveAttachment } from "./attachments.ts";
 import { exportWikiZip } from "./export_zip.ts";
+import { chargeExport } from "./export_budget.ts";
+import { clientIp } from "../http/client_ip.ts";
 import { FilesPage } from "./files_page.tsx";
 import { matchesIfNoneMatch } from "../lib/etag.ts";
 
@@ -19,7 +21,10 @@ export function attachmentRoutes(deps: Deps): Hono {
   app.get("/w/:id/-/files", async (c) => {
     const view = await openSpace(deps, c, "read");
     const files = await listAttachments(deps.db, view.space.wiki.id);
-    return c.html(<FilesPage {...view} files={files} uploaded={c.req.query("uploaded")} />);
+    const usage = await attachmentUsage(deps, view.space.wiki.id);
+    return c.html(
+      <FilesPage {...view} files={files} usage={usage} uploaded={c.req.query("uploaded")} />,
+    );
   });
 
   app.post("/w/:id/-/files", async (c) => {
@@ -42,8 +47,9 @@ export function attachmentRoutes(deps: Deps): Hono {
       if (!(error instanceof AppError) || error.status >= 500) throw error;
       if (wantsJson) return c.json({ error: error.detail }, error.status as 400);
       const files = await listAttachments(deps.db, wikiId);
+      const usage = await attachmentUsage(deps, wikiId);
       return c.html(
-        <FilesPage {...view} files={files} error={error.detail} />,
+        <FilesPage {...view} files={files} usage={usage} error={error.detail} />,
         error.status as 400,
       );
     }
@@ -73,11 +79,13 @@ export function attachmentRoutes(deps: Deps): Hono {
     return c.body(file.bytes as Uint8Array<ArrayBuffer>, 200, headers);
   });
 
-  // The whole wiki as a zip of markdown with its files; readers may export what they can read.
+  // The whole wiki as a zip of markdown with its files; readers may export what they can read,
+  // a few times an hour (an export reads every byte of the wiki).
   app.get("/w/:id/-/export", async (c) => {
-    const { space } = await openSpace(deps, c, "read");
+    const { space, account } = await openSpace(deps, c, "read");
+    await chargeExport(deps, account?.id ?? null, clientIp(c, deps.config));
     const zip = await exportWikiZip(deps, space.wiki.id);
-    return c.body(zip as Uint8Array<ArrayBuffer>, 200, {
+    return c.body(zip, 200, {
       "Content-Type": "application/zip",
       "Content-Disposition": `attachment; filename="${space.wiki.id}.zip"`,
     });

@@ -2,10 +2,12 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { sha256HexOfBytes } from "../lib/sha256.ts";
 import type { Db } from "../db/db.ts";
+import { megabytes } from "./export_zip.ts";
 import {
   type AttachmentHead,
   selectAttachment,
   selectAttachmentHeads,
+  selectAttachmentUsage,
   upsertAttachment,
 } from "./store.ts";
 
@@ -64,7 +66,7 @@ export function attachmentHref(wikiId: string, name: string): string {
  * replaces the earlier file. Returns its name and where it is served.
  */
 export async function saveAttachment(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "config">,
   input: { wikiId: string; fileName: string; bytes: Uint8Array; accountId: string | null },
 ): Promise<{ name: string; href: string; contentType: string }> {
   const name = attachmentName(input.fileName);
@@ -81,6 +83,7 @@ export async function saveAttachment(
       `The file "${name}" is not a PNG, JPEG, GIF or WebP image or a PDF (SVG is not accepted)`,
     );
   }
+  await requireRoomFor(deps, input.wikiId, name, input.bytes.length);
   await upsertAttachment(deps.db, {
     wikiId: input.wikiId,
     name,
@@ -104,4 +107,40 @@ export function findAttachment(
 /** The wiki's files (without their bytes), at most `limit`. */
 export function listAttachments(db: Db, wikiId: string, limit = 200): Promise<AttachmentHead[]> {
   return selectAttachmentHeads(db, wikiId, limit);
+}
+
+/** What a wiki's files take against its quota (`SPACE_FILES_MAX`, `SPACE_FILES_MB`). */
+export async function attachmentUsage(
+  deps: Pick<Deps, "db" | "config">,
+  wikiId: string,
+): Promise<{ files: number; bytes: number; maxFiles: number; maxBytes: number }> {
+  const used = await selectAttachmentUsage(deps.db, wikiId);
+  return { ...used, maxFiles: deps.config.files.maxFiles, maxBytes: deps.config.files.maxBytes };
+}
+
+/**
+ * Refuses a file that would take the wiki past its quota of files or bytes (issue 26.1): a
+ * space's files are what its export and its storage hold, so both are bounded per space.
+ */
+async function requireRoomFor(
+  deps: Pick<Deps, "db" | "config">,
+  wikiId: string,
+  name: string,
+  size: number,
+): Promise<void> {
+  const usage = await attachmentUsage(deps, wikiId);
+  if (usage.files + 1 > usage.maxFiles) {
+    throw new AppError(
+      "payload_too_large",
+      `The wiki "${wikiId}" holds ${usage.files} files, its quota: "${name}" cannot be added (at most ${usage.maxFiles} files a space)`,
+    );
+  }
+  if (usage.bytes + size > usage.maxBytes) {
+    throw new AppError(
+      "payload_too_large",
+      `The file "${name}" (${megabytes(size)}) would take the wiki "${wikiId}" past its quota: ${
+        megabytes(usage.bytes)
+      } of ${megabytes(usage.maxBytes)} used`,
+    );
+  }
 }

@@ -3,14 +3,21 @@ import { WikiFrame } from "../kit/web/wiki_frame.tsx";
 import { Alert, CsrfField } from "../kit/web/form_kit.tsx";
 import type { AttachmentHead } from "./store.ts";
 import { attachmentHref } from "./attachments.ts";
+import { megabytes } from "./export_zip.ts";
 
 /**
  * A wiki's files: for members an upload form (a plain multipart form: works without script),
  * and every file with the markdown line that shows it in a page.
  */
 export function FilesPage(
-  props: SpaceView & { files: AttachmentHead[]; uploaded?: string; error?: string },
+  props: SpaceView & {
+    files: AttachmentHead[];
+    usage: { files: number; bytes: number; maxFiles: number; maxBytes: number };
+    uploaded?: string;
+    error?: string;
+  },
 ) {
+  const { usage } = props;
   const { wiki, role } = props.space;
   const snippet = (f: { name: string; content_type: string }) =>
     f.content_type.startsWith("image/")
@@ -45,6 +52,10 @@ export function FilesPage(
         </form>
       )}
       <h2>All files</h2>
+      <p class="hint" id="files-quota">
+        {usage.files} of {usage.maxFiles} files, {megabytes(usage.bytes)} of{" "}
+        {megabytes(usage.maxBytes)} used: the most this space holds.
+      </p>
       {props.files.length === 0 ? <p class="hint">No files yet.</p> : (
         <table>
           <thead>

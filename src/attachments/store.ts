@@ -54,15 +54,47 @@ export function selectAttachmentHeads(
     FROM attachments WHERE wiki_id = ${wikiId} ORDER BY created_at DESC, name LIMIT ${limit}`;
 }
 
-/** A batch of a wiki's attachments with their bytes, by name after `afterName` (for exports). */
-export function selectAttachmentBatch(
+/** How many files a wiki holds and their bytes together (for its quota). */
+export async function selectAttachmentUsage(
   db: Db,
   wikiId: string,
-  afterName: string | null,
-  limit: number,
-): Promise<{ name: string; bytes: Uint8Array }[]> {
-  return db<{ name: string; bytes: Uint8Array }>`
-    SELECT name, bytes FROM attachments
-    WHERE wiki_id = ${wikiId} AND (${afterName}::text IS NULL OR name > ${afterName})
-    ORDER BY name LIMIT ${limit}`;
+): Promise<{ files: number; bytes: number }> {
+  const [row] = await db<{ files: number; bytes: string }>`
+    SELECT count(*)::int AS files, coalesce(sum(size), 0)::bigint AS bytes
+    FROM attachments WHERE wiki_id = ${wikiId}`;
+  return { files: row!.files, bytes: Number(row!.bytes) };
+}
+
+/** What an export of the wiki holds before compression: its pages' and its files' bytes. */
+export async function selectExportSize(db: Db, wikiId: string): Promise<number> {
+  const [row] = await db<{ bytes: string }>`
+    SELECT (SELECT coalesce(sum(octet_length(markdown)), 0) FROM pages WHERE wiki_id = ${wikiId})
+      + (SELECT coalesce(sum(size), 0) FROM attachments WHERE wiki_id = ${wikiId}) AS bytes`;
+  return Number(row!.bytes);
+}
+
+/** The names and sizes of a wiki's attachments, by name (an export reads them a slice at a time). */
+export function selectAttachmentSizes(
+  db: Db,
+  wikiId: string,
+): Promise<{ name: string; size: number }[]> {
+  return db<{ name: string; size: number }>`
+    SELECT name, size FROM attachments WHERE wiki_id = ${wikiId} ORDER BY name`;
+}
+
+/**
+ * `length` bytes of an attachment from `offset` (0-based). An image or PDF does not compress,
+ * so PostgreSQL keeps it uncompressed out of line and reads only the slice's own chunks.
+ */
+export async function selectAttachmentSlice(
+  db: Db,
+  wikiId: string,
+  name: string,
+  offset: number,
+  length: number,
+): Promise<Uint8Array | null> {
+  const rows = await db<{ slice: Uint8Array }>`
+    SELECT substring(bytes FROM ${offset + 1}::int FOR ${length}::int) AS slice
+    FROM attachments WHERE wiki_id = ${wikiId} AND name = ${name}`;
+  return rows[0]?.slice ?? null;
 }

@@ -68,6 +68,11 @@ const envSchema = z.object({
   SYNC_SCHEDULER: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
   SYNC_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
   SYNC_POLL_SECONDS: z.coerce.number().min(0.05).max(3600).default(15),
+  SPACE_FILES_MAX: z.coerce.number().int().min(0).max(1_000_000).default(200),
+  SPACE_FILES_MB: z.coerce.number().int().min(0).max(1_000_000).default(100),
+  EXPORT_MAX_MB: z.coerce.number().int().min(1).max(1_000_000).default(150),
+  EXPORTS_ANON_PER_HOUR: z.coerce.number().int().min(1).default(10),
+  EXPORTS_PER_HOUR: z.coerce.number().int().min(1).default(60),
 });
 
 /** The service's configuration, parsed once at start-up and passed down. */
@@ -134,6 +139,20 @@ export type Config = {
   passwordHash: { N: number; r: number; p: number };
   /** Spaces synced from Git: see docs/guide/Git sync.md. */
   sync: SyncConfig;
+  /** A space's files and its exports (docs/security.md, "Limits"). */
+  files: FilesConfig;
+};
+
+/** What a space's files may take, and what one export may hold and how often. */
+export type FilesConfig = {
+  /** Most files one space holds. */
+  maxFiles: number;
+  /** Most bytes of files one space holds. */
+  maxBytes: number;
+  /** Most bytes (pages and files, before compression) one export holds. */
+  exportBytes: number;
+  /** Exports an hour from one address without a session, and from one signed-in account. */
+  exportsPerHour: { anonymous: number; signedIn: number };
 };
 
 /** Git sync: the token key, the hosts allowed besides public https ones, the job loop. */
@@ -252,6 +271,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       scheduler: e.SYNC_SCHEDULER,
       leaseSeconds: e.SYNC_LEASE_SECONDS,
       pollSeconds: e.SYNC_POLL_SECONDS,
+    },
+    files: {
+      maxFiles: e.SPACE_FILES_MAX,
+      maxBytes: e.SPACE_FILES_MB * 1024 * 1024,
+      exportBytes: e.EXPORT_MAX_MB * 1024 * 1024,
+      exportsPerHour: { anonymous: e.EXPORTS_ANON_PER_HOUR, signedIn: e.EXPORTS_PER_HOUR },
     },
     embedding: {
       provider: e.EMBEDDER,

@@ -5,7 +5,8 @@ import type { Deps } from "../deps.ts";
 import { changePassword } from "../sessions/change_password.ts";
 import { requireAccount } from "../sessions/sessions.ts";
 import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
-import { createSpace } from "../wikis/create_space.ts";
+import { CREATE_ATTEMPTS, createSpace } from "../wikis/create_space.ts";
+import { setBudgetHeaders } from "../limits/retry_headers.ts";
 import { DashboardPage, SettingsPage } from "./dashboard_page.tsx";
 import { renameAccount } from "../accounts/accounts.ts";
 import { invitationsFor } from "../teams/invitations.ts";
@@ -52,7 +53,16 @@ export function dashboardRoutes(deps: Deps): Hono {
       const values = Object.fromEntries(
         ["id", "title", "description", "visibility", "owner"].map((k) => [k, text(form[k])]),
       );
-      return dashboard(c, { errors: result.errors, values }, result.status);
+      const page = await dashboard(c, { errors: result.errors, values }, result.status);
+      if (result.status === 429) {
+        setBudgetHeaders(page.headers, {
+          name: "spaces",
+          ...CREATE_ATTEMPTS,
+          remaining: 0,
+          resetSeconds: result.retryAfter,
+        }, true);
+      }
+      return page;
     }
     deps.log.info("space created", {
       request_id: c.get("requestId"),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
-import { AppError } from "../errors.ts";
+import { RateLimitedError } from "../errors.ts";
 import { countEvent } from "../limits/rate_limit.ts";
 import { requirePath } from "../pages/write_page.ts";
 import { insertReport, REPORT_KINDS, type Sender } from "./store.ts";
@@ -52,11 +52,13 @@ export async function reportProblem(
   const limit = sender.accountId ? REPORT_BUDGET.signedIn : REPORT_BUDGET.anonymous;
   const counted = await countEvent(deps.db, `report:${budgetKey}`, REPORT_BUDGET.windowSeconds);
   if (counted.count > limit) {
-    throw new AppError(
-      "rate_limited",
+    const elapsed = (counted.now.getTime() - counted.window_started_at.getTime()) / 1000;
+    const resetSeconds = Math.max(1, Math.ceil(REPORT_BUDGET.windowSeconds - elapsed));
+    throw new RateLimitedError(
       `Too many reports: at most ${limit} an hour from this ${
-        sender.accountId ? "credential" : "address"
-      }; try again later`,
+        sender.accountId ? "account" : "address"
+      }; try again in ${resetSeconds} s`,
+      { name: "reports", limit, windowSeconds: REPORT_BUDGET.windowSeconds, resetSeconds },
     );
   }
   const row = await insertReport(

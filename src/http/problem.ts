@@ -1,5 +1,6 @@
 import type { Context } from "hono";
-import { AppError, errorCatalogue } from "../errors.ts";
+import { AppError, errorCatalogue, RateLimitedError } from "../errors.ts";
+import { setBudgetHeaders } from "../limits/retry_headers.ts";
 
 /**
  * Renders an error as `application/problem+json` (RFC 9457) with its stable `code` and the
@@ -15,9 +16,13 @@ export function problemResponse(c: Context, error: AppError): Response {
     request_id: c.get("requestId"),
     ...error.extra,
   };
-  return c.newResponse(JSON.stringify(body), error.status as 400, {
+  const response = c.newResponse(JSON.stringify(body), error.status as 400, {
     "Content-Type": "application/problem+json",
   });
+  if (error instanceof RateLimitedError) {
+    setBudgetHeaders(response.headers, { ...error.budget, remaining: 0 }, true);
+  }
+  return response;
 }
 
 /** The `internal` error shown for anything unexpected. */

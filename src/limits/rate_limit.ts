@@ -10,6 +10,7 @@ import { rangeOf } from "./cidr.ts";
 import { declareEdge, routeDeclares } from "../http/route_edges.ts";
 import { liveSessionId, webCookie } from "../sessions/sessions.ts";
 import { requestCounts } from "./request_counts.ts";
+import { setBudgetHeaders } from "./retry_headers.ts";
 import { countRequest, deleteOldCounters } from "./store.ts";
 
 /** A named request budget. */
@@ -62,9 +63,9 @@ const tooManyProblem: TooManyRenderer = (c, state, config) =>
  * Declares the request budget of a route or router, where it is defined, e.g.
  * `app.use("*", rateLimit(deps, "api"))` in a router, or on one route.
  *
- * Limits requests per account (all its account tokens and OAuth grants share one budget), per
- * space token (hosted assistants call from shared addresses, so authenticated traffic is never
- * keyed by IP), and per IP without a credential. The counters live in the database, so every
+ * Limits requests per account (all its account tokens, space tokens and OAuth grants share one
+ * budget; hosted assistants call from shared addresses, so authenticated traffic is never keyed
+ * by IP), and per IP without a credential. The counters live in the database, so every
  * process shares them. Every limited response carries
  * `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers); past the budget the
  * answer is 429 with `Retry-After` in whole seconds, its body rendered by `options.tooMany`
@@ -119,6 +120,9 @@ export function rateLimit(
     }
     c.set("rateLimit", state);
     await next();
+    // A 429 from further in (a report budget, a batch) states its own budget: left as it is,
+    // so its `RateLimit` agrees with its `Retry-After`.
+    if (c.res.status === 429) return;
     // A batch may have been charged more since (chargeBatch).
     setHeaders(c.res.headers, c.get("rateLimit") ?? state);
   });
@@ -161,13 +165,12 @@ async function keyOf(
   if (c.req.header("authorization")) {
     const resolved = await requestCredential(c, deps);
     if (resolved.ok) {
-      const credential = resolved.credential;
-      // One budget per account across its account tokens and OAuth grants (a new token must
-      // not buy a fresh budget); a space token keeps its own.
-      const key = credential.kind === "space_token"
-        ? `token:${credential.id}`
-        : `account:${credential.accountId}`;
-      return { key, budget: { name: "token", limit: rateLimits.token, windowSeconds } };
+      // One budget per account across all its credentials, account tokens, space tokens and
+      // OAuth grants alike: a new token must not buy a fresh budget.
+      return {
+        key: `account:${resolved.credential.accountId}`,
+        budget: { name: "token", limit: rateLimits.token, windowSeconds },
+      };
     }
   }
   const shared = rangeOf(rateLimits.sharedEgressRanges, ip);
@@ -190,8 +193,7 @@ async function tooMany(
   render: TooManyRenderer = tooManyProblem,
 ): Promise<Response> {
   const response = await render(c, state, config);
-  response.headers.set("Retry-After", String(state.resetSeconds));
-  setHeaders(response.headers, state);
+  setBudgetHeaders(response.headers, budgetState(state), true);
   return response;
 }
 
@@ -209,7 +211,7 @@ export function personalBudgetHint(state: LimitState, baseUrl: string): string {
  * the POST once, so a batch of `calls` calls is charged `calls - 1` more. (Protocol 2025-06-18
  * removed batches, but clients of 2025-03-26 may send them and the SDK transport serves them.)
  * Returns the 429 (rendered by `render`, problem+json by default) when the batch goes over the
- * budget, else null. The caller has read the body once (`batchSize` counts its calls).
+ * budget, else null. The caller has read the body once (`readBatch` gives its calls).
  */
 export async function chargeBatch(
   c: Context,
@@ -232,23 +234,12 @@ export async function chargeBatch(
   return counted.count > state.budget.limit ? await tooMany(c, next, deps.config, render) : null;
 }
 
-/** How many calls a JSON-RPC body holds: the length of a batch, else 1. */
-export function batchSize(body: string): number {
-  if (!/^\s*\[/.test(body)) return 1;
-  try {
-    const parsed = JSON.parse(body);
-    return Array.isArray(parsed) ? Math.max(1, parsed.length) : 1;
-  } catch {
-    return 1;
-  }
+function setHeaders(headers: Headers, state: LimitState): void {
+  setBudgetHeaders(headers, budgetState(state));
 }
 
-function setHeaders(headers: Headers, state: LimitState): void {
-  headers.set(
-    "RateLimit-Policy",
-    `"${state.budget.name}";q=${state.budget.limit};w=${state.budget.windowSeconds}`,
-  );
-  headers.set("RateLimit", `"${state.budget.name}";r=${state.remaining};t=${state.resetSeconds}`);
+function budgetState(state: LimitState) {
+  return { ...state.budget, remaining: state.remaining, resetSeconds: state.resetSeconds };
 }
 
 /**

@@ -19,6 +19,32 @@ const MD_LINK =
   /(!?)\[((?:[^[\]\n]|\[[^[\]\n]*\])*)\]\(\s*(<[^>\n]*>|[^\s()]+)(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/dg;
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
+/**
+ * Most links one page may hold, repeats included (issue 26.3): rendering costs per link
+ * written, not per distinct target, so a page of 100,000 copies of one link took seconds to
+ * view. Counted by `countLinks`.
+ */
+export const MAX_LINKS = 5_000;
+
+/**
+ * How many links a markdown text writes outside code: every `](` (a link or image, any
+ * target) and every `[[` (a wikilink), repeats included. An upper bound that costs one scan,
+ * taken before anything parses the links.
+ */
+export function countLinks(markdown: string): number {
+  const text = maskCode(markdown);
+  let count = 0;
+  for (let at = text.indexOf("](");; at = text.indexOf("](", at + 2)) {
+    if (at < 0) break;
+    count++;
+  }
+  for (let at = text.indexOf("[[");; at = text.indexOf("[[", at + 2)) {
+    if (at < 0) break;
+    count++;
+  }
+  return count;
+}
+
 /** Finds the page links of a markdown text in order of appearance, ignoring code. */
 export function extractLinks(markdown: string, fromPath: string): ParsedLink[] {
   const text = maskCode(markdown);

@@ -11,8 +11,9 @@ import { type Credential, requestCredential } from "../auth/credentials.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { clientIp } from "../http/client_ip.ts";
-import { batchSize, chargeBatch } from "../limits/rate_limit.ts";
+import { chargeBatch } from "../limits/rate_limit.ts";
 import { readingDeps } from "../db/replicas.ts";
+import { batchRefusal, readBatch } from "../limits/batch_limit.ts";
 import { DEFAULT_SCOPES } from "../oauth/scopes.ts";
 import { answerTaskRequest } from "../tasks/task_requests.ts";
 import { buildHubServer, buildPrivateServer, buildWikiServer } from "./servers.ts";
@@ -165,13 +166,13 @@ async function serve(
       id: null,
     }, 413);
   }
-  const refused = await chargeBatch(
-    c,
-    deps,
-    batchSize(new TextDecoder().decode(body)),
-    mcpTooManyRequests,
-  );
+  const batch = readBatch(new TextDecoder().decode(body));
+  const refused = await chargeBatch(c, deps, batch?.length || 1, mcpTooManyRequests);
   if (refused) return refused;
+  const unbatchable = batch && batchRefusal(batch, c.req.header("mcp-protocol-version"));
+  if (unbatchable) {
+    return c.json({ jsonrpc: "2.0", error: { code: -32600, message: unbatchable }, id: null }, 400);
+  }
   // The tools read through a replica when there is one (and the caller's writes are replayed).
   const reading = await readingDeps(deps, c.get("rateLimit")?.key);
   const build = () => buildWith(reading);

@@ -146,9 +146,8 @@ export function buildPrivateServer(
       credentialId: credential.id,
       clientName,
     },
-    credential.kind === "space_token"
-      ? `token:${credential.id}`
-      : `account:${credential.accountId}`,
+    // Every credential of an account shares its report budget (a new token buys none).
+    `account:${credential.accountId}`,
   );
   registerProposeTool(server, deps, spaceParam, resolve, { credential, clientName });
   registerSkillResources(server, deps.config.baseUrl, { kind: "private" });

@@ -5,7 +5,7 @@ import { requireWellFormed } from "../lib/well_formed.ts";
 import { type ParsedPage, parsePage } from "../markdown/parse_page.ts";
 import { cleanPath, nameKey, pathKey } from "../markdown/paths.ts";
 import { prepareChunks } from "../search/prepare_chunks.ts";
-import { linkIdentity } from "../markdown/links.ts";
+import { countLinks, MAX_LINKS } from "../markdown/links.ts";
 import { indexChunks } from "../search/chunk_index.ts";
 import { lockWikiRow, touchWikiRow } from "../wikis/wikis.ts";
 import { refuseSyncedWrite } from "../sync/refuse_synced_write.ts";
@@ -22,12 +22,6 @@ import {
 
 /** Largest page body accepted, in characters. */
 export const MAX_MARKDOWN_CHARS = 2_000_000;
-
-/**
- * Most distinct links one page may hold (`linkIdentity`: a link repeated counts once). Each is
- * a stored row, resolved in one query with the others; the cap keeps a single write short.
- */
-export const MAX_DISTINCT_LINKS = 5_000;
 
 /**
  * Who wrote a change and through what (`api`, `web`, `import`, `rename`, `sync`…); a Git
@@ -103,18 +97,18 @@ export async function parseOrThrow(
   }
   let parsed: ParsedPage;
   requireWellFormed(`Page "${path}" markdown`, markdown);
+  const links = countLinks(markdown);
+  if (links > MAX_LINKS) {
+    throw new AppError(
+      "payload_too_large",
+      `Page "${path}" has ${links} links: at most ${MAX_LINKS} per page (a repeated link counts each time)`,
+    );
+  }
   if (title !== undefined) requireWellFormed(`Page "${path}" title`, title);
   try {
     parsed = await parsePage(path, markdown, title);
   } catch (error) {
     throw new AppError("invalid_markdown", `Page "${path}": ${(error as Error).message}`);
-  }
-  const distinct = new Set(parsed.links.map(linkIdentity)).size;
-  if (distinct > MAX_DISTINCT_LINKS) {
-    throw new AppError(
-      "payload_too_large",
-      `Page "${path}" has ${distinct} different links: at most ${MAX_DISTINCT_LINKS} per page (a repeated link counts once)`,
-    );
   }
   return parsed;
 }

@@ -11,6 +11,8 @@ import {
 import { ErrorPage } from "../kit/web/error_page.tsx";
 import { SignInPage, SignUpPage } from "./session_pages.tsx";
 import { signIn, signUp } from "./sign_in.ts";
+import { LOGIN_LIMITS } from "./login_limit.ts";
+import { setBudgetHeaders } from "../limits/retry_headers.ts";
 import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
 
 /** Sign-up, sign-in and sign-out, as server-rendered HTML (behind `webRoutes`). */
@@ -32,9 +34,8 @@ export function sessionRoutes(deps: Deps): Hono {
     }, deps.config.passwordHash);
     if (!result.ok && result.status === 429) {
       deps.log.warn("sign-up refused", { request_id: c.get("requestId"), reason: "rate_limited" });
-      c.header("Retry-After", String(result.retryAfter));
       const minutes = Math.ceil(result.retryAfter / 60);
-      return c.html(
+      const page = await c.html(
         <ErrorPage
           {...pageContext(c)}
           title="Too many sign-ups"
@@ -44,6 +45,8 @@ export function sessionRoutes(deps: Deps): Hono {
         />,
         429,
       );
+      const perHour = deps.config.rateLimits.signupsPerHour;
+      return refused(page, "signups", perHour, 3600, result.retryAfter);
     }
     if (!result.ok) {
       const values = { email: text(form.email), name: text(form.name) };
@@ -85,9 +88,8 @@ export function sessionRoutes(deps: Deps): Hono {
       const fields = { request_id: c.get("requestId"), reason: result.reason };
       if (result.reason === "rate_limited") {
         deps.log.warn("sign-in refused", fields);
-        c.header("Retry-After", String(result.retryAfter));
         const minutes = Math.ceil(result.retryAfter / 60);
-        return c.html(
+        const page = await c.html(
           <ErrorPage
             {...pageContext(c)}
             title="Too many sign-in attempts"
@@ -97,6 +99,8 @@ export function sessionRoutes(deps: Deps): Hono {
           />,
           429,
         );
+        const { email, windowSeconds } = LOGIN_LIMITS;
+        return refused(page, "sign-ins", email, windowSeconds, result.retryAfter);
       }
       deps.log.info("sign-in refused", fields);
       const error = result.reason === "incomplete"
@@ -146,4 +150,16 @@ function pageContext(c: Context) {
 
 function text(value: unknown): string {
   return typeof value === "string" ? value : "";
+}
+
+/** A sign-up or sign-in refused for its budget: `Retry-After` and `RateLimit` that agree. */
+function refused(
+  page: Response,
+  name: string,
+  limit: number,
+  windowSeconds: number,
+  resetSeconds: number,
+): Response {
+  setBudgetHeaders(page.headers, { name, limit, windowSeconds, remaining: 0, resetSeconds }, true);
+  return page;
 }

@@ -3,9 +3,9 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import type {} from "../http/request_id.ts";
-import { extractLinks, linkIdentity } from "../markdown/links.ts";
+import { countLinks, MAX_LINKS } from "../markdown/links.ts";
 import { cleanPath, pathKey } from "../markdown/paths.ts";
-import { MAX_DISTINCT_LINKS, MAX_MARKDOWN_CHARS, writePage } from "../pages/write_page.ts";
+import { MAX_MARKDOWN_CHARS, writePage } from "../pages/write_page.ts";
 import { EditorPage, type EditorState } from "./editor_page.tsx";
 import { findPageRecord } from "./find_page_record.ts";
 import { lineDiff } from "./line_diff.ts";
@@ -192,7 +192,7 @@ async function showConflict(
 
 /**
  * The editor's text rendered as the page would be. Held to the caps of a save (characters,
- * distinct links): `editor.js` asks for a preview each time typing pauses, and a text over
+ * links): `editor.js` asks for a preview each time typing pauses, and a text over
  * them could never be saved anyway.
  */
 async function renderPreview(
@@ -202,11 +202,11 @@ async function renderPreview(
   markdown: string,
 ): Promise<string> {
   if (markdown.length > MAX_MARKDOWN_CHARS) throw tooLongToPreview();
-  const links = new Set(extractLinks(markdown, cleanPath(path) ?? "Preview").map(linkIdentity));
-  if (links.size > MAX_DISTINCT_LINKS) {
+  const links = countLinks(markdown);
+  if (links > MAX_LINKS) {
     throw new AppError(
       "payload_too_large",
-      `The text has ${links.size} different links: at most ${MAX_DISTINCT_LINKS} per page, so it cannot be previewed or saved`,
+      `The text has ${links} links: at most ${MAX_LINKS} per page, so it cannot be previewed or saved`,
     );
   }
   return await renderPage(deps.db, {

@@ -1,4 +1,4 @@
-import type { WriteDeps } from "../deps.ts";
+import type { Deps, WriteDeps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { importPages, type ImportSummary } from "../importer/import_pages.ts";
 import { saveAttachment } from "../attachments/attachments.ts";
@@ -33,7 +33,7 @@ export type ImportReport = { rows: ImportRow[]; summary: ImportSummary };
  * reason and the others go in.
  */
 export async function importUploads(
-  deps: WriteDeps,
+  deps: WriteDeps & Pick<Deps, "config">,
   wikiId: string,
   files: File[],
   author: string,
@@ -82,7 +82,7 @@ export async function importUploads(
  * archive (`images/a.png` → `images-a.png`); returns where each path is served, and a row each.
  */
 async function saveImportedFiles(
-  deps: WriteDeps,
+  deps: WriteDeps & Pick<Deps, "config">,
   wikiId: string,
   files: (SourceFile & { upload: string })[],
   author: string,

@@ -9,7 +9,7 @@ import { uniqueSlug } from "../markdown/chunks.ts";
 import { docsBlocks, readMarker } from "../markdown/docs_blocks.ts";
 import { blockHtml } from "./docs_block_html.ts";
 import { splitFrontMatter } from "../markdown/front_matter.ts";
-import { extractLinks } from "../markdown/links.ts";
+import { extractLinks, MAX_LINKS } from "../markdown/links.ts";
 import { cleanPath, pathKey, resolveRelative } from "../markdown/paths.ts";
 import { newPageHref, pageHref } from "../kit/web/space_urls.ts";
 import type { LinkTarget } from "./store.ts";
@@ -33,6 +33,14 @@ const md = new MarkdownIt({ html: false, linkify: true });
 md.block.ruler.before("code", "docs_block", docsBlock);
 md.inline.ruler.before("link", "wikilink", wikilink);
 md.core.ruler.push("wiki_links", rewriteTokens);
+/** The same rules without links of any kind: for a page over the links cap. */
+const linkless = new MarkdownIt({ html: false, linkify: false }).disable(["link", "image"]);
+linkless.block.ruler.before("code", "docs_block", docsBlock);
+linkless.core.ruler.push("wiki_links", rewriteTokens);
+
+/** Shown above a page whose links are shown as text. */
+const LINKS_AS_TEXT = `<p class="notice" role="status">This page holds more than ${MAX_LINKS} ` +
+  "links, the most a page may hold: they are shown as text. Edit it to fewer links.</p>\n";
 
 const WIKILINK_AT = /\[\[([^[\]\n|]+?)(?:\|([^[\]\n]*?))?\]\]/y;
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
@@ -48,13 +56,18 @@ export function linkKeys(markdown: string, path: string): string[] {
  * the page's title; headings get the anchors search results point at; external links get
  * `rel="nofollow ugc"`.
  */
-export function renderMarkdown(markdown: string, context: RenderContext): string {
+export function renderMarkdown(
+  markdown: string,
+  context: RenderContext,
+  options: { links: boolean } = { links: true },
+): string {
   let body = markdown;
   try {
     body = splitFrontMatter(markdown).body;
   } catch {
     // Malformed front matter (only in a preview: saved pages parse) is shown as written.
   }
+  if (!options.links) return LINKS_AS_TEXT + linkless.render(docsBlocks(body), { context });
   return md.render(docsBlocks(body), { context });
 }
 

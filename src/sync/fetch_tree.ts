@@ -3,14 +3,26 @@ import { isDocsFile } from "../navigation/docs_layout.ts";
 import { guardedGitHttp, type ResolveDns } from "./git_http.ts";
 import { createMemFs } from "./mem_fs.ts";
 
-/** What one sync reads at most (docs/guide/Git sync.md): pack bytes, markdown files, file bytes. */
-export type SyncLimits = { packBytes: number; files: number; fileBytes: number };
+/**
+ * What one sync reads at most (docs/guide/Git sync.md): pack bytes, markdown files, markdown
+ * file bytes, and what the pack's objects inflate to, each (`objectBytes`, any file of the
+ * commit, markdown or not) and together (`inflatedBytes`), checked as the pack arrives.
+ */
+export type SyncLimits = {
+  packBytes: number;
+  files: number;
+  fileBytes: number;
+  objectBytes: number;
+  inflatedBytes: number;
+};
 
 /** The documented limits. */
 export const SYNC_LIMITS: SyncLimits = {
   packBytes: 50 * 1024 * 1024,
   files: 5_000,
   fileBytes: 1024 * 1024,
+  objectBytes: 50 * 1024 * 1024,
+  inflatedBytes: 200 * 1024 * 1024,
 };
 
 /** Markdown files a sync takes; everything else in the repository is left alone. */
@@ -48,6 +60,7 @@ export async function fetchTree(
   const http = guardedGitHttp({
     allowHosts: options.allowHosts,
     maxBytes: options.limits.packBytes,
+    pack: { objectBytes: options.limits.objectBytes, inflatedBytes: options.limits.inflatedBytes },
     resolve: options.resolve,
   });
   const headers = authHeaders(source);

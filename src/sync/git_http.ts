@@ -1,6 +1,7 @@
 import { AppError } from "../errors.ts";
 import { pinnedFetch } from "../http/pinned_fetch.ts";
 import { isPrivateAddress } from "../http/private_address.ts";
+import { guardPack, type PackLimits } from "./pack_guard.ts";
 
 /** Resolves a host name to its addresses; tests may pass a fake. */
 export type ResolveDns = (host: string) => Promise<string[]>;
@@ -59,17 +60,16 @@ export async function checkRepositoryAddress(
   }
   if (allowed) return { url, address: null };
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (/(^|\.)(localhost|local|internal)$/i.test(host)) {
-    throw new AppError("bad_request", `The repository host "${host}" is not public`);
-  }
+  // One answer for a name that does not resolve and one that resolves inside: two answers
+  // would let anyone map which internal names exist (issue 26.12).
+  const notPublic = new AppError(
+    "bad_request",
+    `The repository host "${host}" is not a public address: it must resolve to one`,
+  );
+  if (/(^|\.)(localhost|local|internal)$/i.test(host)) throw notPublic;
   const literal = /^[\d.]+$/.test(host) || host.includes(":");
   const addresses = literal ? [host] : await resolve(host);
-  if (addresses.length === 0) {
-    throw new AppError("sync_failed", `The repository host "${host}" does not resolve`);
-  }
-  if (addresses.some(isPrivateAddress)) {
-    throw new AppError("bad_request", `The repository host "${host}" is not a public address`);
-  }
+  if (addresses.length === 0 || addresses.some(isPrivateAddress)) throw notPublic;
   return { url, address: addresses[0]! };
 }
 
@@ -83,11 +83,19 @@ type GitRequest = {
 /**
  * The HTTP client handed to isomorphic-git in place of `isomorphic-git/http/web`: the same
  * `fetch` underneath, but every URL is checked with `checkRepositoryUrl`, redirects are refused
- * (a redirect could lead to an internal address), and a response body over `maxBytes` (the
- * pack) stops the fetch.
+ * (a redirect could lead to an internal address), a response body over `maxBytes` (the
+ * pack) stops the fetch, and a pack whose objects state more than `pack` allows is refused
+ * as it arrives.
  */
 export function guardedGitHttp(
-  options: { allowHosts: string[]; maxBytes: number; resolve?: ResolveDns; signal?: AbortSignal },
+  options: {
+    allowHosts: string[];
+    maxBytes: number;
+    /** What the objects of a fetched pack may inflate to (`guardPack`); unchecked without. */
+    pack?: PackLimits;
+    resolve?: ResolveDns;
+    signal?: AbortSignal;
+  },
 ) {
   return {
     async request(req: GitRequest) {
@@ -127,7 +135,9 @@ export function guardedGitHttp(
         statusCode: response.status,
         statusMessage: response.statusText,
         headers,
-        body: capped(response, options.maxBytes),
+        body: options.pack && req.url.endsWith("/git-upload-pack")
+          ? guardPack(capped(response, options.maxBytes), options.pack)
+          : capped(response, options.maxBytes),
       };
     },
   };

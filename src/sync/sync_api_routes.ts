@@ -191,17 +191,24 @@ export function registerSyncRoutes(app: OpenAPIHono, deps: Deps): void {
       request: { params: wikiIdParam },
       responses: {
         202: json(z.object({ queued: z.boolean(), job: z.number().int().nullable() }), "Taken"),
-        ...problems(400, 401, 404),
+        ...problems(400, 401),
       },
     }),
     async (c) => {
       const id = c.req.valid("param").id;
       const row = await findWiki(deps.db, id) && await findGitSource(deps.db, id);
-      // The same answer for an unknown space and a space without a repository.
-      if (!row) throw notConnected(id);
       const body = new Uint8Array(await c.req.arrayBuffer());
-      const verdict = await verifyWebhook(c.req.raw.headers, body, row.webhook_secret);
-      if (!verdict.ok) throw new AppError("unauthorized", verdict.reason);
+      // An unknown space, a space without a repository and a wrong signature get one answer
+      // (a signature checked against a secret nobody holds), so the hook tells no one which
+      // private spaces exist and are connected (issue 26.12).
+      const secret = row ? row.webhook_secret : crypto.randomUUID();
+      const verdict = await verifyWebhook(c.req.raw.headers, body, secret);
+      if (!verdict.ok || !row) {
+        throw new AppError(
+          "unauthorized",
+          verdict.ok ? "The signature does not match" : verdict.reason,
+        );
+      }
       const ref = pushedRef(body);
       if (ref !== null && ref !== `refs/heads/${row.branch}`) {
         return c.json({ queued: false, job: null }, 202);

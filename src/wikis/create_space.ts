@@ -40,7 +40,8 @@ export async function createSpace(
   form: Record<string, unknown>,
 ): Promise<
   | { ok: true; wiki: WikiRow }
-  | { ok: false; status: 400 | 409 | 429; errors: SpaceFormErrors }
+  | { ok: false; status: 400 | 409; errors: SpaceFormErrors }
+  | { ok: false; status: 429; errors: SpaceFormErrors; retryAfter: number }
 > {
   const parsed = newSpaceSchema.safeParse(form);
   if (!parsed.success) {
@@ -57,10 +58,17 @@ export async function createSpace(
     CREATE_ATTEMPTS.windowSeconds,
   );
   if (attempts.count > CREATE_ATTEMPTS.limit) {
+    const elapsed = (attempts.now.getTime() - attempts.window_started_at.getTime()) / 1000;
+    const retryAfter = Math.max(1, Math.ceil(CREATE_ATTEMPTS.windowSeconds - elapsed));
     return {
       ok: false,
       status: 429,
-      errors: { id: "Too many spaces tried in the last hour: try again later" },
+      errors: {
+        id: `Too many spaces tried in the last hour: try again in ${
+          Math.ceil(retryAfter / 60)
+        } min`,
+      },
+      retryAfter,
     };
   }
   // One answer for a reserved id and a taken one, public or private: "not available".

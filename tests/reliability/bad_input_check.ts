@@ -71,10 +71,19 @@ async function send(url: string, probe: Probe): Promise<string> {
     });
     const text = await res.text();
     if (text.includes("Internal error: the tool could not run")) return "internal";
+    // Every 429 says when to retry (issue 26.11), and its `RateLimit` agrees.
+    if (res.status === 429 && !retryStated(res)) return "429 without Retry-After";
     return String(res.status);
   } catch (error) {
     return `client: ${(error as Error).name}`;
   }
+}
+
+/** Whether a 429 carries `Retry-After` and a `RateLimit` whose `t` is the same. */
+function retryStated(res: Response): boolean {
+  const retry = res.headers.get("retry-after");
+  const t = /;t=(\d+)/.exec(res.headers.get("ratelimit") ?? "")?.[1];
+  return retry !== null && /^\d+$/.test(retry) && t === retry;
 }
 
 /** The check: `count` probes (10,000 in both forms) on PGlite. */
@@ -107,13 +116,15 @@ export async function checkBadInput(ctx: RunContext, count = 10_000): Promise<vo
       exit = await server.stop("SIGTERM");
 
       const failures = probes.map((p, i) => ({ p, s: statuses[i]! }))
-        .filter(({ s }) => s === "internal" || /^5\d\d$/.test(s));
+        .filter(({ s }) => s === "internal" || /^5\d\d$/.test(s) || s.startsWith("429 without"));
       const rawFailures = raw.filter((s) => /^5\d\d$/.test(s));
       const examples = failures.slice(0, 5).map(({ p, s }) =>
         `${s} ${p.kind} ${p.method} ${p.path.slice(0, 120)}`
       );
       ctx.verdict({
-        name: `bad input: ${probes.length + raw.length} hostile requests, no 5xx`,
+        name: `bad input: ${
+          probes.length + raw.length
+        } hostile requests, no 5xx, every 429 with Retry-After`,
         ok: failures.length === 0 && rawFailures.length === 0,
         detail: `${failures.length + rawFailures.length} failures\n${examples.join("\n")}`,
       });

@@ -2,7 +2,7 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import type { Log } from "../../lib/log.ts";
 import { isDatabaseUnavailable } from "../../db/db.ts";
-import { AppError } from "../../errors.ts";
+import { AppError, RateLimitedError } from "../../errors.ts";
 
 /** A successful tool result: the structured value and a text rendering for models and people. */
 export function toolResult<T extends Record<string, unknown>>(
@@ -30,7 +30,12 @@ export async function runTool(
       return {
         isError: true,
         content: [{ type: "text", text: error.detail }],
-        _meta: { code: error.code, ...(suggestions.length > 0 ? { suggestions } : {}) },
+        _meta: {
+          code: error.code,
+          ...(suggestions.length > 0 ? { suggestions } : {}),
+          // A tool's 429: when to try again, in seconds (as `Retry-After` says on HTTP).
+          ...(error instanceof RateLimitedError ? { retry_after: error.extra.retry_after } : {}),
+        },
       };
     }
     if (isDatabaseUnavailable(error)) {

@@ -2,7 +2,8 @@ import type { ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Deps } from "../../deps.ts";
-import { AppError } from "../../errors.ts";
+import { AppError, RateLimitedError } from "../../errors.ts";
+import { setBudgetHeaders } from "../../limits/retry_headers.ts";
 import { internalError } from "../../http/problem.ts";
 import { ErrorPage } from "./error_page.tsx";
 
@@ -15,7 +16,7 @@ export function webErrorHandler(
   deps: Pick<Deps, "log">,
   options: { signInNext: boolean },
 ): ErrorHandler {
-  return (error, c) => {
+  return async (error, c) => {
     if (error instanceof AppError && error.code === "unauthorized") {
       if (!options.signInNext) return c.redirect("/signin", 303);
       if (c.req.method === "GET") {
@@ -39,7 +40,7 @@ export function webErrorHandler(
     const signInNext = options.signInNext && c.req.method === "GET" && !c.get("account")
       ? url.pathname + url.search
       : undefined;
-    return c.html(
+    const response = await c.html(
       <ErrorPage
         account={c.get("account") ?? null}
         csrfToken={c.get("csrfToken") ?? ""}
@@ -49,6 +50,10 @@ export function webErrorHandler(
       />,
       shown.status as ContentfulStatusCode,
     );
+    if (shown instanceof RateLimitedError) {
+      setBudgetHeaders(response.headers, { ...shown.budget, remaining: 0 }, true);
+    }
+    return response;
   };
 }
 

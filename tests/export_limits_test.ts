@@ -1,0 +1,126 @@
+import assert from "node:assert/strict";
+import { unzipSync } from "fflate";
+import type { Hono } from "hono";
+import { createWiki } from "../src/wikis/wikis.ts";
+import { freshDb, testApp } from "./helpers.ts";
+import { html, type Person, person, seedPages } from "./space_helpers.ts";
+
+// Issue 26.1: a space's files have a quota, an export is streamed, capped and budgeted.
+
+/** A PNG of `size` bytes: its signature, then filler that does not compress to nothing. */
+function png(size: number, seed = 1): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(size);
+  bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  let x = seed;
+  for (let i = 8; i < size; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    bytes[i] = x >>> 24;
+  }
+  return bytes;
+}
+
+/** Uploads one file through the Files page's form (JSON answer with `json`). */
+async function upload(app: Hono, who: Person, wikiId: string, file: File, json = false) {
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(await (await who.get("/account")).text())![1]!;
+  const form = new FormData();
+  form.set("_csrf", csrf);
+  form.set("file", file);
+  const cookie = [...who.jar].map(([n, v]) => `${n}=${v}`).join("; ");
+  const headers: Record<string, string> = { cookie };
+  if (json) headers.accept = "application/json";
+  return await app.request(`/w/${wikiId}/-/files`, { method: "POST", body: form, headers }, {
+    remoteAddr: { hostname: "192.0.2.1", port: 40000, transport: "tcp" },
+  });
+}
+
+const roomy = { RATE_LIMIT_ANON_PER_MINUTE: "100000", RATE_LIMIT_WEB_PER_MINUTE: "100000" };
+
+Deno.test("a space's files are held to a quota of files and of bytes, shown on its Files page", async () => {
+  await using db = await freshDb();
+  const { app } = testApp(db, { ...roomy, SPACE_FILES_MAX: "2", SPACE_FILES_MB: "1" });
+  const ana = await person(app, db, "ana@example.com", "Ana");
+  await createWiki(db, { id: "lab", ownerAccountId: ana.id });
+  assert.equal((await upload(app, ana, "lab", new File([png(600_000)], "a.png"))).status, 303);
+  const page = await html(await ana.get("/w/lab/-/files"), 200);
+  assert.match(page, /1 of 2 files, 0\.6 MB of 1 MB used/);
+
+  const tooBig = await upload(app, ana, "lab", new File([png(600_000, 2)], "b.png"));
+  assert.equal(tooBig.status, 413);
+  assert.match(
+    await tooBig.text(),
+    /The file &quot;b\.png&quot; \(0\.6 MB\) would take the wiki &quot;lab&quot; past its quota: 0\.6 MB of 1 MB used/,
+  );
+  assert.equal((await upload(app, ana, "lab", new File([png(1000, 3)], "c.png"))).status, 303);
+  const tooMany = await upload(app, ana, "lab", new File([png(1000, 4)], "d.png"), true);
+  assert.equal(tooMany.status, 413);
+  assert.match((await tooMany.json()).error, /holds 2 files, its quota.*at most 2 files a space/);
+  const [row] = await db<{ n: number }>`SELECT count(*)::int AS n FROM attachments`;
+  assert.equal(row!.n, 2);
+});
+
+Deno.test("an export is streamed in pieces and holds every page and file byte for byte", async () => {
+  await using db = await freshDb();
+  const { app, deps } = testApp(db, roomy);
+  const ana = await person(app, db, "ana@example.com", "Ana");
+  await createWiki(db, { id: "lab", visibility: "public", ownerAccountId: ana.id });
+  const bytes = [png(3_000_000, 5), png(2_000_000, 6)];
+  for (const [i, b] of bytes.entries()) {
+    assert.equal((await upload(app, ana, "lab", new File([b], `f${i}.png`))).status, 303);
+  }
+  await seedPages(deps, "lab", { Home: "# Home\n\n![a](/w/lab/-/files/f0.png)\n" });
+  const res = await app.request("/w/lab/-/export");
+  assert.equal(res.status, 200);
+  const pieces: Uint8Array[] = [];
+  for await (const piece of res.body!) pieces.push(piece);
+  assert.ok(pieces.length > 10, `the zip came in ${pieces.length} pieces, not whole`);
+  const zip = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const piece of pieces) {
+    zip.set(piece, at);
+    at += piece.length;
+  }
+  const files = unzipSync(zip);
+  assert.deepEqual(files["lab/f0.png"], bytes[0]);
+  assert.deepEqual(files["lab/f1.png"], bytes[1]);
+  assert.equal(new TextDecoder().decode(files["lab/Home.md"]), "# Home\n\n![a](f0.png)\n");
+});
+
+Deno.test("an export over EXPORT_MAX_MB is refused with 413 before anything is read", async () => {
+  await using db = await freshDb();
+  const { app, deps } = testApp(db, { ...roomy, EXPORT_MAX_MB: "1" });
+  const ana = await person(app, db, "ana@example.com", "Ana");
+  await createWiki(db, { id: "lab", visibility: "public", ownerAccountId: ana.id });
+  assert.equal((await upload(app, ana, "lab", new File([png(900_000)], "a.png"))).status, 303);
+  await seedPages(deps, "lab", { Home: `# Home\n\n${"words ".repeat(40_000)}` });
+  const refused = await app.request("/w/lab/-/export");
+  assert.equal(refused.status, 413);
+  assert.match(
+    await refused.text(),
+    /The wiki &quot;lab&quot; holds 1\.1 MB of pages and files: an export holds at most 1 MB \(EXPORT_MAX_MB\)/,
+  );
+});
+
+Deno.test("anonymous exports are limited per address and answered 429 with Retry-After", async () => {
+  await using db = await freshDb();
+  const { app, deps } = testApp(db, { ...roomy, EXPORTS_ANON_PER_HOUR: "2" });
+  await createWiki(db, { id: "lab", visibility: "public" });
+  await seedPages(deps, "lab", { Home: "# Home\n" });
+  const from = (ip: string) =>
+    app.request("/w/lab/-/export", {}, {
+      remoteAddr: { hostname: ip, port: 40000, transport: "tcp" },
+    });
+  for (let i = 0; i < 2; i++) {
+    const ok = await from("192.0.2.70");
+    assert.equal(ok.status, 200);
+    await ok.body?.cancel();
+  }
+  const refused = await from("192.0.2.70");
+  assert.equal(refused.status, 429);
+  const retry = Number(refused.headers.get("retry-after"));
+  assert.ok(retry > 3000, `Retry-After ${retry}`);
+  assert.equal(refused.headers.get("ratelimit"), `"exports";r=0;t=${retry}`);
+  assert.match(await refused.text(), /Too many exports: at most 2 an hour from this address/);
+  const other = await from("192.0.2.71");
+  assert.equal(other.status, 200, "another address has its own budget");
+  await other.body?.cancel();
+});
