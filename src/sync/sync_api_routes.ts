@@ -208,7 +208,7 @@ export function registerSyncRoutes(app: OpenAPIHono, deps: Deps): void {
       }
       const job = await queueSync(deps.db, id, "webhook");
       deps.log.info("sync queued by webhook", { wiki: id, host: verdict.host, job: job.id });
-      return c.json({ queued: true, job: job.id }, 202);
+      return c.json({ queued: true, job: Number(job.id) }, 202);
     },
   );
 }
