@@ -16,6 +16,7 @@ export const errorCatalogue = {
   method_not_allowed: { status: 405, title: "Method not allowed" },
   revision_conflict: { status: 409, title: "Revision conflict" },
   page_exists: { status: 409, title: "Page already exists" },
+  file_exists: { status: 409, title: "File already exists" },
   wiki_exists: { status: 409, title: "Wiki already exists" },
   account_exists: { status: 409, title: "Account already exists" },
   team_exists: { status: 409, title: "Team already exists" },

@@ -19,6 +19,7 @@ import { json, problems, wikiIdParam } from "./schemas.ts";
 import { registerSpaceRoutes } from "./space_routes.ts";
 import { registerSyncRoutes } from "../sync/sync_api_routes.ts";
 import { registerFeedbackApi } from "../feedback/feedback_api.ts";
+import { registerAttachmentApi } from "../attachments/attachment_api.ts";
 
 /**
  * REST `/api/v1`: public wiki reads without credentials, spaces with an account token. Every
@@ -94,6 +95,7 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
   registerSpaceRoutes(app, deps);
   registerSyncRoutes(app, deps);
   registerFeedbackApi(app, deps);
+  registerAttachmentApi(app, deps);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",

@@ -3,7 +3,15 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { webErrorHandler } from "../sessions/web_error_handler.tsx";
 import { openSpace } from "../spaces/space_context.ts";
-import { findAttachment, listAttachments, saveAttachment } from "./attachments.ts";
+import {
+  attachmentVersionCounts,
+  findAttachment,
+  findAttachmentVersion,
+  listAttachments,
+  saveAttachment,
+} from "./attachments.ts";
+import { fileHeaders } from "./file_headers.ts";
+import { uploadFileNames } from "../spaces/upload_file_names.ts";
 import { exportWikiZip } from "./export_zip.ts";
 import { FilesPage } from "./files_page.tsx";
 import { matchesIfNoneMatch } from "../lib/etag.ts";
@@ -19,7 +27,16 @@ export function attachmentRoutes(deps: Deps): Hono {
   app.get("/w/:id/-/files", async (c) => {
     const view = await openSpace(deps, c, "read");
     const files = await listAttachments(deps.db, view.space.wiki.id);
-    return c.html(<FilesPage {...view} files={files} uploaded={c.req.query("uploaded")} />);
+    const versions = await attachmentVersionCounts(deps.db, view.space.wiki.id);
+    return c.html(
+      <FilesPage
+        {...view}
+        files={files}
+        versions={versions}
+        uploaded={c.req.query("uploaded")}
+        status={c.req.query("status")}
+      />,
+    );
   });
 
   app.post("/w/:id/-/files", async (c) => {
@@ -30,20 +47,32 @@ export function attachmentRoutes(deps: Deps): Hono {
     const file = form.file;
     try {
       if (!(file instanceof File)) throw new AppError("bad_request", "Choose a file to upload");
+      // The name as sent: `formData()` cuts a quoted file name at its first `=`.
+      const [sent] = uploadFileNames(
+        await c.req.bytes(),
+        c.req.header("content-type") ?? "",
+        "file",
+      );
       const saved = await saveAttachment(deps, {
         wikiId,
-        fileName: file.name,
+        fileName: sent || file.name,
         bytes: new Uint8Array(await file.arrayBuffer()),
         accountId: view.account?.id ?? null,
+        replace: form.replace === "true",
       });
-      if (wantsJson) return c.json(saved, 201);
-      return c.redirect(`/w/${wikiId}/-/files?uploaded=${encodeURIComponent(saved.name)}`, 303);
+      if (wantsJson) {
+        const { name, href, contentType, status } = saved;
+        return c.json({ name, href, contentType, status }, 201);
+      }
+      const query = `uploaded=${encodeURIComponent(saved.name)}&status=${saved.status}`;
+      return c.redirect(`/w/${wikiId}/-/files?${query}`, 303);
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500) throw error;
       if (wantsJson) return c.json({ error: error.detail }, error.status as 400);
       const files = await listAttachments(deps.db, wikiId);
+      const versions = await attachmentVersionCounts(deps.db, wikiId);
       return c.html(
-        <FilesPage {...view} files={files} error={error.detail} />,
+        <FilesPage {...view} files={files} versions={versions} error={error.detail} />,
         error.status as 400,
       );
     }
@@ -52,23 +81,14 @@ export function attachmentRoutes(deps: Deps): Hono {
   app.get("/w/:id/-/files/:name", async (c) => {
     const { space } = await openSpace(deps, c, "read");
     const name = c.req.param("name");
-    const file = await findAttachment(deps.db, space.wiki.id, name);
+    // `?version=N`: an earlier version, kept when the file was replaced or deleted.
+    const version = Number(c.req.query("version") ?? "");
+    const file = Number.isInteger(version) && version >= 1 && version <= 2_147_483_647
+      ? await findAttachmentVersion(deps.db, space.wiki.id, name, version)
+      : await findAttachment(deps.db, space.wiki.id, name);
     if (!file) throw new AppError("not_found", `No file "${name}" in wiki "${space.wiki.id}"`);
-    const etag = `"${file.sha256}"`;
-    const headers: Record<string, string> = {
-      "Content-Type": file.content_type,
-      ETag: etag,
-      // Private files are kept by this browser only, and checked again on each use.
-      "Cache-Control": space.wiki.visibility === "public"
-        ? "public, max-age=300"
-        : "private, no-cache",
-      "X-Content-Type-Options": "nosniff",
-      // A file never runs as a page of this site, whatever it holds.
-      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox",
-      "Content-Disposition": file.content_type === "application/pdf"
-        ? `inline; filename="${file.name}"`
-        : "inline",
-    };
+    const headers = fileHeaders(file, space.wiki.visibility === "public");
+    const etag = headers.ETag!;
     if (matchesIfNoneMatch(c.req.header("if-none-match"), etag)) return c.body(null, 304, headers);
     return c.body(file.bytes as Uint8Array<ArrayBuffer>, 200, headers);
   });

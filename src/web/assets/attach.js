@@ -30,7 +30,13 @@
     const at = area.selectionStart;
     area.setRangeText(line, at, area.selectionEnd, "end");
     area.dispatchEvent(new Event("input", { bubbles: true }));
-    if (status) status.textContent = `Uploaded ${answer.name}.`;
+    // A name already taken by other bytes is never overwritten: the file is kept under a
+    // numbered name, which the inserted line uses.
+    if (status) {
+      status.textContent = answer.status === "renamed"
+        ? `Uploaded as ${answer.name}: a file named ${file.name} already holds another file.`
+        : `Uploaded ${answer.name}.`;
+    }
   }
 
   function filesOf(list) {
