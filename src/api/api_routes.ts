@@ -111,6 +111,8 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
       info: {
         title: "Knowledge wiki REST API",
         version: "1.0.0",
+        // The project declares no licence yet: say so (npm's word for it) rather than guess one.
+        license: { name: "UNLICENSED" },
         description:
           "Public wikis without credentials; your spaces with an account token. Errors are " +
           "application/problem+json with a stable `code` and the request id. Every response " +
