@@ -15,6 +15,7 @@ import { ApiReferencePage } from "./reference_page.tsx";
 import { pageHeaders } from "../web/page_headers.ts";
 import { rateLimit } from "../limits/rate_limit.ts";
 import { registerReadRoutes } from "./read_routes.ts";
+import { restCors } from "./rest_edges.ts";
 import { json, problems, wikiIdParam } from "./schemas.ts";
 import { registerSpaceRoutes } from "./space_routes.ts";
 import { registerSyncRoutes } from "../sync/sync_api_routes.ts";
@@ -42,7 +43,8 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
   });
   // The REST budget: per account token, else per IP. Body limits, timeouts and JSON
   // requirements are declared on each route (`middleware` of its `createRoute`).
-  app.use("*", rateLimit(deps, "api"));
+  // CORS first: a preflight is answered before the budget and the token are asked for.
+  app.use("*", restCors(), rateLimit(deps, "api"));
 
   app.openapi(
     createRoute({
