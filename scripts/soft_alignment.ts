@@ -19,8 +19,8 @@
  * cosine (at least 0) between its vector and the vectors of the text's words. Weights are IDF
  * among the retrieved passages, as in src/ask/alignment.ts; windows are a sentence plus the next.
  */
-import { contentTerms, stem, STOPWORDS, tokenize } from "../src/search/terms.ts";
-import { plainText, splitSentences } from "../src/ask/sentences.ts";
+import { contentTerms, stem, STOPWORDS, tokenize } from "../src/text/terms.ts";
+import { plainText, splitSentences } from "../src/text/sentences.ts";
 
 type Dumped = {
   id: string;

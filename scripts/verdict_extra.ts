@@ -12,9 +12,9 @@
  *   pages.
  */
 import { createHash } from "node:crypto";
-import { stem, STOPWORDS, tokenize } from "../src/search/terms.ts";
+import { stem, STOPWORDS, tokenize } from "../src/text/terms.ts";
 import type { Passage } from "../src/ask/passages.ts";
-import { plainText, splitSentences } from "../src/ask/sentences.ts";
+import { plainText, splitSentences } from "../src/text/sentences.ts";
 
 /** Stemmed content words of a text, with repeats (for language models). */
 export function words(text: string): string[] {

@@ -1,7 +1,7 @@
 import type { Config } from "./config/config.ts";
 import type { Db } from "./db/db.ts";
 import type { Log } from "./lib/log.ts";
-import type { Embedder } from "./search/embedder.ts";
+import type { Embedder } from "./lib/embedder.ts";
 
 /** What request handlers and feature functions are given: built once in `startServer`. */
 export type Deps = { config: Config; db: Db; log: Log; embedder: Embedder };

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { seedDocs } from "../src/wikis/seed_docs.ts";
-import { estimateTokens } from "../src/mcp/token_budget.ts";
+import { estimateTokens } from "../src/kit/mcp/token_budget.ts";
 import { countingDb, freshDb, testApp } from "./helpers.ts";
 import { callOk, mcpClient } from "./mcp_helpers.ts";
 

@@ -4,7 +4,7 @@ import { BM25 } from "../src/search/fusion.ts";
 import { lexicalTopK } from "../src/search/lexical_cache.ts";
 import { searchWikis } from "../src/search/search_wikis.ts";
 import { selectBm25 } from "../src/search/store.ts";
-import { HYPHENATED_WHOLE } from "../src/search/terms.ts";
+import { HYPHENATED_WHOLE } from "../src/text/terms.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb, testDeps } from "./helpers.ts";
 

@@ -142,10 +142,85 @@ Deno.test("only src/access/ decides access: who reaches which space, and what vi
   assert.deepEqual([...VISIBILITY_ALLOWED].filter((f) => !visibility.includes(f)), []);
 });
 
-Deno.test("one wiki id rule: WIKI_ID in wikis/wikis.ts, no looser copy beside it", async () => {
+Deno.test("one wiki id rule: WIKI_ID in lib/urls.ts, no looser copy beside it", async () => {
   const { texts } = await allImports();
   const copies = [...texts]
-    .filter(([file, text]) => file !== "wikis/wikis.ts" && /\[a-z0-9-\]\{/.test(text))
+    .filter(([file, text]) => file !== "lib/urls.ts" && /\[a-z0-9-\]\{/.test(text))
     .map(([file]) => file);
   assert.deepEqual(copies, []);
+});
+
+/**
+ * The floor plan (docs/architecture.md): a feature's REST routes, MCP tools and web pages are
+ * its adapters, built from one kit per surface (`kit/mcp`, `kit/rest`, `kit/web`) and listed by
+ * one mount per surface. These files are the mounts: the only ones that import another
+ * folder's routes and tools.
+ */
+const MOUNTS = new Set([
+  "app.ts",
+  "api/api_routes.ts",
+  "mcp/servers.ts",
+  "web/web_routes.ts",
+  // The wiki's pages under `/w/<id>`, one list the web mount routes to.
+  "web/space_routes.tsx",
+]);
+
+/** A feature's adapters: REST and web routes, MCP tools, pages. */
+const isKit = (file: string) => file.startsWith("kit/");
+const isAdapter = (file: string) =>
+  !isKit(file) && /_(routes|tools?)\.tsx?$|_pages?\.tsx$/.test(file);
+
+/** What a kit may build on: other kits, access, and the infrastructure below the features. */
+const BELOW_KITS = /^(kit|access|db|lib|http|config|markdown|text)\/|^(errors|deps)\.ts$/;
+
+/**
+ * Kit imports of a feature, each with why. The web kit's frame shows every wiki page with its
+ * page tree (read from pages/), and its layout names the signed-in account's row type.
+ */
+const KIT_ALLOWED = new Set([
+  "kit/web/space_nav.ts -> pages/list_pages.ts",
+  "kit/web/layout.tsx -> accounts/accounts.ts",
+]);
+
+/** The boundary rules of the floor plan, as a list of broken ones (empty when all hold). */
+export function floorPlanBreaches(imports: Import[]): string[] {
+  const breaches: string[] = [];
+  for (const { from, to } of imports) {
+    const edge = `${from} -> ${to}`;
+    if (isAdapter(to) && !MOUNTS.has(from) && folderOf(from) !== folderOf(to)) {
+      breaches.push(`only a mount imports another folder's adapter: ${edge}`);
+    }
+    if (isAdapter(to) && /_(routes|tools?)\.tsx?$/.test(to) && !MOUNTS.has(from)) {
+      breaches.push(`only a mount imports routes and tools: ${edge}`);
+    }
+    if (isKit(from) && !BELOW_KITS.test(to) && !KIT_ALLOWED.has(edge)) {
+      breaches.push(`a kit never imports a feature: ${edge}`);
+    }
+    if (isKit(from) && MOUNTS.has(to)) breaches.push(`a kit never imports a mount: ${edge}`);
+  }
+  return breaches;
+}
+
+Deno.test("the floor plan holds: mounts alone import adapters, kits import no feature", async () => {
+  const { imports } = await allImports();
+  assert.deepEqual(floorPlanBreaches(imports), []);
+  const edges = new Set(imports.map((i) => `${i.from} -> ${i.to}`));
+  assert.deepEqual([...KIT_ALLOWED].filter((a) => !edges.has(a)), []);
+});
+
+Deno.test("the floor plan check fails on a planted forbidden import", () => {
+  const planted = (from: string, to: string) =>
+    floorPlanBreaches([{ from, to, values: true }]).length;
+  // A feature reaching another feature's route file.
+  assert.equal(planted("spaces/view_routes.tsx", "ask/ask_routes.tsx"), 2);
+  // A feature's domain mounting its own tools instead of the mount.
+  assert.equal(planted("pages/list_pages.ts", "pages/page_tools.ts"), 1);
+  // A feature's page used by another feature.
+  assert.equal(planted("sync/sync_page.tsx", "ask/ask_page.tsx"), 1);
+  // A kit reaching into a feature, and into a mount.
+  assert.equal(planted("kit/mcp/tool_result.ts", "search/search_wikis.ts"), 1);
+  assert.equal(planted("kit/web/layout.tsx", "mcp/servers.ts"), 2);
+  // The mount may import them all; a route file its own pages.
+  assert.equal(planted("web/web_routes.ts", "ask/ask_routes.tsx"), 0);
+  assert.equal(planted("ask/ask_routes.tsx", "ask/ask_page.tsx"), 0);
 });

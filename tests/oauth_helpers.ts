@@ -2,7 +2,7 @@ import type { Hono } from "hono";
 import { createApp } from "../src/app.ts";
 import type { Db } from "../src/db/db.ts";
 import { encodeBase64url } from "../src/lib/base64url.ts";
-import type { DocumentFetcher } from "../src/oauth/client_metadata_document.ts";
+import type { DocumentFetcher } from "../src/http/pinned_fetch.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { type Browser, browser } from "./browser.ts";
 import { testDeps } from "./helpers.ts";

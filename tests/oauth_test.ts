@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { DocumentFetcher } from "../src/oauth/client_metadata_document.ts";
+import type { DocumentFetcher } from "../src/http/pinned_fetch.ts";
 import { freshDb } from "./helpers.ts";
 import {
   authorizeParams,

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { testConfig } from "./helpers.ts";
 import { startFakeOpenAi } from "./fake_openai.ts";
 import { createOpenAiEmbedder } from "../src/search/openai_embedder.ts";
-import { EmbedderError } from "../src/search/embedder.ts";
+import { EmbedderError } from "../src/lib/embedder.ts";
 
 function config(url: string, env: Record<string, string> = {}) {
   return testConfig({

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { findSection, outlineOf, sectionAt, withoutTitleHeading } from "../src/markdown/outline.ts";
-import { pageUrl, parsePageUrl } from "../src/wikis/urls.ts";
+import { pageUrl, parsePageUrl } from "../src/lib/urls.ts";
 
 Deno.test("parsePageUrl reads back what pageUrl and search write, section included", () => {
   const base = "https://wiki.example.com";

@@ -3,7 +3,7 @@ import { writePage } from "../src/pages/write_page.ts";
 import { fuse } from "../src/search/fusion.ts";
 import { reindexOtherScripts } from "../src/search/reindex.ts";
 import { rankPages } from "../src/search/search_wikis.ts";
-import { lexicalText, tokenize } from "../src/search/terms.ts";
+import { lexicalText, tokenize } from "../src/text/terms.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb, testApp, testDeps } from "./helpers.ts";
 import { callOk, mcpClient } from "./mcp_helpers.ts";

@@ -4,7 +4,7 @@ import type { AppError } from "../src/errors.ts";
 import { deletePage, renamePage } from "../src/pages/rename_page.ts";
 import { importPages } from "../src/importer/import_pages.ts";
 import { writePage } from "../src/pages/write_page.ts";
-import { EmbedderError } from "../src/search/embedder.ts";
+import { EmbedderError } from "../src/lib/embedder.ts";
 import { createOfflineEmbedder } from "../src/search/offline_embedder.ts";
 import { reindexVectors } from "../src/search/reindex.ts";
 import { rankPages, searchWikis } from "../src/search/search_wikis.ts";

@@ -13,6 +13,7 @@ const DENY = [
   /^@modelcontextprotocol\/(inspector|conformance|client)@/,
   /^oauth4webapi@/,
   /^@orama\//,
+  /^typescript@/,
 ];
 
 const denied = (packages: Iterable<string>) =>

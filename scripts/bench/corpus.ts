@@ -1,5 +1,5 @@
 import type { SourcePage } from "../../src/importer/read_sources.ts";
-import { STOPWORDS } from "../../src/search/terms.ts";
+import { STOPWORDS } from "../../src/text/terms.ts";
 
 /** A page of an eval set, as `pages.jsonl` holds it. */
 export type EvalPage = { path: string; title?: string; markdown: string };

@@ -2,8 +2,8 @@ import { DatabaseSync } from "node:sqlite";
 import { create, insertMultiple, search } from "npm:@orama/orama@3.1.18";
 import MiniSearch from "npm:minisearch@7.2.0";
 import type { Db } from "../../src/db/db.ts";
-import type { Embedder } from "../../src/search/embedder.ts";
-import { stem, STOPWORDS, tokenize } from "../../src/search/terms.ts";
+import type { Embedder } from "../../src/lib/embedder.ts";
+import { stem, STOPWORDS, tokenize } from "../../src/text/terms.ts";
 
 /** A peer engine under test: the page paths it ranks for a query, best first. */
 export type RankPaths = (query: string) => Promise<string[]>;

@@ -1,7 +1,7 @@
 import { type Config, loadConfig } from "../../src/config/config.ts";
 import { createLog, type Log } from "../../src/lib/log.ts";
 import { createEmbedder } from "../../src/search/create_embedder.ts";
-import type { Embedder } from "../../src/search/embedder.ts";
+import type { Embedder } from "../../src/lib/embedder.ts";
 import { type EvalSets, interleave, readEvalSets } from "./corpus.ts";
 import { NO_RATE_LIMITS } from "./mcp_overhead.ts";
 

@@ -5,7 +5,7 @@ import { lexicalCacheSize, warmLexicalIndex } from "../../src/search/lexical_cac
 import { round } from "../../src/search/metrics.ts";
 import { EXACT_SCAN_LIMIT, searchWikis } from "../../src/search/search_wikis.ts";
 import { ensureVectorIndex, vectorIndexName } from "../../src/search/vector_index.ts";
-import type { Embedder } from "../../src/search/embedder.ts";
+import type { Embedder } from "../../src/lib/embedder.ts";
 import { storesVectors } from "../../src/search/fusion.ts";
 import { type Latency, measureLatency, type RunLimits } from "./latency.ts";
 

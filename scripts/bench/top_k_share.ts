@@ -8,7 +8,7 @@
 import { loadConfig } from "../../src/config/config.ts";
 import { createLog } from "../../src/lib/log.ts";
 import { BM25 } from "../../src/search/fusion.ts";
-import { lexicalText } from "../../src/search/terms.ts";
+import { lexicalText } from "../../src/text/terms.ts";
 import { exhaustiveTopK, maxScoreTopK, type ScoredPostings } from "../../src/search/top_k.ts";
 import { openDeps } from "../../src/server.ts";
 

@@ -5,7 +5,8 @@ import { AppError } from "../errors.ts";
 import { listPublicWikiIds } from "../wikis/list_public_wikis.ts";
 import type { WikiRow, WikiSummaryRow } from "../wikis/wikis.ts";
 import { findWiki } from "../wikis/wikis.ts";
-import { type Role, selectSpaceRole, selectSpacesOf } from "./store.ts";
+import type { Role } from "./role.ts";
+import { selectSpaceRole, selectSpacesOf } from "./store.ts";
 import { SPACE_LIST_HINTS, type Surface, WIKI_LIST_HINTS, wikiNotFound } from "./suggestions.ts";
 
 export type { Role, Surface };

@@ -1,7 +1,6 @@
 import type { Db } from "../db/db.ts";
-import { type Role, selectSpaceRole } from "./store.ts";
-
-export type { Role };
+import type { Role } from "./role.ts";
+import { selectSpaceRole } from "./store.ts";
 
 /**
  * The account's role in a space (owner, admin or member), or null when it has none. For

@@ -1,4 +1,4 @@
-import type { Role } from "../teams/teams.ts";
+import type { Role } from "./role.ts";
 import type { Db } from "../db/db.ts";
 import type { WikiSummaryRow } from "../wikis/wikis.ts";
 

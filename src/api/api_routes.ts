@@ -1,26 +1,22 @@
-import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import { auditSpaceRequests } from "../audit/audit_hooks.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { ANONYMOUS, authorize } from "../access/access_policy.ts";
-import {
-  describePublicWiki,
-  listPublicWikis,
-  publicWikiListSchema,
-  publicWikiSchema,
-} from "../wikis/list_public_wikis.ts";
+import { registerPublicWikiRoutes } from "../wikis/wiki_api_routes.ts";
 import { requireAccountToken } from "./api_auth.ts";
-import { completeDocument } from "./openapi_document.ts";
-import { ApiReferencePage } from "./reference_page.tsx";
-import { pageHeaders } from "../web/page_headers.ts";
+import { serveDocument } from "./serve_document.ts";
 import { rateLimit } from "../limits/rate_limit.ts";
-import { registerReadRoutes } from "./read_routes.ts";
-import { restCors } from "./rest_edges.ts";
-import { json, problems, wikiIdParam } from "./schemas.ts";
-import { registerSpaceRoutes } from "./space_routes.ts";
+import { registerPageRoutes } from "../pages/page_api_routes.ts";
+import { registerSearchRoutes } from "../search/search_api_routes.ts";
+import { registerAskRoutes } from "../ask/ask_api_routes.ts";
+import type { ReadScope } from "../kit/rest/read_scope.ts";
+import { auditedSpace } from "../audit/record_audit.ts";
+import { registerSpaceRoutes } from "../spaces/space_api_routes.ts";
 import { registerSyncRoutes } from "../sync/sync_api_routes.ts";
-import { registerFeedbackApi } from "../feedback/feedback_api.ts";
-import { registerAttachmentApi } from "../attachments/attachment_api.ts";
+import { registerFeedbackApi } from "../feedback/feedback_api_routes.ts";
+import { registerAttachmentApi } from "../attachments/attachment_api_routes.ts";
+import { restCors } from "../kit/rest/rest_edges.ts";
 
 /**
  * REST `/api/v1`: public wiki reads without credentials, spaces with an account token. Every
@@ -46,45 +42,8 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
   // CORS first: a preflight is answered before the budget and the token are asked for.
   app.use("*", restCors(), rateLimit(deps, "api"));
 
-  app.openapi(
-    createRoute({
-      method: "get",
-      path: "/public/wikis",
-      operationId: "listPublicWikis",
-      tags: ["Public wikis"],
-      summary: "The public wikis",
-      request: {
-        query: z.object({
-          query: z.string().max(200).optional(),
-          cursor: z.string().max(500).optional(),
-          limit: z.coerce.number().int().min(1).max(200).default(50),
-        }),
-      },
-      responses: { 200: json(publicWikiListSchema, "A page of public wikis"), ...problems(400) },
-    }),
-    async (c) => c.json(await listPublicWikis(deps, c.req.valid("query")), 200),
-  );
-
-  app.openapi(
-    createRoute({
-      method: "get",
-      path: "/public/wikis/{id}",
-      operationId: "getPublicWiki",
-      tags: ["Public wikis"],
-      summary: "One public wiki",
-      request: { params: wikiIdParam },
-      responses: {
-        200: json(publicWikiSchema.extend({ instructions: z.string().nullable() }), "The wiki"),
-        ...problems(404),
-      },
-    }),
-    async (c) => {
-      const { wiki } = await authorize(deps, ANONYMOUS, c.req.valid("param").id, "read", "rest");
-      return c.json(await describePublicWiki(deps, wiki), 200);
-    },
-  );
-
-  registerReadRoutes(app, deps, {
+  registerPublicWikiRoutes(app, deps);
+  readRoutes(app, deps, {
     base: "/public/wikis/{id}",
     tag: "Public wikis",
     resolve: async (_c, id) => (await authorize(deps, ANONYMOUS, id, "read", "rest")).wiki.id,
@@ -95,44 +54,25 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
   app.use("/spaces", requireAccountToken(deps));
   app.use("/spaces/*", requireAccountToken(deps), auditSpaceRequests(deps));
   registerSpaceRoutes(app, deps);
+  readRoutes(app, deps, {
+    base: "/spaces/{id}",
+    tag: "Spaces",
+    resolve: async (c, id) =>
+      auditedSpace((await authorize(deps, c.get("credential"), id, "read", "rest")).wiki.id),
+    secured: true,
+    operationPrefix: "space",
+  });
   registerSyncRoutes(app, deps);
   registerFeedbackApi(app, deps);
   registerAttachmentApi(app, deps);
 
-  app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
-    type: "http",
-    scheme: "bearer",
-    description: "An account token (wk_acct_…); space tokens work on MCP only",
-  });
-  // Built once, on first request: nothing in it changes while the process runs.
-  let built: ReturnType<typeof completeDocument> | undefined;
-  let reference: string | undefined;
-  const document = () =>
-    built ??= completeDocument(app.getOpenAPI31Document({
-      openapi: "3.1.0",
-      info: {
-        title: "Knowledge wiki REST API",
-        version: "1.0.0",
-        // The project declares no licence yet: say so (npm's word for it) rather than guess one.
-        license: { name: "UNLICENSED" },
-        description:
-          "Public wikis without credentials; your spaces with an account token. Errors are " +
-          "application/problem+json with a stable `code` and the request id. Every response " +
-          "carries the request budget (`RateLimit`, `RateLimit-Policy`); a 429 says when to retry.",
-      },
-      servers: [{ url: `${deps.config.baseUrl}/api/v1` }],
-    }));
-  app.get("/openapi.json", (c) => c.json(document()));
-  // The page reads the document as JSON does (plain data, no generator types). Its headers are
-  // the web app's: no framing, and a CSP with scripts from our own origin only, never inline.
-  app.get(
-    "/docs",
-    pageHeaders(),
-    async (c) =>
-      c.html(
-        reference ??= await ApiReferencePage({ spec: JSON.parse(JSON.stringify(document())) })
-          .toString(),
-      ),
-  );
+  serveDocument(app, deps);
   return app;
+}
+
+/** The reads one family of wikis offers (public wikis, the caller's spaces), feature by feature. */
+function readRoutes(app: OpenAPIHono, deps: Deps, scope: ReadScope): void {
+  registerPageRoutes(app, deps, scope);
+  registerSearchRoutes(app, deps, scope);
+  registerAskRoutes(app, deps, scope);
 }

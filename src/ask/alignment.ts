@@ -1,6 +1,6 @@
-import { contentTerms, stem, STOPWORDS, tokenize } from "../search/terms.ts";
+import { contentTerms, stem, STOPWORDS, tokenize } from "../text/terms.ts";
 import type { Passage } from "./passages.ts";
-import { plainText, splitSentences } from "./sentences.ts";
+import { plainText, splitSentences } from "../text/sentences.ts";
 
 /**
  * How the question lines up with its best sentence window, for the verdict (src/ask/verdict.ts),

@@ -1,4 +1,4 @@
-import { contentTerms } from "../search/terms.ts";
+import { contentTerms } from "../text/terms.ts";
 import type { Citation, FrontierNote } from "./ask_schema.ts";
 
 /** A value a sentence states: a number, a version or a port, with the word that names it. */

@@ -1,6 +1,6 @@
-import { contentTerms, stem, STOPWORDS, tokenize } from "../search/terms.ts";
+import { contentTerms, stem, STOPWORDS, tokenize } from "../text/terms.ts";
 import type { Passage } from "./passages.ts";
-import { plainText, type Sentence, splitSentences, wordCount } from "./sentences.ts";
+import { plainText, type Sentence, splitSentences, wordCount } from "../text/sentences.ts";
 import {
   announcesPage,
   asksForCode,

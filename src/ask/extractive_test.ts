@@ -3,7 +3,7 @@ import { pickSentences } from "./extractive.ts";
 import { listsNames } from "./sentence_kinds.ts";
 import { passage } from "./passage_fixture.ts";
 import type { Passage } from "./passages.ts";
-import { wordCount } from "./sentences.ts";
+import { wordCount } from "../text/sentences.ts";
 
 /** A passage of `markdown` holding its text from `from` on, as `located` gives it. */
 const windowOf = (markdown: string, from: number, chunkId: number, n: number): Passage => ({

@@ -1,5 +1,5 @@
 import type { Db } from "../db/db.ts";
-import { contentTerms } from "../search/terms.ts";
+import { contentTerms } from "../text/terms.ts";
 import type { Answer, Citation, FrontierNote } from "./ask_schema.ts";
 import type { Passage } from "./passages.ts";
 import { missingLinksFrom } from "../pages/list_neighbors.ts";

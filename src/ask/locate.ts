@@ -1,4 +1,4 @@
-import { splitSentences } from "./sentences.ts";
+import { splitSentences } from "../text/sentences.ts";
 
 /**
  * Where text stands in its page: `findLoosely` finds a sentence or a quote whatever its white

@@ -1,11 +1,11 @@
 import type { Deps } from "../deps.ts";
 import { rankChunks, withTexts } from "../search/search_wikis.ts";
 import { sourceFreshness } from "../sync/freshness.ts";
-import { pageUrl } from "../wikis/urls.ts";
+import { pageUrl } from "../lib/urls.ts";
 import { selectPageMarkdown } from "./store.ts";
-import { contentTerms } from "../search/terms.ts";
+import { contentTerms } from "../text/terms.ts";
 import { definesTopic, definitionTopic, sameTerms } from "./topic.ts";
-import { plainText, splitSentences } from "./sentences.ts";
+import { plainText, splitSentences } from "../text/sentences.ts";
 import { located } from "./locate.ts";
 
 /** A retrieved passage, numbered for synthesis. */

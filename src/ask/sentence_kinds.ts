@@ -1,4 +1,4 @@
-import { wordCount } from "./sentences.ts";
+import { wordCount } from "../text/sentences.ts";
 
 /**
  * What a question asks for and what a sentence is, as the extractive picker (`extractive.ts`)

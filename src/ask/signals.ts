@@ -1,7 +1,7 @@
-import { contentTerms, stem, STOPWORDS, tokenize } from "../search/terms.ts";
+import { contentTerms, stem, STOPWORDS, tokenize } from "../text/terms.ts";
 import { withCompounds } from "./extractive.ts";
 import type { Passage } from "./passages.ts";
-import { plainText, splitSentences } from "./sentences.ts";
+import { plainText, splitSentences } from "../text/sentences.ts";
 
 /**
  * Sentence-window evidence for the verdict (src/ask/verdict.ts), documented in docs/answers.md.

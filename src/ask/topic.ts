@@ -1,4 +1,4 @@
-import { contentTerms, stem, STOPWORDS, tokenize } from "../search/terms.ts";
+import { contentTerms, stem, STOPWORDS, tokenize } from "../text/terms.ts";
 
 /**
  * What a question asks about, by its form: "What is a space?", "What are teams?", "How do

@@ -1,6 +1,6 @@
 import type { Deps } from "../deps.ts";
 import { termEvidence } from "../search/search_wikis.ts";
-import { tokenize } from "../search/terms.ts";
+import { tokenize } from "../text/terms.ts";
 import type { SentenceEvidence } from "./extractive.ts";
 import type { Passage } from "./passages.ts";
 import { type Signals, windowSignals } from "./signals.ts";
@@ -108,6 +108,9 @@ export const FEATURES = [
   "ownHeld",
 ] as const satisfies readonly (keyof Evidence)[];
 export { SUPPORTED_AT };
+
+// The generated model names exactly the features, checked here so the model needs no import.
+const weights: Record<(typeof FEATURES)[number], number> = WEIGHTS;
 /** Below this probability a model's "covered" claim is not enough for `supported`. */
 export const UNSUPPORTED_BELOW = 0.3;
 
@@ -118,6 +121,6 @@ export function featureVector(e: Evidence): number[] {
 
 /** The probability that the retrieved passages answer the question (logistic). */
 export function answerability(e: Evidence): number {
-  const z = FEATURES.reduce((s, f) => s + WEIGHTS[f] * Number(e[f]), BIAS);
+  const z = FEATURES.reduce((s, f) => s + weights[f] * Number(e[f]), BIAS);
   return 1 / (1 + Math.exp(-z));
 }

@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { webErrorHandler } from "../sessions/web_error_handler.tsx";
-import { openSpace } from "../spaces/space_context.ts";
+import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
+import { openSpace } from "../kit/web/space_context.ts";
 import {
   attachmentVersionCounts,
   findAttachment,

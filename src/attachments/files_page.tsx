@@ -1,6 +1,6 @@
-import type { SpaceView } from "../spaces/wiki_frame.tsx";
-import { WikiFrame } from "../spaces/wiki_frame.tsx";
-import { Alert, CsrfField } from "../web/form_kit.tsx";
+import type { SpaceView } from "../kit/web/wiki_frame.tsx";
+import { WikiFrame } from "../kit/web/wiki_frame.tsx";
+import { Alert, CsrfField } from "../kit/web/form_kit.tsx";
 import type { AttachmentHead } from "./store.ts";
 import { attachmentHref } from "./attachments.ts";
 

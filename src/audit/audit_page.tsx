@@ -1,4 +1,4 @@
-import { Layout, type PageContext } from "../web/layout.tsx";
+import { Layout, type PageContext } from "../kit/web/layout.tsx";
 import type { AuditRow } from "./store.ts";
 
 const CREDENTIALS: Record<AuditRow["credential_kind"], string> = {

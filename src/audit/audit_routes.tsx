@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { authorize } from "../access/access_policy.ts";
 import type { Deps } from "../deps.ts";
 import { requireAccount } from "../sessions/sessions.ts";
-import { webErrorHandler } from "../sessions/web_error_handler.tsx";
+import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
 import { AuditPage } from "./audit_page.tsx";
 import { listAuditEvents } from "./record_audit.ts";
 

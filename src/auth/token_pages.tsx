@@ -1,7 +1,7 @@
-import { Alert, CsrfField, Field, RevokeTable, SelectField } from "../web/form_kit.tsx";
+import { Alert, CsrfField, Field, RevokeTable, SelectField } from "../kit/web/form_kit.tsx";
 import type { Space } from "../access/access_policy.ts";
 import type { TokenRow } from "./store.ts";
-import { Layout, type PageContext } from "../web/layout.tsx";
+import { Layout, type PageContext } from "../kit/web/layout.tsx";
 
 /** The account's tokens: a form to make one, the new one shown once, and the list with revoke. */
 export function TokensPage(

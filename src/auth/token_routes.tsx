@@ -3,7 +3,7 @@ import { type Context, Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { requireAccount } from "../sessions/sessions.ts";
-import { webErrorHandler } from "../sessions/web_error_handler.tsx";
+import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
 import { TokensPage } from "./token_pages.tsx";
 import { createToken, listTokens, revokeToken } from "./tokens.ts";
 

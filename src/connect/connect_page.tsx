@@ -1,7 +1,7 @@
 import type { Child } from "hono/jsx";
-import { PageFrame, type SpaceView } from "../spaces/wiki_frame.tsx";
-import type { PageContext } from "../web/layout.tsx";
-import { pageUrl } from "../wikis/urls.ts";
+import { PageFrame, type SpaceView } from "../kit/web/wiki_frame.tsx";
+import type { PageContext } from "../kit/web/layout.tsx";
+import { pageUrl } from "../lib/urls.ts";
 import { type Client, CLIENTS, type Endpoint, TOKEN_PLACEHOLDER } from "./client_configs.ts";
 
 /** An endpoint as the connect page lists it. */

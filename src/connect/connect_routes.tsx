@@ -1,8 +1,8 @@
 import { reachableSpaces } from "../access/access_policy.ts";
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
-import { webErrorHandler } from "../sessions/web_error_handler.tsx";
-import { openSpace } from "../spaces/space_context.ts";
+import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
+import { openSpace } from "../kit/web/space_context.ts";
 import { reachableFromInternet } from "./client_configs.ts";
 import { ConnectPage, type EndpointView } from "./connect_page.tsx";
 

@@ -1,8 +1,9 @@
-import { Alert, CsrfField, Field, SelectField } from "../web/form_kit.tsx";
+import { Alert, CsrfField, Field, SelectField } from "../kit/web/form_kit.tsx";
 import type { InvitationRow } from "../teams/invitations.ts";
-import { canOwnSpaces, type Role, type TeamRow } from "../teams/teams.ts";
-import { CreateTeamForm } from "../teams/team_pages.tsx";
-import { Layout, type PageContext } from "../web/layout.tsx";
+import type { Role } from "../access/role.ts";
+import { canOwnSpaces, type TeamRow } from "../teams/teams.ts";
+import { CreateTeamForm } from "../teams/create_team_form.tsx";
+import { Layout, type PageContext } from "../kit/web/layout.tsx";
 import { SearchAllForm } from "./search_all_page.tsx";
 import type { SpaceFormErrors } from "../wikis/create_space.ts";
 import type { WikiSummaryRow } from "../wikis/wikis.ts";

@@ -4,10 +4,9 @@ import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { changePassword } from "../sessions/change_password.ts";
 import { requireAccount } from "../sessions/sessions.ts";
-import { webErrorHandler } from "../sessions/web_error_handler.tsx";
+import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
 import { createSpace } from "../wikis/create_space.ts";
 import { DashboardPage, SettingsPage } from "./dashboard_page.tsx";
-import { searchAllRoutes } from "./search_all_routes.tsx";
 import { renameAccount } from "../accounts/accounts.ts";
 import { invitationsFor } from "../teams/invitations.ts";
 import { teamsOf } from "../teams/teams.ts";
@@ -44,7 +43,6 @@ export function dashboardRoutes(deps: Deps): Hono {
   };
 
   app.get("/account", (c) => dashboard(c));
-  app.route("/", searchAllRoutes(deps));
 
   app.post("/spaces", async (c) => {
     const account = requireAccount(c);

@@ -1,6 +1,6 @@
-import { Alert, SearchForm } from "../web/form_kit.tsx";
-import { Layout, type PageContext } from "../web/layout.tsx";
-import { ResultsSection, type ResultView } from "../spaces/search_results.tsx";
+import { Alert, SearchForm } from "../kit/web/form_kit.tsx";
+import { Layout, type PageContext } from "../kit/web/layout.tsx";
+import { ResultsSection, type ResultView } from "../search/search_results.tsx";
 
 /**
  * The search form over every space of the signed-in person, with results as you type

@@ -5,7 +5,7 @@ import { AppError } from "../errors.ts";
 import { searchAndRecord } from "../search/search_and_record.ts";
 import { WEB_CLIENT } from "../usage/record_usage.ts";
 import { requireAccount } from "../sessions/sessions.ts";
-import { relativeUrl } from "../spaces/space_urls.ts";
+import { relativeUrl } from "../kit/web/space_urls.ts";
 import { suggestSections } from "../spaces/suggest_sections.ts";
 import { SearchAllPage } from "./search_all_page.tsx";
 

@@ -1,6 +1,6 @@
-import { CsrfField } from "../web/form_kit.tsx";
-import { pageHref, toolHref } from "../spaces/space_urls.ts";
-import { type SpaceView, Time, WikiFrame } from "../spaces/wiki_frame.tsx";
+import { CsrfField } from "../kit/web/form_kit.tsx";
+import { pageHref, toolHref } from "../kit/web/space_urls.ts";
+import { type SpaceView, Time, WikiFrame } from "../kit/web/wiki_frame.tsx";
 import type { ChangeRequestRow, ReportRow, WriterTokenRow } from "./store.ts";
 
 /** What the feedback page shows of a space. */

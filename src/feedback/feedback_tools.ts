@@ -1,8 +1,8 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
-import { runTool, toolResult } from "../mcp/tool_result.ts";
-import { resolvePageTarget, scopeValue, type WikiScope } from "../mcp/wiki_scope.ts";
+import { runTool, toolResult } from "../kit/mcp/tool_result.ts";
+import { resolvePageTarget, scopeValue, type WikiScope } from "../kit/mcp/wiki_scope.ts";
 import { proposeEdit, proposeInput, proposeOutput, type Proposer } from "./propose_edit.ts";
 import { reportInput, reportOutput, reportProblem } from "./report_problem.ts";
 import type { Sender } from "./store.ts";

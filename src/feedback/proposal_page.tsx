@@ -1,9 +1,9 @@
-import { Alert, CsrfField } from "../web/form_kit.tsx";
+import { Alert, CsrfField } from "../kit/web/form_kit.tsx";
 import { DiffView } from "../spaces/diff_view.tsx";
 import type { LineDiff } from "../spaces/line_diff.ts";
-import { pageHref, toolHref } from "../spaces/space_urls.ts";
-import { type SpaceView, Time, WikiFrame } from "../spaces/wiki_frame.tsx";
-import { TextArea } from "../web/form_kit.tsx";
+import { pageHref, toolHref } from "../kit/web/space_urls.ts";
+import { type SpaceView, Time, WikiFrame } from "../kit/web/wiki_frame.tsx";
+import { TextArea } from "../kit/web/form_kit.tsx";
 import type { ChangeRequestRow } from "./store.ts";
 
 /** A proposal as the reviewer sees it. */

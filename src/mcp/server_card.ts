@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { mcpResource } from "../oauth/resource.ts";
 import { SUPPORTED_SCOPES } from "../oauth/scopes.ts";
-import { PROTOCOL_VERSIONS, SERVER_INFO } from "./servers.ts";
+import { PROTOCOL_VERSIONS, SERVER_INFO } from "./server_info.ts";
 
 /** `/.well-known/mcp`: a server card listing the MCP endpoints, their auth and their tools. */
 export function serverCardRoutes(deps: Deps): Hono {

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
-import { SERVER_INFO } from "./servers.ts";
+import { SERVER_INFO } from "./server_info.ts";
 
 /** The Server Card media type (SEP-2127). */
 export const SERVER_CARD_TYPE = "application/mcp-server-card+json";

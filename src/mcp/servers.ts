@@ -7,26 +7,18 @@ import { auditedSpace } from "../audit/record_audit.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { registerProposeTool, registerReportTool } from "../feedback/feedback_tools.ts";
-import { recordPageUse } from "../pages/record_page_use.ts";
-import { recordUsage } from "../usage/record_usage.ts";
-import {
-  listPublicWikiIds,
-  listPublicWikis,
-  listPublicWikisInput,
-  publicWikiListSchema,
-} from "../wikis/list_public_wikis.ts";
-import { listSpaces, spaceListSchema } from "../wikis/list_spaces.ts";
+import { listPublicWikiIds } from "../wikis/list_public_wikis.ts";
 import type { WikiRow } from "../wikis/wikis.ts";
 import { HUB_INSTRUCTIONS, PRIVATE_INSTRUCTIONS, wikiInstructions } from "./instructions.ts";
-import { registerReadTools } from "./read_tools.ts";
+import { registerPageTools } from "../pages/page_tools.ts";
+import { registerFetchTool } from "../pages/fetch_tool.ts";
+import { registerSearchTools } from "../search/search_tools.ts";
+import { registerAskTools } from "../ask/ask_tools.ts";
+import type { WikiScope } from "../kit/mcp/wiki_scope.ts";
+import { SERVER_INFO } from "./server_info.ts";
 import { registerSkillResources } from "./skills.ts";
-import { runTool, toolResult } from "./tool_result.ts";
-
-/** The service's name and version as MCP servers announce them. */
-export const SERVER_INFO = { name: "knowledge-wiki", version: "0.1.0" };
-
-/** The MCP protocol revisions every endpoint serves, newest first. */
-export const PROTOCOL_VERSIONS = ["2026-07-28", "2025-11-25"] as const;
+import { registerListWikisTool, registerMySpacesTool } from "../wikis/wiki_tools.ts";
+import { registerConfirmUseTool } from "../pages/page_use_tools.ts";
 
 /** How long a client may reuse `tools/list` and `server/discover` (2026-07-28 cache hints). */
 const LIST_TTL_MS = 300_000;
@@ -56,29 +48,7 @@ export function buildHubServer(
   caller = "unknown",
 ): McpServer {
   const server = newServer("Public wikis", HUB_INSTRUCTIONS, "public");
-  server.registerTool("list_wikis", {
-    title: "List public wikis",
-    description:
-      "List the public wikis of this server, with their ids (pass one as `wiki` to search, get_page " +
-      "and neighbors), titles, descriptions and page counts. Filter with `query`; page with `cursor`.",
-    inputSchema: z.object({
-      query: listPublicWikisInput.shape.query,
-      cursor: listPublicWikisInput.shape.cursor,
-      limit: z.number().int().min(1).max(200).default(50).describe(
-        "How many wikis to return (1-200)",
-      ),
-    }),
-    outputSchema: publicWikiListSchema,
-    annotations: { readOnlyHint: true, openWorldHint: false },
-  }, (args) =>
-    runTool(deps.log, async () => {
-      const out = await listPublicWikis(deps, args);
-      const lines = out.wikis.map((w) =>
-        `- ${w.id}: ${w.title} (${w.pages} pages)${w.description ? ` — ${w.description}` : ""}`
-      );
-      const more = out.next_cursor ? `\nMore wikis: pass cursor "${out.next_cursor}".` : "";
-      return toolResult(out, (lines.join("\n") || "No public wiki matches.") + more);
-    }));
+  registerListWikisTool(server, deps);
   const scope = {
     param: {
       name: "wiki" as const,
@@ -92,7 +62,7 @@ export function buildHubServer(
     all: () => publicWikiIds(deps),
     client,
   };
-  registerReadTools(server, deps, scope);
+  readTools(server, deps, scope);
   registerReportTool(server, deps, scope, anonymous(client), caller);
   registerSkillResources(server, deps.config.baseUrl, { kind: "hub" });
   return server;
@@ -107,7 +77,7 @@ export function buildWikiServer(
 ): McpServer {
   const server = newServer(wiki.title, wikiInstructions(wiki), "public");
   const scope = { param: null, resolve: () => Promise.resolve(wiki.id), client };
-  registerReadTools(server, deps, scope);
+  readTools(server, deps, scope);
   registerReportTool(server, deps, scope, anonymous(client), caller);
   registerSkillResources(server, deps.config.baseUrl, { kind: "wiki", id: wiki.id });
   return server;
@@ -132,23 +102,8 @@ export function buildPrivateServer(
   const resolve = async (id: string | undefined) =>
     auditedSpace(await chooseSpace(deps, credential, id));
 
-  server.registerTool("my_spaces", {
-    title: "List my spaces",
-    description:
-      "List the private spaces this credential can read, with ids (pass one as `space` to the " +
-      "other tools), titles, your role and page counts.",
-    inputSchema: z.object({}),
-    outputSchema: spaceListSchema,
-    annotations: { readOnlyHint: true, openWorldHint: false },
-  }, () =>
-    runTool(deps.log, async () => {
-      const out = await listSpaces(deps, credential);
-      const lines = out.spaces.map((s) =>
-        `- ${s.id}: ${s.title} (${s.pages} pages, you are ${s.role})`
-      );
-      return toolResult(out, lines.join("\n") || "This credential reaches no space.");
-    }));
-  registerReadTools(server, deps, {
+  registerMySpacesTool(server, deps, credential);
+  readTools(server, deps, {
     param: {
       name: "space",
       schema: spaceParam,
@@ -189,49 +144,7 @@ export function buildPrivateServer(
   registerProposeTool(server, deps, spaceParam, resolve, { credential, clientName });
   registerSkillResources(server, deps.config.baseUrl, { kind: "private" });
 
-  server.registerTool("confirm_use", {
-    title: "Confirm use of a page",
-    description:
-      "Record that you used a page in your answer, at the revision you read (from get_page), " +
-      "with the question it helped with. Owners see which pages help. Returns the page's use count.",
-    inputSchema: z.object({
-      space: spaceParam,
-      page: z.string().min(1).max(400).describe("The page path you used"),
-      revision: z.number().int().min(1).optional().describe(
-        "The revision you read (default: the current one)",
-      ),
-      query: z.string().max(2000).optional().describe("The question or task the page helped with"),
-      note: z.string().max(2000).optional().describe(
-        "Anything the page's owners should know, e.g. what was missing",
-      ),
-    }),
-    outputSchema: z.object({
-      recorded: z.boolean(),
-      page: z.string(),
-      revision: z.number().int(),
-      uses: z.number().int(),
-    }),
-    annotations: {
-      readOnlyHint: false,
-      destructiveHint: false,
-      idempotentHint: false,
-      openWorldHint: false,
-    },
-  }, (args) =>
-    runTool(deps.log, async () => {
-      const wikiId = await resolve(args.space);
-      const out = await recordPageUse(deps.db, { wikiId, ...args }, {
-        accountId: credential.accountId,
-        credentialKind: credential.kind,
-        credentialId: credential.id,
-        clientName,
-      });
-      await recordUsage(deps, { wikiId, kind: "confirm", page: out.page, client: clientName });
-      return toolResult(
-        out,
-        `Recorded: page "${out.page}" revision ${out.revision} (${out.uses} uses so far).`,
-      );
-    }));
+  registerConfirmUseTool(server, deps, { credential, clientName }, spaceParam, resolve);
   return server;
 }
 
@@ -248,4 +161,12 @@ async function publicWikiIds(deps: Pick<Deps, "db" | "config">): Promise<string[
   const ids = await listPublicWikiIds(deps.db, HUB_SEARCH_WIKIS);
   if (ids.length === 0) throw new AppError("wiki_not_found", "This server has no public wiki");
   return ids;
+}
+
+/** The read tools every endpoint has, in the order `tools/list` shows them. */
+function readTools(server: McpServer, deps: Deps, scope: WikiScope): void {
+  registerSearchTools(server, deps, scope);
+  registerFetchTool(server, deps, scope);
+  registerPageTools(server, deps, scope);
+  registerAskTools(server, deps, scope);
 }

@@ -1,5 +1,5 @@
-import { RevokeTable } from "../web/form_kit.tsx";
-import { Layout, type PageContext } from "../web/layout.tsx";
+import { RevokeTable } from "../kit/web/form_kit.tsx";
+import { Layout, type PageContext } from "../kit/web/layout.tsx";
 import type { ConnectedAppRow } from "./store.ts";
 
 /** The apps connected to the account through OAuth, each with a button that disconnects it. */

@@ -1,7 +1,7 @@
 import type { Deps } from "../deps.ts";
 import { randomSecret } from "../lib/secrets.ts";
 import { sha256Hex } from "../lib/sha256.ts";
-import type { DocumentFetcher } from "./client_metadata_document.ts";
+import type { DocumentFetcher } from "../http/pinned_fetch.ts";
 import { findClient } from "./clients.ts";
 import type { OAuthErrorCode } from "./oauth_error.ts";
 import { redirectUriMatches } from "./redirect_uris.ts";

@@ -2,8 +2,8 @@ import { reachableSpaces } from "../access/access_policy.ts";
 import { type Context, Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { ErrorPage } from "../sessions/session_pages.tsx";
-import { webErrorHandler } from "../sessions/web_error_handler.tsx";
+import { ErrorPage } from "../kit/web/error_page.tsx";
+import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
 import { requireAccount } from "../sessions/sessions.ts";
 import { ConnectedAppsPage } from "./apps_page.tsx";
 import {
@@ -12,7 +12,7 @@ import {
   checkAuthorizationRequest,
   issueCode,
 } from "./authorize.ts";
-import type { DocumentFetcher } from "./client_metadata_document.ts";
+import type { DocumentFetcher } from "../http/pinned_fetch.ts";
 import { ConsentPage } from "./consent_page.tsx";
 import { disconnectApp, listConnectedApps } from "./grants.ts";
 import { consentedScope } from "./scopes.ts";

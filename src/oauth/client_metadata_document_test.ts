@@ -1,10 +1,7 @@
 import assert from "node:assert/strict";
 import http from "node:http";
-import {
-  type DocumentFetcher,
-  fetchClientDocument,
-  pinnedFetch,
-} from "./client_metadata_document.ts";
+import { fetchClientDocument } from "./client_metadata_document.ts";
+import { type DocumentFetcher, pinnedFetch } from "../http/pinned_fetch.ts";
 
 const DOC_URL = "https://app.example/oauth/client.json";
 const DOC = {

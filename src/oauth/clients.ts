@@ -1,11 +1,8 @@
 import type { Deps } from "../deps.ts";
 import { constantTimeTextEqual } from "../lib/secrets.ts";
 import { sha256Hex } from "../lib/sha256.ts";
-import {
-  type DocumentFetcher,
-  fetchClientDocument,
-  isDocumentClientId,
-} from "./client_metadata_document.ts";
+import type { DocumentFetcher } from "../http/pinned_fetch.ts";
+import { fetchClientDocument, isDocumentClientId } from "./client_metadata_document.ts";
 import { type OAuthFailure, oauthFailure } from "./oauth_error.ts";
 import { type ClientRow, selectClient, upsertDocumentClient } from "./store.ts";
 

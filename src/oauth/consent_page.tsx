@@ -1,6 +1,6 @@
-import { Alert, CsrfField } from "../web/form_kit.tsx";
+import { Alert, CsrfField } from "../kit/web/form_kit.tsx";
 import type { Space } from "../access/access_policy.ts";
-import { Layout, type PageContext } from "../web/layout.tsx";
+import { Layout, type PageContext } from "../kit/web/layout.tsx";
 import { AUTHORIZATION_PARAMS, type AuthorizationRequest } from "./authorize.ts";
 
 /**

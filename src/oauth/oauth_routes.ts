@@ -2,7 +2,7 @@ import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import type { Deps } from "../deps.ts";
-import { type DocumentFetcher, networkFetcher } from "./client_metadata_document.ts";
+import { type DocumentFetcher, networkFetcher } from "../http/pinned_fetch.ts";
 import { authenticateClient } from "./clients.ts";
 import { authorizationServerMetadata, protectedResourceMetadata } from "./metadata.ts";
 import { NO_STORE, oauthErrorResponse, type OAuthFailure, oauthFailure } from "./oauth_error.ts";

@@ -3,7 +3,7 @@ import type { Db } from "../db/db.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { findSection, outlineOf, sectionAt } from "../markdown/outline.ts";
-import { pageUrl } from "../wikis/urls.ts";
+import { pageUrl } from "../lib/urls.ts";
 import { resolvePageRef } from "./read_page.ts";
 import { type PageRow, selectLinksFrom, selectRevision } from "./store.ts";
 import { addSourceFreshness, sourceFreshnessFields } from "../sync/freshness.ts";

@@ -4,7 +4,7 @@ import { AppError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../lib/cursor.ts";
 import { outlineOf } from "../markdown/outline.ts";
 import { cleanPath, pathKey } from "../markdown/paths.ts";
-import { pageUrl } from "../wikis/urls.ts";
+import { pageUrl } from "../lib/urls.ts";
 import { resolvePageRef } from "./read_page.ts";
 import { type PageHead, selectPageHashes, selectPageHeads, selectPageTexts } from "./store.ts";
 import { type Db } from "../db/db.ts";

@@ -1,5 +1,5 @@
 import type { EmbeddingConfig } from "../config/config.ts";
-import type { Embedder } from "./embedder.ts";
+import type { Embedder } from "../lib/embedder.ts";
 import { createOfflineEmbedder } from "./offline_embedder.ts";
 
 /**

@@ -1,4 +1,4 @@
-import type { Embedder } from "./embedder.ts";
+import type { Embedder } from "../lib/embedder.ts";
 import type { Bm25Params, ChunkHit } from "./store.ts";
 
 /** BM25 parameters, tuned on the development sets (docs/retrieval.md). */

@@ -1,5 +1,5 @@
-import { type Embedder, normalize } from "./embedder.ts";
-import { stem, STOPWORDS, tokenize } from "./terms.ts";
+import { type Embedder, normalize } from "../lib/embedder.ts";
+import { stem, STOPWORDS, tokenize } from "../text/terms.ts";
 
 /**
  * The built-in offline embedder: no weights, no network, no corpus statistics, so a vector

@@ -1,6 +1,6 @@
 import OpenAI from "openai";
 import type { EmbeddingConfig } from "../config/config.ts";
-import { type Embedder, EmbedderError, normalize } from "./embedder.ts";
+import { type Embedder, EmbedderError, normalize } from "../lib/embedder.ts";
 
 /**
  * An embedder over any OpenAI-compatible `/embeddings` endpoint (OpenAI, Azure, Ollama, vLLM,

@@ -1,6 +1,6 @@
 import type { WriteDeps } from "../deps.ts";
 import type { ParsedPage } from "../markdown/parse_page.ts";
-import { EmbedderError } from "./embedder.ts";
+import { EmbedderError } from "../lib/embedder.ts";
 import { storesVectors } from "./fusion.ts";
 import type { ChunkInput } from "./store.ts";
 

@@ -1,6 +1,6 @@
 import type { WriteDeps } from "../deps.ts";
 import { lockWikiRow } from "../wikis/wikis.ts";
-import { EmbedderError } from "./embedder.ts";
+import { EmbedderError } from "../lib/embedder.ts";
 import { storesVectors } from "./fusion.ts";
 import {
   replaceChunks,
@@ -9,7 +9,7 @@ import {
   selectStaleChunks,
   updateEmbeddings,
 } from "./store.ts";
-import { CJK } from "./terms.ts";
+import { CJK } from "../text/terms.ts";
 import { countStaleChunks } from "./vector_index.ts";
 
 /** Chunks embedded per round trip. */

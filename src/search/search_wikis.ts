@@ -5,12 +5,12 @@ import { boundedMemo } from "../lib/bounded_memo.ts";
 import { decodeCursor, encodeCursor } from "../lib/cursor.ts";
 import { requireWellFormed } from "../lib/well_formed.ts";
 import { pathKey } from "../markdown/paths.ts";
-import { pageUrl } from "../wikis/urls.ts";
-import { EmbedderError } from "./embedder.ts";
+import { pageUrl } from "../lib/urls.ts";
+import { EmbedderError } from "../lib/embedder.ts";
 import { BM25, CANDIDATES, fuse, lexicalWeight, storesVectors } from "./fusion.ts";
 import { lexicalTopK } from "./lexical_cache.ts";
 import { buildSnippet } from "./snippet.ts";
-import { contentTerms } from "./terms.ts";
+import { contentTerms } from "../text/terms.ts";
 import {
   type ChunkCandidate,
   type ChunkHit,

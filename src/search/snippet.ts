@@ -1,6 +1,6 @@
 import { boundedMemo } from "../lib/bounded_memo.ts";
-import { plainText, splitSentences } from "../ask/sentences.ts";
-import { contentTerms, stem, STOPWORDS, tokenize } from "./terms.ts";
+import { plainText, splitSentences } from "../text/sentences.ts";
+import { contentTerms, stem, STOPWORDS, tokenize } from "../text/terms.ts";
 
 /** A search snippet: plain text, and where the query's words stand in it. */
 export type Snippet = { text: string; matches: { start: number; end: number }[] };

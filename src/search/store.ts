@@ -1,5 +1,5 @@
 import type { Db } from "../db/db.ts";
-import { HYPHENATED_WHOLE, lexicalText } from "./terms.ts";
+import { HYPHENATED_WHOLE, lexicalText } from "../text/terms.ts";
 
 /** A chunk ready to store: its text, what BM25 weighs above it, and its vector if any. */
 export type ChunkInput = {

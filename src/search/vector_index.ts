@@ -1,5 +1,5 @@
 import type { Db } from "../db/db.ts";
-import type { Embedder } from "./embedder.ts";
+import type { Embedder } from "../lib/embedder.ts";
 import { storesVectors } from "./fusion.ts";
 
 const INDEX_LOCK = 727_002;

@@ -2,18 +2,18 @@ import { type Context, Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { clientIp } from "../http/client_ip.ts";
 import type {} from "../http/request_id.ts";
-import { teamRoutes } from "../teams/team_routes.tsx";
 import {
   clearSessionCookie,
   createSession,
   invalidateSession,
   setSessionCookie,
 } from "./sessions.ts";
-import { ErrorPage, SignInPage, SignUpPage } from "./session_pages.tsx";
+import { ErrorPage } from "../kit/web/error_page.tsx";
+import { SignInPage, SignUpPage } from "./session_pages.tsx";
 import { signIn, signUp } from "./sign_in.ts";
-import { webErrorHandler } from "./web_error_handler.tsx";
+import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
 
-/** Sign-up, sign-in, sign-out and the team pages, as server-rendered HTML (behind `webRoutes`). */
+/** Sign-up, sign-in and sign-out, as server-rendered HTML (behind `webRoutes`). */
 export function sessionRoutes(deps: Deps): Hono {
   const app = new Hono();
 
@@ -117,8 +117,6 @@ export function sessionRoutes(deps: Deps): Hono {
     clearSessionCookie(c, deps.config);
     return c.redirect("/signin", 303);
   });
-
-  app.route("/", teamRoutes(deps));
 
   app.onError(webErrorHandler(deps, { signInNext: false }));
 

@@ -10,9 +10,9 @@ import { EditorPage, type EditorState } from "./editor_page.tsx";
 import { findPageRecord } from "./find_page_record.ts";
 import { lineDiff } from "./line_diff.ts";
 import { renderPage } from "./render_page.ts";
-import { formMarkdown, formText, openSpace, revisionParam } from "./space_context.ts";
-import { actionHref, newPageHref, pageHref } from "./space_urls.ts";
-import type { SpaceView } from "./wiki_frame.tsx";
+import { formMarkdown, formText, openSpace, revisionParam } from "../kit/web/space_context.ts";
+import { actionHref, newPageHref, pageHref } from "../kit/web/space_urls.ts";
+import type { SpaceView } from "../kit/web/wiki_frame.tsx";
 import { findPage } from "../pages/read_page.ts";
 import { findRevision } from "../pages/list_revisions.ts";
 

@@ -1,10 +1,10 @@
-import { TextArea } from "../web/form_kit.tsx";
+import { TextArea } from "../kit/web/form_kit.tsx";
 import type { RevisionRow } from "../pages/read_page.ts";
 import { DiffView } from "./diff_view.tsx";
 import type { LineDiff } from "./line_diff.ts";
 import type { ChangeRow, HistoryRow } from "./store.ts";
-import { actionHref, pageHref, toolHref } from "./space_urls.ts";
-import { authorOf, type SpaceView, Time, WikiFrame } from "./wiki_frame.tsx";
+import { actionHref, pageHref, toolHref } from "../kit/web/space_urls.ts";
+import { authorOf, type SpaceView, Time, WikiFrame } from "../kit/web/wiki_frame.tsx";
 
 const ACTIONS = { create: "created", update: "edited", rename: "renamed", delete: "deleted" };
 

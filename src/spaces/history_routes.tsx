@@ -5,8 +5,8 @@ import { findPageRecord } from "./find_page_record.ts";
 import { DiffPage, HistoryPage, RecentChangesPage, RevisionPage } from "./history_pages.tsx";
 import { lineDiff } from "./line_diff.ts";
 import { renderPage } from "./render_page.ts";
-import { openSpace, revisionParam } from "./space_context.ts";
-import { actionHref } from "./space_urls.ts";
+import { openSpace, revisionParam } from "../kit/web/space_context.ts";
+import { actionHref } from "../kit/web/space_urls.ts";
 import { findRevision } from "../pages/list_revisions.ts";
 import { pageHistory, recentChanges } from "./space_history.ts";
 

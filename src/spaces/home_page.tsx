@@ -1,6 +1,6 @@
-import type { TreeNode } from "./page_tree.ts";
-import { newPageHref, pageHref } from "./space_urls.ts";
-import { type SpaceView, Time, WikiFrame } from "./wiki_frame.tsx";
+import type { TreeNode } from "../kit/web/page_tree.ts";
+import { newPageHref, pageHref } from "../kit/web/space_urls.ts";
+import { type SpaceView, Time, WikiFrame } from "../kit/web/wiki_frame.tsx";
 
 /** Folders open on the home page while the wiki has at most this many pages. */
 const OPEN_TREE_BELOW = 60;

@@ -1,7 +1,7 @@
-import { Alert, CsrfField } from "../web/form_kit.tsx";
+import { Alert, CsrfField } from "../kit/web/form_kit.tsx";
 import type { ImportReport } from "./import_uploads.ts";
-import { pageHref, toolHref } from "./space_urls.ts";
-import { type SpaceView, WikiFrame } from "./wiki_frame.tsx";
+import { pageHref, toolHref } from "../kit/web/space_urls.ts";
+import { type SpaceView, WikiFrame } from "../kit/web/wiki_frame.tsx";
 
 const RESULTS = {
   created: "Created",

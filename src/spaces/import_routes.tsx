@@ -6,7 +6,7 @@ import type {} from "../http/request_id.ts";
 import { timeout } from "../http/request_timeout.ts";
 import { ImportPage } from "./import_page.tsx";
 import { importUploads } from "./import_uploads.ts";
-import { openSpace } from "./space_context.ts";
+import { openSpace } from "../kit/web/space_context.ts";
 import { uploadFileNames } from "./upload_file_names.ts";
 
 /** Importing markdown files and zips through the web: the form and its per-file report. */

@@ -1,7 +1,7 @@
-import { Alert, CsrfField, Field } from "../web/form_kit.tsx";
+import { Alert, CsrfField, Field } from "../kit/web/form_kit.tsx";
 import type { PageRow } from "../pages/read_page.ts";
-import { actionHref, pageHref } from "./space_urls.ts";
-import { type SpaceView, WikiFrame } from "./wiki_frame.tsx";
+import { actionHref, pageHref } from "../kit/web/space_urls.ts";
+import { type SpaceView, WikiFrame } from "../kit/web/wiki_frame.tsx";
 
 /** Asks for a page's new path; links to it follow unless the box is cleared. */
 export function RenamePageForm(

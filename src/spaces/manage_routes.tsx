@@ -7,8 +7,8 @@ import { cleanPath, pathKey } from "../markdown/paths.ts";
 import { deletePage, renamePage } from "../pages/rename_page.ts";
 import type { PageRow } from "../pages/read_page.ts";
 import { DeletePageForm, RenamePageForm } from "./manage_pages.tsx";
-import { formText, openSpace, revisionParam } from "./space_context.ts";
-import { pageHref, spaceHref } from "./space_urls.ts";
+import { formText, openSpace, revisionParam } from "../kit/web/space_context.ts";
+import { pageHref, spaceHref } from "../kit/web/space_urls.ts";
 import { linksTo } from "../pages/list_neighbors.ts";
 import { findPage } from "../pages/read_page.ts";
 

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
-import { loadWebSpace } from "../web/space_access.ts";
-import { pageMarkdown } from "../wikis/llms_routes.ts";
+import { loadWebSpace } from "../kit/web/space_access.ts";
+import { pageMarkdown } from "../pages/page_markdown.ts";
 
 /**
  * `GET /w/<id>/<path>.md` for the wikis `llmsRoutes` leaves alone (private, or unknown): the

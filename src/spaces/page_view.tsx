@@ -1,8 +1,8 @@
 import type { PageRow } from "../pages/read_page.ts";
 import type { HistoryRow } from "./store.ts";
-import { actionHref, newPageHref, pageHref, toolHref } from "./space_urls.ts";
-import { PrevNext, TableOfContents } from "./sidebar.tsx";
-import { authorOf, type SpaceView, Time, WikiFrame } from "./wiki_frame.tsx";
+import { actionHref, newPageHref, pageHref, toolHref } from "../kit/web/space_urls.ts";
+import { PrevNext, TableOfContents } from "../kit/web/sidebar.tsx";
+import { authorOf, type SpaceView, Time, WikiFrame } from "../kit/web/wiki_frame.tsx";
 
 /**
  * A page as people read it: its rendered markdown (made safe by `renderMarkdown`), the tools

@@ -4,7 +4,7 @@ import { uniqueSlug } from "../markdown/chunks.ts";
 import { splitFrontMatter } from "../markdown/front_matter.ts";
 import { extractLinks } from "../markdown/links.ts";
 import { cleanPath, pathKey, resolveRelative } from "../markdown/paths.ts";
-import { newPageHref, pageHref } from "./space_urls.ts";
+import { newPageHref, pageHref } from "../kit/web/space_urls.ts";
 import type { LinkTarget } from "./store.ts";
 
 /** What rendering a page needs to know about its wiki. */

@@ -1,9 +1,9 @@
-import { Alert, CsrfField, Field, TextArea } from "../web/form_kit.tsx";
+import { Alert, CsrfField, Field, TextArea } from "../kit/web/form_kit.tsx";
 import type { TeamRow } from "../teams/teams.ts";
 import type { SyncStatus } from "../sync/connect_source.ts";
-import { SyncSummary } from "../sync/sync_page.tsx";
-import { toolHref } from "./space_urls.ts";
-import { type SpaceView, WikiFrame } from "./wiki_frame.tsx";
+import { SyncSummary } from "../sync/sync_summary.tsx";
+import { toolHref } from "../kit/web/space_urls.ts";
+import { type SpaceView, WikiFrame } from "../kit/web/wiki_frame.tsx";
 import type { WikiSettingsErrors, WikiSettingsForm } from "./wiki_settings.ts";
 
 /**

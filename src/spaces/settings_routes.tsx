@@ -4,13 +4,13 @@ import { AppError } from "../errors.ts";
 import type {} from "../http/request_id.ts";
 import type { WikiRow } from "../wikis/wikis.ts";
 import { SettingsPage } from "./settings_page.tsx";
-import type { SpaceView } from "./wiki_frame.tsx";
+import type { SpaceView } from "../kit/web/wiki_frame.tsx";
 import { syncStatusOf } from "../sync/connect_source.ts";
 import { findGitSource } from "../sync/git_source.ts";
 import { moveSpaceToTeam } from "./move_to_team.ts";
 import { teamsThatCanOwnSpaces } from "../teams/teams.ts";
-import { formText, openSpace } from "./space_context.ts";
-import { toolHref } from "./space_urls.ts";
+import { formText, openSpace } from "../kit/web/space_context.ts";
+import { toolHref } from "../kit/web/space_urls.ts";
 import { changeWikiSettings, deleteWikiConfirmed, type WikiSettingsForm } from "./wiki_settings.ts";
 
 /** A wiki's settings (owners and admins), moving a personal one to a team and deleting it (owners). */

@@ -1,7 +1,7 @@
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { searchWikis } from "../search/search_wikis.ts";
-import { relativeUrl } from "./space_urls.ts";
+import { relativeUrl } from "../kit/web/space_urls.ts";
 
 /** A section offered as you type: its page, heading, link and clean snippet, and its wiki. */
 export type SectionSuggestion = {

@@ -5,24 +5,19 @@ import { cleanPath, pathKey } from "../markdown/paths.ts";
 import type { PageRow } from "../pages/read_page.ts";
 import { linksTo, missingTargets } from "../pages/list_neighbors.ts";
 import { similarPaths } from "../pages/read_page.ts";
-import { askWikis } from "../ask/ask.ts";
-import { searchAndRecord } from "../search/search_and_record.ts";
-import { WEB_CLIENT } from "../usage/record_usage.ts";
-import { AskPage } from "./ask_page.tsx";
 import { findPageRecord } from "./find_page_record.ts";
 import { WikiHomePage } from "./home_page.tsx";
-import { readingOrder, type TreeNode } from "./page_tree.ts";
+import { readingOrder, type TreeNode } from "../kit/web/page_tree.ts";
 import { MissingPageView, PageView } from "./page_view.tsx";
 import { renderPage } from "./render_page.ts";
-import { SearchPage } from "./search_page.tsx";
 import { suggestSections } from "./suggest_sections.ts";
-import { openSpace } from "./space_context.ts";
+import { openSpace } from "../kit/web/space_context.ts";
 import { countWikiPages, recentPages } from "./space_history.ts";
-import { pageHref, relativeUrl, spaceHref } from "./space_urls.ts";
-import type { SpaceView } from "./wiki_frame.tsx";
+import { pageHref, spaceHref } from "../kit/web/space_urls.ts";
+import type { SpaceView } from "../kit/web/wiki_frame.tsx";
 
 /**
- * Reading a wiki: its home, its search and its pages. Mount last: the page route takes any
+ * Reading a wiki: its home, its index and its pages (its search and Ask pages: `search/`, `ask/`). Mount last: the page route takes any
  * path under `/w/<id>/`.
  */
 export function viewRoutes(deps: Deps): Hono {
@@ -44,42 +39,6 @@ export function viewRoutes(deps: Deps): Hono {
   });
 
   app.get("/w/:id/", (c) => c.redirect(spaceHref(c.req.param("id")), 301));
-
-  app.get("/w/:id/-/search", async (c) => {
-    const view = await openSpace(deps, c, "read");
-    const query = c.req.query("q")?.trim() ?? "";
-    if (!query) return c.html(<SearchPage {...view} query="" results={null} nextCursor={null} />);
-    try {
-      const cursor = c.req.query("cursor") || undefined;
-      // Counted as MCP and REST searches are (the type-ahead `suggest` below is not: it would
-      // list every prefix typed).
-      const found = await searchAndRecord(
-        deps,
-        [view.space.wiki.id],
-        { query, limit: 20, cursor },
-        WEB_CLIENT,
-      );
-      const results = found.results.map((r) => ({
-        ...r,
-        href: relativeUrl(r.url, deps.config.baseUrl),
-      }));
-      return c.html(
-        <SearchPage {...view} query={query} results={results} nextCursor={found.next_cursor} />,
-      );
-    } catch (error) {
-      if (!(error instanceof AppError) || error.status !== 400) throw error;
-      return c.html(
-        <SearchPage
-          {...view}
-          query={query}
-          results={null}
-          nextCursor={null}
-          error={error.detail}
-        />,
-        400,
-      );
-    }
-  });
 
   // Results as you type (search.js): page titles that contain the words, then the best
   // sections by the wiki's own search; a few of each, as JSON.
@@ -104,33 +63,6 @@ export function viewRoutes(deps: Deps): Hono {
     const more = sections.filter((s) => !seen.has(s.href) && !seen.has(s.href.split("#")[0]!));
     const results = [...titles, ...more].slice(0, 8);
     return c.json({ results });
-  });
-
-  // Ask the wiki: a GET form (shareable, no script needed), answered in full on the server.
-  app.get("/w/:id/-/ask", async (c) => {
-    const view = await openSpace(deps, c, "read");
-    const question = c.req.query("q")?.trim() ?? "";
-    const href = (url: string) => relativeUrl(url, deps.config.baseUrl);
-    if (!question) return c.html(<AskPage {...view} question="" answer={null} href={href} />);
-    // From the wiki bar's Ask button with script on (`nav.js` adds `stream=1`): the page comes
-    // at once and `ask.js` streams the answer into it, as from the Ask page's own form.
-    if (c.req.query("stream") === "1") {
-      return c.html(<AskPage {...view} question={question} answer={null} href={href} streamed />);
-    }
-    try {
-      const answer = await askWikis(deps, [view.space.wiki.id], { question }, {
-        ...WEB_CLIENT,
-        // A reload of the same question by the same session is the same asking.
-        asker: c.get("rateLimit")?.key,
-      });
-      return c.html(<AskPage {...view} question={question} answer={answer} href={href} />);
-    } catch (error) {
-      if (!(error instanceof AppError) || error.status !== 400) throw error;
-      return c.html(
-        <AskPage {...view} question={question} answer={null} href={href} error={error.detail} />,
-        400,
-      );
-    }
   });
 
   app.get("/w/:id/:path{.+}", async (c, next) => {

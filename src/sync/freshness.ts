@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { FrontierNote } from "../ask/ask_schema.ts";
 import type { Db } from "../db/db.ts";
 import { type PageAtRevision, selectFailingSources, selectSourceCommits } from "./store.ts";
 
@@ -56,7 +55,10 @@ export async function addSourceFreshness<T extends PageAtRevision>(
 }
 
 /** A `stale_source` note for each asked space whose latest syncs from Git failed. */
-export async function failingSourceNotes(db: Db, wikiIds: string[]): Promise<FrontierNote[]> {
+export async function failingSourceNotes(
+  db: Db,
+  wikiIds: string[],
+): Promise<{ kind: "stale_source"; note: string }[]> {
   const failing = await selectFailingSources(db, wikiIds);
   return failing.map((f) => ({
     kind: "stale_source" as const,

@@ -1,6 +1,6 @@
 import { AppError } from "../errors.ts";
-import { pinnedFetch } from "../oauth/client_metadata_document.ts";
-import { isPrivateAddress } from "../oauth/private_address.ts";
+import { pinnedFetch } from "../http/pinned_fetch.ts";
+import { isPrivateAddress } from "../http/private_address.ts";
 
 /** Resolves a host name to its addresses; tests may pass a fake. */
 export type ResolveDns = (host: string) => Promise<string[]>;

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { json, problems, wikiIdParam } from "../api/schemas.ts";
+import { json, problems, wikiIdParam } from "../kit/rest/schemas.ts";
 import { auditedSpace } from "../audit/record_audit.ts";
 import { authorize } from "../access/access_policy.ts";
 import type { Deps } from "../deps.ts";

@@ -2,9 +2,9 @@ import { timeout } from "../http/request_timeout.ts";
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { webErrorHandler } from "../sessions/web_error_handler.tsx";
-import { openSpace } from "../spaces/space_context.ts";
-import { toolHref } from "../spaces/space_urls.ts";
+import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
+import { openSpace } from "../kit/web/space_context.ts";
+import { toolHref } from "../kit/web/space_urls.ts";
 import {
   connectGitSource,
   connectSchema,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Role } from "../access/role.ts";
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
 import { requireManager } from "./teams.ts";
@@ -6,7 +7,6 @@ import {
   deleteInvitation,
   type InvitationRow,
   lockMembers,
-  type Role,
   selectInvitationsFor,
   selectTeamInvitations,
   upsertInvitation,

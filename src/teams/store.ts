@@ -1,7 +1,7 @@
 import type { Db } from "../db/db.ts";
+import type { Role } from "../access/role.ts";
 
 /** A role in a team, strongest first. */
-export type Role = "owner" | "admin" | "member";
 
 /** A team as stored. */
 export type TeamRow = { id: string; name: string; created_at: Date };

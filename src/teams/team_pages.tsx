@@ -1,6 +1,8 @@
-import { Alert, CsrfField, Field, SelectField } from "../web/form_kit.tsx";
-import { Layout, type PageContext } from "../web/layout.tsx";
-import type { InvitationRow, MemberRow, Role, TeamRow } from "./store.ts";
+import { Alert, CsrfField, Field, SelectField } from "../kit/web/form_kit.tsx";
+import { Layout, type PageContext } from "../kit/web/layout.tsx";
+import type { Role } from "../access/role.ts";
+import type { InvitationRow, MemberRow, TeamRow } from "./store.ts";
+import { CreateTeamForm } from "./create_team_form.tsx";
 
 const ROLES: Role[] = ["owner", "admin", "member"];
 
@@ -149,32 +151,6 @@ export function TeamPage(
         <button type="submit">Leave team</button>
       </form>
     </Layout>
-  );
-}
-
-/** The form that creates a team (on the account page, and alone when it needs correcting). */
-export function CreateTeamForm(
-  props: { csrfToken: string; values?: { id?: string; name?: string } },
-) {
-  return (
-    <form method="post" action="/teams">
-      <CsrfField token={props.csrfToken} />
-      <Field
-        name="id"
-        id="field-team-id"
-        label="Team id"
-        required
-        hint="1-64 characters of a-z, 0-9 and inner hyphens, e.g. research-lab"
-        value={props.values?.id}
-      />
-      <Field
-        name="name"
-        label="Team name"
-        hint="Optional; the id if empty"
-        value={props.values?.name}
-      />
-      <button type="submit">Create team</button>
-    </form>
   );
 }
 

@@ -1,12 +1,12 @@
+import type { Role } from "../access/role.ts";
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
-import { WIKI_ID } from "../wikis/wikis.ts";
+import { WIKI_ID } from "../lib/urls.ts";
 import {
   deleteMembership,
   insertTeam,
   lockMembers,
   type MemberRow,
-  type Role,
   selectMembers,
   selectTeam,
   selectTeamsOf,
@@ -200,7 +200,7 @@ export function teamSpaces(
   return selectTeamSpaces(db, teamId);
 }
 
-export type { Role, TeamRow };
+export type { TeamRow };
 
 /**
  * Locks a team's memberships (in `tx`), then checks that the actor manages the team and that

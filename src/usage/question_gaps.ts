@@ -1,5 +1,5 @@
 import { pathKey } from "../markdown/paths.ts";
-import { contentTerms } from "../search/terms.ts";
+import { contentTerms } from "../text/terms.ts";
 
 /** Where a question falls among the coverage gaps: its group's key and a page title to write. */
 export type Gap = { key: string; title: string };

@@ -1,4 +1,3 @@
-import type { Answer } from "../ask/ask_schema.ts";
 import type { Deps } from "../deps.ts";
 import { gapOf } from "./question_gaps.ts";
 import { sha256Hex } from "../lib/sha256.ts";
@@ -15,7 +14,13 @@ import { insertAskQuestion, type UsageSource } from "./store.ts";
  */
 export async function recordAsk(
   deps: Pick<Deps, "db" | "log">,
-  asked: { wikiId: string; answer: Answer; absent: string[]; unwritten: string[] },
+  asked: {
+    wikiId: string;
+    /** What is kept of the answer: the question and its one-word verdict. */
+    answer: { question: string; coverage: "supported" | "partial" | "unsupported" };
+    absent: string[];
+    unwritten: string[];
+  },
   asker: UsageSource,
 ): Promise<void> {
   const { wikiId, answer } = asked;

@@ -1,10 +1,10 @@
 import { Fragment } from "hono/jsx";
-import { PageFrame, type SpaceView } from "../spaces/wiki_frame.tsx";
-import type { PageContext } from "../web/layout.tsx";
-import { pageUrl } from "../wikis/urls.ts";
+import { PageFrame, type SpaceView } from "../kit/web/wiki_frame.tsx";
+import type { PageContext } from "../kit/web/layout.tsx";
+import { pageUrl } from "../lib/urls.ts";
 import type { WikiRow } from "../wikis/wikis.ts";
 import { DailyChart } from "./chart.tsx";
-import { newPageHref, toolHref } from "../spaces/space_urls.ts";
+import { newPageHref, toolHref } from "../kit/web/space_urls.ts";
 import type {
   AskedQuestion,
   ClientUsage,

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
-import { webErrorHandler } from "../sessions/web_error_handler.tsx";
-import { openSpace } from "../spaces/space_context.ts";
+import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
+import { openSpace } from "../kit/web/space_context.ts";
 import { PERIODS, UsagePage } from "./usage_page.tsx";
 import { usageReport } from "./usage_report.ts";
 

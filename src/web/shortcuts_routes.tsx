@@ -1,6 +1,6 @@
 import { Hono } from "hono";
-import { Layout } from "./layout.tsx";
-import { EDITOR_KEYS } from "./shortcut_keys.ts";
+import { Layout } from "../kit/web/layout.tsx";
+import { EDITOR_KEYS } from "../kit/web/shortcut_keys.ts";
 
 /** The keys the whole site answers to (`/assets/nav.js`, `/assets/search.js`), and the editor's. */
 const SHORTCUTS: { keys: string[][]; what: string; where: string }[] = [

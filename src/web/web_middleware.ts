@@ -3,7 +3,7 @@ import type { Deps } from "../deps.ts";
 import { ownBodyLimit } from "../http/body_limit.ts";
 import { csrfProtection } from "../sessions/csrf.ts";
 import { sessionMiddleware } from "../sessions/sessions.ts";
-import { pageHeaders } from "./page_headers.ts";
+import { pageHeaders } from "../kit/web/page_headers.ts";
 
 /** Options of `webPage`: the largest body (fixed, or chosen by path) and the page headers. */
 export type WebPageOptions = {

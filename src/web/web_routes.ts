@@ -6,15 +6,17 @@ import { tokenRoutes } from "../auth/token_routes.tsx";
 import { connectRoutes } from "../connect/connect_routes.tsx";
 import { dashboardRoutes } from "../dashboard/dashboard_routes.tsx";
 import { authorizeRoutes } from "../oauth/authorize_routes.tsx";
-import { type DocumentFetcher, networkFetcher } from "../oauth/client_metadata_document.ts";
+import { type DocumentFetcher, networkFetcher } from "../http/pinned_fetch.ts";
 import { sessionRoutes } from "../sessions/session_routes.tsx";
-import { webErrorHandler } from "../sessions/web_error_handler.tsx";
-import { spaceBodyLimit, spaceRoutes } from "../spaces/space_routes.tsx";
+import { teamRoutes } from "../teams/team_routes.tsx";
+import { searchAllRoutes } from "../dashboard/search_all_routes.tsx";
+import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
+import { spaceBodyLimit, spaceRoutes } from "./space_routes.tsx";
 import { usageRoutes } from "../usage/usage_routes.tsx";
 import { syncRoutes } from "../sync/sync_routes.tsx";
 import { feedbackRoutes } from "../feedback/feedback_routes.tsx";
 import { assetRoutes } from "./asset_routes.ts";
-import { landingRoutes } from "./landing_routes.tsx";
+import { landingRoutes } from "../wikis/landing_routes.tsx";
 import { shortcutsRoutes } from "./shortcuts_routes.tsx";
 import { webPage, type WebPageOptions } from "./web_middleware.ts";
 
@@ -57,7 +59,12 @@ export function webRoutes(deps: Deps, options: { fetcher?: DocumentFetcher } = {
   // Refusals of the middleware itself (CSRF, body limit) render as pages, like the features'.
   app.onError(webErrorHandler(deps, { signInNext: true }));
   app.route("/", sessionRoutes(deps));
+  // Team pages answer errors as the account pages do: no "sign in and come back" link.
+  const teams = teamRoutes(deps);
+  teams.onError(webErrorHandler(deps, { signInNext: false }));
+  app.route("/", teams);
   app.route("/", dashboardRoutes(deps));
+  app.route("/", searchAllRoutes(deps));
   app.route("/", authorizeRoutes(deps, options.fetcher ?? networkFetcher));
   app.route("/", tokenRoutes(deps));
   app.route("/", auditRoutes(deps));

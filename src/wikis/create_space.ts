@@ -2,7 +2,8 @@ import { z } from "zod";
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
 import type { WikiRow } from "./store.ts";
-import { createWiki, RESERVED_WIKI_IDS, WIKI_ID } from "./wikis.ts";
+import { WIKI_ID } from "../lib/urls.ts";
+import { createWiki, RESERVED_WIKI_IDS } from "./wikis.ts";
 import { countEvent } from "../limits/rate_limit.ts";
 import { teamsThatCanOwnSpaces } from "../teams/teams.ts";
 

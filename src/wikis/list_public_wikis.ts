@@ -3,7 +3,7 @@ import type { Db } from "../db/db.ts";
 import type { Deps } from "../deps.ts";
 import { decodeCursor, encodeCursor } from "../lib/cursor.ts";
 import { selectPageCount, selectPublicWikis, type WikiRow } from "./store.ts";
-import { wikiUrl } from "./urls.ts";
+import { wikiUrl } from "../lib/urls.ts";
 
 /** Input of the public wiki listing (REST `GET /public/wikis`, MCP `list_wikis`). */
 export const listPublicWikisInput = z.object({

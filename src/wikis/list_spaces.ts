@@ -2,7 +2,7 @@ import { z } from "zod";
 import { reachableSpaces } from "../access/access_policy.ts";
 import type { Credential } from "../auth/credentials.ts";
 import type { Deps } from "../deps.ts";
-import { wikiUrl } from "./urls.ts";
+import { wikiUrl } from "../lib/urls.ts";
 
 /** The spaces a credential reaches (MCP `my_spaces`, REST `GET /spaces`). */
 export const spaceListSchema = z.object({

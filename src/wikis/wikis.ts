@@ -11,9 +11,7 @@ import {
   type WikiRow,
   type WikiSummaryRow,
 } from "./store.ts";
-
-/** Wiki ids: short, URL-safe, lower case, e.g. `deno-manual`. */
-export const WIKI_ID = /^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$/;
+import { WIKI_ID } from "../lib/urls.ts";
 
 /** The id of the seeded public wiki holding the user guide. */
 export const DOCS_WIKI_ID = "docs";

@@ -1,0 +1,161 @@
+import { Fragment } from "hono/jsx";
+import type { Answer } from "./ask_schema.ts";
+import { titleOf } from "../usage/question_gaps.ts";
+import { Alert } from "../kit/web/form_kit.tsx";
+import { newPageHref, toolHref } from "../kit/web/space_urls.ts";
+import { type SpaceView, WikiFrame } from "../kit/web/wiki_frame.tsx";
+
+/** How sure the answer is, in words a reader takes in at a glance. */
+const COVERAGE: Record<Answer["coverage"], string> = {
+  supported: "Answered from the wiki",
+  partial: "Partly answered: the wiki covers some of this",
+  unsupported: "Not answered: the wiki does not cover this yet",
+};
+
+/**
+ * Ask the wiki (`GET /w/<id>/-/ask?q=…`, a plain form: works without script, the answer
+ * rendered whole on the server). With script, `ask.js` streams the answer from
+ * `/-/ask/stream` into the same place instead. The answer has its `[n]` markers linked to the
+ * citations, each citation linked to its page's section, the coverage verdict and the
+ * frontier notes, with "write this page" where one is missing.
+ */
+export function AskPage(
+  props: SpaceView & {
+    question: string;
+    answer: Answer | null;
+    error?: string;
+    /** Asked from the wiki bar with script on: `ask.js` streams the answer in at once. */
+    streamed?: boolean;
+    /** Turns a citation's absolute URL into a link on this site. */
+    href: (url: string) => string;
+  },
+) {
+  const { wiki, role } = props.space;
+  const answer = props.answer;
+  return (
+    <WikiFrame {...props} title={`Ask ${wiki.title}`} scripts={["ask.js"]}>
+      <form
+        method="get"
+        action={toolHref(wiki.id, "ask")}
+        class="ask-form"
+        aria-label="Ask the wiki"
+        data-stream={toolHref(wiki.id, "ask/stream")}
+        data-autostart={props.streamed ? "" : undefined}
+      >
+        <label for="ask-question">Your question</label>
+        <input
+          id="ask-question"
+          type="text"
+          name="q"
+          value={props.question}
+          maxlength={2000}
+          required
+          autocomplete="off"
+        />
+        <button type="submit">Ask</button>
+      </form>
+      <p id="ask-status" class="hint" role="status"></p>
+      <div id="ask-result">
+        <Alert message={props.error} />
+        {!answer && !props.error && !props.streamed && (
+          <p class="hint">
+            Type a question and press Ask: the answer quotes this wiki's pages, links each quote to
+            its section, and says where the wiki is thin.
+          </p>
+        )}
+        {answer && (
+          <AnswerView
+            answer={answer}
+            wikiId={wiki.id}
+            member={!!role}
+            href={props.href}
+          />
+        )}
+      </div>
+    </WikiFrame>
+  );
+}
+
+/**
+ * An answer as the Ask page shows it: rendered whole into the page, or sent rendered at the
+ * end of the stream (`ask_routes.tsx`) for `ask.js` to put in place — one rendering.
+ */
+export function AnswerView(
+  props: { answer: Answer; wikiId: string; member: boolean; href: (url: string) => string },
+) {
+  const { answer, wikiId, member } = props;
+  return (
+    <section aria-labelledby="answer-heading" class="answer">
+      <h2 id="answer-heading">{answer.question}</h2>
+      <p class={`coverage ${answer.coverage}`}>
+        <strong>{COVERAGE[answer.coverage]}</strong>
+        {answer.mode === "extractive" && " · quoted from the pages"}
+      </p>
+      <p class="answer-text">
+        {answer.answer.split(/(\[\d+\])/).map((part, i) => {
+          const n = /^\[(\d+)\]$/.exec(part)?.[1];
+          return (
+            <Fragment key={String(i)}>
+              {n ? <a href={`#cite-${n}`}>{part}</a> : part}
+            </Fragment>
+          );
+        })}
+      </p>
+      {answer.citations.length > 0 && (
+        <>
+          <h3>Sources</h3>
+          <ol class="citations">
+            {answer.citations.map((c) => (
+              <li id={`cite-${c.n}`} value={c.n}>
+                <a href={props.href(c.url)}>
+                  {c.section ?? c.title}
+                </a>
+                <blockquote>{c.quote}</blockquote>
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+      {answer.frontier.length > 0 && (
+        <>
+          <h3>Where the wiki is thin</h3>
+          <ul class="frontier">
+            {answer.frontier.map((f) => (
+              <li>
+                {f.note}
+                {member && <WriteLink note={f} wikiId={wikiId} question={answer.question} />}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}
+
+/**
+ * The page a frontier note asks for, in the editor: the unwritten page a `missing_page` note
+ * names (`"Worm bins" is linked from "Compost"`), or for `uncovered` words a page titled with
+ * the question's words.
+ */
+function WriteLink(props: { note: Answer["frontier"][number]; wikiId: string; question: string }) {
+  const { note, wikiId } = props;
+  const target = note.kind === "missing_page"
+    ? /^"(.+)" is linked from "/.exec(note.note)?.[1]
+    : null;
+  if (target) {
+    return (
+      <>
+        {" "}
+        <a class="missing" href={newPageHref(wikiId, target)}>Write “{target}”</a>
+      </>
+    );
+  }
+  if (note.kind !== "uncovered") return null;
+  return (
+    <>
+      {" "}
+      <a href={newPageHref(wikiId, titleOf(props.question))}>Write this page</a>
+    </>
+  );
+}

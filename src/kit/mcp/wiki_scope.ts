@@ -1,0 +1,103 @@
+import type { z } from "zod";
+import { AppError } from "../../errors.ts";
+import { parsePageUrl } from "../../lib/urls.ts";
+
+/**
+ * How a server's read tools find their wiki: from a parameter (`wiki` on the hub, `space` on
+ * the private endpoint) checked by `resolve`, or fixed by the endpoint (no parameter).
+ */
+export type WikiScope = {
+  param: {
+    name: "wiki" | "space";
+    schema: z.ZodType<string | undefined>;
+    /** The same parameter on `search`, where leaving it out searches every wiki of `all`. */
+    searchSchema: z.ZodType<string | undefined>;
+  } | null;
+  resolve(value: string | undefined): Promise<string>;
+  /** The wikis a search covers when the parameter is left out: every public wiki, every space. */
+  all?(): Promise<string[]>;
+  /** The caller's name (OAuth client or User-Agent) that usage is counted under. */
+  client?: string | null;
+};
+
+/** The value of the scope's parameter in a tool call's arguments. */
+export function scopeValue(scope: WikiScope, args: Record<string, unknown>): string | undefined {
+  return scope.param ? args[scope.param.name] as string | undefined : undefined;
+}
+
+/** A tool's input schema with the scope's parameter (`wiki`, `space`) added, if it has one. */
+export function withScope<S extends z.ZodObject>(scope: WikiScope, schema: S) {
+  return scope.param ? schema.extend({ [scope.param.name]: scope.param.schema }) : schema;
+}
+
+/** The wikis a search covers: the named one, else all the scope reaches. */
+export async function searchScope(scope: WikiScope, value: string | undefined): Promise<string[]> {
+  if (value !== undefined || !scope.all) return [await scope.resolve(value)];
+  return await scope.all();
+}
+
+/**
+ * The wiki and page reference a call means. `ref` may be a page URL of this server (as search
+ * returns it; its `#anchor` becomes `#Section`), a path, or, with `wikiPrefix` (fetch ids),
+ * `<wiki>/<path>`. A URL or id naming a wiki goes through the same `resolve` check as the
+ * parameter, so it never opens a wiki the parameter could not.
+ */
+export async function resolvePageTarget(
+  baseUrl: string,
+  scope: WikiScope,
+  value: string | undefined,
+  ref: string,
+  wikiPrefix = false,
+): Promise<{ wiki: string; ref: string }> {
+  const url = parsePageUrl(baseUrl, ref);
+  if (url) {
+    const page = url.section ? `${url.path}#${url.section}` : url.path;
+    if (!scope.param) {
+      const fixed = await scope.resolve(undefined);
+      if (url.wiki !== fixed) {
+        throw new AppError(
+          "wiki_not_found",
+          `This url is of wiki "${url.wiki}"; this endpoint serves wiki "${fixed}" only`,
+        );
+      }
+      return { wiki: fixed, ref: page };
+    }
+    if (value !== undefined && value !== url.wiki) {
+      throw new AppError(
+        "bad_request",
+        `This url is of "${url.wiki}", not of "${value}": leave out "${scope.param.name}" or make them agree`,
+      );
+    }
+    return { wiki: await scope.resolve(url.wiki), ref: page };
+  }
+  if (!wikiPrefix || value !== undefined) return { wiki: await scope.resolve(value), ref };
+  const slash = ref.indexOf("/");
+  if (!scope.param) {
+    const fixed = await scope.resolve(undefined);
+    const own = slash > 0 && ref.slice(0, slash).toLowerCase() === fixed;
+    return { wiki: fixed, ref: own ? ref.slice(slash + 1) : ref };
+  }
+  if (slash <= 0) {
+    try {
+      return { wiki: await scope.resolve(undefined), ref };
+    } catch {
+      throw new AppError(
+        "bad_request",
+        `Pass an id from search, "<${scope.param.name}>/<page path>", or a page url, not "${ref}"`,
+      );
+    }
+  }
+  try {
+    return {
+      wiki: await scope.resolve(ref.slice(0, slash).toLowerCase()),
+      ref: ref.slice(slash + 1),
+    };
+  } catch (error) {
+    // Not a wiki id: a bare page path, for a scope with a default wiki (one space).
+    try {
+      return { wiki: await scope.resolve(undefined), ref };
+    } catch {
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,74 @@
+import type { McpServer } from "@modelcontextprotocol/server";
+import { z } from "zod";
+import type { Deps } from "../deps.ts";
+import { budgetSchema, fitSearch, maxTokensParam } from "../kit/mcp/token_budget.ts";
+import { runTool, toolResult } from "../kit/mcp/tool_result.ts";
+import { scopeValue, searchScope, type WikiScope, withScope } from "../kit/mcp/wiki_scope.ts";
+import { searchAndRecord } from "./search_and_record.ts";
+import { searchInput, searchResultSchema } from "./search_wikis.ts";
+import { markSnippet } from "./snippet.ts";
+
+const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
+
+/**
+ * Search results as tools give them: each with an `id` that `fetch` accepts (`<wiki>/<path>`),
+ * the shape ChatGPT connectors and deep research expect beside our own fields.
+ */
+export const toolSearchOutputSchema = z.object({
+  results: z.array(searchResultSchema.extend({
+    id: z.string().describe("The result's id for fetch: `<wiki>/<page path>`"),
+  })),
+  next_cursor: z.string().nullable(),
+  budget: budgetSchema,
+});
+
+/** Registers `search` on a server, scoped as given (without the parameter: every wiki of `all`). */
+export function registerSearchTools(server: McpServer, deps: Deps, scope: WikiScope): void {
+  const value = (args: Record<string, unknown>) => scopeValue(scope, args);
+  server.registerTool("search", {
+    title: "Search the wiki",
+    description:
+      "Find the pages that answer a question or mention a topic. Call this first, before get_page. " +
+      "`max_tokens` caps the response (estimated as characters / 4): results then drop from the end " +
+      "and `budget.cut` says how to get them. " +
+      "Returns up to `limit` pages, best first, each with the best matching passage (as plain text; in the text form the query's words are marked ⟦ ⟧), " +
+      "its section, an `id` for fetch, the page path for get_page, its url and revision. Exact title " +
+      "matches come first." +
+      (scope.all
+        ? ` Without \`${scope.param!.name}\`, searches all of them; each result names its wiki.`
+        : ""),
+    inputSchema: scope.param && scope.all
+      ? searchInput.extend({
+        max_tokens: maxTokensParam,
+        [scope.param.name]: scope.param.searchSchema,
+      })
+      : withScope(scope, searchInput.extend({ max_tokens: maxTokensParam })),
+    outputSchema: toolSearchOutputSchema,
+    annotations: readOnly,
+  }, (args: Record<string, unknown>) =>
+    runTool(deps.log, async () => {
+      const wikis = await searchScope(scope, value(args));
+      const input = args as z.input<typeof searchInput> & { max_tokens?: number };
+      // Counted by the results shown: those `max_tokens` leaves.
+      const out = await searchAndRecord(
+        deps,
+        wikis,
+        input,
+        { via: "mcp", client: scope.client },
+        (found) => {
+          const all = {
+            results: found.results.map((r) => ({ id: `${r.wiki}/${r.page}`, ...r })),
+            next_cursor: found.next_cursor,
+          };
+          return input.max_tokens ? fitSearch(all, input.max_tokens, input.cursor) : all;
+        },
+      );
+      // The text is the JSON of the results (the convention of ChatGPT's search/fetch tools),
+      // with the matched words marked ⟦ ⟧ in each snippet: markers no markdown uses.
+      const marked = out.results.map(({ matches, ...r }) => ({
+        ...r,
+        snippet: markSnippet({ text: r.snippet, matches }),
+      }));
+      return toolResult(out, JSON.stringify({ ...out, results: marked }));
+    }));
+}
