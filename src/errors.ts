@@ -17,6 +17,7 @@ export const errorCatalogue = {
   method_not_allowed: { status: 405, title: "Method not allowed" },
   revision_conflict: { status: 409, title: "Revision conflict" },
   page_exists: { status: 409, title: "Page already exists" },
+  file_exists: { status: 409, title: "File already exists" },
   wiki_exists: { status: 409, title: "Wiki already exists" },
   version_exists: { status: 409, title: "Version already exists" },
   default_version: { status: 409, title: "The default version cannot be deleted" },

@@ -35,6 +35,19 @@ export async function openDeps(config: Config, log: Log): Promise<Deps> {
   }
 }
 
+/** The port asked for is taken: says which, and how to choose another. */
+export class PortInUseError extends Error {
+  override name = "PortInUseError";
+  constructor(host: string, port: number) {
+    super(
+      `Port ${port} is already in use on ${host}: another program (or another copy of this ` +
+        `server) is listening there. Stop it, or choose another port with the PORT ` +
+        `environment variable, e.g. PORT=${port === 65535 ? 8001 : port + 1} deno task start ` +
+        "(set BASE_URL to match if you set it)",
+    );
+  }
+}
+
 /** Everything `deno task start` does: configure, open, migrate, seed, serve. */
 export async function startServer(
   env: Record<string, string | undefined>,
@@ -50,18 +63,29 @@ export async function startServer(
   }
   const app = createApp(deps);
   const scheduler = config.sync.scheduler ? startSyncScheduler(deps) : null;
-  const server = Deno.serve({
-    port: config.port,
-    hostname: config.host,
-    onListen: ({ hostname, port }) =>
-      log.info("listening", {
-        address: `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`,
-        host: config.host,
-        base_url: config.baseUrl,
-        store: deps.db.kind,
-        embedder: deps.embedder.id,
-      }),
-  }, app.fetch);
+  let server: Deno.HttpServer;
+  try {
+    server = Deno.serve({
+      port: config.port,
+      hostname: config.host,
+      onListen: ({ hostname, port }) => {
+        log.info("listening", {
+          address: `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`,
+          host: config.host,
+          base_url: config.baseUrl,
+          store: deps.db.kind,
+          embedder: deps.embedder.id,
+        });
+        // One plain line for the person who started it; the log above is for machines.
+        console.log(`The wiki is running: open ${config.baseUrl}/ in a browser`);
+      },
+    }, app.fetch);
+  } catch (error) {
+    await scheduler?.stop();
+    await deps.db.close();
+    if (error instanceof Deno.errors.AddrInUse) throw new PortInUseError(config.host, config.port);
+    throw error;
+  }
   // Graceful stop: no new connections, in-flight requests finish (each within the request
   // timeout), then the store closes (PGlite checkpoints) before the process exits. Exiting as
   // soon as the server finished would race the close. A second signal exits at once.

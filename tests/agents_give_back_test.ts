@@ -235,6 +235,36 @@ Deno.test("an accepted proposal (edited first) becomes a revision credited to th
   assert.match(history, /proposed by Ana with wiki-tests/);
 });
 
+Deno.test("a proposal without the final newline shows only its real change, and accepting it closes the outdated report it answers", async () => {
+  await using w = await world();
+  const client = await mcpClient(w.app, "/mcp/", await w.token("read_propose"));
+  await callOk(client, "report_problem", {
+    page: "Setup",
+    kind: "outdated",
+    note: "The installer was replaced by a script",
+  });
+  await callOk(client, "report_problem", { page: "Setup", kind: "unclear", note: "Which one?" });
+  const out = await callOk<{ id: number }>(client, "propose_edit", {
+    page: "Setup",
+    // The page ends with a newline; the proposal does not.
+    markdown: "# Setup\n\nRun the installer.\n\nThen run the script.",
+    base_revision: 1,
+  });
+  const review = await html(await w.ana.get(`/w/notes/-/proposals/${out.id}`), 200);
+  assert.match(review, /2 lines added, 0 lines removed/, "the unchanged last line is not shown");
+  const accepted = await w.ana.submit(`/w/notes/-/proposals/${out.id}/accept`, {
+    markdown: "# Setup\n\nRun the installer.\n\nThen run the script.",
+    seen_revision: "1",
+  });
+  assert.equal(accepted.status, 303);
+  const reports = await w.db<{ kind: string; resolved: boolean }>`
+    SELECT kind, resolved_at IS NOT NULL AS resolved FROM page_reports ORDER BY id`;
+  assert.deepEqual(reports.map((r) => [r.kind, r.resolved]), [
+    ["outdated", true],
+    ["unclear", false],
+  ]);
+});
+
 Deno.test("proposals follow the space's setting and a token's direct-write flag", async () => {
   await using w = await world();
   const secret = await w.token("read_propose");

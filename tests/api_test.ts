@@ -282,6 +282,17 @@ Deno.test("the OpenAPI document describes every /api/v1 route the app serves", a
     assert.ok(documented.has(route), `${route} is in the OpenAPI document`);
   }
   assert.ok(served.length >= 15);
+  // Every operation has a unique operationId (clients generate method names from them).
+  const operations = Object.entries(spec.paths as Record<string, Record<string, unknown>>)
+    .flatMap(([path, ops]) =>
+      Object.entries(ops as Record<string, { operationId?: string }>).map(([m, op]) => ({
+        name: `${m.toUpperCase()} ${path}`,
+        id: op.operationId,
+      }))
+    );
+  assert.deepEqual(operations.filter((o) => !o.id).map((o) => o.name), []);
+  assert.equal(new Set(operations.map((o) => o.id)).size, operations.length);
+  assert.ok(spec.info.license?.name, "the document names its licence");
   const docs = await app.request("/api/v1/docs");
   assert.match(await docs.text(), /\/spaces\/\{id\}\/ask/);
 });

@@ -36,7 +36,10 @@ Deno.test("an uploaded image is stored in the database and served with its type,
 
   const res = await upload(app, ana, "lab", new File([PNG], "My chart.png"));
   assert.equal(res.status, 303);
-  assert.equal(res.headers.get("location"), "/w/lab/-/files?uploaded=My-chart.png");
+  assert.equal(
+    res.headers.get("location"),
+    "/w/lab/-/files?uploaded=My-chart.png&status=created",
+  );
   const listed = await html(await ana.get("/w/lab/-/files?uploaded=My-chart.png"), 200);
   assert.match(
     listed,
@@ -81,6 +84,7 @@ Deno.test("an uploaded image is stored in the database and served with its type,
     name: "pasted.png",
     href: "/w/lab/-/files/pasted.png",
     contentType: "image/png",
+    status: "created",
   });
   await db`DELETE FROM wikis WHERE id = 'lab'`;
   const [left] = await db<{ n: number }>`SELECT count(*)::int AS n FROM attachments`;

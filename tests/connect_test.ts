@@ -136,7 +136,7 @@ Deno.test("GET /w/:id/-/connect: a public wiki's own endpoint for all, the priva
   const member = await (await ana.b.get("/w/garden/-/connect")).text();
   assert.ok(code(member, "claude-code-public"));
   assert.equal(
-    JSON.parse(code(member, "gemini-cli-private")!).mcpServers["wiki-garden-member"].httpUrl,
+    JSON.parse(code(member, "gemini-cli-private")!).mcpServers["wiki-garden-member"].url,
     "http://wiki.test/mcp/",
   );
 

@@ -242,3 +242,31 @@ Deno.test("searches over MCP and REST are listed with the pages they found; a la
     ["compost", "some", "MCP"],
   ]);
 });
+
+Deno.test("a reloaded ask page records its question once; the same question asked by others shows as 'asked N times'", async () => {
+  await using db = await freshDb();
+  const { app, ana, token } = await world(db);
+  const bo = await person(app, db, "bo@example.com", "Bo");
+  const url = "/w/notes/-/ask?q=How+often+do+I+turn+the+compost%3F";
+  // Ana reloads the page three times; the streamed form is the same asking.
+  for (let i = 0; i < 3; i++) await html(await ana.get(url), 200);
+  const stream = await ana.get(
+    "/w/notes/-/ask/stream?q=How%20often%20do%20I%20turn%20the%20compost%3F",
+  );
+  await stream.text();
+  // A REST client retries the same call.
+  await restAsk(app, token, "How often do I turn the compost?");
+  await restAsk(app, token, "how often  do I turn the compost?");
+  // Bo asks it too, in his own session.
+  await html(await bo.get(url), 200);
+
+  const rows = await db<{ via: string }>`SELECT via FROM ask_questions ORDER BY id`;
+  assert.deepEqual(rows.map((r) => r.via), ["web", "rest", "web"], "once per asking");
+  const [counted] = await db<{ n: number }>`
+    SELECT sum(count)::int AS n FROM usage_daily WHERE kind = 'ask'`;
+  assert.equal(counted!.n, 3);
+  const usage = await html(await ana.get("/w/notes/-/usage"), 200);
+  const listed = sectionOf(usage, "questions");
+  assert.equal(listed.match(/How often do I turn the compost\?<\/a>/gi)?.length, 1);
+  assert.match(listed, /turn the compost\?<\/a><span class="hint"> asked 3 times<\/span>/);
+});

@@ -189,6 +189,60 @@ Deno.test("a push webhook queues a sync; a wrong signature or secret is refused"
   assert.equal((await db`SELECT 1 FROM sync_jobs WHERE state = 'queued'`).length, 1);
 });
 
+Deno.test("a push webhook delivered while a sync runs leaves one follow-up job that syncs the pushed commit", async () => {
+  await using git = await startGitServer();
+  await using db = await freshDb();
+  const { app, deps, call } = await world(db, { SYNC_ALLOW_HOSTS: git.host });
+  const repo = await git.createRepo("busy");
+  await repo.write("Home.md", "# Home\n");
+  await repo.commit("home");
+  const { webhook_secret: secret } = await (await call("PUT", "/spaces/handbook/sync", {
+    url: git.url("busy"),
+  })).json();
+  const hook = async (after: string) =>
+    await (await app.request("/api/v1/hooks/git/handbook", {
+      method: "POST",
+      headers: { "X-Gitlab-Token": secret },
+      body: JSON.stringify({ ref: "refs/heads/main", after }),
+    })).json();
+
+  // A sync starts and hangs on a slow server.
+  const first = await hook("");
+  git.delayMs = 60_000;
+  const running = runSyncJob(deps, "worker-1");
+  for (let i = 0; (await db`SELECT 1 FROM sync_jobs WHERE state = 'running'`).length === 0; i++) {
+    assert.ok(i < 200, "the job never started");
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  let during: { queued: boolean; job: number };
+  let newest: string;
+  try {
+    // Two pushes land while it runs.
+    await repo.write("Home.md", "# Home\n\nSecond.\n");
+    await hook(await repo.commit("second"));
+    await repo.write("Home.md", "# Home\n\nThird.\n");
+    newest = await repo.commit("third");
+    during = await hook(newest);
+    assert.equal(during.queued, true);
+    assert.notEqual(during.job, first.job, "a follow-up, not the job in hand");
+    const queued = await db<{ id: number }>`SELECT id FROM sync_jobs WHERE state = 'queued'`;
+    assert.deepEqual(queued.map((q) => Number(q.id)), [during.job], "exactly one follow-up");
+    // The follow-up waits for the job in hand: one sync of a space at a time.
+    assert.equal(await runSyncJob(deps, "worker-2", { jobId: during.job }), null);
+  } finally {
+    git.delayMs = 0;
+  }
+  assert.equal((await running)?.state, "done");
+  const followUp = await runSyncJob(deps, "worker-2");
+  assert.equal(Number(followUp?.id), during.job);
+  assert.equal(followUp?.state, "done");
+  const status = await (await call("GET", "/spaces/handbook/sync")).json();
+  assert.equal(status.last_commit, newest, "the pushed commit is synced");
+  const page = await (await call("GET", "/spaces/handbook/pages/Home")).json();
+  assert.match(page.markdown, /Third/);
+  assert.equal(await runSyncJob(deps, "worker-2"), null, "nothing else was queued");
+});
+
 Deno.test("a repository over the limits is refused cleanly and the space says so", async () => {
   await using git = await startGitServer();
   await using db = await freshDb();

@@ -412,6 +412,21 @@ Deno.test("a consent post without the CSRF token, without a session, or for anot
   assert.equal(await db`SELECT 1 FROM oauth_codes`.then((r) => r.length), 0);
 });
 
+Deno.test("Allow with no space ticked is refused with a clear message, and grants nothing", async () => {
+  await using db = await freshDb();
+  const { app } = oauthApp(db);
+  const { browser: b } = await signedIn(app, db);
+  const client = await register(app);
+  const { challenge } = await pkce();
+  const none = await consent(b, authorizeParams(client.client_id, challenge), { spaces: [] });
+  assert.equal(none.status, 400);
+  assert.equal(none.headers.get("location"), null, "no redirect back to the app");
+  const page = await none.text();
+  assert.match(page, /Tick at least one space for the app to read, or choose Deny/);
+  assert.match(page, /name="space" value="ana-notes"/, "the form is shown again");
+  assert.equal(await db`SELECT 1 FROM oauth_codes`.then((r) => r.length), 0);
+});
+
 Deno.test("Deny redirects access_denied; state comes back unchanged with iss on every answer", async () => {
   await using db = await freshDb();
   const { app } = oauthApp(db);

@@ -17,6 +17,8 @@ import { registerSpaceRoutes } from "../spaces/space_api_routes.ts";
 import { registerSyncRoutes } from "../sync/sync_api_routes.ts";
 import { registerFeedbackApi } from "../feedback/feedback_api_routes.ts";
 import { registerVersionRoutes } from "../versions/version_api_routes.ts";
+import { registerAttachmentApi } from "../attachments/attachment_api_routes.ts";
+import { restCors } from "../kit/rest/rest_edges.ts";
 
 /**
  * REST `/api/v1`: public wiki reads without credentials, spaces with an account token. Every
@@ -39,7 +41,8 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
   });
   // The REST budget: per account token, else per IP. Body limits, timeouts and JSON
   // requirements are declared on each route (`middleware` of its `createRoute`).
-  app.use("*", rateLimit(deps, "api"), readYourWrites(deps));
+  // CORS first: a preflight is answered before the budget and the token are asked for.
+  app.use("*", restCors(), rateLimit(deps, "api"), readYourWrites(deps));
 
   registerPublicWikiRoutes(app, deps);
   readRoutes(app, deps, {
@@ -64,6 +67,7 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
   registerSyncRoutes(app, deps);
   registerVersionRoutes(app, deps);
   registerFeedbackApi(app, deps);
+  registerAttachmentApi(app, deps);
 
   serveDocument(app, deps);
   return app;

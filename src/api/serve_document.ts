@@ -23,6 +23,8 @@ export function serveDocument(app: OpenAPIHono, deps: Deps): void {
       info: {
         title: "Knowledge wiki REST API",
         version: "1.0.0",
+        // The project declares no licence yet: say so (npm's word for it) rather than guess one.
+        license: { name: "UNLICENSED" },
         description:
           "Public wikis without credentials; your spaces with an account token. Errors are " +
           "application/problem+json with a stable `code` and the request id. Every response " +

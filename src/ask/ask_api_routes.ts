@@ -41,7 +41,12 @@ export function registerAskRoutes(app: OpenAPIHono, deps: Deps, scope: ReadScope
     async (c) => {
       const wiki = await resolve(c, c.req.valid("param").id);
       const input = c.req.valid("json");
-      const asker = { via: "rest", client: c.req.header("user-agent") } as const;
+      // `asker`: the key this caller's budget is counted on, so a repeat is one asking.
+      const asker = {
+        via: "rest",
+        client: c.req.header("user-agent"),
+        asker: c.get("rateLimit")?.key,
+      } as const;
       if ((c.req.header("accept") ?? "").includes("text/event-stream")) {
         return streamAnswer(c, () => askWikis(deps, [wiki], input, asker));
       }

@@ -31,7 +31,11 @@ export function askRoutes(deps: Deps): Hono {
       return c.html(<AskPage {...view} question={question} answer={null} href={href} streamed />);
     }
     try {
-      const answer = await askWikis(deps, [view.space.wiki.id], { question }, WEB_CLIENT);
+      const answer = await askWikis(deps, [view.space.wiki.id], { question }, {
+        ...WEB_CLIENT,
+        // A reload of the same question by the same session is the same asking.
+        asker: c.get("rateLimit")?.key,
+      });
       return c.html(<AskPage {...view} question={question} answer={answer} href={href} />);
     } catch (error) {
       if (!(error instanceof AppError) || error.status !== 400) throw error;
@@ -46,7 +50,11 @@ export function askRoutes(deps: Deps): Hono {
     const { wiki, role } = await loadWebSpace(deps, c, c.req.param("id"), "read");
     const question = c.req.query("q") ?? "";
     return streamAnswer(c, async () => {
-      const answer = await askWikis(deps, [wiki.id], { question }, WEB_CLIENT);
+      const answer = await askWikis(deps, [wiki.id], { question }, {
+        ...WEB_CLIENT,
+        // A reload of the same question by the same session is the same asking.
+        asker: c.get("rateLimit")?.key,
+      });
       const html = await (
         <AnswerView
           answer={answer}

@@ -3,7 +3,16 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
 import { openSpace } from "../kit/web/space_context.ts";
-import { attachmentUsage, findAttachment, listAttachments, saveAttachment } from "./attachments.ts";
+import {
+  attachmentUsage,
+  attachmentVersionCounts,
+  findAttachment,
+  findAttachmentVersion,
+  listAttachments,
+  saveAttachment,
+} from "./attachments.ts";
+import { fileHeaders } from "./file_headers.ts";
+import { uploadFileNames } from "../spaces/upload_file_names.ts";
 import { exportWikiZip } from "./export_zip.ts";
 import { chargeExport } from "./export_budget.ts";
 import { clientIp } from "../http/client_ip.ts";
@@ -22,8 +31,16 @@ export function attachmentRoutes(deps: Deps): Hono {
     const view = await openSpace(deps, c, "read");
     const files = await listAttachments(deps.db, view.space.wiki.id);
     const usage = await attachmentUsage(deps, view.space.wiki.id);
+    const versions = await attachmentVersionCounts(deps.db, view.space.wiki.id);
     return c.html(
-      <FilesPage {...view} files={files} usage={usage} uploaded={c.req.query("uploaded")} />,
+      <FilesPage
+        {...view}
+        files={files}
+        usage={usage}
+        versions={versions}
+        uploaded={c.req.query("uploaded")}
+        status={c.req.query("status")}
+      />,
     );
   });
 
@@ -35,21 +52,39 @@ export function attachmentRoutes(deps: Deps): Hono {
     const file = form.file;
     try {
       if (!(file instanceof File)) throw new AppError("bad_request", "Choose a file to upload");
+      // The name as sent: `formData()` cuts a quoted file name at its first `=`.
+      const [sent] = uploadFileNames(
+        await c.req.bytes(),
+        c.req.header("content-type") ?? "",
+        "file",
+      );
       const saved = await saveAttachment(deps, {
         wikiId,
-        fileName: file.name,
+        fileName: sent || file.name,
         bytes: new Uint8Array(await file.arrayBuffer()),
         accountId: view.account?.id ?? null,
+        replace: form.replace === "true",
       });
-      if (wantsJson) return c.json(saved, 201);
-      return c.redirect(`/w/${wikiId}/-/files?uploaded=${encodeURIComponent(saved.name)}`, 303);
+      if (wantsJson) {
+        const { name, href, contentType, status } = saved;
+        return c.json({ name, href, contentType, status }, 201);
+      }
+      const query = `uploaded=${encodeURIComponent(saved.name)}&status=${saved.status}`;
+      return c.redirect(`/w/${wikiId}/-/files?${query}`, 303);
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500) throw error;
       if (wantsJson) return c.json({ error: error.detail }, error.status as 400);
       const files = await listAttachments(deps.db, wikiId);
       const usage = await attachmentUsage(deps, wikiId);
+      const versions = await attachmentVersionCounts(deps.db, wikiId);
       return c.html(
-        <FilesPage {...view} files={files} usage={usage} error={error.detail} />,
+        <FilesPage
+          {...view}
+          files={files}
+          usage={usage}
+          versions={versions}
+          error={error.detail}
+        />,
         error.status as 400,
       );
     }
@@ -58,23 +93,14 @@ export function attachmentRoutes(deps: Deps): Hono {
   app.get("/w/:id/-/files/:name", async (c) => {
     const { space } = await openSpace(deps, c, "read");
     const name = c.req.param("name");
-    const file = await findAttachment(deps.db, space.wiki.id, name);
+    // `?version=N`: an earlier version, kept when the file was replaced or deleted.
+    const version = Number(c.req.query("version") ?? "");
+    const file = Number.isInteger(version) && version >= 1 && version <= 2_147_483_647
+      ? await findAttachmentVersion(deps.db, space.wiki.id, name, version)
+      : await findAttachment(deps.db, space.wiki.id, name);
     if (!file) throw new AppError("not_found", `No file "${name}" in wiki "${space.wiki.id}"`);
-    const etag = `"${file.sha256}"`;
-    const headers: Record<string, string> = {
-      "Content-Type": file.content_type,
-      ETag: etag,
-      // Private files are kept by this browser only, and checked again on each use.
-      "Cache-Control": space.wiki.visibility === "public"
-        ? "public, max-age=300"
-        : "private, no-cache",
-      "X-Content-Type-Options": "nosniff",
-      // A file never runs as a page of this site, whatever it holds.
-      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox",
-      "Content-Disposition": file.content_type === "application/pdf"
-        ? `inline; filename="${file.name}"`
-        : "inline",
-    };
+    const headers = fileHeaders(file, space.wiki.visibility === "public");
+    const etag = headers.ETag!;
     if (matchesIfNoneMatch(c.req.header("if-none-match"), etag)) return c.body(null, 304, headers);
     return c.body(file.bytes as Uint8Array<ArrayBuffer>, 200, headers);
   });

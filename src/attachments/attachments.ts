@@ -5,10 +5,14 @@ import type { Db } from "../db/db.ts";
 import { megabytes } from "./export_zip.ts";
 import {
   type AttachmentHead,
+  insertAttachment,
+  retireAttachment,
   selectAttachment,
   selectAttachmentHeads,
+  selectAttachmentSha,
   selectAttachmentUsage,
-  upsertAttachment,
+  selectAttachmentVersion,
+  selectVersionCounts,
 } from "./store.ts";
 
 /** The largest attachment: 5 MB, enough for a screenshot or a short PDF. */
@@ -61,21 +65,104 @@ export function attachmentHref(wikiId: string, name: string): string {
   return `/w/${wikiId}/-/files/${name}`;
 }
 
+/** What became of an upload: stored under its name, or beside a file of that name, etc. */
+export type SavedAttachment = {
+  name: string;
+  href: string;
+  contentType: string;
+  size: number;
+  sha256: string;
+  /**
+   * `created`: stored under the name asked for; `renamed`: that name held other bytes, so the
+   * file is stored under a suffixed name (`image-2.png`) and both are kept; `unchanged`: the
+   * same bytes were already there under that name; `replaced`: an explicit replace, the old
+   * bytes kept as `replacedVersion`.
+   */
+  status: "created" | "renamed" | "unchanged" | "replaced";
+  replacedVersion: number | null;
+};
+
+/** Most suffixes tried for a free name (`image-2.png` … `image-1000.png`). */
+const MAX_SUFFIX = 1000;
+
 /**
- * Stores a file in a wiki after checking its size and type (by content); the same name
- * replaces the earlier file. Returns its name and where it is served.
+ * Stores a file in a wiki after checking its size and type (by content). A name already taken
+ * is never overwritten silently: the same bytes are the same file; other bytes are stored
+ * beside it under a suffixed name, which the answer carries (so the editor's inserted line
+ * points at the right file). With `replace`, the file of that name is replaced and its old
+ * bytes kept as an earlier version.
  */
 export async function saveAttachment(
   deps: Pick<Deps, "db" | "config">,
-  input: { wikiId: string; fileName: string; bytes: Uint8Array; accountId: string | null },
-): Promise<{ name: string; href: string; contentType: string }> {
-  const name = attachmentName(input.fileName);
-  if (!name) throw new AppError("bad_request", `The file name "${input.fileName}" cannot be used`);
-  if (input.bytes.length === 0) throw new AppError("bad_request", `The file "${name}" is empty`);
-  if (input.bytes.length > MAX_ATTACHMENT_BYTES) {
+  input: {
+    wikiId: string;
+    fileName: string;
+    bytes: Uint8Array;
+    accountId: string | null;
+    replace?: boolean;
+  },
+): Promise<SavedAttachment> {
+  const { name, type } = checkUpload(input.fileName, input.bytes);
+  await requireRoomFor(deps, input.wikiId, name, input.bytes.length);
+  const row = {
+    wikiId: input.wikiId,
+    name,
+    contentType: type,
+    bytes: input.bytes,
+    sha256: await sha256HexOfBytes(input.bytes),
+    createdBy: input.accountId,
+  };
+  const saved = (stored: string, status: SavedAttachment["status"], version: number | null) => ({
+    name: stored,
+    href: attachmentHref(input.wikiId, stored),
+    contentType: type,
+    size: input.bytes.length,
+    sha256: row.sha256,
+    status,
+    replacedVersion: version,
+  });
+  if (input.replace) {
+    const version = await deps.db.transaction(async (tx) => {
+      const retired = await retireAttachment(tx, input.wikiId, name, input.accountId);
+      await insertAttachment(tx, row);
+      return retired;
+    });
+    return saved(name, version === null ? "created" : "replaced", version);
+  }
+  for (let n = 1; n <= MAX_SUFFIX; n++) {
+    const candidate = n === 1 ? name : suffixedName(name, n);
+    if (await insertAttachment(deps.db, { ...row, name: candidate })) {
+      return saved(candidate, n === 1 ? "created" : "renamed", null);
+    }
+    const sha = await selectAttachmentSha(deps.db, input.wikiId, candidate);
+    if (sha === row.sha256) return saved(candidate, "unchanged", null);
+  }
+  throw new AppError("file_exists", `The wiki has too many files named like "${name}"`);
+}
+
+/**
+ * Deletes a file; its bytes are kept as an earlier version. Returns false when there is none.
+ */
+export async function deleteAttachment(
+  deps: Pick<Deps, "db">,
+  wikiId: string,
+  name: string,
+  accountId: string | null,
+): Promise<boolean> {
+  return await deps.db.transaction(async (tx) =>
+    (await retireAttachment(tx, wikiId, name, accountId)) !== null
+  );
+}
+
+/** The name a file is stored under and its type, or the reason it is refused. */
+function checkUpload(fileName: string, bytes: Uint8Array): { name: string; type: string } {
+  const name = attachmentName(fileName);
+  if (!name) throw new AppError("bad_request", `The file name "${fileName}" cannot be used`);
+  if (bytes.length === 0) throw new AppError("bad_request", `The file "${name}" is empty`);
+  if (bytes.length > MAX_ATTACHMENT_BYTES) {
     throw new AppError("payload_too_large", `The file "${name}" is over 5 MB`);
   }
-  const type = TYPES.find((t) => t.magic(input.bytes));
+  const type = TYPES.find((t) => t.magic(bytes));
   const ext = name.slice(name.lastIndexOf(".") + 1).toLowerCase();
   if (!type || !type.ext.includes(ext)) {
     throw new AppError(
@@ -83,16 +170,31 @@ export async function saveAttachment(
       `The file "${name}" is not a PNG, JPEG, GIF or WebP image or a PDF (SVG is not accepted)`,
     );
   }
-  await requireRoomFor(deps, input.wikiId, name, input.bytes.length);
-  await upsertAttachment(deps.db, {
-    wikiId: input.wikiId,
-    name,
-    contentType: type.type,
-    bytes: input.bytes,
-    sha256: await sha256HexOfBytes(input.bytes),
-    createdBy: input.accountId,
-  });
-  return { name, href: attachmentHref(input.wikiId, name), contentType: type.type };
+  return { name, type: type.type };
+}
+
+/** `image.png` as `image-2.png`, the stem cut so the name stays within 128 characters. */
+function suffixedName(name: string, n: number): string {
+  const dot = name.lastIndexOf(".");
+  const stem = dot > 0 ? name.slice(0, dot) : name;
+  const ext = dot > 0 ? name.slice(dot) : "";
+  const suffix = `-${n}`;
+  return `${stem.slice(0, 128 - ext.length - suffix.length)}${suffix}${ext}`;
+}
+
+/** An earlier version of a file (kept by a replace or a delete), or null. */
+export function findAttachmentVersion(
+  db: Db,
+  wikiId: string,
+  name: string,
+  version: number,
+): Promise<(AttachmentHead & { bytes: Uint8Array }) | null> {
+  return selectAttachmentVersion(db, wikiId, name, version);
+}
+
+/** How many earlier versions each file keeps, by name. */
+export function attachmentVersionCounts(db: Db, wikiId: string): Promise<Map<string, number>> {
+  return selectVersionCounts(db, wikiId);
 }
 
 /** A file of the wiki with its bytes, or null. */

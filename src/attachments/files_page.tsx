@@ -13,7 +13,9 @@ export function FilesPage(
   props: SpaceView & {
     files: AttachmentHead[];
     usage: { files: number; bytes: number; maxFiles: number; maxBytes: number };
+    versions: Map<string, number>;
     uploaded?: string;
+    status?: string;
     error?: string;
   },
 ) {
@@ -29,7 +31,11 @@ export function FilesPage(
       <Alert message={props.error} />
       {uploaded && (
         <p class="notice" role="status">
-          Uploaded {uploaded.name}. Put this line in a page to show it:{" "}
+          {props.status === "renamed"
+            ? `A file of that name already held other bytes, so both are kept: this one is ${uploaded.name}.`
+            : props.status === "replaced"
+            ? `Replaced ${uploaded.name}; its earlier bytes are kept below.`
+            : `Uploaded ${uploaded.name}.`} Put this line in a page to show it:{" "}
           <code id="uploaded-markdown">{snippet(uploaded)}</code>
         </p>
       )}
@@ -38,7 +44,9 @@ export function FilesPage(
           <CsrfField token={props.csrfToken} />
           <label for="field-file">Upload a file</label>
           <p class="hint" id="field-file-hint">
-            PNG, JPEG, GIF or WebP images and PDFs, up to 5 MB. A file of the same name is replaced.
+            PNG, JPEG, GIF or WebP images and PDFs, up to 5 MB. A file of the same name is kept: the
+            new one gets a numbered name, unless you choose to replace it (its earlier bytes are
+            kept).
           </p>
           <input
             id="field-file"
@@ -48,6 +56,9 @@ export function FilesPage(
             aria-describedby="field-file-hint"
             required
           />
+          <label class="check">
+            <input type="checkbox" name="replace" value="true" /> Replace a file of the same name
+          </label>
           <button type="submit">Upload</button>
         </form>
       )}
@@ -63,6 +74,7 @@ export function FilesPage(
               <th>File</th>
               <th>Size</th>
               <th>Markdown</th>
+              <th>Earlier versions</th>
             </tr>
           </thead>
           <tbody>
@@ -74,6 +86,14 @@ export function FilesPage(
                 <td>{Math.max(1, Math.round(f.size / 1024))} KB</td>
                 <td>
                   <code>{snippet(f)}</code>
+                </td>
+                <td>
+                  {Array.from({ length: props.versions.get(f.name) ?? 0 }, (_, i) => (
+                    <>
+                      {i > 0 && " "}
+                      <a href={`${attachmentHref(wiki.id, f.name)}?version=${i + 1}`}>{i + 1}</a>
+                    </>
+                  ))}
                 </td>
               </tr>
             ))}

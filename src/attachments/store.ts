@@ -10,25 +10,85 @@ export type AttachmentHead = {
   created_at: Date;
 };
 
-/** Stores an attachment, replacing one of the same name in the wiki. */
-export async function upsertAttachment(
-  db: Db,
-  row: {
-    wikiId: string;
-    name: string;
-    contentType: string;
-    bytes: Uint8Array;
-    sha256: string;
-    createdBy: string | null;
-  },
-): Promise<void> {
-  await db`
+/** An attachment's row to store. */
+export type AttachmentRow = {
+  wikiId: string;
+  name: string;
+  contentType: string;
+  bytes: Uint8Array;
+  sha256: string;
+  createdBy: string | null;
+};
+
+/** Stores an attachment unless the name is taken; true when it was stored. */
+export async function insertAttachment(db: Db, row: AttachmentRow): Promise<boolean> {
+  const rows = await db`
     INSERT INTO attachments (wiki_id, name, content_type, bytes, size, sha256, created_by)
     VALUES (${row.wikiId}, ${row.name}, ${row.contentType}, ${row.bytes}, ${row.bytes.length},
       ${row.sha256}, ${row.createdBy})
-    ON CONFLICT (wiki_id, name) DO UPDATE SET content_type = EXCLUDED.content_type,
-      bytes = EXCLUDED.bytes, size = EXCLUDED.size, sha256 = EXCLUDED.sha256,
-      created_by = EXCLUDED.created_by, created_at = now()`;
+    ON CONFLICT (wiki_id, name) DO NOTHING
+    RETURNING 1`;
+  return rows.length > 0;
+}
+
+/** The SHA-256 of the wiki's file of this name, or null when there is none. */
+export async function selectAttachmentSha(
+  db: Db,
+  wikiId: string,
+  name: string,
+): Promise<string | null> {
+  const [row] = await db<{ sha256: string }>`
+    SELECT sha256 FROM attachments WHERE wiki_id = ${wikiId} AND name = ${name}`;
+  return row?.sha256 ?? null;
+}
+
+/**
+ * Moves the wiki's file of this name (if any) into `attachment_versions` as its next version and
+ * removes it; returns that version number, or null when there was no such file. Run inside the
+ * transaction of a replace or a delete, so the old bytes are kept or nothing happens.
+ */
+export async function retireAttachment(
+  db: Db,
+  wikiId: string,
+  name: string,
+  retiredBy: string | null,
+): Promise<number | null> {
+  const [moved] = await db<{ version: number }>`
+    WITH gone AS (
+      DELETE FROM attachments WHERE wiki_id = ${wikiId} AND name = ${name}
+      RETURNING wiki_id, name, content_type, bytes, size, sha256, created_by, created_at)
+    INSERT INTO attachment_versions
+      (wiki_id, name, version, content_type, bytes, size, sha256, created_by, created_at,
+       retired_by)
+    SELECT g.wiki_id, g.name,
+      coalesce((SELECT max(v.version) FROM attachment_versions v
+                WHERE v.wiki_id = g.wiki_id AND v.name = g.name), 0) + 1,
+      g.content_type, g.bytes, g.size, g.sha256, g.created_by, g.created_at, ${retiredBy}
+    FROM gone g
+    RETURNING version`;
+  return moved ? Number(moved.version) : null;
+}
+
+/** A kept earlier version of a file, with its bytes, or null. */
+export async function selectAttachmentVersion(
+  db: Db,
+  wikiId: string,
+  name: string,
+  version: number,
+): Promise<(AttachmentHead & { bytes: Uint8Array }) | null> {
+  const rows = await db<AttachmentHead & { bytes: Uint8Array }>`
+    SELECT wiki_id, name, content_type, size, sha256, created_at, bytes
+    FROM attachment_versions
+    WHERE wiki_id = ${wikiId} AND name = ${name} AND version = ${version}`;
+  return rows[0] ?? null;
+}
+
+/** How many earlier versions each file of the wiki has kept, by name. */
+export async function selectVersionCounts(db: Db, wikiId: string): Promise<Map<string, number>> {
+  const rows = await db<{ name: string; n: number }>`
+    SELECT name, count(*)::int AS n FROM attachment_versions
+    WHERE wiki_id = ${wikiId} GROUP BY name`;
+  return new Map(rows.map((r) => [r.name, Number(r.n)]));
 }
 
 /** One attachment with its bytes, or null. */

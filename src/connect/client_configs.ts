@@ -123,13 +123,21 @@ export function vsCodeConfig(e: Endpoint): ClientConfig {
   };
 }
 
-/** Gemini CLI: `settings.json`, the Streamable HTTP address under `httpUrl`. */
+/**
+ * Gemini CLI: `settings.json`, the address under `url` with `"type": "http"` (Streamable HTTP),
+ * as `gemini mcp add --transport http` writes it since 0.2x; `httpUrl` is deprecated there.
+ */
 export function geminiCliConfig(e: Endpoint): ClientConfig {
   return {
     where: "~/.gemini/settings.json (or .gemini/settings.json in a project)",
-    snippet: json({ mcpServers: { [e.name]: { httpUrl: e.url, ...headers(e) } } }),
+    snippet: json({ mcpServers: { [e.name]: { url: e.url, type: "http", ...headers(e) } } }),
     language: "json",
-    notes: ["Gemini CLI reads url as an SSE address: keep httpUrl."],
+    notes: [
+      `Or let Gemini CLI write it: gemini mcp add --transport http ${e.name} ${e.url}` +
+      (e.private ? ` --header "Authorization: ${BEARER}"` : "") + ".",
+      'Keep "type": "http": without it Gemini CLI reads url as an SSE address. The older ' +
+      "httpUrl still works but Gemini CLI calls it deprecated.",
+    ],
   };
 }
 

@@ -33,7 +33,7 @@ Deno.test("every JSON snippet parses and names the server address with the clien
   const addressKey: Record<string, string> = {
     cursor: "url",
     vscode: "url",
-    "gemini-cli": "httpUrl",
+    "gemini-cli": "url",
     windsurf: "serverUrl",
     cline: "url",
   };
@@ -51,6 +51,10 @@ Deno.test("every JSON snippet parses and names the server address with the clien
       assert.equal(server[key], endpoint.url, `${id} puts the address under ${key}`);
       if (id === "vscode") assert.equal(server.type, "http");
       if (id === "cline") assert.equal(server.type, "streamableHttp");
+      if (id === "gemini-cli") {
+        assert.equal(server.type, "http", "Gemini CLI reads a url without type as SSE");
+        assert.equal(server.httpUrl, undefined, "httpUrl is deprecated in Gemini CLI");
+      }
       if (id === "vscode" && endpoint.private) {
         const headers = server.headers as Record<string, string>;
         assert.equal(headers.Authorization, "Bearer ${input:wiki-token}");

@@ -24,6 +24,7 @@ export function registerFeedbackApi(app: OpenAPIHono, deps: Deps): void {
     createRoute({
       method: "post",
       path: "/public/wikis/{id}/reports",
+      operationId: "reportPublicWikiProblem",
       middleware: [bodyLimit(REST_BODY_LIMIT), requireJson()],
       tags: ["Public wikis"],
       summary: "Report a problem with a page, anonymously",
@@ -49,6 +50,7 @@ export function registerFeedbackApi(app: OpenAPIHono, deps: Deps): void {
     createRoute({
       method: "post",
       path: "/spaces/{id}/reports",
+      operationId: "reportSpaceProblem",
       middleware: [bodyLimit(REST_BODY_LIMIT), requireJson()],
       tags: ["Spaces"],
       summary: "Report a problem with a page of a space",
@@ -83,6 +85,7 @@ export function registerFeedbackApi(app: OpenAPIHono, deps: Deps): void {
     createRoute({
       method: "post",
       path: "/spaces/{id}/proposals",
+      operationId: "proposeSpaceEdit",
       middleware: [bodyLimit(REST_BODY_LIMIT), requireJson()],
       tags: ["Spaces"],
       summary: "Propose an edit for review",

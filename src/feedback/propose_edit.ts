@@ -11,6 +11,7 @@ import {
   decideChangeRequest,
   insertChangeRequest,
   reopenChangeRequest,
+  resolveOutdatedReports,
   selectChangeRequest,
   setResultRevision,
 } from "./store.ts";
@@ -173,6 +174,14 @@ export async function acceptProposal(
       proposedClient: row.client_name,
     });
     await setResultRevision(deps.db, id, outcome.page.revision);
+    // The page is brought up to date: the "outdated" reports it answers are closed with it.
+    await resolveOutdatedReports(
+      deps.db,
+      wikiId,
+      row.page_path,
+      new Date(row.created_at),
+      review.reviewerId,
+    );
     return { page: outcome.page.path, revision: outcome.page.revision };
   } catch (error) {
     await reopenChangeRequest(deps.db, id);

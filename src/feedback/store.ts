@@ -62,6 +62,25 @@ export async function resolveReportRow(
   return rows.length > 0;
 }
 
+/**
+ * Resolves the open "outdated" reports on a page filed no later than `filedBy` (an accepted
+ * proposal's time: the edit answers what was known then); returns how many it closed.
+ */
+export async function resolveOutdatedReports(
+  db: Db,
+  wikiId: string,
+  page: string,
+  filedBy: Date,
+  accountId: string,
+): Promise<number> {
+  const rows = await db`
+    UPDATE page_reports SET resolved_at = now(), resolved_by = ${accountId}
+    WHERE wiki_id = ${wikiId} AND lower(page_path) = lower(${page}) AND kind = 'outdated'
+      AND resolved_at IS NULL AND created_at <= ${filedBy}
+    RETURNING 1`;
+  return rows.length;
+}
+
 /** A proposed edit as stored. */
 export type ChangeRequestRow = {
   id: number;

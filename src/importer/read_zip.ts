@@ -101,6 +101,12 @@ export function inflateZip(
 
 type Entry = { name: string; method: number; size: number; compressed: number; offset: number };
 
+/** The names and declared (inflated) sizes of a zip's entries, folders left out. */
+export function zipEntries(bytes: Uint8Array): { name: string; size: number }[] {
+  return [...centralDirectory(bytes)].filter((e) => !e.name.endsWith("/"))
+    .map((e) => ({ name: e.name, size: e.size }));
+}
+
 /** The entries the archive's central directory lists. */
 function* centralDirectory(bytes: Uint8Array): Generator<Entry> {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

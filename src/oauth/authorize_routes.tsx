@@ -72,10 +72,26 @@ export function authorizeRoutes(deps: Deps, fetcher: DocumentFetcher): Hono {
         303,
       );
     }
-    const reachable = new Set(
-      (await reachableSpaces(deps.db, { kind: "session", accountId: account.id })).map((s) => s.id),
-    );
+    const spaces = await reachableSpaces(deps.db, { kind: "session", accountId: account.id });
+    const reachable = new Set(spaces.map((s) => s.id));
     const chosen = [...new Set(params.getAll("space"))];
+    // Allow with no space ticked would grant nothing, silently: ask again instead.
+    if (chosen.length === 0) {
+      const error = spaces.length === 0
+        ? "You have no spaces to share yet: create one, then connect the app again (or Deny)"
+        : "Tick at least one space for the app to read, or choose Deny";
+      return c.html(
+        <ConsentPage
+          account={account}
+          csrfToken={c.get("csrfToken")}
+          request={request}
+          params={params}
+          spaces={spaces}
+          error={error}
+        />,
+        400,
+      );
+    }
     const foreign = chosen.find((id) => !reachable.has(id));
     if (foreign) throw new AppError("forbidden", `Space "${foreign}" is not one of your spaces`);
     // Writing is granted only when the person ticked it, whatever the client asked for.

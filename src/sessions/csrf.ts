@@ -80,6 +80,9 @@ export function csrfProtection(
       if (isCrossSite(c, deps.config.baseUrl)) {
         throw new AppError("forbidden", "Cross-site form posts are not accepted");
       }
+      // A member's form posted after the session ended (signed out in another tab, expired,
+      // a password changed): say so, so the page can offer to sign in and send it again.
+      if (!canPass && !sessionToken && options.signedIn) throw signedOutForm();
       if (!canPass) throw expiredForm();
       let body: Record<string, unknown> = {};
       const read = async () => {
@@ -96,6 +99,14 @@ export function csrfProtection(
     }
     await next();
   };
+}
+
+function signedOutForm(): AppError {
+  return new AppError(
+    "unauthorized",
+    "You are signed out (the session ended, or you signed out in another tab), so this was " +
+      "not saved. Sign in, and send it again: the editor keeps your text in this browser",
+  );
 }
 
 function expiredForm(): AppError {

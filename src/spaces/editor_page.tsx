@@ -41,7 +41,7 @@ export function EditorPage(props: SpaceView & EditorState) {
       {...props}
       title={editing ? `Edit ${props.path}` : "New page"}
       path={editing ? props.path : undefined}
-      scripts={["editor.js", "toolbar.js", "attach.js", "wikilink.js", "visual.js"]}
+      scripts={["editor.js", "draft.js", "toolbar.js", "attach.js", "wikilink.js", "visual.js"]}
     >
       <Alert message={props.alert} />
       {props.notice && <p class="notice" role="status">{props.notice}</p>}

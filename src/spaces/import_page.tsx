@@ -8,6 +8,7 @@ const RESULTS = {
   updated: "Updated",
   unchanged: "Unchanged",
   failed: "Failed",
+  skipped: "Skipped",
 };
 
 /**
@@ -90,7 +91,7 @@ function Report(props: { wikiId: string; report: ImportReport }) {
                 <td>{row.name}</td>
                 <td>{RESULTS[row.status]}</td>
                 <td>
-                  {row.status === "failed" || !row.path
+                  {row.status === "failed" || row.status === "skipped" || !row.path
                     ? row.reason
                     : <a href={pageHref(props.wikiId, row.path)}>{row.path}</a>}
                 </td>

@@ -17,7 +17,9 @@ const MAX_EDITS = 20_000;
  * folding the rest, as `diff -u` does.
  */
 export function lineDiff(before: string, after: string, context = 3): LineDiff {
-  const changes = diffLines(before, after, { maxEditLength: MAX_EDITS });
+  // A last line with and without its newline is the same line to a reader: without this, a
+  // text saved without the final newline shows its unchanged last line removed and re-added.
+  const changes = diffLines(endLine(before), endLine(after), { maxEditLength: MAX_EDITS });
   if (!changes) return { parts: null, added: 0, removed: 0 };
   const lines: DiffLine[] = [];
   for (const change of changes) {
@@ -47,4 +49,8 @@ export function lineDiff(before: string, after: string, context = 3): LineDiff {
     added: lines.filter((l) => l.kind === "added").length,
     removed: lines.filter((l) => l.kind === "removed").length,
   };
+}
+
+function endLine(text: string): string {
+  return text === "" || text.endsWith("\n") ? text : `${text}\n`;
 }

@@ -4,9 +4,9 @@ import { authorize, type Need } from "../access/access_policy.ts";
 import type { Credential } from "../auth/credentials.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { importPages } from "../importer/import_pages.ts";
-import { readDocsZip, type SourcePage } from "../importer/read_sources.ts";
-import type { NavDoc } from "../navigation/nav_doc.ts";
+import { importArchive } from "../importer/import_archive.ts";
+import { type Archive, readArchive } from "../importer/read_archive.ts";
+import type { SourcePage } from "../importer/read_sources.ts";
 import { cleanPath } from "../markdown/paths.ts";
 import { deletePage } from "../pages/rename_page.ts";
 import { writePage } from "../pages/write_page.ts";
@@ -71,6 +71,18 @@ const importSummary = z.object({
   unchanged: z.number().int(),
   deleted: z.number().int(),
   failed: z.array(z.object({ name: z.string(), error: z.string() })),
+  files: z.array(z.object({
+    name: z.string().openapi({ description: "The file's path in the zip" }),
+    file: z.string().nullable().openapi({ description: "The name it is stored under" }),
+    status: z.enum(["created", "renamed", "unchanged", "failed"]),
+    reason: z.string().nullable(),
+  })).openapi({
+    description: "The zip's images and PDFs, stored as the space's files (the pages' links " +
+      "pointed at them); `renamed` when the name held other bytes and the file was kept beside it",
+  }),
+  skipped: z.array(z.object({ name: z.string(), reason: z.string() })).openapi({
+    description: "Entries of the zip that are neither pages nor files, and why",
+  }),
 });
 
 const security = [{ bearer: [] }];
@@ -209,9 +221,12 @@ function importPagesRoute(app: OpenAPIHono, deps: Deps): void {
       path: "/spaces/{id}/import",
       operationId: "importSpacePages",
       tags: ["Spaces"],
-      summary: "Import pages: a zip of markdown files, or a JSON batch",
+      summary: "Import pages: a zip of markdown files (with its images and PDFs), or a JSON batch",
       description:
-        "Each page is written on its own; unchanged pages are skipped; unreadable ones are reported.",
+        "Each page is written on its own; unchanged pages are skipped; unreadable ones are " +
+        "reported. A zip's images and PDFs become the space's files and the pages' links point " +
+        "at them (as the web import does); its other entries are listed in `skipped`. A zip in " +
+        "the shape of GitBook, MkDocs, Docusaurus or Mintlify keeps its navigation.",
       security,
       middleware: [
         bodyLimit(IMPORT_BODY_LIMIT),
@@ -236,23 +251,22 @@ function importPagesRoute(app: OpenAPIHono, deps: Deps): void {
     }),
     async (c) => {
       const wikiId = await requireSpace(deps, c, c.req.valid("param").id, "write");
-      let pages: SourcePage[];
-      let nav: NavDoc | null = null;
+      let archive: Archive;
       if (JSON_TYPE.test(c.req.header("content-type") ?? "")) {
-        pages = (c.req.valid("json") as z.infer<typeof importBatch>).pages.map(importSource);
+        const pages = (c.req.valid("json") as z.infer<typeof importBatch>).pages;
+        archive = { pages: pages.map(importSource), files: [], skipped: [], nav: null };
       } else {
         try {
-          ({ pages, nav } = await readDocsZip(new Uint8Array(await c.req.arrayBuffer())));
+          archive = await readArchive(new Uint8Array(await c.req.arrayBuffer()));
         } catch (error) {
           throw new AppError("bad_request", (error as Error).message);
         }
       }
-      const summary = await importPages(deps, wikiId, pages, {
+      const report = await importArchive(deps, wikiId, archive, {
         author: c.get("credential").accountId,
         source: "api",
-        nav,
       });
-      return c.json(summary, 200);
+      return c.json(report, 200);
     },
   );
 }

@@ -120,8 +120,10 @@ export async function recordSyncFailure(db: Db, wikiId: string, error: string): 
 }
 
 /**
- * Queues a sync of the space unless one is already queued or running (the partial unique
- * index keeps one pending job per space). Returns the pending job.
+ * Queues a sync of the space unless one is already queued (the partial unique index keeps one
+ * queued job per space). A job already running does not count: it may have read the branch
+ * before the push that asks for this one, so a follow-up is queued, and it will fetch the
+ * newest commit when it runs. Returns the queued job.
  */
 export async function enqueueSyncJob(
   db: Db,
@@ -130,11 +132,11 @@ export async function enqueueSyncJob(
 ): Promise<SyncJobRow> {
   const [inserted] = await db<SyncJobRow>`
     INSERT INTO sync_jobs (wiki_id, reason) VALUES (${wikiId}, ${reason})
-    ON CONFLICT (wiki_id) WHERE state IN ('queued', 'running') DO NOTHING
+    ON CONFLICT (wiki_id) WHERE state = 'queued' DO NOTHING
     RETURNING *`;
   if (inserted) return inserted;
   const [pending] = await db<SyncJobRow>`
-    SELECT * FROM sync_jobs WHERE wiki_id = ${wikiId} AND state IN ('queued', 'running')`;
+    SELECT * FROM sync_jobs WHERE wiki_id = ${wikiId} AND state = 'queued'`;
   return pending ?? await enqueueSyncJob(db, wikiId, reason);
 }
 
@@ -153,7 +155,7 @@ export async function enqueueDueSyncs(db: Db): Promise<string[]> {
     for (const { wiki_id } of due) {
       await tx`
         INSERT INTO sync_jobs (wiki_id, reason) VALUES (${wiki_id}, 'schedule')
-        ON CONFLICT (wiki_id) WHERE state IN ('queued', 'running') DO NOTHING`;
+        ON CONFLICT (wiki_id) WHERE state = 'queued' DO NOTHING`;
     }
     return due.map((d) => d.wiki_id);
   });
@@ -162,7 +164,8 @@ export async function enqueueDueSyncs(db: Db): Promise<string[]> {
 /**
  * Claims the oldest job that is queued, or running under an expired lease (its process died),
  * for `owner` until the lease runs out. `SKIP LOCKED` lets several processes claim at once
- * without waiting on, or taking, each other's job.
+ * without waiting on, or taking, each other's job. A queued job waits while its space has a
+ * job running: one sync of a space at a time, the follow-up after the one in hand.
  */
 export async function claimSyncJob(
   db: Db,
@@ -177,7 +180,10 @@ export async function claimSyncJob(
         lease_until = now() + make_interval(secs => ${leaseSeconds})
     WHERE id = (
       SELECT id FROM sync_jobs
-      WHERE (state = 'queued' OR (state = 'running' AND lease_until < now()))
+      WHERE (state = 'running' AND lease_until < now()
+             OR state = 'queued' AND NOT EXISTS (
+               SELECT 1 FROM sync_jobs r WHERE r.wiki_id = sync_jobs.wiki_id
+                 AND r.state = 'running'))
         AND (${jobId}::bigint IS NULL OR id = ${jobId}::bigint)
       ORDER BY id
       LIMIT 1

@@ -69,6 +69,7 @@ export function registerSyncRoutes(app: OpenAPIHono, deps: Deps): void {
     createRoute({
       method: "get",
       path: "/spaces/{id}/sync",
+      operationId: "getSpaceSync",
       tags: ["Git sync"],
       summary: "The space's Git connection, freshness and latest sync jobs",
       security,
@@ -91,6 +92,7 @@ export function registerSyncRoutes(app: OpenAPIHono, deps: Deps): void {
     createRoute({
       method: "put",
       path: "/spaces/{id}/sync",
+      operationId: "connectSpaceSync",
       tags: ["Git sync"],
       summary: "Connect the space to a Git repository, or change its connection",
       description: "The access token is stored encrypted and never returned. A new connection's " +
@@ -120,6 +122,7 @@ export function registerSyncRoutes(app: OpenAPIHono, deps: Deps): void {
     createRoute({
       method: "delete",
       path: "/spaces/{id}/sync",
+      operationId: "disconnectSpaceSync",
       tags: ["Git sync"],
       summary: "Disconnect the repository (pages stay, editable again)",
       security,
@@ -137,6 +140,7 @@ export function registerSyncRoutes(app: OpenAPIHono, deps: Deps): void {
     createRoute({
       method: "post",
       path: "/spaces/{id}/sync/webhook-secret",
+      operationId: "rotateSyncWebhookSecret",
       tags: ["Git sync"],
       summary: "Replace the webhook secret (shown this once)",
       security,
@@ -156,6 +160,7 @@ export function registerSyncRoutes(app: OpenAPIHono, deps: Deps): void {
     createRoute({
       method: "post",
       path: "/spaces/{id}/sync",
+      operationId: "syncSpaceNow",
       tags: ["Git sync"],
       summary: "Sync the space now",
       description: "Queues a sync and runs it in this request: 200 with the job as it ended. " +
@@ -183,6 +188,7 @@ export function registerSyncRoutes(app: OpenAPIHono, deps: Deps): void {
     createRoute({
       method: "post",
       path: "/hooks/git/{id}",
+      operationId: "receiveGitPushWebhook",
       tags: ["Git sync"],
       summary: "Push webhook of GitHub, GitLab or Gitea: queues a sync",
       description: "Signed with the space's webhook secret: GitHub `X-Hub-Signature-256`, " +
@@ -215,7 +221,7 @@ export function registerSyncRoutes(app: OpenAPIHono, deps: Deps): void {
       }
       const job = await queueSync(deps.db, id, "webhook");
       deps.log.info("sync queued by webhook", { wiki: id, host: verdict.host, job: job.id });
-      return c.json({ queued: true, job: job.id }, 202);
+      return c.json({ queued: true, job: Number(job.id) }, 202);
     },
   );
 }

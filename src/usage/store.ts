@@ -127,8 +127,16 @@ export function selectRecentNotes(
 /** Where a question was asked or a search made. */
 type Via = "mcp" | "rest" | "web";
 
-/** Who asked or searched: the surface and, when known, the client's name. */
-export type UsageSource = { via: Via; client: string | null | undefined };
+/**
+ * Who asked or searched: the surface and, when known, the client's name and the key the caller
+ * is counted on (`asker`: a session, token or address; a question is recorded once per asking
+ * of the same asker).
+ */
+export type UsageSource = {
+  via: Via;
+  client: string | null | undefined;
+  asker?: string | null | undefined;
+};
 
 /** A question asked of a wiki, as the usage page lists it. */
 export type AskedQuestion = {
@@ -140,7 +148,12 @@ export type AskedQuestion = {
   via: Via;
   client: string;
   created_at: Date;
+  /** How often the same question (case and spacing aside) was asked in the period listed. */
+  times: number;
 };
+
+/** How long a repeat of the same question by the same asker is the same asking. */
+export const SAME_ASKING_MINUTES = 10;
 
 /**
  * Counts a question in today's (UTC) counters and keeps it with its verdict and coverage-gap
@@ -148,17 +161,31 @@ export type AskedQuestion = {
  */
 export async function insertAskQuestion(
   db: Db,
-  row: Omit<AskedQuestion, "created_at"> & { wikiId: string },
-): Promise<void> {
-  await db`
-    WITH counted AS (
+  row: Omit<AskedQuestion, "created_at" | "times"> & { wikiId: string; asker: string | null },
+): Promise<boolean> {
+  const kept = await db`
+    WITH kept AS (
+      INSERT INTO ask_questions
+        (wiki_id, question, coverage, gap_key, gap_title, missing, via, client, asker)
+      SELECT ${row.wikiId}, ${row.question}, ${row.coverage}, ${row.gap_key}, ${row.gap_title},
+        ${row.missing}::text[], ${row.via}, ${row.client}, ${row.asker}::text
+      -- the same asker asking the same question again a moment later: the same asking
+      WHERE ${row.asker}::text IS NULL OR NOT EXISTS (
+        SELECT 1 FROM ask_questions q
+        WHERE q.wiki_id = ${row.wikiId} AND q.asker = ${row.asker}::text
+          AND q.created_at > now() - make_interval(mins => ${SAME_ASKING_MINUTES})
+          AND lower(regexp_replace(btrim(q.question), '[[:space:]]+', ' ', 'g')) =
+            lower(regexp_replace(btrim(${row.question}::text), '[[:space:]]+', ' ', 'g')))
+      RETURNING 1
+    ), counted AS (
       INSERT INTO usage_daily AS u (wiki_id, day, kind, page_id, page_path, client, count)
-      VALUES (${row.wikiId}, (now() AT TIME ZONE 'UTC')::date, 'ask', NULL, NULL, ${row.client}, 1)
+      SELECT ${row.wikiId}, (now() AT TIME ZONE 'UTC')::date, 'ask', NULL, NULL, ${row.client}, 1
+      FROM kept
       ON CONFLICT (wiki_id, day, kind, page_id, client) DO UPDATE SET count = u.count + 1
+      RETURNING 1
     )
-    INSERT INTO ask_questions (wiki_id, question, coverage, gap_key, gap_title, missing, via, client)
-    VALUES (${row.wikiId}, ${row.question}, ${row.coverage}, ${row.gap_key}, ${row.gap_title},
-      ${row.missing}::text[], ${row.via}, ${row.client})`;
+    SELECT 1 FROM kept`;
+  return kept.length > 0;
 }
 
 /** Deletes the questions asked and the searches made more than `days` ago, in every wiki. */
@@ -181,11 +208,20 @@ export function selectAskedQuestions(
   limit: number,
   gaps: boolean,
 ): Promise<AskedQuestion[]> {
+  // The list shows each question once, with how often it was asked; gaps count every asking.
   return db<AskedQuestion>`
-    SELECT question, coverage, gap_key, gap_title, missing, via, client, created_at
-    FROM ask_questions
-    WHERE wiki_id = ${wikiId} AND created_at > now() - make_interval(days => ${days}::int)
-      AND (NOT ${gaps}::boolean OR coverage <> 'supported' OR gap_key LIKE 'page:%')
+    SELECT question, coverage, gap_key, gap_title, missing, via, client, created_at,
+      CASE WHEN ${gaps}::boolean THEN 1 ELSE times END AS times
+    FROM (
+      SELECT *,
+        (count(*) OVER same)::int AS times,
+        row_number() OVER (same ORDER BY created_at DESC, id DESC) AS nth
+      FROM ask_questions
+      WHERE wiki_id = ${wikiId} AND created_at > now() - make_interval(days => ${days}::int)
+        AND (NOT ${gaps}::boolean OR coverage <> 'supported' OR gap_key LIKE 'page:%')
+      WINDOW same AS (PARTITION BY lower(regexp_replace(btrim(question), '[[:space:]]+', ' ', 'g')))
+    ) asked
+    WHERE ${gaps}::boolean OR nth = 1
     ORDER BY created_at DESC, id DESC
     LIMIT ${limit}`;
 }

@@ -312,6 +312,7 @@ function QuestionTable(props: { wikiId: string; rows: AskedQuestion[] }) {
           <tr>
             <td>
               <a href={toolHref(props.wikiId, "ask", { q: q.question })}>{q.question}</a>
+              {q.times > 1 && <span class="hint">{` asked ${q.times} times`}</span>}
             </td>
             <td class={`verdict ${q.coverage}`}>{VERDICT[q.coverage]}</td>
             <td>{VIA[q.via]}{q.client && q.via !== "web" ? ` (${q.client})` : ""}</td>

@@ -8,7 +8,7 @@ const TYPES: Record<string, string> = {
 };
 
 /**
- * The web app's few scripts and its icon, served from `src/web/assets/` at `/assets/<name>` (the CSP
+ * The web app's few scripts and its icon (also as `/favicon.ico`), served from `src/web/assets/` at `/assets/<name>` (the CSP
  * allows scripts from this origin only, never inline). Read once and kept in memory; on Deno
  * Deploy the files ship with the deployment.
  */
@@ -31,6 +31,16 @@ export function assetRoutes(): Hono {
     return c.body(body, 200, {
       "Content-Type": TYPES[name.slice(name.lastIndexOf(".") + 1)]!,
       "Cache-Control": "public, max-age=300",
+    });
+  });
+  // Browsers, feed readers and crawlers ask for `/favicon.ico` whatever the page links: the
+  // same icon as favicon.svg, one 32×32 PNG in an ICO container.
+  let icon: Uint8Array<ArrayBuffer> | undefined;
+  app.get("/favicon.ico", async (c) => {
+    icon ??= await Deno.readFile(new URL("favicon.ico", ASSETS));
+    return c.body(icon, 200, {
+      "Content-Type": "image/x-icon",
+      "Cache-Control": "public, max-age=86400",
     });
   });
   return app;

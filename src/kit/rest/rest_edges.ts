@@ -1,11 +1,42 @@
 import type { OpenAPIHono, RouteConfig, RouteHandler } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
+import { cors } from "hono/cors";
 import { AppError } from "../../errors.ts";
 
 /** The body limit of REST routes with a body (imports: `IMPORT_BODY_LIMIT`). */
 export const REST_BODY_LIMIT = 4 * 1024 * 1024;
 /** The body limit of an import (a zip of markdown files or a JSON batch). */
 export const IMPORT_BODY_LIMIT = 100 * 1024 * 1024;
+
+/**
+ * CORS for REST (docs/decisions.md, "CORS for REST"): any origin may call it, and read every
+ * answer, its `Retry-After` and budget headers included, because REST authenticates by a bearer
+ * token the calling page holds and never by cookie: `Access-Control-Allow-Origin: *` and no
+ * `Allow-Credentials`, so a browser never attaches a session to a cross-site call. Applied
+ * before the budget and the token check, so a preflight (`OPTIONS`, which carries no token)
+ * is answered 204 and never 401 or 429.
+ *
+ * @example
+ * ```ts
+ * app.use("*", restCors(), rateLimit(deps, "api"));
+ * ```
+ */
+export function restCors(): MiddlewareHandler {
+  return cors({
+    origin: "*",
+    allowMethods: ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"],
+    allowHeaders: ["Authorization", "Content-Type", "Accept", "If-Match", "If-None-Match"],
+    exposeHeaders: [
+      "Retry-After",
+      "RateLimit",
+      "RateLimit-Policy",
+      "ETag",
+      "Location",
+      "X-Request-Id",
+    ],
+    maxAge: 86400,
+  });
+}
 
 /**
  * Answers 415 before the body is read unless it is JSON (`application/json`, `…+json`).

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { type Access, authorize, type Need } from "../../access/access_policy.ts";
 import type { Deps } from "../../deps.ts";
+import { AppError } from "../../errors.ts";
 
 /** What a person may do in a wiki through the web app. */
 export type WebAccess = Need;
@@ -26,5 +27,15 @@ export function loadWebSpace(
   const caller = account
     ? { kind: "session" as const, accountId: account.id }
     : { kind: "anonymous" as const };
-  return authorize(deps, caller, wikiId, need, "web", purpose);
+  if (account) return authorize(deps, caller, wikiId, need, "web", purpose);
+  // Signed out, one answer for "no such wiki" and "a private wiki, maybe yours": sign in. No
+  // suggestions of other wikis' ids (a teammate with a private link needs the sign-in, not
+  // "did you mean 'docs'?").
+  return authorize(deps, caller, wikiId, need, "web", purpose).catch((error) => {
+    if (!(error instanceof AppError && error.code === "wiki_not_found")) throw error;
+    throw new AppError(
+      "wiki_not_found",
+      `Wiki "${wikiId}" was not found, or it is private: sign in to see it if it is yours`,
+    );
+  });
 }

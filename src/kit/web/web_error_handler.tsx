@@ -37,8 +37,8 @@ export function webErrorHandler(
     // Signed out, a "not found" may be a private space of the reader's: the page's sign-in
     // link brings them back here.
     const url = new URL(c.req.url);
-    const signInNext = options.signInNext && c.req.method === "GET" && !c.get("account")
-      ? url.pathname + url.search
+    const signInNext = options.signInNext && !c.get("account")
+      ? c.req.method === "GET" ? url.pathname + url.search : formPage(c.req.header("referer"), url)
       : undefined;
     const response = await c.html(
       <ErrorPage
@@ -55,6 +55,21 @@ export function webErrorHandler(
     }
     return response;
   };
+}
+
+/**
+ * Where a refused post came from, to come back to after signing in: the page of its form (the
+ * Referer, on our own origin only), else the post's own path (the editor's form posts to the
+ * editor's address).
+ */
+function formPage(referer: string | undefined, url: URL): string {
+  try {
+    const from = new URL(referer ?? "");
+    if (from.origin === url.origin) return from.pathname + from.search;
+  } catch {
+    // no usable Referer
+  }
+  return url.pathname;
 }
 
 /** An error the client caused: ours, or Hono's own (a body over the form limit, unreadable form). */

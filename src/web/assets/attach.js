@@ -24,7 +24,13 @@
       if (status) status.textContent = answer.error || `The upload failed (${res.status})`;
       return null;
     }
-    if (status) status.textContent = `Uploaded ${answer.name}.`;
+    // A name already taken by other bytes is never overwritten: the file is kept under a
+    // numbered name, which the inserted link uses.
+    if (status) {
+      status.textContent = answer.status === "renamed"
+        ? `Uploaded as ${answer.name}: a file named ${file.name} already holds another file.`
+        : `Uploaded ${answer.name}.`;
+    }
     return answer;
   }
   // The visual editor (visual.js) uploads through the same request.
