@@ -2,8 +2,8 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Deps } from "../deps.ts";
 import { json, problems, wikiIdParam } from "../kit/rest/schemas.ts";
 import { type ReadScope, scopeParts } from "../kit/rest/read_scope.ts";
-import { searchAndRecord } from "./search_and_record.ts";
-import { searchOutputSchema } from "./search_wikis.ts";
+import { recordSearch } from "../usage/record_usage.ts";
+import { searchOutputSchema, searchWikis } from "./search_wikis.ts";
 
 /** Registers hybrid search under the scope's base (`…/search`). */
 export function registerSearchRoutes(app: OpenAPIHono, deps: Deps, scope: ReadScope): void {
@@ -33,9 +33,15 @@ export function registerSearchRoutes(app: OpenAPIHono, deps: Deps, scope: ReadSc
     async (c) => {
       const wiki = await resolve(c, c.req.valid("param").id);
       const { q, limit, cursor } = c.req.valid("query");
-      const out = await searchAndRecord(deps, [wiki], { query: q, limit, cursor }, {
+      const out = await searchWikis(deps, [wiki], { query: q, limit, cursor });
+      const client = c.req.header("user-agent");
+      await recordSearch(deps, {
+        wikis: [wiki],
+        query: q,
+        cursor,
+        results: out.results,
         via: "rest",
-        client: c.req.header("user-agent"),
+        client,
       });
       return c.json(out, 200);
     },

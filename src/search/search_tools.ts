@@ -4,8 +4,8 @@ import type { Deps } from "../deps.ts";
 import { budgetSchema, fitSearch, maxTokensParam } from "../kit/mcp/token_budget.ts";
 import { runTool, toolResult } from "../kit/mcp/tool_result.ts";
 import { scopeValue, searchScope, type WikiScope, withScope } from "../kit/mcp/wiki_scope.ts";
-import { searchAndRecord } from "./search_and_record.ts";
-import { searchInput, searchResultSchema } from "./search_wikis.ts";
+import { recordSearch } from "../usage/record_usage.ts";
+import { searchInput, searchResultSchema, searchWikis } from "./search_wikis.ts";
 import { markSnippet } from "./snippet.ts";
 
 const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
@@ -50,19 +50,13 @@ export function registerSearchTools(server: McpServer, deps: Deps, scope: WikiSc
       const wikis = await searchScope(scope, value(args));
       const input = args as z.input<typeof searchInput> & { max_tokens?: number };
       // Counted by the results shown: those `max_tokens` leaves.
-      const out = await searchAndRecord(
-        deps,
-        wikis,
-        input,
-        { via: "mcp", client: scope.client },
-        (found) => {
-          const all = {
-            results: found.results.map((r) => ({ id: `${r.wiki}/${r.page}`, ...r })),
-            next_cursor: found.next_cursor,
-          };
-          return input.max_tokens ? fitSearch(all, input.max_tokens, input.cursor) : all;
-        },
-      );
+      const found = await searchWikis(deps, wikis, input);
+      const all = {
+        results: found.results.map((r) => ({ id: `${r.wiki}/${r.page}`, ...r })),
+        next_cursor: found.next_cursor,
+      };
+      const out = input.max_tokens ? fitSearch(all, input.max_tokens, input.cursor) : all;
+      await recordSearch(deps, { wikis, ...input, results: out.results, ...mcpSource(scope) });
       // The text is the JSON of the results (the convention of ChatGPT's search/fetch tools),
       // with the matched words marked ⟦ ⟧ in each snippet: markers no markdown uses.
       const marked = out.results.map(({ matches, ...r }) => ({
@@ -71,4 +65,9 @@ export function registerSearchTools(server: McpServer, deps: Deps, scope: WikiSc
       }));
       return toolResult(out, JSON.stringify({ ...out, results: marked }));
     }));
+}
+
+/** Who a tool's search is counted for on the usage pages. */
+function mcpSource(scope: WikiScope) {
+  return { via: "mcp" as const, client: scope.client };
 }
