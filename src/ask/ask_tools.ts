@@ -1,5 +1,4 @@
 import type { McpServer } from "@modelcontextprotocol/server";
-import type { z } from "zod";
 import type { Deps } from "../deps.ts";
 import {
   type Budget,
@@ -29,10 +28,9 @@ export function registerAskTools(server: McpServer, deps: Deps, scope: WikiScope
     inputSchema: withScope(scope, askInput.extend({ max_tokens: maxTokensParam })),
     outputSchema: answerSchema.extend({ budget: budgetSchema }),
     annotations: readOnly,
-  }, (args: Record<string, unknown>) =>
+  }, (input) =>
     runTool(deps.log, async () => {
-      const wiki = await scope.resolve(scopeValue(scope, args));
-      const input = args as z.input<typeof askInput> & { max_tokens?: number };
+      const wiki = await scope.resolve(scopeValue(scope, input));
       const answered = await askWikis(deps, [wiki], input, { via: "mcp", client: scope.client });
       const out = input.max_tokens ? fitAnswer(answered, input.max_tokens) : answered;
       const sources = out.citations.map((c) =>

@@ -2,7 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { runTool, toolResult } from "../kit/mcp/tool_result.ts";
-import { resolvePageTarget, scopeValue, type WikiScope } from "../kit/mcp/wiki_scope.ts";
+import { resolvePageTarget, scopeValue, type WikiScope, withScope } from "../kit/mcp/wiki_scope.ts";
 import { proposeEdit, proposeInput, proposeOutput, type Proposer } from "./propose_edit.ts";
 import { reportInput, reportOutput, reportProblem } from "./report_problem.ts";
 import type { Sender } from "./store.ts";
@@ -25,25 +25,21 @@ export function registerReportTool(
   sender: Sender,
   budgetKey: string,
 ): void {
-  const input = scope.param
-    ? reportInput.extend({ [scope.param.name]: scope.param.schema })
-    : reportInput;
   server.registerTool("report_problem", {
     title: "Report a problem with a page",
     description:
       "Tell the wiki's owners that a page is wrong, outdated, missing or unclear, with a short note " +
       "(at most 2,000 characters). People read these reports and fix the page; use it when you " +
       "notice the wiki contradicting itself or a source, not for questions. A few reports an hour.",
-    inputSchema: input,
+    inputSchema: withScope(scope, reportInput),
     outputSchema: reportOutput,
     annotations: writes,
-  }, (args: Record<string, unknown>) =>
+  }, (parsed) =>
     runTool(deps.log, async () => {
-      const parsed = args as z.output<typeof reportInput>;
       const target = await resolvePageTarget(
         deps.config.baseUrl,
         scope,
-        scopeValue(scope, args),
+        scopeValue(scope, parsed),
         parsed.page,
       );
       const page = target.ref.split("#")[0]!;

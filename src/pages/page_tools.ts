@@ -20,8 +20,6 @@ const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
 
 /** Registers `get_page`, `list_pages` and `neighbors` on a server, scoped as given. */
 export function registerPageTools(server: McpServer, deps: Deps, scope: WikiScope): void {
-  const value = (args: Record<string, unknown>) => scopeValue(scope, args);
-
   server.registerTool("get_page", {
     title: "Read a page",
     description:
@@ -34,10 +32,14 @@ export function registerPageTools(server: McpServer, deps: Deps, scope: WikiScop
     inputSchema: withScope(scope, getPageInput.extend({ max_tokens: maxTokensParam })),
     outputSchema: pageContentSchema.extend({ budget: budgetSchema }),
     annotations: readOnly,
-  }, (args: Record<string, unknown>) =>
+  }, (input) =>
     runTool(deps.log, async () => {
-      const input = args as z.input<typeof getPageInput> & { max_tokens?: number };
-      const target = await resolvePageTarget(deps.config.baseUrl, scope, value(args), input.page);
+      const target = await resolvePageTarget(
+        deps.config.baseUrl,
+        scope,
+        scopeValue(scope, input),
+        input.page,
+      );
       const wiki = target.wiki;
       // Read once: a slice cut to fit `max_tokens` comes from the text already read.
       const read = await readPageContent(deps, wiki, { ...input, page: target.ref });
@@ -65,10 +67,10 @@ export function registerPageTools(server: McpServer, deps: Deps, scope: WikiScop
     inputSchema: withScope(scope, listPagesInput),
     outputSchema: pageListSchema,
     annotations: readOnly,
-  }, (args: Record<string, unknown>) =>
+  }, (args) =>
     runTool(deps.log, async () => {
-      const wiki = await scope.resolve(value(args));
-      const out = await listPages(deps, wiki, args as z.output<typeof listPagesInput>);
+      const wiki = await scope.resolve(scopeValue(scope, args));
+      const out = await listPages(deps, wiki, args);
       return toolResult(out, renderPageList(wiki, out));
     }));
 
@@ -80,10 +82,10 @@ export function registerPageTools(server: McpServer, deps: Deps, scope: WikiScop
     inputSchema: withScope(scope, neighborsInput),
     outputSchema: neighborsSchema,
     annotations: readOnly,
-  }, (args: Record<string, unknown>) =>
+  }, (args) =>
     runTool(deps.log, async () => {
-      const wiki = await scope.resolve(value(args));
-      const out = await listNeighbors(deps, wiki, args as z.input<typeof neighborsInput>);
+      const wiki = await scope.resolve(scopeValue(scope, args));
+      const out = await listNeighbors(deps, wiki, args);
       const lines = out.neighbors.map((n) =>
         `${n.relation === "links_to" ? "→" : "←"} ${n.page}${
           n.title && n.title !== n.page ? ` (${n.title})` : ""

@@ -24,7 +24,6 @@ export const toolSearchOutputSchema = z.object({
 
 /** Registers `search` on a server, scoped as given (without the parameter: every wiki of `all`). */
 export function registerSearchTools(server: McpServer, deps: Deps, scope: WikiScope): void {
-  const value = (args: Record<string, unknown>) => scopeValue(scope, args);
   server.registerTool("search", {
     title: "Search the wiki",
     description:
@@ -37,18 +36,12 @@ export function registerSearchTools(server: McpServer, deps: Deps, scope: WikiSc
       (scope.all
         ? ` Without \`${scope.param!.name}\`, searches all of them; each result names its wiki.`
         : ""),
-    inputSchema: scope.param && scope.all
-      ? searchInput.extend({
-        max_tokens: maxTokensParam,
-        [scope.param.name]: scope.param.searchSchema,
-      })
-      : withScope(scope, searchInput.extend({ max_tokens: maxTokensParam })),
+    inputSchema: withScope(scope, searchInput.extend({ max_tokens: maxTokensParam }), "search"),
     outputSchema: toolSearchOutputSchema,
     annotations: readOnly,
-  }, (args: Record<string, unknown>) =>
+  }, (input) =>
     runTool(deps.log, async () => {
-      const wikis = await searchScope(scope, value(args));
-      const input = args as z.input<typeof searchInput> & { max_tokens?: number };
+      const wikis = await searchScope(scope, scopeValue(scope, input));
       // Counted by the results shown: those `max_tokens` leaves.
       const found = await searchWikis(deps, wikis, input);
       const all = {

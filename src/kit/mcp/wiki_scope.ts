@@ -20,14 +20,40 @@ export type WikiScope = {
   client?: string | null;
 };
 
-/** The value of the scope's parameter in a tool call's arguments. */
-export function scopeValue(scope: WikiScope, args: Record<string, unknown>): string | undefined {
-  return scope.param ? args[scope.param.name] as string | undefined : undefined;
+/** The value of the scope's parameter in a tool call's arguments (validated by `withScope`). */
+export function scopeValue(
+  scope: WikiScope,
+  args: { wiki?: unknown; space?: unknown },
+): string | undefined {
+  const value = scope.param ? args[scope.param.name] : undefined;
+  return typeof value === "string" ? value : undefined;
 }
 
-/** A tool's input schema with the scope's parameter (`wiki`, `space`) added, if it has one. */
-export function withScope<S extends z.ZodObject>(scope: WikiScope, schema: S) {
-  return scope.param ? schema.extend({ [scope.param.name]: scope.param.schema }) : schema;
+type ScopeParam = z.ZodType<string | undefined>;
+
+/** The scope's parameter as a zod shape: `{ wiki }`, `{ space }`, or nothing. */
+function scopeShape(
+  scope: WikiScope,
+  on: "tool" | "search",
+): { wiki?: ScopeParam; space?: ScopeParam } {
+  const shape: { wiki?: ScopeParam; space?: ScopeParam } = {};
+  if (scope.param) {
+    shape[scope.param.name] = on === "search" ? scope.param.searchSchema : scope.param.schema;
+  }
+  return shape;
+}
+
+/**
+ * A tool's input schema with the scope's parameter (`wiki`, `space`) added, if it has one: the
+ * handler's arguments are typed from the schema, the parameter read with `scopeValue`. On
+ * `search` (`on: "search"`) the parameter may be left out when the scope searches `all`.
+ */
+export function withScope<Shape extends z.ZodRawShape>(
+  scope: WikiScope,
+  schema: z.ZodObject<Shape>,
+  on: "tool" | "search" = "tool",
+) {
+  return schema.extend(scopeShape(scope, on === "search" && scope.all ? "search" : "tool"));
 }
 
 /** The wikis a search covers: the named one, else all the scope reaches. */
