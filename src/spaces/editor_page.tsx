@@ -41,7 +41,7 @@ export function EditorPage(props: SpaceView & EditorState) {
       {...props}
       title={editing ? `Edit ${props.path}` : "New page"}
       path={editing ? props.path : undefined}
-      scripts={["editor.js", "toolbar.js", "attach.js", "wikilink.js"]}
+      scripts={["editor.js", "toolbar.js", "attach.js", "wikilink.js", "visual.js"]}
     >
       <Alert message={props.alert} />
       {props.notice && <p class="notice" role="status">{props.notice}</p>}
@@ -67,6 +67,7 @@ export function EditorPage(props: SpaceView & EditorState) {
               error={errors.path}
             />
           )}
+          <ModeChoice />
           <Toolbar />
           <TextArea
             name="markdown"
@@ -126,6 +127,25 @@ export function EditorPage(props: SpaceView & EditorState) {
         </section>
       )}
     </WikiFrame>
+  );
+}
+
+/**
+ * Visual or Source (the markdown), hidden until `visual.js` shows it (without script the text is edited as
+ * markdown). Either way the form posts the markdown.
+ */
+function ModeChoice() {
+  return (
+    <fieldset class="editor-mode" data-editor-mode="" hidden>
+      <legend>Edit as</legend>
+      <label>
+        <input type="radio" name="editor-mode" value="markdown" checked /> Source
+      </label>
+      <label>
+        <input type="radio" name="editor-mode" value="visual" /> Visual
+      </label>
+      <span class="hint" role="status" data-mode-status=""></span>
+    </fieldset>
   );
 }
 

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 
 const ASSETS = new URL("./assets/", import.meta.url);
-const NAME = /^[a-z0-9_]+\.(js|svg)$/;
+const NAME = /^(vendor\/)?[a-z0-9_]+\.(js|svg)$/;
 const TYPES: Record<string, string> = {
   js: "text/javascript; charset=utf-8",
   svg: "image/svg+xml",
@@ -15,7 +15,7 @@ const TYPES: Record<string, string> = {
 export function assetRoutes(): Hono {
   const app = new Hono();
   const cache = new Map<string, string>();
-  app.get("/assets/:name", async (c) => {
+  app.get("/assets/:name{(vendor/)?[a-z0-9_]+\\.(js|svg)}", async (c) => {
     const name = c.req.param("name");
     if (!NAME.test(name)) return c.notFound();
     let body = cache.get(name);

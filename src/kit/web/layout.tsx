@@ -105,7 +105,12 @@ legend{font-weight:600}
 #wiki-suggest .hint{display:block}
 /* search as you type: a section's snippet, two lines at most (src/spaces/suggest_sections.ts) */
 #wiki-suggest .snippet{display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;overflow:hidden;font-size:0.85rem;color:#444}
-#link-suggest{list-style:none;margin:0.25rem 0;padding:0.25rem 0;border:1px solid #767676;border-radius:4px;max-width:24rem}
+#link-suggest{list-style:none;margin:0;padding:0.25rem 0;border:1px solid #767676;border-radius:4px;max-width:24rem;background:Canvas;z-index:20;max-height:16rem;overflow-y:auto}
+.editor-mode{display:flex;gap:1rem;border:0;padding:0;margin:1rem 0 0}
+.editor-mode legend{font-weight:600;float:left;margin-right:0.5rem}
+.editor-mode label{display:inline;font-weight:400;margin:0}
+.editing:has(#preview[data-visual]){grid-template-columns:minmax(0,1fr)}
+#preview[data-visual]{display:none}
 #link-suggest li{padding:0.2rem 0.6rem;cursor:pointer}
 #link-suggest li[aria-selected=true]{background:#eef3ff}
 /* the editor: toolbar, shortcuts, the preview beside the text on a wide screen (src/spaces/editor_page.tsx) */

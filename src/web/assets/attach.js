@@ -8,7 +8,7 @@
   const status = document.getElementById("attach-status");
   if (!form || !area) return;
 
-  async function upload(file) {
+  async function send(file) {
     const body = new FormData();
     body.set("_csrf", form.querySelector("input[name=_csrf]").value);
     body.set("file", file, file.name || "pasted.png");
@@ -22,15 +22,23 @@
     const answer = await res.json().catch(() => ({}));
     if (!res.ok) {
       if (status) status.textContent = answer.error || `The upload failed (${res.status})`;
-      return;
+      return null;
     }
+    if (status) status.textContent = `Uploaded ${answer.name}.`;
+    return answer;
+  }
+  // The visual editor (visual.js) uploads through the same request.
+  globalThis.wikiUploadFile = send;
+
+  async function upload(file) {
+    const answer = await send(file);
+    if (!answer) return;
     const line = answer.contentType.startsWith("image/")
       ? `![${answer.name}](${answer.href})`
       : `[${answer.name}](${answer.href})`;
     const at = area.selectionStart;
     area.setRangeText(line, at, area.selectionEnd, "end");
     area.dispatchEvent(new Event("input", { bubbles: true }));
-    if (status) status.textContent = `Uploaded ${answer.name}.`;
   }
 
   function filesOf(list) {

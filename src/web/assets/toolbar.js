@@ -87,12 +87,15 @@
         before.length + 4 + body.length,
       );
     },
+    // Lines that are all items lose their markers; otherwise each line becomes an item (a
+    // lone empty line too: that starts a list; empty lines between others stay empty).
     list: () =>
-      eachLine((lines) =>
-        lines.every((line) => /^\s*[-*] /.test(line) || line === "")
+      eachLine((lines) => {
+        const written = lines.filter((line) => line !== "");
+        return written.length > 0 && written.every((line) => /^\s*[-*] /.test(line))
           ? lines.map((line) => line.replace(/^(\s*)[-*] /, "$1"))
-          : lines.map((line) => (line === "" && lines.length > 1 ? line : `- ${line}`))
-      ),
+          : lines.map((line) => (line === "" && lines.length > 1 ? line : `- ${line}`));
+      }),
     table() {
       const { end } = selectedLines();
       const line = area.value.slice(area.value.lastIndexOf("\n", end - 1) + 1, end);
@@ -122,6 +125,27 @@
     const button = event.target instanceof Element && event.target.closest("button[data-format]");
     if (!button) return;
     FORMATS[button.dataset.format]?.();
+  });
+
+  // Enter in a list item starts the next item (numbered ones count on, a task gets an empty
+  // box); Enter on an item left empty ends the list, as in every writing app.
+  const ITEM = /^(\s*)([-*+]|\d{1,9}[.)])( \[[ xX]\])? (.*)$/;
+  area.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || event.shiftKey || event.ctrlKey || event.metaKey) return;
+    if (event.altKey || event.isComposing || event.defaultPrevented) return;
+    const { selectionStart: s, selectionEnd: e, value } = area;
+    if (s !== e) return;
+    const start = value.lastIndexOf("\n", s - 1) + 1;
+    const item = ITEM.exec(value.slice(start, s));
+    if (!item) return;
+    event.preventDefault();
+    const [, indent, marker, task, text] = item;
+    if (text.trim() === "" && value.slice(s, value.indexOf("\n", s) >>> 0).trim() === "") {
+      return replace(start, s, "");
+    }
+    const number = /^(\d+)([.)])$/.exec(marker);
+    const next = number ? `${Number(number[1]) + 1}${number[2]}` : marker;
+    replace(s, s, `\n${indent}${next}${task ? " [ ]" : ""} `);
   });
 
   const KEYS = { b: "bold", i: "italic", k: "link", e: "code" };

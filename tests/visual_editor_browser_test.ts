@@ -1,0 +1,193 @@
+import assert from "node:assert/strict";
+import type { Page } from "npm:playwright-core@1.65.1";
+import { screenshot } from "./chromium.ts";
+import { CHROMIUM, createSpace, liveApp, signUp } from "./live_app.ts";
+import { seedPages } from "./space_helpers.ts";
+
+// Real headless Chromium against a real server on loopback: the editor's Visual mode writes
+// markdown a person would have typed, and leaves what it was not asked to change alone.
+
+/** A 1×1 PNG. */
+const PIXEL_PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+/** Switches the editor to Visual and waits for it. */
+async function visual(page: Page) {
+  await page.getByLabel("Visual").check();
+  await page.locator(".milkdown .ProseMirror").waitFor();
+}
+
+/** Picks a block from the "/" menu. */
+async function block(page: Page, name: string) {
+  await page.keyboard.type("/");
+  const menu = page.locator(".milkdown-slash-menu");
+  if (Deno.env.get("DEBUG_VISUAL")) {
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: "/tmp/visual_debug.png" });
+    console.log(await menu.innerText().catch((e) => String(e)));
+  }
+  await menu.getByText(name, { exact: true }).click();
+}
+
+/** Pastes a PNG into the focused element, as a screenshot is pasted. */
+async function pastePng(page: Page, name: string, base64: string) {
+  await page.evaluate(`(() => {
+    const bytes = Uint8Array.from(atob(${JSON.stringify(base64)}), (c) => c.charCodeAt(0));
+    const data = new DataTransfer();
+    data.items.add(new File([bytes], ${JSON.stringify(name)}, { type: "image/png" }));
+    const event = new ClipboardEvent("paste", { clipboardData: data, bubbles: true });
+    document.activeElement.dispatchEvent(event);
+  })()`);
+}
+
+Deno.test({
+  name: "the visual editor: a heading, a nested list, a table, code, a callout, a pasted image " +
+    "and two page links saved in Visual mode are the markdown a person types; [[ and @ " +
+    "suggest pages at the caret inside the window",
+  ignore: !CHROMIUM,
+  fn: async () => {
+    await using live = await liveApp({ REQUEST_TIMEOUT_MS: "120000" });
+    const { base, deps } = live;
+    const page = await live.window();
+    if (Deno.env.get("DEBUG_VISUAL")) {
+      page.on("pageerror", (e) => console.log("pageerror:", e.message));
+      page.on("console", (e) => console.log("console:", e.text()));
+    }
+    await signUp(page, base, "ana@example.com");
+    await createSpace(page, base, "handbook", "Handbook");
+    await seedPages(deps, "handbook", {
+      "Ops/Deploy": "# Deploying to production\n\nShip it on Tuesdays.\n",
+      "Runbook": "# Runbook\n\nWhat to do when a node is down.\n",
+    });
+    await page.goto(`${base}/w/handbook/-/new?path=Guides/Visual`);
+    await visual(page);
+    const editor = page.locator(".milkdown .ProseMirror");
+    await editor.click();
+    const type = (text: string) => page.keyboard.type(text);
+    const press = (key: string) => page.keyboard.press(key);
+
+    await type("# Visual page");
+    await press("Enter");
+    await type("- one");
+    await press("Enter");
+    await press("Tab");
+    await type("two");
+    await press("Enter");
+    await press("Enter");
+    await press("Enter");
+    await block(page, "Table");
+    await editor.locator("table.children").waitFor();
+    for (const [i, cell] of ["A", "B", "C", "1", "2", "3"].entries()) {
+      if (i > 0) await press("Tab");
+      await type(cell);
+    }
+    await editor.locator("table.children").scrollIntoViewIfNeeded();
+    await page.keyboard.press("Control+End");
+    await type("```js ");
+    await type("let x = 1");
+    await press("Control+Enter"); // out of the code block
+    if (Deno.env.get("DEBUG_VISUAL")) {
+      await page.waitForTimeout(400);
+      console.log(await page.locator("textarea[name=markdown]").inputValue());
+    }
+    await block(page, "Callout");
+    await type("Mind the gap");
+    await press("Enter");
+    await press("Enter");
+    await pastePng(page, "tiny.png", PIXEL_PNG);
+    await editor.locator('img[src="/w/handbook/-/files/tiny.png"]').waitFor();
+    await press("End");
+    await press("Enter");
+    await type("See [[Depl");
+    const list = page.getByRole("listbox", { name: "Pages to link" });
+    if (Deno.env.get("DEBUG_VISUAL")) {
+      await page.waitForTimeout(1000);
+      console.log(
+        await page.evaluate(
+          "[getSelection().anchorNode.textContent, typeof wikiLinkSuggest, document.getElementById('link-suggest')?.outerHTML]",
+        ),
+      );
+    }
+    await list.getByRole("option", { name: /Deploying to production/ }).waitFor();
+    const box = (await list.boundingBox())!;
+    const caret: { top: number; bottom: number } = await page.evaluate(
+      "(({ top, bottom }) => ({ top, bottom }))(getSelection().getRangeAt(0).getBoundingClientRect())",
+    );
+    const viewport = page.viewportSize()!;
+    assert.ok(box.y >= 0 && box.y + box.height <= viewport.height, `list at y=${box.y}`);
+    const below = Math.abs(box.y - caret.bottom) < 16;
+    const above = Math.abs(box.y + box.height - caret.top) < 16;
+    assert.ok(below || above, `list at y=${box.y}..${box.y + box.height}, caret ${caret.top}`);
+    await press("Enter");
+    await type(" and @Runb");
+    await list.getByRole("option", { name: /Runbook/ }).waitFor();
+    await press("Enter");
+    await screenshot(page, "editor-visual");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.waitForURL(`${base}/w/handbook/Guides/Visual`);
+
+    await page.goto(`${base}/w/handbook/-/edit/Guides/Visual`);
+    await page.getByLabel("Source", { exact: true }).check();
+    const saved = await page.locator("textarea[name=markdown]").inputValue();
+    assert.equal(
+      saved,
+      [
+        "# Visual page",
+        "",
+        "- one",
+        "  - two",
+        "",
+        "| A | B | C |",
+        "| - | - | - |",
+        "| 1 | 2 | 3 |",
+        "| | | |",
+        "",
+        "```js",
+        "let x = 1",
+        "```",
+        "",
+        "> [!NOTE]",
+        "> Mind the gap",
+        "",
+        "![tiny.png](/w/handbook/-/files/tiny.png)",
+        "",
+        "See [[Ops/Deploy]] and [[Runbook]]",
+        "",
+      ].join("\n"),
+    );
+  },
+});
+
+Deno.test({
+  name: "the visual editor gives every guide page back byte for byte when nothing was edited, " +
+    "and an edit at the end changes nothing before it",
+  ignore: !CHROMIUM,
+  fn: async () => {
+    await using live = await liveApp({});
+    const page = await live.window();
+    await page.goto(`${live.base}/w/docs`);
+    const guide = new URL("../docs/guide/", import.meta.url);
+    for await (const entry of Deno.readDir(guide)) {
+      if (!entry.name.endsWith(".md")) continue;
+      const markdown = await Deno.readTextFile(new URL(entry.name, guide));
+      const untouched: string = await page.evaluate(`(async () => {
+        const { openVisualEditor } = await import("/assets/vendor/visual_editor.js");
+        await window.visualTest?.destroy();
+        document.querySelectorAll(".visual-test").forEach((e) => e.remove());
+        const root = document.createElement("div");
+        root.className = "visual-test";
+        document.body.prepend(root);
+        window.visualTest = await openVisualEditor(root, ${JSON.stringify(markdown)});
+        return window.visualTest.markdown();
+      })()`);
+      await page.locator(".visual-test .ProseMirror").click();
+      await page.keyboard.press("Control+End");
+      await page.keyboard.type(" Added at the end.");
+      const edited: string = await page.evaluate("window.visualTest.markdown()");
+      assert.equal(untouched, markdown, `${entry.name} came back changed`);
+      const before = markdown.slice(0, markdown.trimEnd().lastIndexOf("\n\n"));
+      assert.ok(edited.startsWith(before), `${entry.name}: the edit changed what came before it`);
+      assert.match(edited, /Added at the end\./, entry.name);
+    }
+  },
+});
