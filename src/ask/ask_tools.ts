@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/server";
+import type { ToolRegistrar } from "../kit/mcp/tool_middleware.ts";
 import type { Deps } from "../deps.ts";
 import {
   type Budget,
@@ -16,7 +16,7 @@ import { type Answer, answerSchema, askInput } from "./ask_schema.ts";
 const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
 
 /** Registers `ask` on a server, scoped as given. */
-export function registerAskTools(server: McpServer, deps: Deps, scope: WikiScope): void {
+export function registerAskTools(server: ToolRegistrar, deps: Deps, scope: WikiScope): void {
   server.registerTool("ask", {
     title: "Ask the wiki",
     description:

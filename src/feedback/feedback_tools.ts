@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/server";
+import type { ToolRegistrar } from "../kit/mcp/tool_middleware.ts";
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { runTool, toolResult } from "../kit/mcp/tool_result.ts";
@@ -19,7 +19,7 @@ const writes = {
  * what is wrong, under a small budget of their own (`budgetKey`).
  */
 export function registerReportTool(
-  server: McpServer,
+  server: ToolRegistrar,
   deps: Deps,
   scope: WikiScope,
   sender: Sender,
@@ -62,7 +62,7 @@ export function registerReportTool(
  * review, or a direct write for a token they allowed to (see `mayPropose`).
  */
 export function registerProposeTool(
-  server: McpServer,
+  server: ToolRegistrar,
   deps: Deps,
   spaceParam: z.ZodType<string | undefined>,
   resolve: (space: string | undefined) => Promise<string>,

@@ -2,8 +2,9 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { ANONYMOUS, authorize, chooseSpace, reachableSpaces } from "../access/access_policy.ts";
 import type { Credential } from "../auth/credentials.ts";
-import { auditToolCalls } from "../audit/audit_hooks.ts";
-import { auditedSpace } from "../audit/record_audit.ts";
+import { auditToolCall } from "../audit/audit_hooks.ts";
+import { type ToolRegistrar, toolsWith } from "../kit/mcp/tool_middleware.ts";
+import { parsePageUrl } from "../lib/urls.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { registerProposeTool, registerReportTool } from "../feedback/feedback_tools.ts";
@@ -90,20 +91,22 @@ export function buildPrivateServer(
   clientName: string | null,
   requestId: string | null = null,
 ): McpServer {
-  // Every tool call made with a credential goes into the space's audit log.
-  const server = auditToolCalls(
-    newServer("My spaces", PRIVATE_INSTRUCTIONS, "private"),
+  const server = newServer("My spaces", PRIVATE_INSTRUCTIONS, "private");
+  // Every tool call made with a credential goes into the space's audit log: declared here, as
+  // middleware around the tools the features register.
+  const audit = auditToolCall(
     deps,
     { credential, clientName, requestId },
+    (args) => auditedSpaceOf(deps, credential, args),
   );
+  const tools = toolsWith(server, audit);
   const spaceParam = z.string().min(1).max(64).optional().describe(
     "The id of one of your spaces, from my_spaces (needed when you can reach more than one)",
   );
-  const resolve = async (id: string | undefined) =>
-    auditedSpace(await chooseSpace(deps, credential, id));
+  const resolve = (id: string | undefined) => chooseSpace(deps, credential, id);
 
-  registerMySpacesTool(server, deps, credential);
-  readTools(server, deps, {
+  registerMySpacesTool(tools, deps, credential);
+  readTools(tools, deps, {
     param: {
       name: "space",
       schema: spaceParam,
@@ -117,14 +120,12 @@ export function buildPrivateServer(
       if (spaces.length === 0) {
         throw new AppError("bad_request", "This credential reaches no space");
       }
-      // A call that touches one space is audited there; a search across several, nowhere.
-      if (spaces.length === 1) auditedSpace(spaces[0]!.id);
       return spaces.map((s) => s.id);
     },
     client: clientName,
   });
   registerReportTool(
-    server,
+    tools,
     deps,
     {
       param: { name: "space", schema: spaceParam, searchSchema: spaceParam },
@@ -141,10 +142,10 @@ export function buildPrivateServer(
       ? `token:${credential.id}`
       : `account:${credential.accountId}`,
   );
-  registerProposeTool(server, deps, spaceParam, resolve, { credential, clientName });
+  registerProposeTool(tools, deps, spaceParam, resolve, { credential, clientName });
   registerSkillResources(server, deps.config.baseUrl, { kind: "private" });
 
-  registerConfirmUseTool(server, deps, { credential, clientName }, spaceParam, resolve);
+  registerConfirmUseTool(tools, deps, { credential, clientName }, spaceParam, resolve);
   return server;
 }
 
@@ -164,9 +165,27 @@ async function publicWikiIds(deps: Pick<Deps, "db" | "config">): Promise<string[
 }
 
 /** The read tools every endpoint has, in the order `tools/list` shows them. */
-function readTools(server: McpServer, deps: Deps, scope: WikiScope): void {
+function readTools(server: ToolRegistrar, deps: Deps, scope: WikiScope): void {
   registerSearchTools(server, deps, scope);
   registerFetchTool(server, deps, scope);
   registerPageTools(server, deps, scope);
   registerAskTools(server, deps, scope);
+}
+
+/**
+ * The space a private tool call reaches, for its audit entry: the `space` it names (or the page
+ * URL it names), else the credential's only space; null when the credential reaches none of
+ * them (a space it does not reach is never attributed to it) or several.
+ */
+function auditedSpaceOf(
+  deps: Deps,
+  credential: Credential,
+  args: { space?: unknown; page?: unknown },
+): Promise<string | null> {
+  const named = typeof args.space === "string"
+    ? args.space
+    : typeof args.page === "string"
+    ? parsePageUrl(deps.config.baseUrl, args.page)?.wiki
+    : undefined;
+  return chooseSpace(deps, credential, named).catch(() => null);
 }

@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/server";
+import type { ToolRegistrar } from "../kit/mcp/tool_middleware.ts";
 import type { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { withoutTitleHeading } from "../markdown/outline.ts";
@@ -19,7 +19,7 @@ import { resolvePageTarget, scopeValue, type WikiScope, withScope } from "../kit
 const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
 
 /** Registers `get_page`, `list_pages` and `neighbors` on a server, scoped as given. */
-export function registerPageTools(server: McpServer, deps: Deps, scope: WikiScope): void {
+export function registerPageTools(server: ToolRegistrar, deps: Deps, scope: WikiScope): void {
   server.registerTool("get_page", {
     title: "Read a page",
     description:

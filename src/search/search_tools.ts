@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/server";
+import type { ToolRegistrar } from "../kit/mcp/tool_middleware.ts";
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { budgetSchema, fitSearch, maxTokensParam } from "../kit/mcp/token_budget.ts";
@@ -23,7 +23,7 @@ export const toolSearchOutputSchema = z.object({
 });
 
 /** Registers `search` on a server, scoped as given (without the parameter: every wiki of `all`). */
-export function registerSearchTools(server: McpServer, deps: Deps, scope: WikiScope): void {
+export function registerSearchTools(server: ToolRegistrar, deps: Deps, scope: WikiScope): void {
   server.registerTool("search", {
     title: "Search the wiki",
     description:

@@ -55,6 +55,7 @@ export function registerSyncRoutes(app: OpenAPIHono, deps: Deps): void {
   const owner = processOwner();
   const requireSpace = async (c: Context, id: string, admin: boolean) =>
     auditedSpace(
+      c,
       (await authorize(
         deps,
         c.get("credential"),
