@@ -224,3 +224,10 @@ Deno.test("the floor plan check fails on a planted forbidden import", () => {
   assert.equal(planted("web/web_routes.ts", "ask/ask_routes.tsx"), 0);
   assert.equal(planted("ask/ask_routes.tsx", "ask/ask_page.tsx"), 0);
 });
+
+Deno.test("the import graph of src/ has no circle and at most 35 imports back up a floor", async () => {
+  const { figuresOf, measure, TARGETS } = await import("../scripts/architecture.ts");
+  const figures = figuresOf(await measure());
+  assert.deepEqual(figures.circles, []);
+  assert.ok(figures.upImports.length <= TARGETS.upImports, figures.upImports.join("\n"));
+});

@@ -60,7 +60,7 @@ export function apiRoutes(deps: Deps): OpenAPIHono {
     base: "/spaces/{id}",
     tag: "Spaces",
     resolve: async (c, id) =>
-      auditedSpace((await authorize(deps, c.get("credential"), id, "read", "rest")).wiki.id),
+      auditedSpace(c, (await authorize(deps, c.get("credential"), id, "read", "rest")).wiki.id),
     secured: true,
     operationPrefix: "space",
   });

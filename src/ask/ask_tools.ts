@@ -1,5 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/server";
-import type { z } from "zod";
+import type { ToolRegistrar } from "../kit/mcp/tool_middleware.ts";
 import type { Deps } from "../deps.ts";
 import {
   type Budget,
@@ -19,7 +18,7 @@ import { type Answer, answerSchema, askInput } from "./ask_schema.ts";
 const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
 
 /** Registers `ask` on a server, scoped as given. */
-export function registerAskTools(server: McpServer, deps: Deps, scope: WikiScope): void {
+export function registerAskTools(server: ToolRegistrar, deps: Deps, scope: WikiScope): void {
   const ask = server.registerTool("ask", {
     title: "Ask the wiki",
     description:
@@ -32,10 +31,9 @@ export function registerAskTools(server: McpServer, deps: Deps, scope: WikiScope
     outputSchema: answerSchema.extend({ budget: budgetSchema }),
     annotations: readOnly,
     _meta: VIEW_TOOL_META,
-  }, (args: Record<string, unknown>) =>
+  }, (input) =>
     runTool(deps.log, async () => {
-      const wiki = await scope.resolve(scopeValue(scope, args));
-      const input = args as z.input<typeof askInput> & { max_tokens?: number };
+      const wiki = await scope.resolve(scopeValue(scope, input));
       const answered = await askWikis(deps, [wiki], input, { via: "mcp", client: scope.client });
       const out = input.max_tokens ? fitAnswer(answered, input.max_tokens) : answered;
       const sources = out.citations.map((c) =>

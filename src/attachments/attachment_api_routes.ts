@@ -67,7 +67,7 @@ const FILE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp", "appli
 export function registerAttachmentApi(app: OpenAPIHono, deps: Deps): void {
   const security = [{ bearer: [] }];
   const requireSpace = async (c: Context, id: string, need: Need) =>
-    auditedSpace((await authorize(deps, c.get("credential"), id, need, "rest")).wiki.id);
+    auditedSpace(c, (await authorize(deps, c.get("credential"), id, need, "rest")).wiki.id);
 
   app.openapi(
     createRoute({

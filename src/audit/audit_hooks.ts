@@ -1,9 +1,9 @@
-import type { CallToolResult, McpServer } from "@modelcontextprotocol/server";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { MiddlewareHandler } from "hono";
 import type { Credential } from "../auth/credentials.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { recordAudit, withAuditedCall } from "./record_audit.ts";
+import { recordAudit } from "./record_audit.ts";
 
 /** Who makes the calls of one MCP request. */
 export type AuditActor = {
@@ -12,43 +12,40 @@ export type AuditActor = {
   requestId: string | null;
 };
 
-type ToolHandler = (...args: unknown[]) => Promise<CallToolResult>;
-
 /**
- * Records every call of the tools registered on `server` from here on: the tool's name, the
- * page it named, its outcome (`ok` or the error's code) and the space the credential was
- * checked against. Wraps `registerTool`, so the tools themselves stay unaware of it.
+ * The audit of a credential's tool calls, as tool middleware (`toolsWith` in the MCP kit): after
+ * each call, the tool's name, the page it named, its outcome (`ok` or the error's code) and the
+ * space the call's arguments reach with the credential (`spaceOf`: null when none, so a space
+ * the credential does not reach is never attributed to it).
+ *
+ * @example
+ * const tools = toolsWith(server, auditToolCall(deps, actor, (args) => spaceOf(args)));
  */
-export function auditToolCalls(
-  server: McpServer,
+export function auditToolCall(
   deps: Pick<Deps, "db" | "log" | "config">,
   actor: AuditActor,
-): McpServer {
-  const register = server.registerTool.bind(server) as (
-    name: string,
-    config: unknown,
-    handler: ToolHandler,
-  ) => unknown;
-  const audited = (name: string, config: unknown, handler: ToolHandler) =>
-    register(name, config, async (...args) => {
-      const { result, wikiId } = await withAuditedCall(() => handler(...args));
-      const input = (args[0] ?? {}) as { page?: unknown };
-      await recordAudit(deps, {
-        wikiId,
-        accountId: actor.credential.accountId,
-        credentialKind: actor.credential.kind,
-        credentialId: actor.credential.id,
-        clientName: actor.clientName?.slice(0, 200) ?? null,
-        channel: "mcp",
-        action: name,
-        target: typeof input.page === "string" ? input.page.slice(0, 400) : null,
-        outcome: result.isError ? String(result._meta?.code ?? "error") : "ok",
-        requestId: actor.requestId,
-      });
-      return result;
+  spaceOf: (args: { space?: unknown; page?: unknown }) => Promise<string | null>,
+): (
+  call: { name: string; args: { space?: unknown; page?: unknown } },
+  next: () => Promise<CallToolResult>,
+) => Promise<CallToolResult> {
+  return async function auditedToolCall(call, next) {
+    const result = await next();
+    const args = call.args;
+    await recordAudit(deps, {
+      wikiId: await spaceOf(args),
+      accountId: actor.credential.accountId,
+      credentialKind: actor.credential.kind,
+      credentialId: actor.credential.id,
+      clientName: actor.clientName?.slice(0, 200) ?? null,
+      channel: "mcp",
+      action: call.name,
+      target: typeof args.page === "string" ? args.page.slice(0, 400) : null,
+      outcome: result.isError ? String(result._meta?.code ?? "error") : "ok",
+      requestId: actor.requestId,
     });
-  (server as unknown as { registerTool: typeof audited }).registerTool = audited;
-  return server;
+    return result;
+  };
 }
 
 /**
@@ -56,8 +53,9 @@ export function auditToolCalls(
  * was accepted): the operation, the page, the outcome, and the space if the token reaches it.
  */
 export function auditSpaceRequests(deps: Pick<Deps, "db" | "log" | "config">): MiddlewareHandler {
-  return async (c, next) => {
-    const { wikiId } = await withAuditedCall(() => next());
+  return async function auditedSpaceRequest(c, next) {
+    await next();
+    const wikiId = c.get("auditedSpace") ?? null;
     const credential = c.get("credential");
     if (!credential) return;
     const { action, target } = restOperation(c.req.method, c.req.path);

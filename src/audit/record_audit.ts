@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from "node:async_hooks";
+import type { Context } from "hono";
 import type { Deps } from "../deps.ts";
 import {
   type AuditEvent,
@@ -38,28 +38,21 @@ export async function recordAudit(
   }
 }
 
-/** The call being audited: the space its credential was checked against, once known. */
-type AuditedCall = { wikiId: string | null };
-
-const currentCall = new AsyncLocalStorage<AuditedCall>();
-
-/** Runs `work` as one audited call; `auditedSpace` inside it names the call's space. */
-export async function withAuditedCall<T>(
-  work: () => Promise<T>,
-): Promise<{ result: T; wikiId: string | null }> {
-  const call: AuditedCall = { wikiId: null };
-  const result = await currentCall.run(call, work);
-  return { result, wikiId: call.wikiId };
+declare module "hono" {
+  interface ContextVariableMap {
+    /** The space a REST request's credential was checked against (`auditedSpace`). */
+    auditedSpace: string;
+  }
 }
 
 /**
- * Notes that the current call's credential reaches `wikiId` (called where the credential is
- * checked against the space, on MCP and REST alike) and returns it. Only a space the
- * credential reaches is ever recorded, so an owner's log never shows strangers' attempts.
+ * Notes on the request that its credential reaches `wikiId` (called where the credential is
+ * checked against the space) and returns it; `auditSpaceRequests` records it with the request.
+ * Only a space the credential reaches is ever recorded, so an owner's log never shows
+ * strangers' attempts.
  */
-export function auditedSpace(wikiId: string): string {
-  const call = currentCall.getStore();
-  if (call) call.wikiId = wikiId;
+export function auditedSpace(c: Context, wikiId: string): string {
+  c.set("auditedSpace", wikiId);
   return wikiId;
 }
 

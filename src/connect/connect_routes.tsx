@@ -13,9 +13,18 @@ import { ConnectPage, type EndpointView } from "./connect_page.tsx";
  */
 export function connectRoutes(deps: Deps): Hono {
   const app = new Hono();
+
+  connectPageRoute(app, deps);
+  spaceConnectRoute(app, deps);
+
+  app.onError(webErrorHandler(deps, { signInNext: true }));
+  return app;
+}
+
+/** `GET /connect`: the connect page, for the hub and the signed-in person's spaces. */
+function connectPageRoute(app: Hono, deps: Deps): void {
   const base = deps.config.baseUrl;
   const reachable = reachableFromInternet(base);
-
   app.get("/connect", async (c) => {
     const account = c.get("account");
     const spaces = account
@@ -66,7 +75,12 @@ export function connectRoutes(deps: Deps): Hono {
       />,
     );
   });
+}
 
+/** `GET /w/<id>/-/connect`: connecting an assistant to one wiki. */
+function spaceConnectRoute(app: Hono, deps: Deps): void {
+  const base = deps.config.baseUrl;
+  const reachable = reachableFromInternet(base);
   app.get("/w/:id/-/connect", async (c) => {
     const view = await openSpace(deps, c, "read");
     const { wiki, role } = view.space;
@@ -122,7 +136,4 @@ export function connectRoutes(deps: Deps): Hono {
       />,
     );
   });
-
-  app.onError(webErrorHandler(deps, { signInNext: true }));
-  return app;
 }

@@ -2,8 +2,8 @@ import { Hono } from "hono";
 import { reachableSpaces } from "../access/access_policy.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { searchAndRecord } from "../search/search_and_record.ts";
-import { WEB_CLIENT } from "../usage/record_usage.ts";
+import { searchWikis } from "../search/search_wikis.ts";
+import { recordSearch, WEB_CLIENT } from "../usage/record_usage.ts";
 import { requireAccount } from "../sessions/sessions.ts";
 import { relativeUrl } from "../kit/web/space_urls.ts";
 import { suggestSections } from "../spaces/suggest_sections.ts";
@@ -41,12 +41,9 @@ export function searchAllRoutes(deps: Deps): Hono {
       const cursor = c.req.query("cursor") || undefined;
       // Counted in each space where it found pages, as an MCP search across spaces is (the
       // type-ahead `suggest` below is not: it would list every prefix typed).
-      const found = await searchAndRecord(
-        deps,
-        [...spaces.keys()],
-        { query, limit: 20, cursor },
-        WEB_CLIENT,
-      );
+      const wikis = [...spaces.keys()];
+      const found = await searchWikis(deps, wikis, { query, limit: 20, cursor });
+      await recordSearch(deps, { wikis, query, cursor, results: found.results, ...WEB_CLIENT });
       const results = found.results.map((r) => ({
         ...r,
         href: relativeUrl(r.url, deps.config.baseUrl),

@@ -33,6 +33,15 @@ const SHOWN = 200;
 export function feedbackRoutes(deps: Deps): Hono {
   const app = new Hono();
 
+  reportRoutes(app, deps);
+  proposalRoutes(app, deps);
+
+  app.onError(webErrorHandler(deps, { signInNext: true }));
+  return app;
+}
+
+/** The feedback page: reports, their resolution, and its settings. */
+function reportRoutes(app: Hono, deps: Deps): void {
   app.get("/w/:id/-/feedback", async (c) => {
     const view = await openSpace(deps, c, "admin");
     return c.html(await feedbackPage(deps, view, c.req.query("done")));
@@ -69,7 +78,10 @@ export function feedbackRoutes(deps: Deps): Hono {
     }
     return c.redirect(toolHref(id, "feedback", { done: "settings" }), 303);
   });
+}
 
+/** A proposal's page, and accepting or declining it. */
+function proposalRoutes(app: Hono, deps: Deps): void {
   app.get("/w/:id/-/proposals/:n", async (c) => {
     const view = await openSpace(deps, c, "admin");
     const proposal = await proposalOf(deps, view, numberParam(c, "n"));
@@ -121,9 +133,6 @@ export function feedbackRoutes(deps: Deps): Hono {
     });
     return c.redirect(toolHref(id, "feedback", { done: "declined" }), 303);
   });
-
-  app.onError(webErrorHandler(deps, { signInNext: true }));
-  return app;
 }
 
 const NOTICES: Record<string, string> = {

@@ -1,8 +1,8 @@
-import type { McpServer } from "@modelcontextprotocol/server";
+import type { ToolRegistrar } from "../kit/mcp/tool_middleware.ts";
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { runTool, toolResult } from "../kit/mcp/tool_result.ts";
-import { resolvePageTarget, scopeValue, type WikiScope } from "../kit/mcp/wiki_scope.ts";
+import { resolvePageTarget, scopeValue, type WikiScope, withScope } from "../kit/mcp/wiki_scope.ts";
 import { proposeEdit, proposeInput, proposeOutput, type Proposer } from "./propose_edit.ts";
 import { reportInput, reportOutput, reportProblem } from "./report_problem.ts";
 import type { Sender } from "./store.ts";
@@ -19,31 +19,27 @@ const writes = {
  * what is wrong, under a small budget of their own (`budgetKey`).
  */
 export function registerReportTool(
-  server: McpServer,
+  server: ToolRegistrar,
   deps: Deps,
   scope: WikiScope,
   sender: Sender,
   budgetKey: string,
 ): void {
-  const input = scope.param
-    ? reportInput.extend({ [scope.param.name]: scope.param.schema })
-    : reportInput;
   server.registerTool("report_problem", {
     title: "Report a problem with a page",
     description:
       "Tell the wiki's owners that a page is wrong, outdated, missing or unclear, with a short note " +
       "(at most 2,000 characters). People read these reports and fix the page; use it when you " +
       "notice the wiki contradicting itself or a source, not for questions. A few reports an hour.",
-    inputSchema: input,
+    inputSchema: withScope(scope, reportInput),
     outputSchema: reportOutput,
     annotations: writes,
-  }, (args: Record<string, unknown>) =>
+  }, (parsed) =>
     runTool(deps.log, async () => {
-      const parsed = args as z.output<typeof reportInput>;
       const target = await resolvePageTarget(
         deps.config.baseUrl,
         scope,
-        scopeValue(scope, args),
+        scopeValue(scope, parsed),
         parsed.page,
       );
       const page = target.ref.split("#")[0]!;
@@ -66,7 +62,7 @@ export function registerReportTool(
  * review, or a direct write for a token they allowed to (see `mayPropose`).
  */
 export function registerProposeTool(
-  server: McpServer,
+  server: ToolRegistrar,
   deps: Deps,
   spaceParam: z.ZodType<string | undefined>,
   resolve: (space: string | undefined) => Promise<string>,

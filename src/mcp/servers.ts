@@ -2,8 +2,9 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { ANONYMOUS, authorize, chooseSpace, reachableSpaces } from "../access/access_policy.ts";
 import type { Credential } from "../auth/credentials.ts";
-import { auditToolCalls } from "../audit/audit_hooks.ts";
-import { auditedSpace } from "../audit/record_audit.ts";
+import { auditToolCall } from "../audit/audit_hooks.ts";
+import { type ToolRegistrar, toolsWith } from "../kit/mcp/tool_middleware.ts";
+import { parsePageUrl } from "../lib/urls.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { registerProposeTool, registerReportTool } from "../feedback/feedback_tools.ts";
@@ -61,6 +62,9 @@ const SPACE_PARAM = {
   ),
 };
 
+/** The report tool's `space` (it searches nothing, so leaving it out never means "all"). */
+const REPORT_SPACE_PARAM = { ...SPACE_PARAM, searchSchema: SPACE_PARAM.schema };
+
 /**
  * The hub: every public wiki, chosen per call by the `wiki` parameter. `client` names the
  * caller in usage counts; `caller` is the key its requests are counted on (its report budget).
@@ -79,6 +83,7 @@ export function buildHubServer(
     all: () => publicWikiIds(deps),
     client,
   };
+  registerWikiView(server);
   readTools(server, deps, scope);
   registerReportTool(server, deps, scope, anonymous(client), caller);
   registerSkillResources(server, deps.config.baseUrl, { kind: "hub" });
@@ -94,6 +99,7 @@ export function buildWikiServer(
 ): McpServer {
   const server = newServer(wiki.title, wikiInstructions(wiki), "public");
   const scope = { param: null, resolve: () => Promise.resolve(wiki.id), client };
+  registerWikiView(server);
   readTools(server, deps, scope);
   registerReportTool(server, deps, scope, anonymous(client), caller);
   registerSkillResources(server, deps.config.baseUrl, { kind: "wiki", id: wiki.id });
@@ -107,18 +113,20 @@ export function buildPrivateServer(
   clientName: string | null,
   requestId: string | null = null,
 ): McpServer {
-  // Every tool call made with a credential goes into the space's audit log.
-  const server = auditToolCalls(
-    newServer("My spaces", PRIVATE_INSTRUCTIONS, "private"),
+  const server = newServer("My spaces", PRIVATE_INSTRUCTIONS, "private");
+  // Every tool call made with a credential goes into the space's audit log: declared here, as
+  // middleware around the tools the features register.
+  const audit = auditToolCall(
     deps,
     { credential, clientName, requestId },
+    (args) => auditedSpaceOf(deps, credential, args),
   );
-  const spaceParam = SPACE_PARAM.schema;
-  const resolve = async (id: string | undefined) =>
-    auditedSpace(await chooseSpace(deps, credential, id));
+  const tools = toolsWith(server, audit);
+  const resolve = (id: string | undefined) => chooseSpace(deps, credential, id);
 
-  registerMySpacesTool(server, deps, credential);
-  readTools(server, deps, {
+  registerMySpacesTool(tools, deps, credential);
+  registerWikiView(server);
+  readTools(tools, deps, {
     param: SPACE_PARAM,
     resolve,
     all: async () => {
@@ -126,17 +134,15 @@ export function buildPrivateServer(
       if (spaces.length === 0) {
         throw new AppError("bad_request", "This credential reaches no space");
       }
-      // A call that touches one space is audited there; a search across several, nowhere.
-      if (spaces.length === 1) auditedSpace(spaces[0]!.id);
       return spaces.map((s) => s.id);
     },
     client: clientName,
   });
   registerReportTool(
-    server,
+    tools,
     deps,
     {
-      param: { name: "space", schema: spaceParam, searchSchema: spaceParam },
+      param: REPORT_SPACE_PARAM,
       resolve,
       client: clientName,
     },
@@ -149,10 +155,10 @@ export function buildPrivateServer(
     // Every credential of an account shares its report budget (a new token buys none).
     `account:${credential.accountId}`,
   );
-  registerProposeTool(server, deps, spaceParam, resolve, { credential, clientName });
+  registerProposeTool(tools, deps, SPACE_PARAM.schema, resolve, { credential, clientName });
   registerSkillResources(server, deps.config.baseUrl, { kind: "private" });
 
-  registerConfirmUseTool(server, deps, { credential, clientName }, spaceParam, resolve);
+  registerConfirmUseTool(tools, deps, { credential, clientName }, SPACE_PARAM.schema, resolve);
   return server;
 }
 
@@ -172,10 +178,27 @@ async function publicWikiIds(deps: Pick<Deps, "db" | "config">): Promise<string[
 }
 
 /** The read tools every endpoint has, in the order `tools/list` shows them. */
-function readTools(server: McpServer, deps: Deps, scope: WikiScope): void {
-  registerWikiView(server);
+function readTools(server: ToolRegistrar, deps: Deps, scope: WikiScope): void {
   registerSearchTools(server, deps, scope);
   registerFetchTool(server, deps, scope);
   registerPageTools(server, deps, scope);
   registerAskTools(server, deps, scope);
+}
+
+/**
+ * The space a private tool call reaches, for its audit entry: the `space` it names (or the page
+ * URL it names), else the credential's only space; null when the credential reaches none of
+ * them (a space it does not reach is never attributed to it) or several.
+ */
+function auditedSpaceOf(
+  deps: Deps,
+  credential: Credential,
+  args: { space?: unknown; page?: unknown },
+): Promise<string | null> {
+  const named = typeof args.space === "string"
+    ? args.space
+    : typeof args.page === "string"
+    ? parsePageUrl(deps.config.baseUrl, args.page)?.wiki
+    : undefined;
+  return chooseSpace(deps, credential, named).catch(() => null);
 }

@@ -25,6 +25,15 @@ import { consentedScope } from "./scopes.ts";
 export function authorizeRoutes(deps: Deps, fetcher: DocumentFetcher): Hono {
   const app = new Hono();
 
+  consentRoutes(app, deps, fetcher);
+  connectedAppRoutes(app, deps);
+
+  app.onError(webErrorHandler(deps, { signInNext: true }));
+  return app;
+}
+
+/** `GET` and `POST /authorize`: the consent page and its answer. */
+function consentRoutes(app: Hono, deps: Deps, fetcher: DocumentFetcher): void {
   app.get("/authorize", async (c) => {
     const params = new URL(c.req.url).searchParams;
     const check = await checkAuthorizationRequest(deps, fetcher, params);
@@ -107,7 +116,10 @@ export function authorizeRoutes(deps: Deps, fetcher: DocumentFetcher): Hono {
       303,
     );
   });
+}
 
+/** `/account/apps`: the connected apps, and disconnecting one. */
+function connectedAppRoutes(app: Hono, deps: Deps): void {
   app.get("/account/apps", async (c) => {
     const account = requireAccount(c);
     const apps = await listConnectedApps(deps.db, account.id);
@@ -124,9 +136,6 @@ export function authorizeRoutes(deps: Deps, fetcher: DocumentFetcher): Hono {
     }
     return c.redirect("/account/apps", 303);
   });
-
-  app.onError(webErrorHandler(deps, { signInNext: true }));
-  return app;
 }
 
 /**

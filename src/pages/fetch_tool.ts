@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/server";
+import type { ToolRegistrar } from "../kit/mcp/tool_middleware.ts";
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { withoutTitleHeading } from "../markdown/outline.ts";
@@ -38,7 +38,7 @@ const fetchInputSchema = z.object({
  * Registers `fetch`: one string argument, an `id` from search (`<wiki>/<path>`) or a page url,
  * as ChatGPT connectors and deep research call it. Reads through the same function as get_page.
  */
-export function registerFetchTool(server: McpServer, deps: Deps, scope: WikiScope): void {
+export function registerFetchTool(server: ToolRegistrar, deps: Deps, scope: WikiScope): void {
   server.registerTool("fetch", {
     title: "Fetch a page",
     description: "Fetch a whole page by the `id` a search result gives (`<wiki>/<page path>`, or " +

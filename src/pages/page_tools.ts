@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/server";
+import type { ToolRegistrar } from "../kit/mcp/tool_middleware.ts";
 import type { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { withoutTitleHeading } from "../markdown/outline.ts";
@@ -26,9 +26,7 @@ const pageListOutputSchema = convertedOnce(pageListSchema);
 const neighborsOutputSchema = convertedOnce(neighborsSchema);
 
 /** Registers `get_page`, `list_pages` and `neighbors` on a server, scoped as given. */
-export function registerPageTools(server: McpServer, deps: Deps, scope: WikiScope): void {
-  const value = (args: Record<string, unknown>) => scopeValue(scope, args);
-
+export function registerPageTools(server: ToolRegistrar, deps: Deps, scope: WikiScope): void {
   server.registerTool("get_page", {
     title: "Read a page",
     description:
@@ -42,10 +40,14 @@ export function registerPageTools(server: McpServer, deps: Deps, scope: WikiScop
     outputSchema: pageOutputSchema,
     annotations: readOnly,
     _meta: VIEW_TOOL_META,
-  }, (args: Record<string, unknown>) =>
+  }, (input) =>
     runTool(deps.log, async () => {
-      const input = args as z.input<typeof getPageInput> & { max_tokens?: number };
-      const target = await resolvePageTarget(deps.config.baseUrl, scope, value(args), input.page);
+      const target = await resolvePageTarget(
+        deps.config.baseUrl,
+        scope,
+        scopeValue(scope, input),
+        input.page,
+      );
       const wiki = target.wiki;
       // Read once: a slice cut to fit `max_tokens` comes from the text already read.
       const read = await readPageContent(deps, wiki, {
@@ -77,10 +79,10 @@ export function registerPageTools(server: McpServer, deps: Deps, scope: WikiScop
     inputSchema: withScope(scope, listPagesInput),
     outputSchema: pageListOutputSchema,
     annotations: readOnly,
-  }, (args: Record<string, unknown>) =>
+  }, (args) =>
     runTool(deps.log, async () => {
-      const wiki = await scope.resolve(value(args));
-      const out = await listPages(deps, wiki, args as z.output<typeof listPagesInput>);
+      const wiki = await scope.resolve(scopeValue(scope, args));
+      const out = await listPages(deps, wiki, args);
       return toolResult(out, renderPageList(wiki, out));
     }));
 
@@ -92,10 +94,10 @@ export function registerPageTools(server: McpServer, deps: Deps, scope: WikiScop
     inputSchema: withScope(scope, neighborsInput),
     outputSchema: neighborsOutputSchema,
     annotations: readOnly,
-  }, (args: Record<string, unknown>) =>
+  }, (args) =>
     runTool(deps.log, async () => {
-      const wiki = await scope.resolve(value(args));
-      const out = await listNeighbors(deps, wiki, args as z.input<typeof neighborsInput>);
+      const wiki = await scope.resolve(scopeValue(scope, args));
+      const out = await listNeighbors(deps, wiki, args);
       const lines = out.neighbors.map((n) =>
         `${n.relation === "links_to" ? "→" : "←"} ${n.page}${
           n.title && n.title !== n.page ? ` (${n.title})` : ""

@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/server";
+import type { ToolRegistrar } from "../kit/mcp/tool_middleware.ts";
 import { z } from "zod";
 import type { Credential } from "../auth/credentials.ts";
 import type { Deps } from "../deps.ts";
@@ -11,7 +11,7 @@ import { recordPageUse } from "./record_page_use.ts";
  * revision it read; `resolve` turns the `space` argument into the space it may write to.
  */
 export function registerConfirmUseTool(
-  server: McpServer,
+  server: ToolRegistrar,
   deps: Deps,
   caller: { credential: Credential; clientName: string | null },
   spaceParam: z.ZodType<string | undefined>,

@@ -2,10 +2,10 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Deps } from "../deps.ts";
 import { json, problems, wikiIdParam } from "../kit/rest/schemas.ts";
 import { type ReadScope, scopeParts } from "../kit/rest/read_scope.ts";
-import { searchAndRecord } from "./search_and_record.ts";
-import { searchOutputSchema } from "./search_wikis.ts";
 import { readingDeps } from "../db/replicas.ts";
 import { versionParam } from "../versions/versions.ts";
+import { recordSearch } from "../usage/record_usage.ts";
+import { searchOutputSchema, searchWikis } from "./search_wikis.ts";
 
 /** Registers hybrid search under the scope's base (`…/search`). */
 export function registerSearchRoutes(app: OpenAPIHono, deps: Deps, scope: ReadScope): void {
@@ -37,9 +37,15 @@ export function registerSearchRoutes(app: OpenAPIHono, deps: Deps, scope: ReadSc
       const wiki = await resolve(c, c.req.valid("param").id);
       const { q, limit, cursor, version } = c.req.valid("query");
       const reading = await readingDeps(deps, c.get("rateLimit")?.key);
-      const out = await searchAndRecord(reading, [wiki], { query: q, limit, cursor, version }, {
+      const out = await searchWikis(reading, [wiki], { query: q, limit, cursor, version });
+      const client = c.req.header("user-agent");
+      await recordSearch(deps, {
+        wikis: [wiki],
+        query: q,
+        cursor,
+        results: out.results,
         via: "rest",
-        client: c.req.header("user-agent"),
+        client,
       });
       return c.json(out, 200);
     },

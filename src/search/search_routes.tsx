@@ -3,8 +3,8 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { openSpace } from "../kit/web/space_context.ts";
 import { relativeUrl } from "../kit/web/space_urls.ts";
-import { WEB_CLIENT } from "../usage/record_usage.ts";
-import { searchAndRecord } from "./search_and_record.ts";
+import { recordSearch, WEB_CLIENT } from "../usage/record_usage.ts";
+import { searchWikis } from "./search_wikis.ts";
 import { SearchPage } from "./search_page.tsx";
 
 /** `GET /w/<id>/-/search?q=…`: a wiki's search page, with its results. */
@@ -18,12 +18,9 @@ export function searchRoutes(deps: Deps): Hono {
       const cursor = c.req.query("cursor") || undefined;
       // Counted as MCP and REST searches are (the type-ahead `suggest` below is not: it would
       // list every prefix typed).
-      const found = await searchAndRecord(
-        deps,
-        [view.space.wiki.id],
-        { query, limit: 20, cursor },
-        WEB_CLIENT,
-      );
+      const wikis = [view.space.wiki.id];
+      const found = await searchWikis(deps, wikis, { query, limit: 20, cursor });
+      await recordSearch(deps, { wikis, query, cursor, results: found.results, ...WEB_CLIENT });
       const results = found.results.map((r) => ({
         ...r,
         href: relativeUrl(r.url, deps.config.baseUrl),

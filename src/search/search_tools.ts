@@ -1,12 +1,12 @@
-import type { McpServer } from "@modelcontextprotocol/server";
+import type { ToolRegistrar } from "../kit/mcp/tool_middleware.ts";
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { budgetSchema, fitSearch, maxTokensParam } from "../kit/mcp/token_budget.ts";
 import { convertedOnce, runTool, toolResult } from "../kit/mcp/tool_result.ts";
 import { scopeValue, searchScope, type WikiScope, withScope } from "../kit/mcp/wiki_scope.ts";
 import { VIEW_TOOL_META } from "../mcp_app/wiki_view.ts";
-import { searchAndRecord } from "./search_and_record.ts";
-import { searchInput, searchResultSchema } from "./search_wikis.ts";
+import { recordSearch } from "../usage/record_usage.ts";
+import { searchInput, searchResultSchema, searchWikis } from "./search_wikis.ts";
 import { markSnippet } from "./snippet.ts";
 
 const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
@@ -28,12 +28,8 @@ export const toolSearchOutputSchema = convertedOnce(z.object({
 /** `search`'s arguments before the scope's parameter, declared once (see `withScope`). */
 const searchArgs = searchInput.extend({ max_tokens: maxTokensParam });
 
-/** `search`'s arguments where leaving the parameter out searches every wiki, per parameter. */
-const searchAllArgs = new WeakMap<object, z.ZodObject>();
-
 /** Registers `search` on a server, scoped as given (without the parameter: every wiki of `all`). */
-export function registerSearchTools(server: McpServer, deps: Deps, scope: WikiScope): void {
-  const value = (args: Record<string, unknown>) => scopeValue(scope, args);
+export function registerSearchTools(server: ToolRegistrar, deps: Deps, scope: WikiScope): void {
   server.registerTool("search", {
     title: "Search the wiki",
     description:
@@ -46,34 +42,25 @@ export function registerSearchTools(server: McpServer, deps: Deps, scope: WikiSc
       (scope.all
         ? ` Without \`${scope.param!.name}\`, searches all of them; each result names its wiki.`
         : ""),
-    inputSchema: scope.param && scope.all
-      ? searchAllArgsOf(scope.param)
-      : withScope(scope, searchArgs),
+    inputSchema: withScope(scope, searchArgs, "search"),
     outputSchema: toolSearchOutputSchema,
     annotations: readOnly,
     _meta: VIEW_TOOL_META,
-  }, (args: Record<string, unknown>) =>
+  }, (input) =>
     runTool(deps.log, async () => {
-      const wikis = await searchScope(scope, value(args));
-      const input = args as z.input<typeof searchInput> & { max_tokens?: number };
+      const wikis = await searchScope(scope, scopeValue(scope, input));
       // Counted by the results shown: those `max_tokens` leaves.
-      const out = await searchAndRecord(
-        deps,
-        wikis,
-        input,
-        { via: "mcp", client: scope.client },
-        (found) => {
-          const all = {
-            // A versioned result's id names its version: a fetch of it stays in that version.
-            results: found.results.map((r) => ({
-              id: `${r.wiki}${r.version ? `@${r.version}` : ""}/${r.page}`,
-              ...r,
-            })),
-            next_cursor: found.next_cursor,
-          };
-          return input.max_tokens ? fitSearch(all, input.max_tokens, input.cursor) : all;
-        },
-      );
+      const found = await searchWikis(deps, wikis, input);
+      const all = {
+        // A versioned result's id names its version: a fetch of it stays in that version.
+        results: found.results.map((r) => ({
+          id: `${r.wiki}${r.version ? `@${r.version}` : ""}/${r.page}`,
+          ...r,
+        })),
+        next_cursor: found.next_cursor,
+      };
+      const out = input.max_tokens ? fitSearch(all, input.max_tokens, input.cursor) : all;
+      await recordSearch(deps, { wikis, ...input, results: out.results, ...mcpSource(scope) });
       // The text is the JSON of the results (the convention of ChatGPT's search/fetch tools),
       // with the matched words marked ⟦ ⟧ in each snippet: markers no markdown uses.
       const marked = out.results.map(({ matches, ...r }) => ({
@@ -84,10 +71,7 @@ export function registerSearchTools(server: McpServer, deps: Deps, scope: WikiSc
     }));
 }
 
-function searchAllArgsOf(param: NonNullable<WikiScope["param"]>): z.ZodObject {
-  let args = searchAllArgs.get(param);
-  if (!args) {
-    searchAllArgs.set(param, args = searchArgs.extend({ [param.name]: param.searchSchema }));
-  }
-  return args;
+/** Who a tool's search is counted for on the usage pages. */
+function mcpSource(scope: WikiScope) {
+  return { via: "mcp" as const, client: scope.client };
 }

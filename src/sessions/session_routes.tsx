@@ -19,6 +19,16 @@ import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
 export function sessionRoutes(deps: Deps): Hono {
   const app = new Hono();
 
+  signUpRoutes(app, deps);
+  signInRoutes(app, deps);
+
+  app.onError(webErrorHandler(deps, { signInNext: false }));
+
+  return app;
+}
+
+/** `GET` and `POST /signup`. */
+function signUpRoutes(app: Hono, deps: Deps): void {
   app.get("/signup", (c) => {
     const next = safeNext(c.req.query("next"));
     if (c.get("account")) return c.redirect(next ?? "/account", 303);
@@ -68,7 +78,10 @@ export function sessionRoutes(deps: Deps): Hono {
     });
     return c.redirect(next ?? "/account", 303);
   });
+}
 
+/** `GET` and `POST /signin`, and `POST /signout`. */
+function signInRoutes(app: Hono, deps: Deps): void {
   app.get("/signin", (c) => {
     const next = safeNext(c.req.query("next"));
     if (c.get("account")) return c.redirect(next ?? "/account", 303);
@@ -121,10 +134,6 @@ export function sessionRoutes(deps: Deps): Hono {
     clearSessionCookie(c, deps.config);
     return c.redirect("/signin", 303);
   });
-
-  app.onError(webErrorHandler(deps, { signInNext: false }));
-
-  return app;
 }
 
 /** Signs the browser in as the account: a new session (never a reused one) and its cookie. */

@@ -16,6 +16,14 @@ import { findPage } from "../pages/read_page.ts";
 export function manageRoutes(deps: Deps): Hono {
   const app = new Hono();
 
+  renameRoutes(app, deps);
+  deleteRoutes(app, deps);
+
+  return app;
+}
+
+/** Renaming a page: its form and the rename. */
+function renameRoutes(app: Hono, deps: Deps): void {
   app.get("/w/:id/-/rename/:path{.+}", async (c) => {
     const { view, page, backlinks } = await openPage(c, deps);
     return c.html(<RenamePageForm {...view} page={page} backlinks={backlinks} />);
@@ -61,7 +69,10 @@ export function manageRoutes(deps: Deps): Hono {
       throw error;
     }
   });
+}
 
+/** Deleting a page: its confirmation and the delete. */
+function deleteRoutes(app: Hono, deps: Deps): void {
   app.get("/w/:id/-/delete/:path{.+}", async (c) => {
     const { view, page, backlinks } = await openPage(c, deps);
     return c.html(<DeletePageForm {...view} page={page} backlinks={backlinks} />);
@@ -95,8 +106,6 @@ export function manageRoutes(deps: Deps): Hono {
     });
     return c.redirect(spaceHref(page.wiki_id), 303);
   });
-
-  return app;
 }
 
 /** The wiki (for writing), the page of the route's path and how many pages link to it. */

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { auditedSpace } from "../audit/record_audit.ts";
 import { authorize, type Need } from "../access/access_policy.ts";
-import type { Credential } from "../auth/credentials.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { importArchive } from "../importer/import_archive.ts";
@@ -90,11 +90,11 @@ const security = [{ bearer: [] }];
 /** The space `id` names, if the caller's account token reaches it with `need`. */
 async function requireSpace(
   deps: Deps,
-  c: { get(key: "credential"): Credential },
+  c: Context,
   id: string,
   need: Need = "read",
 ): Promise<string> {
-  return auditedSpace((await authorize(deps, c.get("credential"), id, need, "rest")).wiki.id);
+  return auditedSpace(c, (await authorize(deps, c.get("credential"), id, need, "rest")).wiki.id);
 }
 
 /** The account token's routes: its spaces, page writes and imports (reads: `readRoutes`). */

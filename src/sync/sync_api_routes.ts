@@ -45,26 +45,29 @@ const jobSchema = z.object({
   finished_at: z.string().nullable(),
 });
 
+const security = [{ bearer: [] }];
+
+/** The space `id` names, if the caller's token reaches it (as an admin when `admin`). */
+async function requireSpace(deps: Deps, c: Context, id: string, admin: boolean): Promise<string> {
+  const need = admin ? "admin" : "read";
+  const purpose = admin ? "change its sync" : undefined;
+  const access = await authorize(deps, c.get("credential"), id, need, "rest", purpose);
+  return auditedSpace(c, access.wiki.id);
+}
+
 /**
  * REST for Git sync: connect a space (`PUT /spaces/{id}/sync`, owners and admins), see its
  * freshness (`GET`), sync now (`POST`), disconnect (`DELETE`), a new webhook secret, and the
  * push webhook `POST /hooks/git/{id}`, which takes no token but the host's signature.
  */
 export function registerSyncRoutes(app: OpenAPIHono, deps: Deps): void {
-  const security = [{ bearer: [] }];
-  const owner = processOwner();
-  const requireSpace = async (c: Context, id: string, admin: boolean) =>
-    auditedSpace(
-      (await authorize(
-        deps,
-        c.get("credential"),
-        id,
-        admin ? "admin" : "read",
-        "rest",
-        admin ? "change its sync" : undefined,
-      )).wiki.id,
-    );
+  connectionRoutes(app, deps);
+  syncNowRoutes(app, deps);
+  webhookRoute(app, deps);
+}
 
+/** `GET`, `PUT` and `DELETE /spaces/{id}/sync`: a space's Git connection and its freshness. */
+function connectionRoutes(app: OpenAPIHono, deps: Deps): void {
   app.openapi(
     createRoute({
       method: "get",
@@ -80,7 +83,7 @@ export function registerSyncRoutes(app: OpenAPIHono, deps: Deps): void {
       },
     }),
     async (c) => {
-      const wikiId = await requireSpace(c, c.req.valid("param").id, false);
+      const wikiId = await requireSpace(deps, c, c.req.valid("param").id, false);
       const row = await findGitSource(deps.db, wikiId);
       if (!row) throw notConnected(wikiId);
       const jobs = await recentSyncJobs(deps.db, wikiId);
@@ -110,7 +113,7 @@ export function registerSyncRoutes(app: OpenAPIHono, deps: Deps): void {
       },
     }),
     async (c) => {
-      const wikiId = await requireSpace(c, c.req.valid("param").id, true);
+      const wikiId = await requireSpace(deps, c, c.req.valid("param").id, true);
       const out = await connectGitSource(deps, wikiId, c.req.valid("json"));
       return out.created
         ? c.json({ ...out.status, webhook_secret: out.webhookSecret! }, 201)
@@ -130,12 +133,16 @@ export function registerSyncRoutes(app: OpenAPIHono, deps: Deps): void {
       responses: { 204: { description: "Disconnected" }, ...problems(401, 403, 404) },
     }),
     async (c) => {
-      const wikiId = await requireSpace(c, c.req.valid("param").id, true);
+      const wikiId = await requireSpace(deps, c, c.req.valid("param").id, true);
       await disconnectGitSource(deps, wikiId);
       return c.body(null, 204);
     },
   );
+}
 
+/** A new webhook secret, and `POST /spaces/{id}/sync`: sync now. */
+function syncNowRoutes(app: OpenAPIHono, deps: Deps): void {
+  const owner = processOwner();
   app.openapi(
     createRoute({
       method: "post",
@@ -151,7 +158,7 @@ export function registerSyncRoutes(app: OpenAPIHono, deps: Deps): void {
       },
     }),
     async (c) => {
-      const wikiId = await requireSpace(c, c.req.valid("param").id, true);
+      const wikiId = await requireSpace(deps, c, c.req.valid("param").id, true);
       return c.json({ webhook_secret: await rotateWebhookSecret(deps, wikiId) }, 200);
     },
   );
@@ -176,14 +183,17 @@ export function registerSyncRoutes(app: OpenAPIHono, deps: Deps): void {
       },
     }),
     async (c) => {
-      const wikiId = await requireSpace(c, c.req.valid("param").id, false);
+      const wikiId = await requireSpace(deps, c, c.req.valid("param").id, false);
       if (!await findGitSource(deps.db, wikiId)) throw notConnected(wikiId);
       const queued = await queueSync(deps.db, wikiId, "manual");
       const ran = await runSyncJob(deps, owner, { jobId: queued.id });
       return ran ? c.json(jobOf(ran), 200) : c.json(jobOf(queued), 202);
     },
   );
+}
 
+/** `POST /hooks/git/{id}`: the push webhook, checked by the host's signature, not a token. */
+function webhookRoute(app: OpenAPIHono, deps: Deps): void {
   app.openapi(
     createRoute({
       method: "post",

@@ -29,6 +29,15 @@ const roleSchema = z.enum(["owner", "admin", "member"]);
 export function teamRoutes(deps: Pick<Deps, "db">): Hono {
   const app = new Hono();
 
+  teamPageRoutes(app, deps);
+  invitationRoutes(app, deps);
+  memberRoutes(app, deps);
+
+  return app;
+}
+
+/** A team's page, and creating a team. */
+function teamPageRoutes(app: Hono, deps: Pick<Deps, "db">): void {
   app.get("/teams/:id", async (c) => {
     const account = requireAccount(c);
     const view = await teamView(deps, c.req.param("id"), account.id);
@@ -60,7 +69,10 @@ export function teamRoutes(deps: Pick<Deps, "db">): Hono {
       );
     }
   });
+}
 
+/** Inviting to a team, and answering or cancelling an invitation. */
+function invitationRoutes(app: Hono, deps: Pick<Deps, "db">): void {
   app.post("/teams/:id/members", async (c) => {
     const account = requireAccount(c);
     const teamId = c.req.param("id");
@@ -100,7 +112,10 @@ export function teamRoutes(deps: Pick<Deps, "db">): Hono {
       return c.redirect(answer === "accept" ? `/teams/${teamId}` : "/account", 303);
     });
   }
+}
 
+/** Removing a member, changing a role, leaving a team. */
+function memberRoutes(app: Hono, deps: Pick<Deps, "db">): void {
   app.post("/teams/:id/members/:accountId/remove", async (c) => {
     const account = requireAccount(c);
     const teamId = c.req.param("id");
@@ -147,8 +162,6 @@ export function teamRoutes(deps: Pick<Deps, "db">): Hono {
     }
     return c.redirect("/account", 303);
   });
-
-  return app;
 }
 
 /**

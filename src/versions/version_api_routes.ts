@@ -62,6 +62,7 @@ export function registerVersionRoutes(app: OpenAPIHono, deps: Deps): void {
   const security = [{ bearer: [] }];
   const requireSpace = async (c: Context, id: string, admin: boolean) =>
     auditedSpace(
+      c,
       (await authorize(
         deps,
         c.get("credential"),

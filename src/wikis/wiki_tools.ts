@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/server";
+import type { ToolRegistrar } from "../kit/mcp/tool_middleware.ts";
 import { z } from "zod";
 import type { Credential } from "../auth/credentials.ts";
 import type { Deps } from "../deps.ts";
@@ -23,7 +23,7 @@ const noArgs = z.object({});
 const spaceListOutput = convertedOnce(spaceListSchema);
 
 /** Registers `list_wikis` (the hub's): the public wikis, filtered and paged. */
-export function registerListWikisTool(server: McpServer, deps: Deps): void {
+export function registerListWikisTool(server: ToolRegistrar, deps: Deps): void {
   server.registerTool("list_wikis", {
     title: "List public wikis",
     description:
@@ -44,7 +44,11 @@ export function registerListWikisTool(server: McpServer, deps: Deps): void {
 }
 
 /** Registers `my_spaces` (the private endpoint's): the spaces the credential reaches. */
-export function registerMySpacesTool(server: McpServer, deps: Deps, credential: Credential): void {
+export function registerMySpacesTool(
+  server: ToolRegistrar,
+  deps: Deps,
+  credential: Credential,
+): void {
   server.registerTool("my_spaces", {
     title: "List my spaces",
     description:

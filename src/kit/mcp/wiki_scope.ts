@@ -20,29 +20,55 @@ export type WikiScope = {
   client?: string | null;
 };
 
-/** The value of the scope's parameter in a tool call's arguments. */
-export function scopeValue(scope: WikiScope, args: Record<string, unknown>): string | undefined {
-  return scope.param ? args[scope.param.name] as string | undefined : undefined;
+/** The value of the scope's parameter in a tool call's arguments (validated by `withScope`). */
+export function scopeValue(
+  scope: WikiScope,
+  args: { wiki?: unknown; space?: unknown },
+): string | undefined {
+  const value = scope.param ? args[scope.param.name] : undefined;
+  return typeof value === "string" ? value : undefined;
+}
+
+type ScopeParam = z.ZodType<string | undefined>;
+
+/** The scope's parameter as a zod shape: `{ wiki }`, `{ space }`, or nothing. */
+function scopeShape(
+  scope: WikiScope,
+  on: "tool" | "search",
+): { wiki?: ScopeParam; space?: ScopeParam } {
+  const shape: { wiki?: ScopeParam; space?: ScopeParam } = {};
+  if (scope.param) {
+    shape[scope.param.name] = on === "search" ? scope.param.searchSchema : scope.param.schema;
+  }
+  return shape;
 }
 
 /**
- * A tool's input schema with the scope's parameter (`wiki`, `space`) added, if it has one. Built
- * once per parameter and schema (zod's `extend` costs a fresh stateless server on every request
- * its share): declare both at module level and the same extended schema comes back.
+ * A tool's input schema with the scope's parameter (`wiki`, `space`) added, if it has one: the
+ * handler's arguments are typed from the schema, the parameter read with `scopeValue`. On
+ * `search` (`on: "search"`) the parameter may be left out when the scope searches `all`.
+ * Built once per parameter and schema (zod's `extend` costs a fresh stateless server on every
+ * request its share): declare both at module level and the same extended schema comes back.
  */
-export function withScope<S extends z.ZodObject>(scope: WikiScope, schema: S): S {
-  if (!scope.param) return schema;
+export function withScope<Shape extends z.ZodRawShape>(
+  scope: WikiScope,
+  schema: z.ZodObject<Shape>,
+  on: "tool" | "search" = "tool",
+) {
+  const kind = on === "search" && scope.all ? "search" : "tool";
+  const build = () => schema.extend(scopeShape(scope, kind));
+  if (!scope.param) return build();
   let byParam = scoped.get(scope.param);
   if (!byParam) scoped.set(scope.param, byParam = new WeakMap());
-  let extended = byParam.get(schema);
-  if (!extended) {
-    byParam.set(schema, extended = schema.extend({ [scope.param.name]: scope.param.schema }));
-  }
-  return extended as S;
+  let forSchema = byParam.get(schema);
+  if (!forSchema) byParam.set(schema, forSchema = new Map());
+  let extended = forSchema.get(kind);
+  if (!extended) forSchema.set(kind, extended = build());
+  return extended as ReturnType<typeof build>;
 }
 
-/** `withScope`'s schemas, by parameter, then by the schema extended. */
-const scoped = new WeakMap<object, WeakMap<z.ZodObject, z.ZodObject>>();
+/** `withScope`'s schemas, by parameter, then by the schema extended, then by kind. */
+const scoped = new WeakMap<object, WeakMap<z.ZodObject, Map<string, z.ZodObject>>>();
 
 /** The wikis a search covers: the named one, else all the scope reaches. */
 export async function searchScope(scope: WikiScope, value: string | undefined): Promise<string[]> {
