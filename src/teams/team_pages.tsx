@@ -79,7 +79,7 @@ export function TeamPage(
                         {grantable.map((r) => <option value={r} selected={r === m.role}>{r}
                         </option>)}
                       </select>
-                      <button type="submit">Change role</button>
+                      <button type="submit" class="secondary">Change role</button>
                     </form>
                   )
                   : m.role}
@@ -94,7 +94,7 @@ export function TeamPage(
                         {" "}
                         {m.name || m.email}
                       </label>
-                      <button type="submit">Remove</button>
+                      <button type="submit" class="danger">Remove</button>
                     </form>
                   )}
                 </td>
@@ -156,10 +156,14 @@ export function TeamPage(
       <form method="post" action={`${base}/leave`}>
         <CsrfField token={props.csrfToken} />
         <p class="hint">
-          You lose access to the team's spaces. A team's last owner must make someone else owner
-          first.
+          You lose access to the team's spaces, and your space tokens for them are revoked. A team's
+          last owner must make someone else owner first.
         </p>
-        <button type="submit">Leave team</button>
+        <label>
+          <input type="checkbox" name="confirm" value="yes" required /> Yes, I leave{" "}
+          {props.team.name}
+        </label>
+        <button type="submit" class="danger">Leave team</button>
       </form>
     </Layout>
   );

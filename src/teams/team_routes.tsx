@@ -117,7 +117,7 @@ export function teamRoutes(deps: Pick<Deps, "db">): Hono {
     } catch (error) {
       return await teamPageWithError(c, deps, teamId, error);
     }
-    return c.redirect(`/teams/${teamId}`, 303);
+    return c.redirect(`/teams/${teamId}?removed`, 303);
   });
 
   app.post("/teams/:id/members/:accountId/role", async (c) => {
@@ -134,13 +134,17 @@ export function teamRoutes(deps: Pick<Deps, "db">): Hono {
     } catch (error) {
       return await teamPageWithError(c, deps, teamId, error);
     }
-    return c.redirect(`/teams/${teamId}`, 303);
+    return c.redirect(`/teams/${teamId}?role_changed`, 303);
   });
 
   app.post("/teams/:id/leave", async (c) => {
     const account = requireAccount(c);
     const teamId = c.req.param("id");
+    const form = await c.req.parseBody();
     try {
+      if (form.confirm !== "yes") {
+        throw new AppError("bad_request", "Tick the box to confirm that you leave the team");
+      }
       await leaveTeam(deps.db, account.id, teamId);
     } catch (error) {
       return await teamPageWithError(c, deps, teamId, error);
@@ -196,6 +200,10 @@ function noticeOf(query: Record<string, string>): string | undefined {
   }
   if ("link_revoked" in query) return "Link revoked: nobody can join through it any more.";
   if ("joined" in query) return "You joined the team.";
+  if ("removed" in query) {
+    return "Member removed: they no longer reach the team's spaces, and their space tokens for them are revoked.";
+  }
+  if ("role_changed" in query) return "Role changed: it applies to their next request.";
   if ("member" in query) return "You are already a member of this team.";
   return undefined;
 }
