@@ -298,9 +298,10 @@ Deno.test("proposals follow the space's setting and a token's direct-write flag"
   assert.deepEqual({ ...rev }, { source: "proposal", proposed_client: "wiki-tests" });
 });
 
-Deno.test("decidePropose: scope, space setting and direct writes", () => {
+Deno.test("decidePropose: the account's role, scope, space setting and direct writes", () => {
   const base = {
     spaceId: "s",
+    accountWrites: true,
     proposalsOn: true,
     credentialKind: "space_token" as const,
     scope: "read_propose",
@@ -309,6 +310,7 @@ Deno.test("decidePropose: scope, space setting and direct writes", () => {
   assert.deepEqual(decidePropose(base), { ok: true, direct: false });
   assert.deepEqual(decidePropose({ ...base, directWrites: true }), { ok: true, direct: true });
   assert.equal(decidePropose({ ...base, scope: "read" }).ok, false);
+  assert.equal(decidePropose({ ...base, accountWrites: false }).ok, false, "a viewer");
   assert.equal(decidePropose({ ...base, proposalsOn: false }).ok, false);
   assert.equal(decidePropose({ ...base, credentialKind: "oauth", scope: "wiki:read" }).ok, false);
   assert.deepEqual(

@@ -62,6 +62,16 @@ Deno.test("POST /spaces creates a space owned by the account or a team it manage
   const bad = await ana.post("/spaces", { _csrf: csrf, id: "no spaces!", owner: "me" });
   assert.equal(bad.status, 400);
   assert.match(await bad.text(), /aria-invalid="true"/);
+  // An id left empty is made from the title.
+  const titled = await ana.post("/spaces", {
+    _csrf: csrf,
+    title: "Équipe Notes – 2026",
+    owner: "me",
+  });
+  assert.equal(titled.headers.get("location"), "/w/equipe-notes-2026");
+  const untitled = await ana.post("/spaces", { _csrf: csrf, title: "!!!", owner: "me" });
+  assert.equal(untitled.status, 400);
+  assert.match(await untitled.text(), /Give the space a title, or an id/);
 
   assert.equal((await ana.post("/teams", { _csrf: csrf, id: "lab", name: "Lab" })).status, 303);
   const team = await ana.post("/spaces", { _csrf: csrf, id: "lab-wiki", owner: "lab" });

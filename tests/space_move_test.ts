@@ -56,7 +56,10 @@ Deno.test("the owner moves a personal space to their team: its members gain it, 
   assert.match(settings, /action="\/w\/notes\/-\/settings\/team"/);
   assert.match(settings, /<option[^>]* value="lab">Lab \(lab\)<\/option>/);
   assert.doesNotMatch(settings, /<option[^>]* value="crew"/);
-  const notManaged = await ana.submit("/w/notes/-/settings/team", { team: "crew" });
+  const notManaged = await ana.submit("/w/notes/-/settings/team", {
+    team: "crew",
+    confirm: "yes",
+  });
   assert.match(await html(notManaged, 400), /Choose a team you own or administer/);
   const notAsked = await ana.submit("/w/notes/-/settings/team", {});
   assert.equal(notAsked.status, 400);
@@ -69,7 +72,9 @@ Deno.test("the owner moves a personal space to their team: its members gain it, 
     SELECT owner_account_id FROM wikis WHERE id = 'notes'`;
   assert.equal(still!.owner_account_id, ana.id);
 
-  const moved = await ana.submit("/w/notes/-/settings/team", { team: "lab" });
+  const unconfirmed = await ana.submit("/w/notes/-/settings/team", { team: "lab" });
+  assert.match(await html(unconfirmed, 400), /cannot be made personal again/);
+  const moved = await ana.submit("/w/notes/-/settings/team", { team: "lab", confirm: "yes" });
   assert.equal(moved.status, 303);
   assert.equal(moved.headers.get("location"), "/w/notes/-/settings?moved=1");
   const [row] = await db<{ owner_account_id: string | null; owner_team_id: string | null }>`
@@ -94,7 +99,7 @@ Deno.test("the owner moves a personal space to their team: its members gain it, 
   assert.deepEqual(grant!.space_ids, ["notes"]);
 
   // Moving a team's space is refused, whoever asks.
-  const again = await ana.submit("/w/notes/-/settings/team", { team: "lab" });
+  const again = await ana.submit("/w/notes/-/settings/team", { team: "lab", confirm: "yes" });
   assert.match(await html(again, 403), /Only the owner of the personal space/);
   // Bo removed from the team: his access ends with it.
   await ana.submit(`/teams/lab/members/${bo.id}/remove`, { confirm: "yes" });

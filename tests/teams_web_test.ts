@@ -153,20 +153,31 @@ Deno.test("the last owner cannot leave or step down until another member is owne
   await ana.post("/teams", { id: "t" });
   await ana.post("/teams/t/members", { email: "bo@example.com", role: "member" });
   await bo.post("/teams/t/invitation/accept");
-  const leave = await ana.post("/teams/t/leave");
+  const unconfirmed = await ana.post("/teams/t/leave");
+  assert.equal(unconfirmed.status, 400);
+  assert.match(await unconfirmed.text(), /Tick the box to confirm that you leave the team/);
+  const leave = await ana.post("/teams/t/leave", { confirm: "yes" });
   assert.equal(leave.status, 403);
   assert.match(await leave.text(), /needs another owner before its last owner steps down/);
   const anaId = await accountId(db, "ana@example.com");
   assert.equal((await ana.post(`/teams/t/members/${anaId}/role`, { role: "admin" })).status, 403);
   const boId = await accountId(db, "bo@example.com");
   assert.equal((await ana.post(`/teams/t/members/${boId}/role`, { role: "owner" })).status, 303);
-  const left = await ana.post("/teams/t/leave");
+  const left = await ana.post("/teams/t/leave", { confirm: "yes" });
   assert.equal(left.status, 303);
   assert.equal(left.headers.get("location"), "/account");
   assert.equal((await ana.get("/teams/t")).status, 404);
   assert.deepEqual(await roles(db, "t"), { "bo@example.com": "owner" });
-  assert.equal((await bo.post("/teams/t/leave")).status, 403, "bo is the last owner now");
-  assert.equal((await ana.post("/teams/t/leave")).status, 404, "ana is no longer a member");
+  assert.equal(
+    (await bo.post("/teams/t/leave", { confirm: "yes" })).status,
+    403,
+    "bo is the last owner now",
+  );
+  assert.equal(
+    (await ana.post("/teams/t/leave", { confirm: "yes" })).status,
+    404,
+    "ana is no longer a member",
+  );
 });
 
 Deno.test("team forms need the session's CSRF token", async () => {

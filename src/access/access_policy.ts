@@ -5,7 +5,7 @@ import { AppError } from "../errors.ts";
 import { listPublicWikiIds } from "../wikis/list_public_wikis.ts";
 import type { WikiRow, WikiSummaryRow } from "../wikis/wikis.ts";
 import { findWiki } from "../wikis/wikis.ts";
-import type { Role } from "./role.ts";
+import { canWrite, type Role } from "./role.ts";
 import { selectSpaceRole, selectSpacesOf } from "./store.ts";
 import { SPACE_LIST_HINTS, type Surface, WIKI_LIST_HINTS, wikiNotFound } from "./suggestions.ts";
 
@@ -46,7 +46,8 @@ export type Space = WikiSummaryRow & { role: Role };
  *   anything else is "not one of your spaces", with close ids of its spaces suggested.
  * - A visitor (signed out, or signed in to the web app) reads every public wiki, and reaches
  *   the spaces of their account with their role.
- * - Reading needs no role; `member` and `write` need any role; `admin` needs owner or admin.
+ * - Reading needs no role (a viewer's is enough); `member` and `write` need a role that writes
+ *   (owner, admin or member); `admin` needs owner or admin.
  * - A private wiki the caller cannot reach is `wiki_not_found`, worded exactly as for an id
  *   that does not exist, so its existence is not revealed; suggestions come only from wikis
  *   the caller reaches.
@@ -168,7 +169,15 @@ function requireRole(wikiId: string, role: Role | null, need: Need, purpose?: st
       `Only owners and admins of "${wikiId}" can ${purpose ?? "do this"}`,
     );
   }
-  if (role) return;
+  if (canWrite(role)) return;
+  if (role === "viewer") {
+    throw new AppError(
+      "forbidden",
+      `You can read "${wikiId}" but not ${
+        purpose ?? (need === "write" ? "change it" : "see this")
+      }: ask an owner or admin for a member's role`,
+    );
+  }
   throw new AppError(
     "forbidden",
     `Only members of "${wikiId}" can ${purpose ?? (need === "write" ? "change it" : "see this")}`,

@@ -1,3 +1,4 @@
+import { canWrite } from "../access/role.ts";
 import type { SpaceView } from "../kit/web/wiki_frame.tsx";
 import { WikiFrame } from "../kit/web/wiki_frame.tsx";
 import { Alert, CsrfField } from "../kit/web/form_kit.tsx";
@@ -39,7 +40,7 @@ export function FilesPage(
           <code id="uploaded-markdown">{snippet(uploaded)}</code>
         </p>
       )}
-      {role && (
+      {canWrite(role) && (
         <form method="post" action={`/w/${wiki.id}/-/files`} enctype="multipart/form-data">
           <CsrfField token={props.csrfToken} />
           <label for="field-file">Upload a file</label>

@@ -53,6 +53,12 @@ export async function createToken(
         `Space "${input.spaceId}" is not one of this account's spaces`,
       );
     }
+    if (role === "viewer" && (input.scope ?? "read") !== "read") {
+      throw new AppError(
+        "forbidden",
+        `You can read space "${input.spaceId}" but not change it, so its tokens may only read`,
+      );
+    }
     wikiId = input.spaceId!;
   }
   const secret = TOKEN_PREFIX[input.kind] +

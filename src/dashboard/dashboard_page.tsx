@@ -116,14 +116,19 @@ function CreateSpaceForm(
       <CsrfField token={props.csrfToken} />
       <Alert message={errors.form} />
       <Field
-        name="id"
-        label="Space id"
-        hint="In its addresses: 1-64 characters of a-z, 0-9 and inner hyphens, e.g. team-notes"
-        value={values.id}
-        error={errors.id}
+        name="title"
+        label="Title"
+        value={values.title}
+        error={errors.title}
         required
       />
-      <Field name="title" label="Title" value={values.title} error={errors.title} />
+      <Field
+        name="id"
+        label="Space id"
+        hint="In its addresses, made from the title: change it if you like (a-z, 0-9 and inner hyphens, up to 64)"
+        value={values.id}
+        error={errors.id}
+      />
       <Field
         name="description"
         label="Description"
@@ -151,6 +156,7 @@ function CreateSpaceForm(
         ]}
       />
       <button type="submit">Create space</button>
+      <script src="/assets/space_id.js" defer></script>
     </form>
   );
 }

@@ -1,3 +1,5 @@
+import { canWrite } from "../access/role.ts";
+import { spaceRole } from "../access/space_role.ts";
 import type { Credential } from "../auth/credentials.ts";
 import type { Db } from "../db/db.ts";
 import { selectAgentProposals, selectCredentialGrant } from "./store.ts";
@@ -19,11 +21,20 @@ export type ProposeDecision =
  */
 export function decidePropose(facts: {
   spaceId: string;
+  /** Whether the credential's account may write the space (a viewer may not). */
+  accountWrites: boolean;
   proposalsOn: boolean;
   credentialKind: Credential["kind"];
   scope: string | null;
   directWrites: boolean;
 }): ProposeDecision {
+  if (!facts.accountWrites) {
+    return {
+      ok: false,
+      reason:
+        `You can read space "${facts.spaceId}" but not change it: ask an owner or admin for a member's role`,
+    };
+  }
   if (!facts.proposalsOn) {
     return {
       ok: false,
@@ -52,12 +63,14 @@ export async function mayPropose(
   credential: Credential,
   spaceId: string,
 ): Promise<ProposeDecision> {
-  const [proposalsOn, grant] = await Promise.all([
+  const [role, proposalsOn, grant] = await Promise.all([
+    spaceRole(db, credential.accountId, spaceId),
     selectAgentProposals(db, spaceId),
     selectCredentialGrant(db, credential.kind, credential.id),
   ]);
   return decidePropose({
     spaceId,
+    accountWrites: canWrite(role),
     proposalsOn,
     credentialKind: credential.kind,
     scope: grant?.scope ?? null,

@@ -1,3 +1,4 @@
+import { canWrite } from "../access/role.ts";
 import { TextArea } from "../kit/web/form_kit.tsx";
 import type { RevisionRow } from "../pages/read_page.ts";
 import { DiffView } from "./diff_view.tsx";
@@ -189,7 +190,7 @@ export function RevisionPage(
         Revision {revision.revision} of {props.latest}, {ACTIONS[revision.action]}{" "}
         <Time at={revision.created_at} />.{" "}
         <a href={actionHref(wiki.id, "history", record.path)}>All revisions</a>
-        {role && (
+        {canWrite(role) && (
           <>
             {" · "}
             <a href={restore}>

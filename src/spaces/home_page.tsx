@@ -1,3 +1,4 @@
+import { canWrite } from "../access/role.ts";
 import type { TreeNode } from "../kit/web/page_tree.ts";
 import { newPageHref, pageHref } from "../kit/web/space_urls.ts";
 import { type SpaceView, Time, WikiFrame } from "../kit/web/wiki_frame.tsx";
@@ -32,7 +33,7 @@ export function WikiHomePage(
         ? (
           <p>
             This wiki has no pages yet.{" "}
-            {role && <a href={newPageHref(wiki.id, "Home")}>Write its first page</a>}
+            {canWrite(role) && <a href={newPageHref(wiki.id, "Home")}>Write its first page</a>}
           </p>
         )
         : (

@@ -1,3 +1,4 @@
+import { canWrite } from "../access/role.ts";
 import type { PageRow } from "../pages/read_page.ts";
 import type { HistoryRow } from "./store.ts";
 import { actionHref, newPageHref, pageHref, toolHref } from "../kit/web/space_urls.ts";
@@ -41,10 +42,10 @@ export function PageView(
         </p>
       )}
       <nav aria-label="Page tools" class="tools">
-        {role && <a href={actionHref(wiki.id, "edit", page.path)}>Edit</a>}
+        {canWrite(role) && <a href={actionHref(wiki.id, "edit", page.path)}>Edit</a>}
         {role && <a href={actionHref(wiki.id, "history", page.path)}>History</a>}
-        {role && <a href={actionHref(wiki.id, "rename", page.path)}>Rename</a>}
-        {role && <a href={actionHref(wiki.id, "delete", page.path)}>Delete</a>}
+        {canWrite(role) && <a href={actionHref(wiki.id, "rename", page.path)}>Rename</a>}
+        {canWrite(role) && <a href={actionHref(wiki.id, "delete", page.path)}>Delete</a>}
         {(wiki.visibility === "public" || role) && (
           <a href={`${pageHref(wiki.id, page.path)}.md`}>
             Markdown
@@ -121,7 +122,7 @@ export function MissingPageView(
           </ul>
         </>
       )}
-      {role
+      {canWrite(role)
         ? (
           <p>
             <a class="button" href={newPageHref(wiki.id, props.path)}>

@@ -152,14 +152,18 @@ function MoveToTeam(props: { wikiId: string; csrfToken: string; teams: TeamRow[]
       <CsrfField token={props.csrfToken} />
       <p>
         The team's members will read and write it, its owners and admins manage it; you keep it
-        through your role in the team. Your tokens for it go on working. A team's space cannot be
-        made personal again.
+        through your role in the team. Your tokens for it go on working.{" "}
+        <strong>This cannot be undone:</strong> a team's space cannot be made personal again.
       </p>
       <label for="move-team">Team</label>
       <select id="move-team" name="team" required>
         {props.teams.map((t) => <option value={t.id}>{t.name} ({t.id})</option>)}
       </select>
-      <button type="submit">Move to this team</button>
+      <label>
+        <input type="checkbox" name="confirm" value="yes" required />{" "}
+        I understand that the space cannot be made personal again
+      </label>
+      <button type="submit" class="danger">Move to this team</button>
     </form>
   );
 }

@@ -53,6 +53,12 @@ export function settingsRoutes(deps: Deps): Hono {
     const view = await openSpace(deps, c, "admin");
     const form = await c.req.parseBody();
     try {
+      if (form.confirm !== "yes") {
+        throw new AppError(
+          "bad_request",
+          "Tick the box to confirm the move: a team's space cannot be made personal again",
+        );
+      }
       await moveSpaceToTeam(deps.db, {
         actorId: view.account!.id,
         wiki: view.space.wiki,

@@ -1,5 +1,6 @@
 import { timeout } from "../http/request_timeout.ts";
 import { Hono } from "hono";
+import { manages } from "../access/role.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
@@ -105,7 +106,7 @@ export function syncRoutes(deps: Deps): Hono {
     const queued = await queueSync(deps.db, wikiId, "manual");
     const job = await runSyncJob(deps, owner, { jobId: queued.id });
     const done = !job ? "queued" : job.state === "done" ? "synced" : "failed";
-    const back = view.space.role === "member" ? `/w/${encodeURIComponent(wikiId)}` : undefined;
+    const back = !manages(view.space.role) ? `/w/${encodeURIComponent(wikiId)}` : undefined;
     return c.redirect(back ?? toolHref(wikiId, "sync", { done }), 303);
   });
 

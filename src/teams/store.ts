@@ -138,3 +138,62 @@ export function selectTeamSpaces(
   return db<{ id: string; title: string; visibility: "public" | "private" }>`
     SELECT id, title, visibility FROM wikis WHERE owner_team_id = ${teamId} ORDER BY title, id`;
 }
+
+/** An invitation link of a team, as its managers see it (never its secret). */
+export type InviteLinkRow = {
+  id: string;
+  team_id: string;
+  role: Role;
+  created_at: Date;
+  expires_at: Date;
+  revoked_at: Date | null;
+  uses: number;
+};
+
+/** Stores a new invitation link (the SHA-256 of its secret). */
+export async function insertInviteLink(
+  db: Db,
+  link: { id: string; teamId: string; role: Role; secretHash: string; createdBy: string },
+  expiresAt: Date,
+): Promise<InviteLinkRow> {
+  const rows = await db<InviteLinkRow>`
+    INSERT INTO team_invite_links (id, team_id, role, secret_hash, created_by, expires_at)
+    VALUES (${link.id}, ${link.teamId}, ${link.role}, ${link.secretHash}, ${link.createdBy},
+      ${expiresAt})
+    RETURNING id, team_id, role, created_at, expires_at, revoked_at, uses`;
+  return rows[0]!;
+}
+
+/** The team's links that still work, newest first. */
+export function selectLiveInviteLinks(db: Db, teamId: string): Promise<InviteLinkRow[]> {
+  return db`
+    SELECT id, team_id, role, created_at, expires_at, revoked_at, uses FROM team_invite_links
+    WHERE team_id = ${teamId} AND revoked_at IS NULL AND expires_at > now()
+    ORDER BY created_at DESC`;
+}
+
+/** The link with this secret's hash, with its team's name, whatever its state. */
+export async function selectInviteLinkByHash(
+  db: Db,
+  secretHash: string,
+): Promise<(InviteLinkRow & { team_name: string }) | null> {
+  const rows = await db<InviteLinkRow & { team_name: string }>`
+    SELECT l.id, l.team_id, l.role, l.created_at, l.expires_at, l.revoked_at, l.uses,
+      t.name AS team_name
+    FROM team_invite_links l JOIN teams t ON t.id = l.team_id
+    WHERE l.secret_hash = ${secretHash}`;
+  return rows[0] ?? null;
+}
+
+/** Revokes a link of the team; returns whether one was live. */
+export async function revokeInviteLinkRow(db: Db, teamId: string, id: string): Promise<boolean> {
+  const rows = await db`
+    UPDATE team_invite_links SET revoked_at = now()
+    WHERE team_id = ${teamId} AND id = ${id} AND revoked_at IS NULL RETURNING 1`;
+  return rows.length > 0;
+}
+
+/** Counts one more person who joined through the link. */
+export async function countInviteLinkUse(db: Db, id: string): Promise<void> {
+  await db`UPDATE team_invite_links SET uses = uses + 1 WHERE id = ${id}`;
+}

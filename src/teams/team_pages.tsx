@@ -1,10 +1,11 @@
 import { Alert, CsrfField, Field, SelectField } from "../kit/web/form_kit.tsx";
 import { Layout, type PageContext } from "../kit/web/layout.tsx";
-import type { Role } from "../access/role.ts";
-import type { InvitationRow, MemberRow, TeamRow } from "./store.ts";
+import { manages, type Role } from "../access/role.ts";
+import type { InvitationRow, InviteLinkRow, MemberRow, TeamRow } from "./store.ts";
+import { InviteLinksSection } from "./invite_link_pages.tsx";
 import { CreateTeamForm } from "./create_team_form.tsx";
 
-const ROLES: Role[] = ["owner", "admin", "member"];
+const ROLES: Role[] = ["owner", "admin", "member", "viewer"];
 
 /** A team's page for one of its members: members and roles, and what the viewer may change. */
 export function TeamPage(
@@ -13,6 +14,8 @@ export function TeamPage(
     members: MemberRow[];
     role: Role;
     invitations: InvitationRow[];
+    /** The live invitation links (managers only). */
+    links?: InviteLinkRow[];
     /** The spaces the team owns (absent where a page has not loaded them). */
     spaces?: { id: string; title: string; visibility: "public" | "private" }[];
     error?: string | undefined;
@@ -21,7 +24,7 @@ export function TeamPage(
   },
 ) {
   const me = props.account!;
-  const manager = props.role !== "member";
+  const manager = manages(props.role);
   // Admins manage members and admins; only owners make, unmake or add owners.
   const grantable = props.role === "owner" ? ROLES : ROLES.filter((r) => r !== "owner");
   const base = `/teams/${props.team.id}`;
@@ -76,7 +79,7 @@ export function TeamPage(
                         {grantable.map((r) => <option value={r} selected={r === m.role}>{r}
                         </option>)}
                       </select>
-                      <button type="submit">Change role</button>
+                      <button type="submit" class="secondary">Change role</button>
                     </form>
                   )
                   : m.role}
@@ -91,7 +94,7 @@ export function TeamPage(
                         {" "}
                         {m.name || m.email}
                       </label>
-                      <button type="submit">Remove</button>
+                      <button type="submit" class="danger">Remove</button>
                     </form>
                   )}
                 </td>
@@ -141,14 +144,26 @@ export function TeamPage(
           </form>
         </>
       )}
+      {manager && (
+        <InviteLinksSection
+          teamId={props.team.id}
+          links={props.links ?? []}
+          role={props.role}
+          csrfToken={props.csrfToken}
+        />
+      )}
       <h2>Leave</h2>
       <form method="post" action={`${base}/leave`}>
         <CsrfField token={props.csrfToken} />
         <p class="hint">
-          You lose access to the team's spaces. A team's last owner must make someone else owner
-          first.
+          You lose access to the team's spaces, and your space tokens for them are revoked. A team's
+          last owner must make someone else owner first.
         </p>
-        <button type="submit">Leave team</button>
+        <label>
+          <input type="checkbox" name="confirm" value="yes" required /> Yes, I leave{" "}
+          {props.team.name}
+        </label>
+        <button type="submit" class="danger">Leave team</button>
       </form>
     </Layout>
   );

@@ -1,6 +1,7 @@
 import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
+import { manages } from "../access/role.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { requireAccount } from "../sessions/sessions.ts";
@@ -19,8 +20,9 @@ import {
   teamSpaces,
 } from "./teams.ts";
 import { CreateTeamPage, TeamPage } from "./team_pages.tsx";
+import { liveInviteLinks } from "./invite_links.ts";
 
-const roleSchema = z.enum(["owner", "admin", "member"]);
+const roleSchema = z.enum(["owner", "admin", "member", "viewer"]);
 
 /**
  * The team pages of the web app. Mount behind `sessionMiddleware` and `csrfProtection`
@@ -41,9 +43,7 @@ function teamPageRoutes(app: Hono, deps: Pick<Deps, "db">): void {
   app.get("/teams/:id", async (c) => {
     const account = requireAccount(c);
     const view = await teamView(deps, c.req.param("id"), account.id);
-    const notice = c.req.query("invited") !== undefined
-      ? "Invitation sent. Whoever has or makes an account with that email sees it on their account page, and joins when they accept it."
-      : undefined;
+    const notice = noticeOf(c.req.query());
     return c.html(
       <TeamPage account={account} csrfToken={c.get("csrfToken")} notice={notice} {...view} />,
     );
@@ -132,7 +132,7 @@ function memberRoutes(app: Hono, deps: Pick<Deps, "db">): void {
     } catch (error) {
       return await teamPageWithError(c, deps, teamId, error);
     }
-    return c.redirect(`/teams/${teamId}`, 303);
+    return c.redirect(`/teams/${teamId}?removed`, 303);
   });
 
   app.post("/teams/:id/members/:accountId/role", async (c) => {
@@ -149,13 +149,17 @@ function memberRoutes(app: Hono, deps: Pick<Deps, "db">): void {
     } catch (error) {
       return await teamPageWithError(c, deps, teamId, error);
     }
-    return c.redirect(`/teams/${teamId}`, 303);
+    return c.redirect(`/teams/${teamId}?role_changed`, 303);
   });
 
   app.post("/teams/:id/leave", async (c) => {
     const account = requireAccount(c);
     const teamId = c.req.param("id");
+    const form = await c.req.parseBody();
     try {
+      if (form.confirm !== "yes") {
+        throw new AppError("bad_request", "Tick the box to confirm that you leave the team");
+      }
       await leaveTeam(deps.db, account.id, teamId);
     } catch (error) {
       return await teamPageWithError(c, deps, teamId, error);
@@ -194,16 +198,34 @@ async function teamPageWithError(
 /** What the team page shows a member: the team, its members and, to managers, invitations. */
 async function teamView(deps: Pick<Deps, "db">, teamId: string, accountId: string) {
   const view = await getTeamForMember(deps.db, teamId, accountId);
-  const [invitations, spaces] = await Promise.all([
-    view.role === "member" ? [] : teamInvitations(deps.db, teamId),
+  const [invitations, links, spaces] = await Promise.all([
+    !manages(view.role) ? [] : teamInvitations(deps.db, teamId),
+    !manages(view.role) ? [] : liveInviteLinks(deps.db, accountId, teamId),
     teamSpaces(deps.db, teamId),
   ]);
-  return { ...view, invitations, spaces };
+  return { ...view, invitations, links, spaces };
+}
+
+/** What the team page says after an action, from the query its redirect carried. */
+function noticeOf(query: Record<string, string>): string | undefined {
+  if ("invited" in query) {
+    return "Invitation sent. Whoever has or makes an account with that email sees it on their account page, and joins when they accept it.";
+  }
+  if ("link_revoked" in query) return "Link revoked: nobody can join through it any more.";
+  if ("joined" in query) return "You joined the team.";
+  if ("removed" in query) {
+    return "Member removed: they no longer reach the team's spaces, and their space tokens for them are revoked.";
+  }
+  if ("role_changed" in query) return "Role changed: it applies to their next request.";
+  if ("member" in query) return "You are already a member of this team.";
+  return undefined;
 }
 
 function parseRole(value: unknown) {
   const role = roleSchema.safeParse(value);
-  if (!role.success) throw new AppError("bad_request", "Choose a role: owner, admin or member");
+  if (!role.success) {
+    throw new AppError("bad_request", "Choose a role: owner, admin, member or viewer");
+  }
   return role.data;
 }
 

@@ -1,4 +1,4 @@
-import type { Role } from "../access/role.ts";
+import { manages, type Role } from "../access/role.ts";
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
 import { WIKI_ID } from "../lib/urls.ts";
@@ -165,7 +165,7 @@ export async function leaveTeam(db: Db, accountId: string, teamId: string): Prom
 export function requireManager(members: MemberRow[], actorId: string, teamId: string): MemberRow {
   const actor = members.find((m) => m.account_id === actorId);
   if (!actor) throw new AppError("not_found", `Team "${teamId}" not found`);
-  if (actor.role === "member") {
+  if (!manages(actor.role)) {
     throw new AppError(
       "forbidden",
       `Only owners and admins of team "${teamId}" can manage members`,
@@ -181,7 +181,7 @@ export function teamsOf(db: Db, accountId: string): Promise<(TeamRow & { role: R
 
 /** Whether a team role may put spaces in the team (create one there, or move one in). */
 export function canOwnSpaces(role: Role): boolean {
-  return role !== "member";
+  return manages(role);
 }
 
 /** The teams an account may put spaces in: those it owns or administers. */

@@ -9,10 +9,12 @@ import { authorizeRoutes } from "../oauth/authorize_routes.tsx";
 import { type DocumentFetcher, networkFetcher } from "../http/pinned_fetch.ts";
 import { sessionRoutes } from "../sessions/session_routes.tsx";
 import { teamRoutes } from "../teams/team_routes.tsx";
+import { inviteLinkRoutes } from "../teams/invite_link_routes.tsx";
 import { searchAllRoutes } from "../dashboard/search_all_routes.tsx";
 import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
 import { spaceBodyLimit, spaceRoutes } from "./space_routes.tsx";
 import { usageRoutes } from "../usage/usage_routes.tsx";
+import { peopleRoutes } from "../sharing/people_routes.tsx";
 import { syncRoutes } from "../sync/sync_routes.tsx";
 import { feedbackRoutes } from "../feedback/feedback_routes.tsx";
 import { versionWebRoutes } from "../versions/version_web.tsx";
@@ -33,6 +35,7 @@ const WEB_PATHS: [string, WebPageOptions][] = [
   ["/signin", {}],
   ["/signout", {}],
   ["/teams/*", {}],
+  ["/invite/*", {}],
   ["/account", {}],
   ["/spaces", {}],
   ["/account/settings/*", {}],
@@ -65,6 +68,9 @@ export function webRoutes(deps: Deps, options: { fetcher?: DocumentFetcher } = {
   const teams = teamRoutes(deps);
   teams.onError(webErrorHandler(deps, { signInNext: false }));
   app.route("/", teams);
+  const invites = inviteLinkRoutes(deps);
+  invites.onError(webErrorHandler(deps, { signInNext: true }));
+  app.route("/", invites);
   app.route("/", dashboardRoutes(deps));
   app.route("/", searchAllRoutes(deps));
   app.route("/", authorizeRoutes(deps, options.fetcher ?? networkFetcher));
@@ -72,6 +78,7 @@ export function webRoutes(deps: Deps, options: { fetcher?: DocumentFetcher } = {
   app.route("/", auditRoutes(deps));
   app.route("/", connectRoutes(deps));
   app.route("/", usageRoutes(deps));
+  app.route("/", peopleRoutes(deps));
   app.route("/", attachmentRoutes(deps));
   app.route("/", syncRoutes(deps));
   app.route("/", feedbackRoutes(deps));

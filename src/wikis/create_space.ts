@@ -14,18 +14,39 @@ import { teamsThatCanOwnSpaces } from "../teams/teams.ts";
  */
 export const CREATE_ATTEMPTS = { limit: 30, windowSeconds: 3600 };
 
-/** The create-a-space form: `owner` is "me" or the id of a team the account manages. */
-export const newSpaceSchema = z.object({
-  id: z.string({ error: "Choose an id" }).trim().toLowerCase().regex(
-    WIKI_ID,
-    "Use 1-64 characters of a-z, 0-9 and inner hyphens",
-  ),
-  title: z.string().trim().max(200, "Use at most 200 characters").default(""),
-  description: z.string().trim().max(2000, "Use at most 2,000 characters").default(""),
-  visibility: z.enum(["private", "public"], { error: "Choose private or public" })
-    .default("private"),
-  owner: z.string().trim().min(1).default("me"),
-});
+/**
+ * The id a title suggests: lower case, accents dropped, every run of other characters one
+ * hyphen, at most 64 characters ("Team notes – 2026" → "team-notes-2026"). Empty when the
+ * title has no letter or digit of a-z, 0-9.
+ */
+export function idFromTitle(title: string): string {
+  return title.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-").slice(0, 64).replace(/^-+|-+$/g, "");
+}
+
+/**
+ * The create-a-space form: `owner` is "me" or the id of a team the account manages. An id
+ * left empty is made from the title (the form fills it in as the title is typed).
+ */
+export const newSpaceSchema = z.preprocess(
+  (form) => {
+    if (typeof form !== "object" || form === null) return form;
+    const { id, title } = form as Record<string, unknown>;
+    if (typeof id === "string" && id.trim() !== "") return form;
+    return { ...form, id: typeof title === "string" ? idFromTitle(title) : "" };
+  },
+  z.object({
+    id: z.string({ error: "Choose an id" }).trim().toLowerCase().regex(
+      WIKI_ID,
+      "Give the space a title, or an id of 1-64 characters of a-z, 0-9 and inner hyphens",
+    ),
+    title: z.string().trim().max(200, "Use at most 200 characters").default(""),
+    description: z.string().trim().max(2000, "Use at most 2,000 characters").default(""),
+    visibility: z.enum(["private", "public"], { error: "Choose private or public" })
+      .default("private"),
+    owner: z.string().trim().min(1).default("me"),
+  }),
+);
 
 /** Messages for the fields of a form that was not accepted, by field name. */
 export type SpaceFormErrors = Record<string, string>;

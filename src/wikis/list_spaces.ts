@@ -12,7 +12,7 @@ export const spaceListSchema = z.object({
     title: z.string(),
     description: z.string(),
     visibility: z.enum(["public", "private"]),
-    role: z.enum(["owner", "admin", "member"]),
+    role: z.enum(["owner", "admin", "member", "viewer"]),
     pages: z.number().int(),
     updated_at: z.string(),
     url: z.string(),

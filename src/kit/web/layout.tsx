@@ -23,6 +23,7 @@ input,select,button{font:inherit;padding:0.4rem 0.6rem;max-width:100%}
 input:not([type=hidden]),select{display:block;width:100%;border:1px solid #767676;border-radius:4px}
 button{margin-top:1rem;border:1px solid #0645ad;background:#0645ad;color:#fff;border-radius:4px}
 form.inline{display:inline}
+button.danger{background:#fff;color:#b00020;border-color:#b00020}
 li>form.inline{margin-left:0.5rem}
 form.inline button{margin:0;padding:0.1rem 0.5rem;background:#fff;color:#0645ad}
 .hint{color:#555;font-size:0.9rem;margin:0.25rem 0 0}
@@ -210,6 +211,7 @@ pre,.prose code,textarea[readonly]{background:#24272c}
 .hint,.diff .skip{color:#a8a8a8}
 button{background:#3b6fd6;border-color:#3b6fd6;color:#fff}
 form.inline button,button.secondary,button.copy{background:transparent;border-color:#8ab4f8}
+button.danger{background:transparent;color:#ff8a80;border-color:#ff8a80}
 input:not([type=hidden]),select,textarea{background:#1e2025;color:inherit;border-color:#8a8a8a}
 mark{background:#6b5d00;color:inherit}
 a.missing,.error,tr.failed td:nth-child(2){color:#ff8a80}

@@ -1,4 +1,5 @@
 import { type Child, Fragment } from "hono/jsx";
+import { canWrite, manages } from "../../access/role.ts";
 import { SearchForm } from "./form_kit.tsx";
 import { Layout, type PageContext } from "./layout.tsx";
 import type { WebSpace } from "./space_access.ts";
@@ -93,19 +94,20 @@ export function SpaceTools(props: { space: WebSpace }) {
   const { wiki, role } = props.space;
   return (
     <nav aria-label="Wiki tools" class="tools">
-      {role && <a href={newPageHref(wiki.id)}>New page</a>}
+      {canWrite(role) && <a href={newPageHref(wiki.id)}>New page</a>}
       <a href={toolHref(wiki.id, "pages")}>All pages</a>
       {/* A published wiki's readers get a docs site; its back office is the members'. */}
       {role && <a href={toolHref(wiki.id, "history")}>Recent changes</a>}
       {role && <a href={toolHref(wiki.id, "files")}>Files</a>}
       {role && <a href={toolHref(wiki.id, "export")}>Export</a>}
-      {role && <a href={toolHref(wiki.id, "import")}>Import</a>}
+      {canWrite(role) && <a href={toolHref(wiki.id, "import")}>Import</a>}
       <a href={toolHref(wiki.id, "connect")}>Connect</a>
-      {role && <a href={toolHref(wiki.id, "usage")}>Usage</a>}
-      {role && role !== "member" && <a href={toolHref(wiki.id, "feedback")}>Feedback</a>}
-      {role && role !== "member" && <a href={toolHref(wiki.id, "audit")}>Audit log</a>}
-      {role && role !== "member" && <a href={toolHref(wiki.id, "settings")}>Settings</a>}
-      {role && role !== "member" && <a href={toolHref(wiki.id, "site")}>Site</a>}
+      {canWrite(role) && <a href={toolHref(wiki.id, "usage")}>Usage</a>}
+      {manages(role) && <a href={toolHref(wiki.id, "feedback")}>Feedback</a>}
+      {manages(role) && <a href={toolHref(wiki.id, "audit")}>Audit log</a>}
+      {manages(role) && <a href={toolHref(wiki.id, "people")}>People</a>}
+      {manages(role) && <a href={toolHref(wiki.id, "settings")}>Settings</a>}
+      {manages(role) && <a href={toolHref(wiki.id, "site")}>Site</a>}
     </nav>
   );
 }
