@@ -57,3 +57,36 @@ Deno.test("the token pages want a signed-in account", async () => {
   assert.equal(res.status, 303);
   assert.match(res.headers.get("location")!, /^\/signin\?next=/);
 });
+
+Deno.test("right after a token is made, each client's snippet holds it, pointed at /mcp/, and a space token's names its space", async () => {
+  await using db = await freshDb();
+  const { app } = oauthApp(db);
+  const { browser } = await signedIn(app, db, "ana@example.com", ["ana-notes"]);
+  const made = await (await browser.post("/account/tokens", {
+    _csrf: await browser.token("/account/tokens"),
+    name: "Claude Code",
+    space: "",
+  })).text();
+  const token = /<code id="new-token">(wk_acct_[\w-]+)<\/code>/.exec(made)![1]!;
+  const claude = /<code id="token-claude-code">([^<]+)<\/code>/.exec(made)?.[1];
+  assert.equal(
+    claude?.replace(/&quot;/g, '"'),
+    `claude mcp add --transport http wiki ${BASE}/mcp/ \\\n  --header "Authorization: Bearer ${token}"`,
+  );
+  assert.match(made, new RegExp(`<code id="token-cursor">[^<]*Bearer ${token}`));
+  assert.doesNotMatch(made, /&lt;YOUR_TOKEN&gt;/, "no placeholder left to edit by hand");
+  assert.match(made, /data-check-token/);
+  const listed = await (await browser.get("/account/tokens")).text();
+  assert.doesNotMatch(listed, new RegExp(token), "the snippets are shown once, with the token");
+
+  const space = await (await browser.post("/account/tokens", {
+    _csrf: await browser.token("/account/tokens"),
+    name: "bot",
+    space: "ana-notes",
+  })).text();
+  const spaceToken = /<code id="new-token">(wk_space_[\w-]+)<\/code>/.exec(space)![1]!;
+  assert.match(
+    space,
+    new RegExp(`claude mcp add --transport http wiki-ana-notes ${BASE}/mcp/ [^<]*${spaceToken}`),
+  );
+});

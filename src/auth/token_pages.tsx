@@ -2,10 +2,19 @@ import { Alert, CsrfField, Field, RevokeTable, SelectField } from "../kit/web/fo
 import type { Space } from "../access/access_policy.ts";
 import type { TokenRow } from "./store.ts";
 import { Layout, type PageContext } from "../kit/web/layout.tsx";
+import { ConnectWithToken } from "./token_connect.tsx";
 
 /** The account's tokens: a form to make one, the new one shown once, and the list with revoke. */
 export function TokensPage(
-  props: PageContext & { tokens: TokenRow[]; spaces: Space[]; created?: string; error?: string },
+  props: PageContext & {
+    tokens: TokenRow[];
+    spaces: Space[];
+    created?: string;
+    /** The space of the token just made (a space token), for its snippets' server name. */
+    createdSpace?: string | undefined;
+    baseUrl: string;
+    error?: string;
+  },
 ) {
   return (
     <Layout title="Tokens" account={props.account} csrfToken={props.csrfToken}>
@@ -19,6 +28,13 @@ export function TokensPage(
           <pre><code id="new-token">{props.created}</code></pre>
           <button type="button" class="copy" data-copy="new-token" hidden>Copy token</button>
         </div>
+      )}
+      {props.created && (
+        <ConnectWithToken
+          token={props.created}
+          baseUrl={props.baseUrl}
+          space={props.createdSpace}
+        />
       )}
       <Alert message={props.error} />
       <form method="post" action="/account/tokens">

@@ -16,7 +16,7 @@ export function tokenRoutes(deps: Deps): Hono {
 
   const render = async (
     c: Context,
-    extra: { created?: string; error?: string },
+    extra: { created?: string; createdSpace?: string | undefined; error?: string },
   ) => {
     const account = requireAccount(c);
     const [tokens, spaces] = await Promise.all([
@@ -29,6 +29,7 @@ export function tokenRoutes(deps: Deps): Hono {
         csrfToken={c.get("csrfToken")}
         tokens={tokens}
         spaces={spaces}
+        baseUrl={deps.config.baseUrl}
         {...extra}
       />,
       extra.error ? 400 : 200,
@@ -54,7 +55,7 @@ export function tokenRoutes(deps: Deps): Hono {
         name: String(form.name ?? ""),
         expiresAt: days ? new Date(Date.now() + Number(days) * 86_400_000) : null,
       });
-      return render(c, { created: made.token });
+      return render(c, { created: made.token, createdSpace: space || undefined });
     } catch (error) {
       if (error instanceof AppError) return render(c, { error: error.detail });
       throw error;

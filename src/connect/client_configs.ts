@@ -291,3 +291,16 @@ function shellQuote(text: string): string {
 function json(value: unknown): string {
   return JSON.stringify(value, null, 2);
 }
+
+/**
+ * A client's configuration with a real token where the placeholder stands: the token page
+ * shows these once, right after the token is made, so nobody edits one into the other.
+ */
+export function withToken(config: ClientConfig, token: string): ClientConfig {
+  const fill = (text: string) => text.replaceAll(TOKEN_PLACEHOLDER, token);
+  return {
+    ...config,
+    snippet: fill(config.snippet),
+    ...(config.steps ? { steps: config.steps.map(fill) } : {}),
+  };
+}
