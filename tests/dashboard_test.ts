@@ -96,7 +96,7 @@ Deno.test("POST /spaces creates a space owned by the account or a team it manage
   assert.notEqual(anonymous.status, 303);
   assert.deepEqual(
     (await db`SELECT id FROM wikis ORDER BY id`).map((r) => r.id),
-    ["lab-notes", "lab-wiki"],
+    ["equipe-notes-2026", "lab-notes", "lab-wiki"],
   );
 });
 

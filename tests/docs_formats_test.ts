@@ -112,7 +112,8 @@ Deno.test("the service's guide has Home first and its authors' order", async () 
     "Writing pages",
     "Tools",
   ]);
-  assert.equal(order.length, 10);
+  assert.equal(order.length, 11);
+  assert.ok(order.includes("Versions"), "every guide page is in its navigation");
 });
 
 Deno.test("a plain folder: README as the folder's landing page, Home first, titled folders", () => {

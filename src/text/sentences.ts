@@ -54,7 +54,14 @@ export function splitSentences(text: string): Sentence[] {
     if (fence) {
       let j = i + 1;
       while (j < lines.length && !lines[j]!.text.trimStart().startsWith(fence[1]!)) j++;
-      const last = lines[Math.min(j, lines.length - 1)]!;
+      if (j >= lines.length) {
+        // A fence that nothing closes is the end of a block the text began inside (a passage
+        // cut from the middle of a page): the line alone, not the rest of the text as code.
+        push(line.start, line.end, "markup");
+        i++;
+        continue;
+      }
+      const last = lines[j]!;
       push(line.start, last.end, "code");
       i = j + 1;
       continue;
