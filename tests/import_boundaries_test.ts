@@ -175,11 +175,16 @@ const BELOW_KITS = /^(kit|access|db|lib|http|config|markdown|text)\/|^(errors|de
 
 /**
  * Kit imports of a feature, each with why. The web kit's frame shows every wiki page with its
- * page tree (read from pages/), and its layout names the signed-in account's row type.
+ * page tree (read from pages/, in the order of the space's navigation model, navigation/), and
+ * its layout names the signed-in account's row type.
  */
 const KIT_ALLOWED = new Set([
   "kit/web/space_nav.ts -> pages/list_pages.ts",
   "kit/web/layout.tsx -> accounts/accounts.ts",
+  "kit/web/page_tree.ts -> navigation/nav_doc.ts",
+  "kit/web/space_nav.ts -> navigation/nav_doc.ts",
+  "kit/web/space_nav.ts -> navigation/space_nav_doc.ts",
+  "kit/web/wiki_frame.tsx -> navigation/nav_doc.ts",
 ]);
 
 /** The boundary rules of the floor plan, as a list of broken ones (empty when all hold). */

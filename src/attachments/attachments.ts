@@ -2,7 +2,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { sha256HexOfBytes } from "../lib/sha256.ts";
 import type { Db } from "../db/db.ts";
-import { megabytes } from "./export_zip.ts";
+import { megabytes } from "../lib/megabytes.ts";
 import {
   type AttachmentHead,
   insertAttachment,

@@ -1,6 +1,7 @@
 import { Zip, ZipDeflate, ZipPassThrough } from "fflate";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { megabytes } from "../lib/megabytes.ts";
 import { pathKey } from "../markdown/paths.ts";
 import { writeSummary } from "../navigation/formats/gitbook.ts";
 import type { NavDoc } from "../navigation/nav_doc.ts";
@@ -148,9 +149,4 @@ export function navFiles(nav: NavDoc): Record<string, string> {
   files[`${nav.root}SUMMARY.md`] = writeSummary(nav.items, fileOf);
   if (nav.root) files[".gitbook.yaml"] = `root: ./${nav.root}\n`;
   return files;
-}
-
-/** Bytes as megabytes for a message, e.g. "12.5 MB". */
-export function megabytes(bytes: number): string {
-  return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 }

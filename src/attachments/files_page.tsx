@@ -4,7 +4,7 @@ import { WikiFrame } from "../kit/web/wiki_frame.tsx";
 import { Alert, CsrfField } from "../kit/web/form_kit.tsx";
 import type { AttachmentHead } from "./store.ts";
 import { attachmentHref } from "./attachments.ts";
-import { megabytes } from "./export_zip.ts";
+import { megabytes } from "../lib/megabytes.ts";
 
 /**
  * A wiki's files: for members an upload form (a plain multipart form: works without script),

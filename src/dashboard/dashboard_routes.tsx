@@ -6,7 +6,7 @@ import { changePassword } from "../sessions/change_password.ts";
 import { requireAccount } from "../sessions/sessions.ts";
 import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
 import { CREATE_ATTEMPTS, createSpace } from "../wikis/create_space.ts";
-import { setBudgetHeaders } from "../limits/retry_headers.ts";
+import { setBudgetHeaders } from "../http/retry_headers.ts";
 import { DashboardPage, SettingsPage } from "./dashboard_page.tsx";
 import { renameAccount } from "../accounts/accounts.ts";
 import { invitationsFor } from "../teams/invitations.ts";

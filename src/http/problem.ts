@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { AppError, errorCatalogue, RateLimitedError } from "../errors.ts";
-import { setBudgetHeaders } from "../limits/retry_headers.ts";
+import { setBudgetHeaders } from "./retry_headers.ts";
 
 /**
  * Renders an error as `application/problem+json` (RFC 9457) with its stable `code` and the

@@ -10,7 +10,7 @@ import { rangeOf } from "./cidr.ts";
 import { declareEdge, routeDeclares } from "../http/route_edges.ts";
 import { liveSessionId, webCookie } from "../sessions/sessions.ts";
 import { requestCounts } from "./request_counts.ts";
-import { setBudgetHeaders } from "./retry_headers.ts";
+import { setBudgetHeaders } from "../http/retry_headers.ts";
 import { countRequest, deleteOldCounters } from "./store.ts";
 
 /** A named request budget. */

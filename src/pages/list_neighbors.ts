@@ -1,6 +1,9 @@
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { resolvePageRef } from "./read_page.ts";
+import { type Neighbors, neighborsSchema } from "./neighbors_schema.ts";
+
+export { type Neighbors, neighborsSchema };
 import { versionNeighbors } from "../versions/version_neighbors.ts";
 import { resolveVersion, versionParam } from "../versions/versions.ts";
 import {
@@ -23,24 +26,6 @@ export const neighborsInput = z.object({
   ),
   version: versionParam,
 });
-
-/** A page's linked neighbours, each edge typed. */
-export const neighborsSchema = z.object({
-  wiki: z.string(),
-  page: z.string(),
-  title: z.string(),
-  neighbors: z.array(z.object({
-    page: z.string(),
-    title: z.string().nullable(),
-    relation: z.enum(["links_to", "linked_from"]),
-    anchor_text: z.string().nullable(),
-    section: z.string().nullable(),
-    exists: z.boolean().describe("False for a link to a page nobody has written yet"),
-  })),
-  truncated: z.boolean(),
-  version: z.string().optional().describe("The version read (absent: the live pages)"),
-});
-export type Neighbors = z.infer<typeof neighborsSchema>;
 
 /** The pages a page links to (including missing ones) and the pages that link to it. */
 export async function listNeighbors(

@@ -12,7 +12,7 @@ import { ErrorPage } from "../kit/web/error_page.tsx";
 import { SignInPage, SignUpPage } from "./session_pages.tsx";
 import { signIn, signUp } from "./sign_in.ts";
 import { LOGIN_LIMITS } from "./login_limit.ts";
-import { setBudgetHeaders } from "../limits/retry_headers.ts";
+import { setBudgetHeaders } from "../http/retry_headers.ts";
 import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
 
 /** Sign-up, sign-in and sign-out, as server-rendered HTML (behind `webRoutes`). */

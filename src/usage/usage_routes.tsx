@@ -5,7 +5,7 @@ import { openSpace } from "../kit/web/space_context.ts";
 import { PERIODS, UsagePage } from "./usage_page.tsx";
 import { usageReport } from "./usage_report.ts";
 import { RatingsSection } from "../ratings/ratings_section.tsx";
-import { selectRatingComments, selectRatingCounts } from "../ratings/store.ts";
+import { readerRatings } from "../ratings/ratings.ts";
 
 const TOP_PAGES = 25;
 const NOTES = 10;
@@ -29,10 +29,10 @@ export function usageRoutes(deps: Deps): Hono {
       questions: QUESTIONS,
       gaps: GAPS,
     });
-    const [counts, comments] = await Promise.all([
-      selectRatingCounts(deps.db, wiki.id, days, TOP_PAGES),
-      selectRatingComments(deps.db, wiki.id, days, NOTES),
-    ]);
+    const { pages: counts, comments } = await readerRatings(deps.db, wiki.id, days, {
+      pages: TOP_PAGES,
+      comments: NOTES,
+    });
     return c.html(
       <UsagePage
         account={c.get("account")}

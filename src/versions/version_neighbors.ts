@@ -1,5 +1,5 @@
 import type { Db } from "../db/db.ts";
-import type { Neighbors } from "../pages/list_neighbors.ts";
+import type { Neighbors } from "../pages/neighbors_schema.ts";
 import { resolveVersionPage, versionLinksOf, versionPages } from "./version_pages.ts";
 import type { Version } from "./versions.ts";
 

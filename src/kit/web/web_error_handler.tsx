@@ -3,7 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Deps } from "../../deps.ts";
 import { AppError, RateLimitedError } from "../../errors.ts";
-import { setBudgetHeaders } from "../../limits/retry_headers.ts";
+import { setBudgetHeaders } from "../../http/retry_headers.ts";
 import { internalError } from "../../http/problem.ts";
 import { ErrorPage } from "./error_page.tsx";
 
