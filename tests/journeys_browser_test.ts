@@ -33,6 +33,7 @@ Deno.test({
     // Move the personal space to the team, from its settings.
     await ana.goto(`${base}/w/field-notes/-/settings`);
     await ana.getByLabel("Team").selectOption("lab");
+    await ana.getByLabel(/cannot be made personal again/).check();
     await screenshot(ana, "move-to-team");
     await ana.getByRole("button", { name: "Move to this team" }).click();
     await ana.waitForURL(`${base}/w/field-notes/-/settings?moved=1`);
@@ -68,7 +69,8 @@ Deno.test({
     const row = ana.getByRole("row", { name: /bo@example\.com/ });
     await row.getByLabel(/Yes, remove/).check();
     await row.getByRole("button", { name: "Remove" }).click();
-    await ana.waitForURL(`${base}/teams/lab`);
+    await ana.waitForURL(`${base}/teams/lab?removed`);
+    await ana.getByText("Member removed").waitFor();
     assert.equal(await ana.getByRole("row", { name: /bo@example\.com/ }).count(), 0);
     const gone = await bo.goto(`${base}/w/field-notes/Herons`);
     assert.equal(gone!.status(), 404);
