@@ -398,7 +398,7 @@ Deno.test({
       buffer: Buffer.from(PIXEL_PNG, "base64"),
     });
     await page.getByRole("button", { name: "Upload", exact: true }).click();
-    await page.waitForURL(`${base}/w/lab/-/files?uploaded=chart.png`);
+    await page.waitForURL(`${base}/w/lab/-/files?uploaded=chart.png&status=created`);
     const line = (await page.locator("#uploaded-markdown").textContent())!;
     assert.equal(line, "![chart.png](/w/lab/-/files/chart.png)");
     await screenshot(page, "files");
