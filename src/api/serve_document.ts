@@ -24,7 +24,9 @@ export function serveDocument(app: OpenAPIHono, deps: Deps): void {
         title: "Knowledge wiki REST API",
         version: "1.0.0",
         // The project declares no licence yet: say so (npm's word for it) rather than guess one.
-        license: { name: "UNLICENSED" },
+        // OpenAPI 3.1 wants an SPDX identifier or a URL; `LicenseRef-` is SPDX's form for a
+        // licence of one's own. (The library's type is 3.0's, which has no `identifier`.)
+        license: { name: "UNLICENSED", identifier: "LicenseRef-UNLICENSED" } as { name: string },
         description:
           "Public wikis without credentials; your spaces with an account token. Errors are " +
           "application/problem+json with a stable `code` and the request id. Every response " +
