@@ -144,27 +144,10 @@ export async function fetchTree(
  */
 export async function remoteHead(
   source: RepoSource,
-  options: { allowHosts: string[]; limits: SyncLimits; resolve?: ResolveDns },
+  options: RefOptions,
 ): Promise<string | null> {
-  const git = (await import("isomorphic-git")).default;
-  const http = guardedGitHttp({
-    allowHosts: options.allowHosts,
-    maxBytes: options.limits.packBytes,
-    resolve: options.resolve,
-  });
-  try {
-    const refs = await git.listServerRefs({
-      http,
-      url: source.url,
-      headers: authHeaders(source),
-      prefix: `refs/heads/${source.branch}`,
-      // v1: the refs come with the GET of `info/refs`; no POST, no pack.
-      protocolVersion: 1,
-    });
-    return refs.find((r) => r.ref === `refs/heads/${source.branch}`)?.oid ?? null;
-  } catch (error) {
-    throw asSyncError(error, source);
-  }
+  const head = `refs/heads/${source.branch}`;
+  return (await listRefs(source, options, head)).find((r) => r.ref === head)?.oid ?? null;
 }
 
 /**
@@ -173,8 +156,17 @@ export async function remoteHead(
  */
 export async function remoteRefs(
   source: RepoSource,
-  options: { allowHosts: string[]; limits: SyncLimits; resolve?: ResolveDns },
+  options: RefOptions,
 ): Promise<{ ref: string; oid: string }[]> {
+  return (await listRefs(source, options))
+    .filter((r) => /^refs\/(tags|heads)\//.test(r.ref) && !r.ref.endsWith("^{}"))
+    .map((r) => ({ ref: r.ref, oid: r.oid }));
+}
+
+type RefOptions = { allowHosts: string[]; limits: SyncLimits; resolve?: ResolveDns };
+
+/** The ref advertisement (v1: the GET of `info/refs`; no POST, no pack), under `prefix`. */
+async function listRefs(source: RepoSource, options: RefOptions, prefix?: string) {
   const git = (await import("isomorphic-git")).default;
   const http = guardedGitHttp({
     allowHosts: options.allowHosts,
@@ -182,14 +174,13 @@ export async function remoteRefs(
     resolve: options.resolve,
   });
   try {
-    const refs = await git.listServerRefs({
+    return await git.listServerRefs({
       http,
       url: source.url,
       headers: authHeaders(source),
+      ...(prefix ? { prefix } : {}),
       protocolVersion: 1,
     });
-    return refs.filter((r) => /^refs\/(tags|heads)\//.test(r.ref) && !r.ref.endsWith("^{}"))
-      .map((r) => ({ ref: r.ref, oid: r.oid }));
   } catch (error) {
     throw asSyncError(error, source);
   }
