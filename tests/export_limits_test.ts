@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { unzipSync } from "fflate";
 import type { Hono } from "hono";
+import { publishVersion } from "../src/versions/versions.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb, testApp } from "./helpers.ts";
 import { html, type Person, person, seedPages } from "./space_helpers.ts";
@@ -123,4 +124,49 @@ Deno.test("anonymous exports are limited per address and answered 429 with Retry
   const other = await from("192.0.2.71");
   assert.equal(other.status, 200, "another address has its own budget");
   await other.body?.cancel();
+});
+
+/** A response body read whole, and the number of pieces it came in. */
+async function pieces(res: Response): Promise<{ bytes: Uint8Array; count: number }> {
+  const parts: Uint8Array[] = [];
+  for await (const part of res.body!) parts.push(part);
+  const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return { bytes, count: parts.length };
+}
+
+Deno.test("a version's export goes the live export's way: streamed, capped by EXPORT_MAX_MB, budgeted", async () => {
+  await using db = await freshDb();
+  const { app, deps } = testApp(db, { ...roomy, EXPORT_MAX_MB: "1", EXPORTS_ANON_PER_HOUR: "2" });
+  await createWiki(db, { id: "lab", visibility: "public" });
+  // Text that deflates poorly, so the zip is long enough to come in many pieces.
+  const noise = (seed: number) => [...png(150_000, seed)].map((b) => b.toString(36)).join(" ");
+  await seedPages(deps, "lab", { Home: "# Home\n", Notes: `# Notes\n\n${noise(7)}\n` });
+  await publishVersion(db, "lab", { name: "v1" }, null);
+  const ok = await app.request("/w/lab@v1/-/export");
+  assert.equal(ok.status, 200);
+  assert.equal(ok.headers.get("content-disposition"), 'attachment; filename="lab@v1.zip"');
+  const { bytes, count } = await pieces(ok);
+  assert.ok(count > 5, `the zip came in ${count} pieces, not whole`);
+  const files = unzipSync(bytes);
+  assert.deepEqual(Object.keys(files).sort(), ["lab@v1/Home.md", "lab@v1/Notes.md"]);
+  assert.equal(new TextDecoder().decode(files["lab@v1/Home.md"]), "# Home\n");
+
+  // The live pages grow past the cap; a version published after them is refused whole.
+  await seedPages(deps, "lab", { More: `# More\n\n${noise(8)}\n${noise(9)}\n` });
+  await publishVersion(db, "lab", { name: "v2" }, null);
+  const refused = await app.request("/w/lab@v2/-/export");
+  assert.equal(refused.status, 413);
+  assert.match(
+    (await refused.json()).detail,
+    /^Version "v2" of the wiki "lab" holds 1\.\d MB of pages and files: an export holds at most 1 MB \(EXPORT_MAX_MB\)$/,
+  );
+  // Two exports an hour from one address: the refused one counted, the third is a 429.
+  const third = await app.request("/w/lab@v1/-/export");
+  assert.equal(third.status, 429);
+  assert.ok(Number(third.headers.get("retry-after")) > 3000);
 });
