@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { unzipSync } from "fflate";
 import type { Hono } from "hono";
+import { createToken } from "../src/auth/tokens.ts";
 import { publishVersion } from "../src/versions/versions.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb, testApp } from "./helpers.ts";
@@ -57,6 +58,45 @@ Deno.test("a space's files are held to a quota of files and of bytes, shown on i
   assert.match((await tooMany.json()).error, /holds 2 files, its quota.*at most 2 files a space/);
   const [row] = await db<{ n: number }>`SELECT count(*)::int AS n FROM attachments`;
   assert.equal(row!.n, 2);
+});
+
+Deno.test("the quota counts what is stored: the same bytes again take no room, a replace only the difference", async () => {
+  await using db = await freshDb();
+  const { app } = testApp(db, { ...roomy, SPACE_FILES_MAX: "1", SPACE_FILES_MB: "1" });
+  const ana = await person(app, db, "ana@example.com", "Ana");
+  await createWiki(db, { id: "lab", ownerAccountId: ana.id });
+  const { token } = await createToken(db, { accountId: ana.id, kind: "account", name: "files" });
+  const post = async (name: string, bytes: Uint8Array<ArrayBuffer>, replace = false) => {
+    const form = new FormData();
+    form.set("file", new File([bytes], name));
+    if (replace) form.set("replace", "true");
+    const res = await app.request("/api/v1/spaces/lab/files", {
+      method: "POST",
+      body: form,
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    return { status: res.status, body: await res.json() };
+  };
+  const first = png(600_000, 1);
+  assert.equal((await post("a.png", first)).status, 201);
+  // The space is full (1 of 1 files): the same upload again (a retry, a second paste, an
+  // import run twice) stores nothing, so it is not refused.
+  const again = await post("a.png", first);
+  assert.equal(again.status, 201, JSON.stringify(again.body));
+  assert.equal(again.body.status, "unchanged");
+  // A replace swaps 0.6 MB for 0.7 MB: the old bytes move to the file's versions.
+  const replaced = await post("a.png", png(700_000, 2), true);
+  assert.equal(replaced.status, 201, JSON.stringify(replaced.body));
+  assert.equal(replaced.body.status, "replaced");
+  // Other bytes under the name would be a second file: over the quota of one.
+  const other = await post("a.png", png(1000, 3));
+  assert.equal(other.status, 413);
+  assert.match(other.body.detail, /holds 1 files, its quota: "a-2\.png" cannot be added/);
+  const tooBig = await post("a.png", png(1_100_000, 4), true);
+  assert.equal(tooBig.status, 413);
+  assert.match(tooBig.body.detail, /would take the wiki "lab" past its quota: 0 MB of 1 MB used/);
+  const rows = await db<{ name: string; size: number }>`SELECT name, size FROM attachments`;
+  assert.deepEqual(rows, [{ name: "a.png", size: 700_000 }], "a refused replace keeps the file");
 });
 
 Deno.test("an export is streamed in pieces and holds every page and file byte for byte", async () => {
