@@ -69,6 +69,19 @@ export function registerAttachmentApi(app: OpenAPIHono, deps: Deps): void {
   const requireSpace = async (c: Context, id: string, need: Need) =>
     auditedSpace(c, (await authorize(deps, c.get("credential"), id, need, "rest")).wiki.id);
 
+  registerList(app, deps, requireSpace, security);
+  registerUpload(app, deps, requireSpace, security);
+  registerRead(app, deps, requireSpace, security);
+  registerDelete(app, deps, requireSpace, security);
+}
+
+/** `GET /spaces/{id}/files`: the files, newest first, with their version counts. */
+function registerList(
+  app: OpenAPIHono,
+  deps: Deps,
+  requireSpace: (c: Context, id: string, need: Need) => Promise<string>,
+  security: RouteConfig["security"],
+): void {
   app.openapi(
     createRoute({
       method: "get",
@@ -102,9 +115,15 @@ export function registerAttachmentApi(app: OpenAPIHono, deps: Deps): void {
       }, 200);
     },
   );
+}
 
-  registerUpload(app, deps, requireSpace, security);
-
+/** `GET /spaces/{id}/files/{name}`: a file's bytes, or an earlier version's, with its ETag. */
+function registerRead(
+  app: OpenAPIHono,
+  deps: Deps,
+  requireSpace: (c: Context, id: string, need: Need) => Promise<string>,
+  security: RouteConfig["security"],
+): void {
   app.openapi(
     createRoute({
       method: "get",
@@ -148,7 +167,15 @@ export function registerAttachmentApi(app: OpenAPIHono, deps: Deps): void {
       return c.body(file.bytes as Uint8Array<ArrayBuffer>, 200, headers);
     },
   );
+}
 
+/** `DELETE /spaces/{id}/files/{name}`: the bytes are kept as an earlier version. */
+function registerDelete(
+  app: OpenAPIHono,
+  deps: Deps,
+  requireSpace: (c: Context, id: string, need: Need) => Promise<string>,
+  security: RouteConfig["security"],
+): void {
   app.openapi(
     createRoute({
       method: "delete",

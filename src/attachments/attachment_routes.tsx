@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
@@ -44,51 +44,7 @@ export function attachmentRoutes(deps: Deps): Hono {
     );
   });
 
-  app.post("/w/:id/-/files", async (c) => {
-    const view = await openSpace(deps, c, "write");
-    const wikiId = view.space.wiki.id;
-    const wantsJson = (c.req.header("accept") ?? "").includes("application/json");
-    const form = await c.req.parseBody();
-    const file = form.file;
-    try {
-      if (!(file instanceof File)) throw new AppError("bad_request", "Choose a file to upload");
-      // The name as sent: `formData()` cuts a quoted file name at its first `=`.
-      const [sent] = uploadFileNames(
-        await c.req.bytes(),
-        c.req.header("content-type") ?? "",
-        "file",
-      );
-      const saved = await saveAttachment(deps, {
-        wikiId,
-        fileName: sent || file.name,
-        bytes: new Uint8Array(await file.arrayBuffer()),
-        accountId: view.account?.id ?? null,
-        replace: form.replace === "true",
-      });
-      if (wantsJson) {
-        const { name, href, contentType, status } = saved;
-        return c.json({ name, href, contentType, status }, 201);
-      }
-      const query = `uploaded=${encodeURIComponent(saved.name)}&status=${saved.status}`;
-      return c.redirect(`/w/${wikiId}/-/files?${query}`, 303);
-    } catch (error) {
-      if (!(error instanceof AppError) || error.status >= 500) throw error;
-      if (wantsJson) return c.json({ error: error.detail }, error.status as 400);
-      const files = await listAttachments(deps.db, wikiId);
-      const usage = await attachmentUsage(deps, wikiId);
-      const versions = await attachmentVersionCounts(deps.db, wikiId);
-      return c.html(
-        <FilesPage
-          {...view}
-          files={files}
-          usage={usage}
-          versions={versions}
-          error={error.detail}
-        />,
-        error.status as 400,
-      );
-    }
-  });
+  app.post("/w/:id/-/files", (c) => uploadFile(deps, c));
 
   app.get("/w/:id/-/files/:name", async (c) => {
     const { space } = await openSpace(deps, c, "read");
@@ -119,4 +75,54 @@ export function attachmentRoutes(deps: Deps): Hono {
 
   app.onError(webErrorHandler(deps, { signInNext: true }));
   return app;
+}
+
+/**
+ * An upload from the files page's form (back to the list, or the page with the error) or from
+ * the editor's paste and drop (`Accept: application/json`, answered in JSON).
+ */
+async function uploadFile(deps: Deps, c: Context) {
+  const view = await openSpace(deps, c, "write");
+  const wikiId = view.space.wiki.id;
+  const wantsJson = (c.req.header("accept") ?? "").includes("application/json");
+  const form = await c.req.parseBody();
+  const file = form.file;
+  try {
+    if (!(file instanceof File)) throw new AppError("bad_request", "Choose a file to upload");
+    // The name as sent: `formData()` cuts a quoted file name at its first `=`.
+    const [sent] = uploadFileNames(
+      await c.req.bytes(),
+      c.req.header("content-type") ?? "",
+      "file",
+    );
+    const saved = await saveAttachment(deps, {
+      wikiId,
+      fileName: sent || file.name,
+      bytes: new Uint8Array(await file.arrayBuffer()),
+      accountId: view.account?.id ?? null,
+      replace: form.replace === "true",
+    });
+    if (wantsJson) {
+      const { name, href, contentType, status } = saved;
+      return c.json({ name, href, contentType, status }, 201);
+    }
+    const query = `uploaded=${encodeURIComponent(saved.name)}&status=${saved.status}`;
+    return c.redirect(`/w/${wikiId}/-/files?${query}`, 303);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.status >= 500) throw error;
+    if (wantsJson) return c.json({ error: error.detail }, error.status as 400);
+    const files = await listAttachments(deps.db, wikiId);
+    const usage = await attachmentUsage(deps, wikiId);
+    const versions = await attachmentVersionCounts(deps.db, wikiId);
+    return c.html(
+      <FilesPage
+        {...view}
+        files={files}
+        usage={usage}
+        versions={versions}
+        error={error.detail}
+      />,
+      error.status as 400,
+    );
+  }
 }
