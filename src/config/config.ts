@@ -196,18 +196,7 @@ export class ConfigError extends Error {
 
 /** Parses the environment; a wrong value throws a `ConfigError` that names the variable. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
-  const present = Object.fromEntries(
-    Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
-  );
-  const parsed = envSchema.safeParse(present);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => {
-      const name = String(issue.path[0] ?? "environment");
-      return `${name}: ${issue.message} (got ${JSON.stringify(present[name] ?? null)})`;
-    });
-    throw new ConfigError(`Invalid configuration:\n  ${lines.join("\n  ")}`);
-  }
-  const e = parsed.data;
+  const { present, e } = parseEnvironment(env);
   // Deno Deploy has no writable disk for the embedded store: it needs PostgreSQL.
   if (present.DENO_DEPLOYMENT_ID && !e.DATABASE_URL) {
     throw new ConfigError(
@@ -238,20 +227,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     ],
     allowedOrigins: [new URL(baseUrl).origin, ...list(e.ALLOWED_ORIGINS)],
     trustProxy: e.TRUST_PROXY,
-    rateLimits: {
-      windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
-      anon: e.RATE_LIMIT_ANON_PER_MINUTE,
-      token: e.RATE_LIMIT_TOKEN_PER_MINUTE,
-      oauth: e.RATE_LIMIT_OAUTH_PER_MINUTE,
-      web: e.RATE_LIMIT_WEB_PER_MINUTE,
-      signupsPerHour: e.RATE_LIMIT_SIGNUPS_PER_HOUR,
-      sharedEgressRanges: list(e.SHARED_EGRESS_RANGES).map((text) => {
-        const range = parseCidr(text);
-        if (!range) throw new ConfigError(`SHARED_EGRESS_RANGES: "${text}" is not a CIDR range`);
-        return range;
-      }),
-      sharedEgress: e.RATE_LIMIT_SHARED_EGRESS_PER_MINUTE,
-    },
+    rateLimits: rateLimitsOf(e),
     timeouts: { requestMs: e.REQUEST_TIMEOUT_MS, importMs: e.IMPORT_TIMEOUT_MS },
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     operatorContact: e.OPERATOR_CONTACT ?? null,
@@ -278,16 +254,57 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       exportBytes: e.EXPORT_MAX_MB * 1024 * 1024,
       exportsPerHour: { anonymous: e.EXPORTS_ANON_PER_HOUR, signedIn: e.EXPORTS_PER_HOUR },
     },
-    embedding: {
-      provider: e.EMBEDDER,
-      baseUrl: e.EMBEDDING_BASE_URL.replace(/\/+$/, ""),
-      apiKey: e.EMBEDDING_API_KEY,
-      model: e.EMBEDDING_MODEL,
-      dimensions: e.EMBEDDING_DIMENSIONS,
-      batchSize: e.EMBEDDING_BATCH_SIZE,
-      timeoutMs: e.EMBEDDING_TIMEOUT_MS,
-      maxRetries: e.EMBEDDING_MAX_RETRIES,
-    },
+    embedding: embeddingOf(e),
+  };
+}
+
+type Env = z.infer<typeof envSchema>;
+
+/** The environment's set variables, checked against the schema (a `ConfigError` names each wrong one). */
+function parseEnvironment(env: Record<string, string | undefined>) {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
+  );
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? "environment");
+      return `${name}: ${issue.message} (got ${JSON.stringify(present[name] ?? null)})`;
+    });
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join("\n  ")}`);
+  }
+  return { present, e: parsed.data };
+}
+
+/** The request budgets, with the shared egress ranges parsed. */
+function rateLimitsOf(e: Env): Config["rateLimits"] {
+  return {
+    windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+    anon: e.RATE_LIMIT_ANON_PER_MINUTE,
+    token: e.RATE_LIMIT_TOKEN_PER_MINUTE,
+    oauth: e.RATE_LIMIT_OAUTH_PER_MINUTE,
+    web: e.RATE_LIMIT_WEB_PER_MINUTE,
+    signupsPerHour: e.RATE_LIMIT_SIGNUPS_PER_HOUR,
+    sharedEgressRanges: list(e.SHARED_EGRESS_RANGES).map((text) => {
+      const range = parseCidr(text);
+      if (!range) throw new ConfigError(`SHARED_EGRESS_RANGES: "${text}" is not a CIDR range`);
+      return range;
+    }),
+    sharedEgress: e.RATE_LIMIT_SHARED_EGRESS_PER_MINUTE,
+  };
+}
+
+/** The embedder's settings. */
+function embeddingOf(e: Env): Config["embedding"] {
+  return {
+    provider: e.EMBEDDER,
+    baseUrl: e.EMBEDDING_BASE_URL.replace(/\/+$/, ""),
+    apiKey: e.EMBEDDING_API_KEY,
+    model: e.EMBEDDING_MODEL,
+    dimensions: e.EMBEDDING_DIMENSIONS,
+    batchSize: e.EMBEDDING_BATCH_SIZE,
+    timeoutMs: e.EMBEDDING_TIMEOUT_MS,
+    maxRetries: e.EMBEDDING_MAX_RETRIES,
   };
 }
 

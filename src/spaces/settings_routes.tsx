@@ -49,36 +49,7 @@ export function settingsRoutes(deps: Deps): Hono {
     return c.redirect(toolHref(result.wiki.id, "settings", { saved: 1 }), 303);
   });
 
-  app.post("/w/:id/-/settings/team", async (c) => {
-    const view = await openSpace(deps, c, "admin");
-    const form = await c.req.parseBody();
-    try {
-      if (form.confirm !== "yes") {
-        throw new AppError(
-          "bad_request",
-          "Tick the box to confirm the move: a team's space cannot be made personal again",
-        );
-      }
-      await moveSpaceToTeam(deps.db, {
-        actorId: view.account!.id,
-        wiki: view.space.wiki,
-        teamId: formText(form.team),
-      });
-    } catch (error) {
-      if (!(error instanceof AppError) || error.status >= 500) throw error;
-      return c.html(
-        <SettingsPage
-          {...view}
-          values={valuesOf(view.space.wiki)}
-          teams={await movableTo(deps, view)}
-          moveError={error.detail}
-        />,
-        error.status as 400 | 403,
-      );
-    }
-    logChange(c, deps, "wiki moved to a team", view.space.wiki.id);
-    return c.redirect(toolHref(view.space.wiki.id, "settings", { moved: 1 }), 303);
-  });
+  app.post("/w/:id/-/settings/team", (c) => moveToTeam(deps, c));
 
   app.post("/w/:id/-/settings/delete", async (c) => {
     const view = await openSpace(deps, c, "admin");
@@ -123,4 +94,36 @@ function logChange(c: Context, deps: Deps, message: string, wikiId: string): voi
     wiki: wikiId,
     account_id: c.get("account")?.id,
   });
+}
+
+/** Moves a personal wiki to one of its owner's teams, once the move is confirmed. */
+async function moveToTeam(deps: Deps, c: Context) {
+  const view = await openSpace(deps, c, "admin");
+  const form = await c.req.parseBody();
+  try {
+    if (form.confirm !== "yes") {
+      throw new AppError(
+        "bad_request",
+        "Tick the box to confirm the move: a team's space cannot be made personal again",
+      );
+    }
+    await moveSpaceToTeam(deps.db, {
+      actorId: view.account!.id,
+      wiki: view.space.wiki,
+      teamId: formText(form.team),
+    });
+  } catch (error) {
+    if (!(error instanceof AppError) || error.status >= 500) throw error;
+    return c.html(
+      <SettingsPage
+        {...view}
+        values={valuesOf(view.space.wiki)}
+        teams={await movableTo(deps, view)}
+        moveError={error.detail}
+      />,
+      error.status as 400 | 403,
+    );
+  }
+  logChange(c, deps, "wiki moved to a team", view.space.wiki.id);
+  return c.redirect(toolHref(view.space.wiki.id, "settings", { moved: 1 }), 303);
 }

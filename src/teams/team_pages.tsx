@@ -7,6 +7,11 @@ import { CreateTeamForm } from "./create_team_form.tsx";
 
 const ROLES: Role[] = ["owner", "admin", "member", "viewer"];
 
+/** The roles a member may give: admins manage members and admins; only owners make owners. */
+function grantableBy(role: Role): Role[] {
+  return role === "owner" ? ROLES : ROLES.filter((r) => r !== "owner");
+}
+
 /** A team's page for one of its members: members and roles, and what the viewer may change. */
 export function TeamPage(
   props: PageContext & {
@@ -25,8 +30,6 @@ export function TeamPage(
 ) {
   const me = props.account!;
   const manager = manages(props.role);
-  // Admins manage members and admins; only owners make, unmake or add owners.
-  const grantable = props.role === "owner" ? ROLES : ROLES.filter((r) => r !== "owner");
   const base = `/teams/${props.team.id}`;
   return (
     <Layout title={props.team.name} account={me} csrfToken={props.csrfToken}>
@@ -53,96 +56,21 @@ export function TeamPage(
           </ul>
         )}
       <h2>Members</h2>
-      <table class="members">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Email</th>
-            <th scope="col">Role</th>
-            {manager && <th scope="col">Remove</th>}
-          </tr>
-        </thead>
-        <tbody>
-          {props.members.map((m) => (
-            <tr>
-              <td class="name">{m.name}</td>
-              <td class="email">{m.email}</td>
-              <td class="role">
-                {manager && (props.role === "owner" || m.role !== "owner")
-                  ? (
-                    <form method="post" action={`${base}/members/${m.account_id}/role`}>
-                      <CsrfField token={props.csrfToken} />
-                      <label class="sr-only" for={`role-${m.account_id}`}>
-                        Role of {m.name || m.email}
-                      </label>
-                      <select id={`role-${m.account_id}`} name="role">
-                        {grantable.map((r) => <option value={r} selected={r === m.role}>{r}
-                        </option>)}
-                      </select>
-                      <button type="submit" class="secondary">Change role</button>
-                    </form>
-                  )
-                  : m.role}
-              </td>
-              {manager && (
-                <td class="remove">
-                  {m.account_id !== me.id && (props.role === "owner" || m.role !== "owner") && (
-                    <form method="post" action={`${base}/members/${m.account_id}/remove`}>
-                      <CsrfField token={props.csrfToken} />
-                      <label>
-                        <input type="checkbox" name="confirm" value="yes" required /> Yes, remove
-                        {" "}
-                        {m.name || m.email}
-                      </label>
-                      <button type="submit" class="danger">Remove</button>
-                    </form>
-                  )}
-                </td>
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {manager && props.invitations.length > 0 && (
-        <>
-          <h2>Pending invitations</h2>
-          <ul>
-            {props.invitations.map((i) => (
-              <li>
-                {i.email} ({i.role})
-                <form method="post" action={`${base}/invitations/cancel`} class="inline">
-                  <CsrfField token={props.csrfToken} />
-                  <input type="hidden" name="email" value={i.email} />
-                  <button type="submit">Withdraw</button>
-                </form>
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
+      <MemberTable
+        members={props.members}
+        role={props.role}
+        myId={me.id}
+        base={base}
+        csrfToken={props.csrfToken}
+      />
       {manager && (
-        <>
-          <h2>Invite a member</h2>
-          <form method="post" action={`${base}/members`}>
-            <CsrfField token={props.csrfToken} />
-            <Field
-              name="email"
-              label="Email of their account"
-              type="email"
-              required
-              hint="They join when they accept the invitation on their account page (after signing up with this email, if they have no account yet)"
-              value={props.inviteEmail}
-            />
-            <SelectField
-              name="role"
-              id="field-invite-role"
-              label="Role"
-              value="member"
-              options={grantable.map((r) => ({ value: r, label: r }))}
-            />
-            <button type="submit">Invite</button>
-          </form>
-        </>
+        <Invitations
+          invitations={props.invitations}
+          role={props.role}
+          base={base}
+          csrfToken={props.csrfToken}
+          inviteEmail={props.inviteEmail}
+        />
       )}
       {manager && (
         <InviteLinksSection
@@ -166,6 +94,120 @@ export function TeamPage(
         <button type="submit" class="danger">Leave team</button>
       </form>
     </Layout>
+  );
+}
+
+/** The members with their roles, and for managers changing a role and removing a member. */
+function MemberTable(
+  props: { members: MemberRow[]; role: Role; myId: string; base: string; csrfToken: string },
+) {
+  const manager = manages(props.role);
+  const grantable = grantableBy(props.role);
+  const base = props.base;
+  return (
+    <table class="members">
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">Email</th>
+          <th scope="col">Role</th>
+          {manager && <th scope="col">Remove</th>}
+        </tr>
+      </thead>
+      <tbody>
+        {props.members.map((m) => (
+          <tr>
+            <td class="name">{m.name}</td>
+            <td class="email">{m.email}</td>
+            <td class="role">
+              {manager && (props.role === "owner" || m.role !== "owner")
+                ? (
+                  <form method="post" action={`${base}/members/${m.account_id}/role`}>
+                    <CsrfField token={props.csrfToken} />
+                    <label class="sr-only" for={`role-${m.account_id}`}>
+                      Role of {m.name || m.email}
+                    </label>
+                    <select id={`role-${m.account_id}`} name="role">
+                      {grantable.map((r) => <option value={r} selected={r === m.role}>{r}</option>)}
+                    </select>
+                    <button type="submit" class="secondary">Change role</button>
+                  </form>
+                )
+                : m.role}
+            </td>
+            {manager && (
+              <td class="remove">
+                {m.account_id !== props.myId && (props.role === "owner" || m.role !== "owner") && (
+                  <form method="post" action={`${base}/members/${m.account_id}/remove`}>
+                    <CsrfField token={props.csrfToken} />
+                    <label>
+                      <input type="checkbox" name="confirm" value="yes" required /> Yes, remove{" "}
+                      {m.name || m.email}
+                    </label>
+                    <button type="submit" class="danger">Remove</button>
+                  </form>
+                )}
+              </td>
+            )}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** For managers: the pending invitations, and the form that invites a member. */
+function Invitations(
+  props: {
+    invitations: InvitationRow[];
+    role: Role;
+    base: string;
+    csrfToken: string;
+    inviteEmail?: string | undefined;
+  },
+) {
+  const grantable = grantableBy(props.role);
+  const base = props.base;
+  return (
+    <>
+      {props.invitations.length > 0 && (
+        <>
+          <h2>Pending invitations</h2>
+          <ul>
+            {props.invitations.map((i) => (
+              <li>
+                {i.email} ({i.role})
+                <form method="post" action={`${base}/invitations/cancel`} class="inline">
+                  <CsrfField token={props.csrfToken} />
+                  <input type="hidden" name="email" value={i.email} />
+                  <button type="submit">Withdraw</button>
+                </form>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <h2>Invite a member</h2>
+      <form method="post" action={`${base}/members`}>
+        <CsrfField token={props.csrfToken} />
+        <Field
+          name="email"
+          label="Email of their account"
+          type="email"
+          required
+          hint="They join when they accept the invitation on their account page (after signing up with this email, if they have no account yet)"
+          value={props.inviteEmail}
+        />
+        <SelectField
+          name="role"
+          id="field-invite-role"
+          label="Role"
+          value="member"
+          options={grantable.map((r) => ({ value: r, label: r }))}
+        />
+        <button type="submit">Invite</button>
+      </form>
+    </>
   );
 }
 
