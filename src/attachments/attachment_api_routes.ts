@@ -10,15 +10,17 @@ import { matchesIfNoneMatch } from "../lib/etag.ts";
 import { uploadFileNames } from "../spaces/upload_file_names.ts";
 import {
   attachmentHref,
-  attachmentVersionCounts,
   deleteAttachment,
-  findAttachment,
-  findAttachmentVersion,
-  listAttachments,
   MAX_ATTACHMENT_BYTES,
   saveAttachment,
 } from "./attachments.ts";
 import { fileHeaders } from "./file_headers.ts";
+import {
+  selectAttachment,
+  selectAttachmentHeads,
+  selectAttachmentVersion,
+  selectVersionCounts,
+} from "./mod.ts";
 
 /** An upload's body: the file and the multipart framing around it. */
 const UPLOAD_BODY_LIMIT = MAX_ATTACHMENT_BYTES + 64 * 1024;
@@ -99,8 +101,8 @@ function registerList(
     async (c) => {
       const wikiId = await requireSpace(c, c.req.valid("param").id, "read");
       const [files, versions] = await Promise.all([
-        listAttachments(deps.db, wikiId, 1000),
-        attachmentVersionCounts(deps.db, wikiId),
+        selectAttachmentHeads(deps.db, wikiId, 1000),
+        selectVersionCounts(deps.db, wikiId),
       ]);
       return c.json({
         files: files.map((f) => ({
@@ -154,8 +156,8 @@ function registerRead(
       const { version } = c.req.valid("query");
       const wikiId = await requireSpace(c, id, "read");
       const file = version === undefined
-        ? await findAttachment(deps.db, wikiId, name)
-        : await findAttachmentVersion(deps.db, wikiId, name, version);
+        ? await selectAttachment(deps.db, wikiId, name)
+        : await selectAttachmentVersion(deps.db, wikiId, name, version);
       if (!file) {
         const which = version === undefined ? "" : ` at version ${version}`;
         throw new AppError("not_found", `No file "${name}"${which} in space "${wikiId}"`);

@@ -3,14 +3,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
 import { openSpace } from "../kit/web/space_context.ts";
-import {
-  attachmentUsage,
-  attachmentVersionCounts,
-  findAttachment,
-  findAttachmentVersion,
-  listAttachments,
-  saveAttachment,
-} from "./attachments.ts";
+import { attachmentUsage, saveAttachment } from "./attachments.ts";
 import { fileHeaders } from "./file_headers.ts";
 import { uploadFileNames } from "../spaces/upload_file_names.ts";
 import { exportWikiZip } from "./export_zip.ts";
@@ -18,6 +11,12 @@ import { chargeExport } from "./export_budget.ts";
 import { clientIp } from "../http/client_ip.ts";
 import { FilesPage } from "./files_page.tsx";
 import { matchesIfNoneMatch } from "../lib/etag.ts";
+import {
+  selectAttachment,
+  selectAttachmentHeads,
+  selectAttachmentVersion,
+  selectVersionCounts,
+} from "./mod.ts";
 
 /**
  * A wiki's files under `/w/<id>/-/files`: the list and upload form, the upload (a form post,
@@ -29,9 +28,9 @@ export function attachmentRoutes(deps: Deps): Hono {
 
   app.get("/w/:id/-/files", async (c) => {
     const view = await openSpace(deps, c, "read");
-    const files = await listAttachments(deps.db, view.space.wiki.id);
+    const files = await selectAttachmentHeads(deps.db, view.space.wiki.id);
     const usage = await attachmentUsage(deps, view.space.wiki.id);
-    const versions = await attachmentVersionCounts(deps.db, view.space.wiki.id);
+    const versions = await selectVersionCounts(deps.db, view.space.wiki.id);
     return c.html(
       <FilesPage
         {...view}
@@ -52,8 +51,8 @@ export function attachmentRoutes(deps: Deps): Hono {
     // `?version=N`: an earlier version, kept when the file was replaced or deleted.
     const version = Number(c.req.query("version") ?? "");
     const file = Number.isInteger(version) && version >= 1 && version <= 2_147_483_647
-      ? await findAttachmentVersion(deps.db, space.wiki.id, name, version)
-      : await findAttachment(deps.db, space.wiki.id, name);
+      ? await selectAttachmentVersion(deps.db, space.wiki.id, name, version)
+      : await selectAttachment(deps.db, space.wiki.id, name);
     if (!file) throw new AppError("not_found", `No file "${name}" in wiki "${space.wiki.id}"`);
     const headers = fileHeaders(file, space.wiki.visibility === "public");
     const etag = headers.ETag!;
@@ -111,9 +110,9 @@ async function uploadFile(deps: Deps, c: Context) {
   } catch (error) {
     if (!(error instanceof AppError) || error.status >= 500) throw error;
     if (wantsJson) return c.json({ error: error.detail }, error.status as 400);
-    const files = await listAttachments(deps.db, wikiId);
+    const files = await selectAttachmentHeads(deps.db, wikiId);
     const usage = await attachmentUsage(deps, wikiId);
-    const versions = await attachmentVersionCounts(deps.db, wikiId);
+    const versions = await selectVersionCounts(deps.db, wikiId);
     return c.html(
       <FilesPage
         {...view}

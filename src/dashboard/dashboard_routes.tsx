@@ -8,9 +8,8 @@ import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
 import { CREATE_ATTEMPTS, createSpace } from "../wikis/create_space.ts";
 import { setBudgetHeaders } from "../http/retry_headers.ts";
 import { DashboardPage, SettingsPage } from "./dashboard_page.tsx";
-import { renameAccount } from "../accounts/accounts.ts";
-import { invitationsFor } from "../teams/invitations.ts";
-import { teamsOf } from "../teams/teams.ts";
+import { updateAccountName } from "../accounts/mod.ts";
+import { selectInvitationsFor, selectTeamsOf } from "../teams/mod.ts";
 
 const nameSchema = z.string({ error: "Enter a name" }).trim().min(1, "Enter a name")
   .max(100, "Use at most 100 characters");
@@ -27,7 +26,7 @@ export function dashboardRoutes(deps: Deps): Hono {
     if (!parsed.success) {
       return renderSettings(c, { errors: { name: parsed.error.issues[0]!.message } });
     }
-    await renameAccount(deps.db, account.id, parsed.data);
+    await updateAccountName(deps.db, account.id, parsed.data);
     c.set("account", { ...account, name: parsed.data });
     return renderSettings(c, { saved: "Your name is saved." });
   });
@@ -46,8 +45,8 @@ async function renderDashboard(
   const account = requireAccount(c);
   const [spaces, teams, invitations] = await Promise.all([
     reachableSpaces(deps.db, { kind: "session", accountId: account.id }),
-    teamsOf(deps.db, account.id),
-    invitationsFor(deps.db, account.email),
+    selectTeamsOf(deps.db, account.id),
+    selectInvitationsFor(deps.db, account.email),
   ]);
   return c.html(
     <DashboardPage

@@ -14,8 +14,8 @@ import {
 } from "./authorize.ts";
 import type { DocumentFetcher } from "../http/pinned_fetch.ts";
 import { ConsentPage } from "./consent_page.tsx";
-import { disconnectApp, listConnectedApps } from "./grants.ts";
 import { consentedScope } from "./scopes.ts";
+import { revokeAccountGrant, selectLiveGrantsOf } from "./mod.ts";
 
 /**
  * The browser side of the authorization server: `/authorize` (sign-in through the web
@@ -125,7 +125,7 @@ async function answerConsent(deps: Deps, fetcher: DocumentFetcher, c: Context) {
 function connectedAppRoutes(app: Hono, deps: Deps): void {
   app.get("/account/apps", async (c) => {
     const account = requireAccount(c);
-    const apps = await listConnectedApps(deps.db, account.id);
+    const apps = await selectLiveGrantsOf(deps.db, account.id);
     return c.html(
       <ConnectedAppsPage account={account} csrfToken={c.get("csrfToken")} apps={apps} />,
     );
@@ -134,7 +134,7 @@ function connectedAppRoutes(app: Hono, deps: Deps): void {
   app.post("/account/apps/:id/revoke", async (c) => {
     const account = requireAccount(c);
     const id = c.req.param("id");
-    if (!await disconnectApp(deps.db, account.id, id)) {
+    if (!await revokeAccountGrant(deps.db, account.id, id)) {
       throw new AppError("not_found", `Connected app "${id}" not found or already disconnected`);
     }
     return c.redirect("/account/apps", 303);

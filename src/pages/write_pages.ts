@@ -4,7 +4,6 @@ import type { ParsedPage } from "../markdown/parse_page.ts";
 import { nameKey } from "../markdown/paths.ts";
 import { prepareChunksOf } from "../search/prepare_chunks.ts";
 import { indexChunksOfPages } from "../search/chunk_index.ts";
-import { touchWikiRow } from "../wikis/wikis.ts";
 import {
   insertPages,
   insertRevisions,
@@ -15,6 +14,7 @@ import {
   updatePages,
 } from "./store.ts";
 import { byOf, lockWiki, requireNewPath, type WriteBy, type WriteOutcome } from "./write_page.ts";
+import { touchWiki } from "../wikis/mod.ts";
 
 /** A page ready for a batch write: its cleaned path and key, already parsed (`parseOrThrow`). */
 export type BatchPage = { path: string; key: string; markdown: string; parsed: ParsedPage };
@@ -74,7 +74,7 @@ export async function writePages(
         written.map((i) => ({ pageId: rowOf(i).id, chunks: prepared[i]!.chunks })),
         embedder,
       );
-      await touchWikiRow(tx, wikiId);
+      await touchWiki(tx, wikiId);
       await insertRevisions(
         tx,
         [

@@ -6,12 +6,12 @@ import type { WikiRow } from "../db/wiki_row.ts";
 import { SettingsPage } from "./settings_page.tsx";
 import type { SpaceView } from "../kit/web/wiki_frame.tsx";
 import { syncStatusOf } from "../sync/connect_source.ts";
-import { findGitSource } from "../sync/git_source.ts";
 import { moveSpaceToTeam } from "./move_to_team.ts";
 import { teamsThatCanOwnSpaces } from "../teams/teams.ts";
 import { formText, openSpace } from "../kit/web/space_context.ts";
 import { toolHref } from "../kit/web/space_urls.ts";
 import { changeWikiSettings, deleteWikiConfirmed, type WikiSettingsForm } from "./wiki_settings.ts";
+import { selectGitSource } from "../sync/mod.ts";
 
 /** A wiki's settings (owners and admins), moving a personal one to a team and deleting it (owners). */
 export function settingsRoutes(deps: Deps): Hono {
@@ -19,7 +19,7 @@ export function settingsRoutes(deps: Deps): Hono {
 
   app.get("/w/:id/-/settings", async (c) => {
     const view = await openSpace(deps, c, "admin");
-    const source = await findGitSource(deps.db, view.space.wiki.id);
+    const source = await selectGitSource(deps.db, view.space.wiki.id);
     return c.html(
       <SettingsPage
         {...view}

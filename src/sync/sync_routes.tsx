@@ -13,9 +13,9 @@ import {
   rotateWebhookSecret,
   syncStatusOf,
 } from "./connect_source.ts";
-import { findGitSource, queueSync, recentSyncJobs } from "./git_source.ts";
 import { processOwner, runSyncJob } from "./sync_jobs.ts";
 import { type SyncForm, SyncPage } from "./sync_page.tsx";
+import { enqueueSyncJob, selectGitSource, selectRecentSyncJobs } from "./mod.ts";
 
 /**
  * The web side of Git sync at `/w/<id>/-/sync` (owners and admins): connect or change the
@@ -38,10 +38,10 @@ export function syncRoutes(deps: Deps): Hono {
   app.post("/w/:id/-/sync/now", syncTimeout, async (c) => {
     const view = await openSpace(deps, c, "write");
     const wikiId = view.space.wiki.id;
-    if (!await findGitSource(deps.db, wikiId)) {
+    if (!await selectGitSource(deps.db, wikiId)) {
       throw new AppError("not_found", `Space "${wikiId}" is not connected to a Git repository`);
     }
-    const queued = await queueSync(deps.db, wikiId, "manual");
+    const queued = await enqueueSyncJob(deps.db, wikiId, "manual");
     const job = await runSyncJob(deps, owner, { jobId: queued.id });
     const done = !job ? "queued" : job.state === "done" ? "synced" : "failed";
     const back = !manages(view.space.role) ? `/w/${encodeURIComponent(wikiId)}` : undefined;
@@ -77,7 +77,7 @@ async function renderSync(
   status = 200,
 ) {
   const view = await openSpace(deps, c, "admin");
-  const row = await findGitSource(deps.db, view.space.wiki.id);
+  const row = await selectGitSource(deps.db, view.space.wiki.id);
   const values = extra.values ?? {
     url: row?.url ?? "",
     branch: row?.branch ?? "main",
@@ -88,7 +88,7 @@ async function renderSync(
     <SyncPage
       {...view}
       status={row ? syncStatusOf(deps.config.baseUrl, row) : null}
-      jobs={row ? await recentSyncJobs(deps.db, row.wiki_id) : []}
+      jobs={row ? await selectRecentSyncJobs(deps.db, row.wiki_id) : []}
       canStoreTokens={deps.config.sync.secretKey !== null}
       values={values}
       error={extra.error}

@@ -7,8 +7,6 @@ import {
   deleteInvitation,
   type InvitationRow,
   lockMembers,
-  selectInvitationsFor,
-  selectTeamInvitations,
   upsertInvitation,
   upsertMembership,
 } from "./store.ts";
@@ -71,16 +69,6 @@ export async function cancelInvitation(
     requireManager(await lockMembers(tx, input.teamId), input.actorId, input.teamId);
     await deleteInvitation(tx, input.teamId, input.email);
   });
-}
-
-/** The open invitations of a team. */
-export function teamInvitations(db: Db, teamId: string): Promise<InvitationRow[]> {
-  return selectTeamInvitations(db, teamId);
-}
-
-/** The open invitations addressed to this e-mail address. */
-export function invitationsFor(db: Db, email: string): Promise<InvitationRow[]> {
-  return selectInvitationsFor(db, email);
 }
 
 export type { InvitationRow };

@@ -5,22 +5,17 @@ import { manages } from "../access/role.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { requireAccount } from "../kit/web/require_account.ts";
-import {
-  answerInvitation,
-  cancelInvitation,
-  inviteToTeam,
-  teamInvitations,
-} from "./invitations.ts";
+import { answerInvitation, cancelInvitation, inviteToTeam } from "./invitations.ts";
 import {
   changeMemberRole,
   createTeam,
   getTeamForMember,
   leaveTeam,
   removeTeamMember,
-  teamSpaces,
 } from "./teams.ts";
 import { CreateTeamPage, TeamPage } from "./team_pages.tsx";
 import { liveInviteLinks } from "./invite_links.ts";
+import { selectTeamInvitations, selectTeamSpaces } from "./mod.ts";
 
 const roleSchema = z.enum(["owner", "admin", "member", "viewer"]);
 
@@ -199,9 +194,9 @@ async function teamPageWithError(
 async function teamView(deps: Pick<Deps, "db">, teamId: string, accountId: string) {
   const view = await getTeamForMember(deps.db, teamId, accountId);
   const [invitations, links, spaces] = await Promise.all([
-    !manages(view.role) ? [] : teamInvitations(deps.db, teamId),
+    !manages(view.role) ? [] : selectTeamInvitations(deps.db, teamId),
     !manages(view.role) ? [] : liveInviteLinks(deps.db, accountId, teamId),
-    teamSpaces(deps.db, teamId),
+    selectTeamSpaces(deps.db, teamId),
   ]);
   return { ...view, invitations, links, spaces };
 }

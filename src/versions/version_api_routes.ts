@@ -14,9 +14,9 @@ import {
   setDefaultVersion,
   setVersionPattern,
   versionListSchema,
-  versionPattern,
   versionSchema,
 } from "./versions.ts";
+import { selectVersionPattern } from "./mod.ts";
 
 const versionParams = wikiIdParam.extend({
   name: z.string().min(1).max(64).openapi({
@@ -75,7 +75,7 @@ async function requireSpace(deps: Deps, c: Context, id: string, admin: boolean) 
 async function listOf(deps: Deps, wikiId: string) {
   return {
     ...await listVersions(deps.db, wikiId),
-    pattern: await versionPattern(deps.db, wikiId),
+    pattern: await selectVersionPattern(deps.db, wikiId),
   };
 }
 
