@@ -38,7 +38,8 @@ td code{overflow-wrap:anywhere}
 .per-day{font-size:0.9rem}
 .per-day th[scope=row]{white-space:nowrap}
 .client{border-top:1px solid #ddd;margin-top:1.5rem}
-.clients{columns:2 12rem;padding-left:1.2rem}
+.tabs .client{border-top:0;margin-top:0}
+.endpoint-choice{border:0;padding:0;margin:0.5rem 0}.endpoint-choice label{margin-right:1rem}
 .periods a[aria-current]{font-weight:700;color:inherit;text-decoration:none}
 .totals,.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:0.25rem 1.5rem}
 .legend{margin:0.25rem 0;font-size:0.9rem}
@@ -189,7 +190,7 @@ details.callout>summary{cursor:pointer}
 .tabs{margin:1rem 0;border:1px solid #8888;border-radius:4px;padding:0.25rem 0.75rem}
 .tab-label{font-weight:600;margin:0.5rem 0 0.25rem}
 .tabs [role=tablist]{display:flex;flex-wrap:wrap;gap:0.25rem;border-bottom:1px solid #8888;margin:0 -0.75rem 0.5rem;padding:0 0.5rem}
-.tabs [role=tab]{font:inherit;background:none;border:0;border-bottom:3px solid transparent;padding:0.4rem 0.6rem;cursor:pointer;color:inherit}
+.tabs [role=tab]{font:inherit;background:none;border:0;border-bottom:3px solid transparent;padding:0.4rem 0.6rem;margin:0;cursor:pointer;color:inherit}
 .tabs [role=tab][aria-selected=true]{border-bottom-color:#0645ad;font-weight:600}
 .tabs.enhanced .tab-label{display:none}
 ol.steps{padding-left:1.5rem}.step-title{font-weight:600;margin:0.5rem 0 0.25rem}
