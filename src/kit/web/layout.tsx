@@ -177,6 +177,16 @@ header>*{flex-shrink:0}
 main table{display:block;overflow-x:auto}
 h1{font-size:1.6rem;margin:0.5rem 0}
 }
+/* on a phone, the visual editor keeps its width for text, and a space's people read as lines */
+@media (max-width:599px){
+main .milkdown .ProseMirror{padding:0.75rem 0.75rem 0.75rem 2.25rem}
+table.people thead{position:absolute;left:-9999px}
+table.people caption{display:block;text-align:left;font-weight:600}
+table.people tr{display:block;border-bottom:1px solid #8888;padding:0.5rem 0}
+table.people td{display:inline;border:0;padding:0}
+table.people td:not(:first-child):not(.remove)::before{content:" · "}
+table.people td.remove{display:block}
+}
 @media (max-width:899px) and (prefers-color-scheme:dark){
 header,.wiki-bar .tools{background:linear-gradient(to right,#16181c 30%,#16181c00) left/2rem 100% no-repeat local,linear-gradient(to left,#16181c 30%,#16181c00) right/2rem 100% no-repeat local,linear-gradient(to right,#000c,#0000) left/0.75rem 100% no-repeat scroll,linear-gradient(to left,#000c,#0000) right/0.75rem 100% no-repeat scroll}
 }
