@@ -89,7 +89,6 @@ textarea.code{font:0.95rem/1.45 ui-monospace,Menlo,Consolas,monospace}
 textarea[readonly]{background:#f5f5f5}
 .actions{display:flex;flex-wrap:wrap;gap:0 1rem;align-items:baseline}
 button.secondary{background:#fff;color:#0645ad}
-button.danger{background:#b00020;border-color:#b00020}
 a.button{display:inline-block;padding:0.4rem 0.8rem;border:1px solid #0645ad;border-radius:4px;text-decoration:none}
 label.check{font-weight:400}
 input[type=checkbox],input[type=radio]{display:inline;width:auto;margin:0 0.4rem 0 0}
