@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { authorize } from "../access/access_policy.ts";
 import type { Deps } from "../deps.ts";
-import { requireAccount } from "../sessions/sessions.ts";
+import { requireAccount } from "../kit/web/require_account.ts";
 import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
 import { AuditPage } from "./audit_page.tsx";
 import { listAuditEvents } from "./record_audit.ts";

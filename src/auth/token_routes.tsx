@@ -2,7 +2,7 @@ import { reachableSpaces } from "../access/access_policy.ts";
 import { type Context, Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { requireAccount } from "../sessions/sessions.ts";
+import { requireAccount } from "../kit/web/require_account.ts";
 import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
 import { TokensPage } from "./token_pages.tsx";
 import { createToken, listTokens, revokeToken } from "./tokens.ts";

@@ -6,7 +6,7 @@ import { CreateTeamForm } from "../teams/create_team_form.tsx";
 import { Layout, type PageContext } from "../kit/web/layout.tsx";
 import { SearchAllForm } from "./search_all_page.tsx";
 import type { SpaceFormErrors } from "../wikis/create_space.ts";
-import type { WikiSummaryRow } from "../wikis/wikis.ts";
+import type { WikiSummaryRow } from "../db/wiki_row.ts";
 
 type SpaceValues = { id?: string; title?: string; description?: string; visibility?: string };
 

@@ -3,7 +3,7 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { changePassword } from "../sessions/change_password.ts";
-import { requireAccount } from "../sessions/sessions.ts";
+import { requireAccount } from "../kit/web/require_account.ts";
 import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
 import { CREATE_ATTEMPTS, createSpace } from "../wikis/create_space.ts";
 import { setBudgetHeaders } from "../http/retry_headers.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Credential } from "../auth/credentials.ts";
+import type { Credential } from "../access/credential.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { pathKey } from "../markdown/paths.ts";

@@ -4,7 +4,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { ErrorPage } from "../kit/web/error_page.tsx";
 import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
-import { requireAccount } from "../sessions/sessions.ts";
+import { requireAccount } from "../kit/web/require_account.ts";
 import { ConnectedAppsPage } from "./apps_page.tsx";
 import {
   type AuthorizationCheck,

@@ -1,7 +1,8 @@
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
 import { teamsThatCanOwnSpaces } from "../teams/teams.ts";
-import { giveWikiToTeam, type WikiRow } from "../wikis/wikis.ts";
+import type { WikiRow } from "../db/wiki_row.ts";
+import { giveWikiToTeam } from "../wikis/wikis.ts";
 
 /**
  * Moves a personal space to a team, for its owner alone, to a team they own or administer

@@ -2,7 +2,7 @@ import { type Context, Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import type {} from "../http/request_id.ts";
-import type { WikiRow } from "../wikis/wikis.ts";
+import type { WikiRow } from "../db/wiki_row.ts";
 import { SettingsPage } from "./settings_page.tsx";
 import type { SpaceView } from "../kit/web/wiki_frame.tsx";
 import { syncStatusOf } from "../sync/connect_source.ts";

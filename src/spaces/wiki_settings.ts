@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
-import type { WikiRow } from "../wikis/wikis.ts";
+import type { WikiRow } from "../db/wiki_row.ts";
 import { deleteWikiRow } from "./store.ts";
 import { changeWiki } from "../wikis/wikis.ts";
 

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { manages } from "../access/role.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { requireAccount } from "../sessions/sessions.ts";
+import { requireAccount } from "../kit/web/require_account.ts";
 import {
   answerInvitation,
   cancelInvitation,

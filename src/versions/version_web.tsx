@@ -27,7 +27,7 @@ async function versionOf(deps: Pick<Deps, "db">, wikiId: string, name: string) {
 
 /**
  * Machine reads of a public wiki's version, beside `llms.txt` and the `.md` views of the live
- * pages (src/wikis/llms_routes.ts): `/w/<id>@<v>/llms.txt`, `/w/<id>@<v>/<path>.md` and
+ * pages (src/pages/llms_routes.ts): `/w/<id>@<v>/llms.txt`, `/w/<id>@<v>/<path>.md` and
  * `/w/<id>@<v>/-/export` (a zip of the version's markdown). Mount before `llmsRoutes`.
  */
 export function versionReadRoutes(deps: Deps): Hono {

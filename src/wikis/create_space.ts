@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
-import type { WikiRow } from "./store.ts";
+import type { WikiRow } from "../db/wiki_row.ts";
 import { WIKI_ID } from "../lib/urls.ts";
 import { createWiki, RESERVED_WIKI_IDS } from "./wikis.ts";
 import { countEvent } from "../limits/rate_limit.ts";

@@ -8,9 +8,8 @@ import {
   touchWiki,
   updateWiki,
   updateWikiOwnerToTeam,
-  type WikiRow,
-  type WikiSummaryRow,
 } from "./store.ts";
+import type { WikiRow } from "../db/wiki_row.ts";
 import { WIKI_ID } from "../lib/urls.ts";
 
 /** The id of the seeded public wiki holding the user guide. */
@@ -156,5 +155,3 @@ export function lockWikiRow(tx: Db, id: string): Promise<boolean> {
 export function touchWikiRow(tx: Db, id: string): Promise<void> {
   return touchWiki(tx, id);
 }
-
-export type { WikiRow, WikiSummaryRow };
