@@ -123,6 +123,16 @@ for (const revision of REVISIONS) {
       assert.match(fetched.text, /three months/);
       assert.equal(fetched.metadata.version, "v1");
       assert.equal(fetched.id, `${id}@v1/Compost`);
+      const asked = await callOk<{ text: string; id: string }>(client, "fetch", {
+        id: `${id}/Compost`,
+        version: "v1",
+      });
+      assert.match(asked.text, /three months/);
+      assert.equal(asked.id, `${id}@v1/Compost`);
+      assert.match(
+        await callError(client, "fetch", { id: `${id}@v1/Compost`, version: "v2" }),
+        /The id names version "v1" and version "v2" was asked/,
+      );
       const v2 = await callOk<{ markdown: string; version?: string; revision: number }>(
         client,
         "get_page",
