@@ -83,12 +83,18 @@ async function rewriteSome(deps: Deps, wikiId: string, pages: number, edition: n
 }
 
 /** Search at c = 8 in the live pages, the newest and the oldest version, and live again. */
-async function searchTier(deps: Deps, plan: VersionsPlan) {
+async function searchTier(
+  deps: Deps,
+  plan: VersionsPlan,
+  progress: (text: string) => void,
+) {
   const pages = await growWiki(deps, "vsearch", plan.searchChunks);
+  progress(`search tier: ${plan.searchChunks} chunks loaded`);
   let changed = 0;
   for (const v of [1, 2]) {
     await publishVersion(deps.db, "vsearch", { name: `v${v}` }, null);
     changed += await rewriteSome(deps, "vsearch", pages, v);
+    progress(`search tier: v${v} published, ${changed} pages rewritten since v1`);
   }
   const queries = generator(11);
   const asked = Array.from({ length: plan.queries }, () => queries.words(2).join(" "));
@@ -100,6 +106,7 @@ async function searchTier(deps: Deps, plan: VersionsPlan) {
       { warmup: 20, maxSeconds: 120 },
     );
   const live = await run();
+  progress(`search tier: live ${live.p50_ms.toFixed(0)} ms p50`);
   const oldest = await run("v1");
   const newest = await run("v2");
   const liveAgain = await run();
@@ -181,7 +188,7 @@ export async function benchVersions(
     const started = performance.now();
     const memory = await memoryTier(deps, plan);
     progress(`versions memory tier on ${store.name}`);
-    const search = await searchTier(deps, plan);
+    const search = await searchTier(deps, plan, progress);
     progress(`versions search tier on ${store.name}`);
     return {
       store: store.name,
@@ -224,10 +231,12 @@ export function versionsReport(results: Awaited<ReturnType<typeof benchVersions>
       ]);
     }
   }
-  const worst = Math.max(...results.map((r) => r.search_c8.oldest_vs_live_p50));
+  const worst = Math.max(
+    ...results.flatMap((r) => [r.search_c8.oldest_vs_live_p50, r.search_c8.newest_vs_live_p50]),
+  );
   lines.push(
     "",
-    `Oldest version against live, p50: ${worst.toFixed(2)}× at worst (target ≤ ` +
+    `A version against live, p50: ${worst.toFixed(2)}× at worst (target ≤ ` +
       `${VERSION_SEARCH_TARGET}×: ${worst <= VERSION_SEARCH_TARGET ? "met" : "missed"}).`,
     "",
   );
@@ -271,7 +280,11 @@ if (import.meta.main) {
   ];
   const log = (line: string) => console.error(`[${new Date().toISOString()}] ${line}`);
   const results = [];
-  for (const store of stores) results.push(await benchVersions(store, plan, log));
+  for (const store of stores) {
+    results.push(await benchVersions(store, plan, log));
+    // Each store's figures as soon as they are known: a later store may take long.
+    log(JSON.stringify(results.at(-1)));
+  }
   console.log(
     JSON.stringify({ command: ["versions.ts", ...Deno.args].join(" "), results }, null, 2),
   );
