@@ -6,9 +6,9 @@ import { pathKey } from "../markdown/paths.ts";
 import { writeSummary } from "../navigation/formats/gitbook.ts";
 import type { NavDoc } from "../navigation/nav_doc.ts";
 import { loadNavDoc } from "../navigation/space_nav_doc.ts";
-import { pageTexts } from "../pages/list_pages.ts";
 import { attachmentHref } from "./attachments.ts";
 import { selectAttachmentSizes, selectAttachmentSlice, selectExportSize } from "./store.ts";
+import { selectPageTexts } from "../pages/mod.ts";
 
 /** Pages read per query: a page holds up to 2 MB, so a batch stays under ~40 MB. */
 export const EXPORT_PAGE_BATCH = 20;
@@ -91,7 +91,7 @@ async function* wikiEntries(deps: Pick<Deps, "db">, wikiId: string): AsyncGenera
     yield { name: `${wikiId}/${name}`, bytes: encoder.encode(text) };
   }
   for (let after: string | null = null;;) {
-    const batch = await pageTexts(deps.db, wikiId, after, EXPORT_PAGE_BATCH);
+    const batch = await selectPageTexts(deps.db, wikiId, after, EXPORT_PAGE_BATCH);
     for (const page of batch) {
       const file = `${nav.root}${nav.pageFiles[pathKey(page.path)] ?? `${page.path}.md`}`;
       const text = relativeFileLinks(wikiId, file, page.markdown, fileAt);

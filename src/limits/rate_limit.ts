@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { requestCredential } from "../auth/credentials.ts";
-import { type Db, isDatabaseUnavailable } from "../db/db.ts";
+import { isDatabaseUnavailable } from "../db/db.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { clientIp } from "../http/client_ip.ts";
@@ -244,17 +244,4 @@ function setHeaders(headers: Headers, state: LimitState): void {
 
 function budgetState(state: LimitState) {
   return { ...state.budget, remaining: state.remaining, resetSeconds: state.resetSeconds };
-}
-
-/**
- * Counts one more event under `key` in a fixed window of `windowSeconds` (sign-ups per
- * address, spaces created per account); returns the count and when the window started.
- */
-export function countEvent(
-  db: Db,
-  key: string,
-  windowSeconds: number,
-  amount = 1,
-): Promise<{ count: number; window_started_at: Date; now: Date }> {
-  return countRequest(db, key, windowSeconds, amount);
 }
