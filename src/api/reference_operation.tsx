@@ -94,7 +94,7 @@ function fieldsOf(spec: Spec, input: Schema, prefix = "", depth = 0): Field[] {
 
 function FieldTable(props: { fields: Field[]; caption: string }) {
   return (
-    <div class="scroll">
+    <div class="scroll" role="region" aria-label={props.caption} tabindex={0}>
       <table>
         <caption>{props.caption}</caption>
         <thead>
@@ -256,7 +256,10 @@ export function OperationSection(
                 <>
                   <FieldTable caption={`Fields of ${type}`} fields={fieldsOf(spec, media.schema)} />
                   <p class="example-label">Example</p>
-                  <pre class="example"><code>{pretty(mediaExample(spec, media))}</code></pre>
+                  <pre
+                    class="example"
+                    tabindex={0}
+                  ><code>{pretty(mediaExample(spec, media))}</code></pre>
                 </>
               )}
             </>
@@ -264,7 +267,7 @@ export function OperationSection(
         </section>
       )}
       <h4>Example request</h4>
-      <pre><code>{curlFor(spec, method, path, op, props.base)}</code></pre>
+      <pre tabindex={0}><code>{curlFor(spec, method, path, op, props.base)}</code></pre>
       <h4>Responses</h4>
       {success.map(([status, response]) => (
         <details class="response" open={status === success[0]?.[0]}>
@@ -283,7 +286,10 @@ export function OperationSection(
                     fields={fieldsOf(spec, media.schema)}
                   />
                   <p class="example-label">Example</p>
-                  <pre class="example"><code>{pretty(mediaExample(spec, media))}</code></pre>
+                  <pre
+                    class="example"
+                    tabindex={0}
+                  ><code>{pretty(mediaExample(spec, media))}</code></pre>
                 </>
               )}
             </>

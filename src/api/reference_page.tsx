@@ -176,7 +176,9 @@ export function ApiReferencePage(props: { spec: Spec }) {
                   <a href="/account/tokens">your tokens page</a> and send it in the{" "}
                   <code>Authorization</code> header:
                 </p>
-                <pre><code>{`curl -H "Authorization: Bearer $WIKI_TOKEN" '${base}/spaces'`}</code></pre>
+                <pre
+                  tabindex={0}
+                ><code>{`curl -H "Authorization: Bearer $WIKI_TOKEN" '${base}/spaces'`}</code></pre>
                 <p>
                   A token acts as you, limited to the scopes you gave it. Space tokens (made for one
                   space) work on MCP only; the REST API answers 403 to them. A missing or unknown
@@ -208,7 +210,7 @@ export function ApiReferencePage(props: { spec: Spec }) {
                   Every error is <code>application/problem+json</code> (RFC 9457) with a stable{" "}
                   <code>code</code> and the request id, for example:
                 </p>
-                <pre><code>{JSON.stringify(problem, null, 2)}</code></pre>
+                <pre tabindex={0}><code>{JSON.stringify(problem, null, 2)}</code></pre>
                 <p>
                   Every response carries the request budget in <code>RateLimit</code> and{" "}
                   <code>RateLimit-Policy</code>; a 429 or 503 says when to retry in{" "}

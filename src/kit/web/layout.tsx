@@ -211,6 +211,21 @@ ol.steps{padding-left:1.5rem}.step-title{font-weight:600;margin:0.5rem 0 0.25rem
 .helpful fieldset{border:1px solid #8888;border-radius:4px;margin-top:2rem}
 .helpful textarea{width:100%}
 ol.order .order-item{display:flex;gap:0.5rem;align-items:center;margin:0.2rem 0}
+/* code blocks: highlighted on the server (highlight.js classes), a Copy button (code_copy.js) */
+.code-block{position:relative}
+.code-block pre{padding-right:4.5rem}
+/* code wraps at spaces, breaking a long word only where it must */
+.prose pre{word-break:normal;overflow-wrap:anywhere}
+button.copy-code{position:absolute;top:0.35rem;right:0.35rem;margin:0;padding:0.05rem 0.5rem;font-size:0.8rem;background:#fff;color:#0645ad}
+.hljs-keyword,.hljs-selector-tag,.hljs-meta .hljs-keyword,.hljs-doctag,.hljs-template-tag{color:#b3261e}
+.hljs-string,.hljs-regexp,.hljs-meta .hljs-string,.hljs-addition{color:#0a3069}
+.hljs-comment,.hljs-quote{color:#57606a;font-style:italic}
+.hljs-title,.hljs-title.function_,.hljs-section{color:#6639ba}
+.hljs-number,.hljs-literal,.hljs-symbol,.hljs-bullet,.hljs-variable,.hljs-template-variable{color:#0550ae}
+.hljs-attr,.hljs-attribute,.hljs-built_in,.hljs-type,.hljs-params,.hljs-selector-class,.hljs-selector-id,.hljs-name{color:#8a4600}
+.hljs-deletion{color:#82071e}
+.hljs-meta{color:#57606a}
+.hljs-emphasis{font-style:italic}.hljs-strong{font-weight:700}
 /* the search palette (palette.js): a dialog over the page, its results a listbox */
 dialog.palette{width:min(40rem,calc(100vw - 1rem));max-height:min(32rem,calc(100vh - 2rem));margin:4rem auto auto;padding:0.75rem;border:1px solid #767676;border-radius:6px;background:Canvas;color:CanvasText}
 dialog.palette::backdrop{background:#0006}
@@ -250,6 +265,14 @@ figure.chart [fill="#0645ad"]{fill:#8ab4f8}
 figure.chart [stroke="#1b7a1b"]{stroke:#6fcf7f}
 figure.chart [fill="#1b7a1b"]{fill:#6fcf7f}
 #wiki-suggest .snippet{color:#c0c0c0}
+button.copy-code{background:#24272c;color:#8ab4f8;border-color:#8ab4f8}
+.hljs-keyword,.hljs-selector-tag,.hljs-meta .hljs-keyword,.hljs-doctag,.hljs-template-tag{color:#ff8a80}
+.hljs-string,.hljs-regexp,.hljs-meta .hljs-string,.hljs-addition{color:#a5d6ff}
+.hljs-comment,.hljs-quote,.hljs-meta{color:#a8b1bb}
+.hljs-title,.hljs-title.function_,.hljs-section{color:#d2a8ff}
+.hljs-number,.hljs-literal,.hljs-symbol,.hljs-bullet,.hljs-variable,.hljs-template-variable{color:#79c0ff}
+.hljs-attr,.hljs-attribute,.hljs-built_in,.hljs-type,.hljs-params,.hljs-selector-class,.hljs-selector-id,.hljs-name{color:#ffb366}
+.hljs-deletion{color:#ffdcd7}
 .palette [role=option][aria-selected=true]{background:#2b3340;outline-color:#8ab4f8}
 .palette .snippet{color:#c0c0c0}
 .has-menu .site-menu.open nav.account,.site-menu .sidebar{border-color:#3a3d42}

@@ -48,7 +48,11 @@
       const title = document.createElement("span");
       title.className = "palette-title";
       // Plain text from the server: never parsed as HTML.
-      title.textContent = r.section ? `${r.title} › ${r.section}` : r.title;
+      // A section's heading path may start with the page's title: said once.
+      const section = r.section?.startsWith(`${r.title} > `)
+        ? r.section.slice(r.title.length + 3)
+        : r.section;
+      title.textContent = section ? `${r.title} › ${section.replaceAll(" > ", " › ")}` : r.title;
       option.append(title);
       if (r.snippet) {
         const snippet = document.createElement("span");
