@@ -26,6 +26,7 @@ import { writePage } from "../src/pages/write_page.ts";
 import { createOfflineEmbedder } from "../src/search/offline_embedder.ts";
 import { setPassword } from "../src/sessions/change_password.ts";
 import { inviteToTeam } from "../src/teams/invitations.ts";
+import { shareSpace } from "../src/sharing/shares.ts";
 import { addTeamMember, createTeam } from "../src/teams/teams.ts";
 import { createAccount } from "../src/accounts/accounts.ts";
 import { seedDocs } from "../src/wikis/seed_docs.ts";
@@ -42,8 +43,11 @@ const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, heig
 /** The tallest part of a page kept (a full page, cut): enough to judge it, small to store. */
 const MAX_HEIGHT = { desktop: 2000, phone: 2600 };
 
-/** One page of the app: where it is, what shows it is ready, who looks at it, and what they
- * do on it before it is taken (open the palette, the menu). */
+/**
+ * One page of the app: where it is, what shows it is ready, and who looks at it; `act` does
+ * what a person does on it first (switch the editor to Visual, create a token, open the
+ * palette or the menu).
+ */
 type Shot = {
   name: string;
   path: string;
@@ -77,16 +81,32 @@ const PAGES = (oauthPath: string): Shot[] => [
   { name: "all-pages", path: `/w/${SPACE}/-/pages`, ready: "main a[href$='/Setup']" },
   { name: "history", path: `/w/${SPACE}/-/history/Guides/Setup`, ready: "main table" },
   { name: "editor", path: `/w/${SPACE}/-/edit/Guides/Setup`, ready: "textarea" },
+  {
+    name: "editor-visual",
+    path: `/w/${SPACE}/-/edit/Guides/Setup`,
+    ready: ".milkdown .ProseMirror table",
+    act: (page) => page.getByLabel("Visual").check(),
+  },
   { name: "search", path: `/w/${SPACE}/-/search?q=install`, ready: "main a[href*='Setup']" },
   { name: "ask", path: `/w/${SPACE}/-/ask?q=${q("Which port do I open?")}`, ready: ".coverage" },
   { name: "files", path: `/w/${SPACE}/-/files`, ready: "main a[href$='.png']" },
   { name: "import", path: `/w/${SPACE}/-/import`, ready: "input[type=file]" },
   { name: "tokens", path: "/account/tokens", ready: "main form" },
-  { name: "connect-all", path: "/connect", ready: "main pre" },
-  { name: "connect", path: `/w/${SPACE}/-/connect`, ready: "main pre" },
+  {
+    name: "token-connect",
+    path: "/account/tokens",
+    ready: "#new-token",
+    act: async (page) => {
+      await page.getByLabel("Name").fill("Laptop");
+      await page.getByRole("button", { name: "Create token" }).click();
+    },
+  },
+  { name: "connect-all", path: "/connect", ready: "main pre:visible" },
+  { name: "connect", path: `/w/${SPACE}/-/connect`, ready: "main pre:visible" },
   { name: "usage", path: `/w/${SPACE}/-/usage`, ready: "main svg[role=img]" },
   { name: "settings", path: `/w/${SPACE}/-/settings`, ready: "main form" },
   { name: "team", path: `/teams/${TEAM}`, ready: "main table" },
+  { name: "people", path: `/w/${SPACE}/-/people`, ready: "main table" },
   { name: "consent", path: oauthPath, ready: "main form button" },
   { name: "api-reference", path: "/api/v1/docs", ready: "form.try" },
   { name: "shortcuts", path: "/shortcuts", ready: "main table" },
@@ -220,6 +240,12 @@ async function seed(deps: Parameters<typeof seedDocs>[0] & Pick<Deps, "config">,
     visibility: "private",
     ownerTeamId: TEAM,
   });
+  await shareSpace(db, {
+    wikiId: SPACE,
+    email: "dee@example.org",
+    role: "viewer",
+    actorId: ana.id,
+  });
   await saveAttachment(deps, {
     wikiId: SPACE,
     fileName: "diagram.png",
@@ -312,14 +338,10 @@ async function shoot(page: Page, base: string, shot: Shot, size: keyof typeof SI
   await page.emulateMedia({ colorScheme: "light" });
   const response = await page.goto(base + shot.path);
   try {
+    await shot.act?.(page);
     await page.locator(shot.ready).first().waitFor({ timeout: 15_000 });
   } catch {
     console.warn(`${shot.name}: "${shot.ready}" did not show (status ${response?.status()})`);
-  }
-  try {
-    await shot.act?.(page);
-  } catch (error) {
-    console.warn(`${shot.name}: ${error instanceof Error ? error.message : error}`);
   }
   await page.evaluate("document.fonts.ready");
   // Wider than the screen: the page scrolls sideways (a phone's header strip scrolls by design).
