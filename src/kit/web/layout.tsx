@@ -75,6 +75,8 @@ main table.members,.members tbody,.members tr,.members td{display:block}
 .wiki-search{display:flex;gap:0.5rem;align-items:center;flex:1 1 14rem}
 .wiki-search input,.wiki-search button{margin:0}
 .tools{display:flex;flex-wrap:wrap;gap:0.25rem 1rem;margin:0.5rem 0}
+.version-switcher{align-items:center}
+.version-switcher select,.version-switcher button{display:inline-block;width:auto;margin:0}
 .badge{margin-left:0.5rem;padding:0 0.4rem;border:1px solid #555;border-radius:4px;font-size:0.8rem}
 .prose{overflow-wrap:break-word}
 .prose img{max-width:100%}
