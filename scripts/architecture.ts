@@ -39,7 +39,6 @@ export const KNOWN = {
     "kit/web <-> navigation",
     "kit/web <-> pages",
     "navigation <-> pages",
-    "pages <-> sync",
     "pages <-> versions",
     "search <-> versions",
     "sync <-> versions",
