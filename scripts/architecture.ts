@@ -37,7 +37,6 @@ export const KNOWN = {
   folderPairs: [
     "ask <-> versions",
     "kit/web <-> navigation",
-    "kit/web <-> pages",
     "navigation <-> pages",
     "pages <-> versions",
     "search <-> versions",
