@@ -73,6 +73,10 @@ const envSchema = z.object({
   EXPORT_MAX_MB: z.coerce.number().int().min(1).max(1_000_000).default(150),
   EXPORTS_ANON_PER_HOUR: z.coerce.number().int().min(1).default(10),
   EXPORTS_PER_HOUR: z.coerce.number().int().min(1).default(60),
+  // Invitations by email: smtp://user:password@host:587 (STARTTLS when offered) or smtps://…:465.
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  SMTP_FROM: z.string().trim().min(3).max(200).optional(),
+  INVITE_EMAILS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(20),
 });
 
 /** The service's configuration, parsed once at start-up and passed down. */
@@ -141,6 +145,18 @@ export type Config = {
   sync: SyncConfig;
   /** A space's files and its exports (docs/security.md, "Limits"). */
   files: FilesConfig;
+  /** Where invitation emails go out; null without `SMTP_URL` (invitations are links alone). */
+  mail: MailConfig | null;
+};
+
+/** An SMTP server that sends invitation emails, and how many one account may send. */
+export type MailConfig = {
+  /** `smtp://` or `smtps://`, with the user and password in it when the server wants them. */
+  smtpUrl: string;
+  /** The sender every email carries, e.g. `Wiki <wiki@example.com>`. */
+  from: string;
+  /** Invitation emails one account may have sent in the last hour. */
+  invitesPerHour: number;
 };
 
 /** What a space's files may take, and what one export may hold and how often. */
@@ -254,6 +270,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       exportBytes: e.EXPORT_MAX_MB * 1024 * 1024,
       exportsPerHour: { anonymous: e.EXPORTS_ANON_PER_HOUR, signedIn: e.EXPORTS_PER_HOUR },
     },
+    mail: e.SMTP_URL
+      ? {
+        smtpUrl: e.SMTP_URL,
+        from: e.SMTP_FROM ?? `Wiki <wiki@${new URL(baseUrl).hostname}>`,
+        invitesPerHour: e.INVITE_EMAILS_PER_HOUR,
+      }
+      : null,
     embedding: embeddingOf(e),
   };
 }

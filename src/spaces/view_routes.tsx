@@ -14,6 +14,7 @@ import { pageHref, spaceHref } from "../kit/web/space_urls.ts";
 import type { SpaceView } from "../kit/web/wiki_frame.tsx";
 import { selectLinksTo, selectMissingTargets, selectSimilarPaths } from "../pages/mod.ts";
 import { countPages, selectRecentPages } from "./mod.ts";
+import { versionNamesOf } from "../versions/versions.ts";
 
 /**
  * Reading a wiki: its home, its index and its pages (its search and Ask pages: `search/`, `ask/`). Mount last: the page route takes any
@@ -28,7 +29,9 @@ export function viewRoutes(deps: Deps): Hono {
     const view = await openSpace(deps, c, "read");
     const home = homePath(view.nav?.tree ?? []);
     const record = home ? await findPageRecord(deps.db, view.space.wiki.id, home) : null;
-    if (record?.kind === "page") return c.html(await pageView(deps, view, record.page, true));
+    if (record?.kind === "page") {
+      return c.html(await pageView(deps, view, record.page, true, c.req.query("missing")));
+    }
     return c.html(await indexView(deps, view));
   });
 
@@ -115,10 +118,19 @@ async function indexView(deps: Deps, view: SpaceView) {
   );
 }
 
-/** A page as people read it, with its backlinks; `home` at the wiki's root. */
-async function pageView(deps: Deps, view: SpaceView, page: PageRow, home: boolean) {
+/**
+ * A page as people read it, with its backlinks and the space's versions; `home` at the wiki's
+ * root (`missing`: the page the version switcher came from, not in the live pages).
+ */
+async function pageView(
+  deps: Deps,
+  view: SpaceView,
+  page: PageRow,
+  home: boolean,
+  missing?: string,
+) {
   const { wiki, role } = view.space;
-  const [html, links] = await Promise.all([
+  const [html, links, versions] = await Promise.all([
     renderPage(deps.db, {
       wikiId: wiki.id,
       path: page.path,
@@ -127,6 +139,7 @@ async function pageView(deps: Deps, view: SpaceView, page: PageRow, home: boolea
       title: page.title,
     }),
     selectLinksTo(deps.db, page.id),
+    versionNamesOf(deps.db, [wiki.id]),
   ]);
   const backlinks = new Map<string, { path: string; title: string }>();
   for (const link of links) {
@@ -140,6 +153,8 @@ async function pageView(deps: Deps, view: SpaceView, page: PageRow, home: boolea
       html={html}
       backlinks={[...backlinks.values()]}
       home={home}
+      versions={versions.get(wiki.id)}
+      missing={missing}
     />
   );
 }

@@ -26,6 +26,10 @@ export function TeamPage(
     error?: string | undefined;
     notice?: string | undefined;
     inviteEmail?: string;
+    /** An emailed invitation's link whose email could not be sent: shown once, to pass on. */
+    unsentLink?: string | undefined;
+    /** Whether invitations go out by email (SMTP is configured). */
+    emails?: boolean;
   },
 ) {
   const me = props.account!;
@@ -37,6 +41,13 @@ export function TeamPage(
         Team id <code>{props.team.id}</code>; your role: {props.role}.
       </p>
       <Alert message={props.error} />
+      {props.unsentLink && (
+        <>
+          <pre><code id="unsent-invite-url">{props.unsentLink}</code></pre>
+          <button type="button" class="copy" data-copy="unsent-invite-url" hidden>Copy link</button>
+          <script src="/assets/copy.js" defer></script>
+        </>
+      )}
       {props.notice && <p class="notice" role="status">{props.notice}</p>}
       <h2>Spaces</h2>
       {(props.spaces ?? []).length === 0
@@ -70,6 +81,7 @@ export function TeamPage(
           base={base}
           csrfToken={props.csrfToken}
           inviteEmail={props.inviteEmail}
+          emails={props.emails ?? false}
         />
       )}
       {manager && (
@@ -164,6 +176,7 @@ function Invitations(
     base: string;
     csrfToken: string;
     inviteEmail?: string | undefined;
+    emails: boolean;
   },
 ) {
   const grantable = grantableBy(props.role);
@@ -192,10 +205,12 @@ function Invitations(
         <CsrfField token={props.csrfToken} />
         <Field
           name="email"
-          label="Email of their account"
+          label={props.emails ? "Email" : "Email of their account"}
           type="email"
           required
-          hint="They join when they accept the invitation on their account page (after signing up with this email, if they have no account yet)"
+          hint={props.emails
+            ? "They get an email with a link that signs them up (or in) and joins them; the invitation also waits on their account page"
+            : "They join when they accept the invitation on their account page (after signing up with this email, if they have no account yet)"}
           value={props.inviteEmail}
         />
         <SelectField

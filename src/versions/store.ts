@@ -28,7 +28,7 @@ export type VersionPageRow = {
 
 /**
  * Publishes the wiki's live pages as a version in one statement (one snapshot): a row, and
- * each live page's id, revision and path key. Null when the name is taken.
+ * each live page's id, revision and path key. Null when the name is taken (in any case).
  */
 export async function insertVersion(
   db: Db,
@@ -40,7 +40,7 @@ export async function insertVersion(
       INSERT INTO space_versions (wiki_id, name, source_ref, source_commit, created_by)
       VALUES (${v.wikiId}, ${v.name}, ${v.sourceRef ?? null}, ${v.sourceCommit ?? null},
         ${createdBy})
-      ON CONFLICT (wiki_id, name) DO NOTHING
+      ON CONFLICT DO NOTHING
       RETURNING *
     ), p AS (
       INSERT INTO version_pages (version_id, page_id, revision, path_key)
