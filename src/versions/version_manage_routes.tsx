@@ -2,7 +2,7 @@ import { type Context, Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { pathKey } from "../markdown/paths.ts";
-import { findPage } from "../pages/read_page.ts";
+import { selectPage } from "../pages/mod.ts";
 import { formText, openSpace } from "../kit/web/space_context.ts";
 import { pageHref, spaceHref, toolHref } from "../kit/web/space_urls.ts";
 import type { SpaceView } from "../kit/web/wiki_frame.tsx";
@@ -166,7 +166,7 @@ async function switchTarget(
   const missing = path ? `?missing=${encodeURIComponent(path)}` : "";
   const version = await resolveVersion(deps.db, wikiId, query.v?.trim() || LATEST);
   if (!version) {
-    const page = path ? await findPage(deps.db, wikiId, pathKey(path)) : null;
+    const page = path ? await selectPage(deps.db, wikiId, pathKey(path)) : null;
     return page ? pageHref(wikiId, page.path) : `${spaceHref(wikiId)}${missing}`;
   }
   const home = `/w/${wikiId}@${encodeURIComponent(version.name)}`;
