@@ -25,6 +25,7 @@ import { writePage } from "../src/pages/write_page.ts";
 import { createOfflineEmbedder } from "../src/search/offline_embedder.ts";
 import { setPassword } from "../src/sessions/change_password.ts";
 import { inviteToTeam } from "../src/teams/invitations.ts";
+import { shareSpace } from "../src/sharing/shares.ts";
 import { addTeamMember, createTeam } from "../src/teams/teams.ts";
 import { createAccount } from "../src/accounts/accounts.ts";
 import { seedDocs } from "../src/wikis/seed_docs.ts";
@@ -41,8 +42,17 @@ const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, heig
 /** The tallest part of a page kept (a full page, cut): enough to judge it, small to store. */
 const MAX_HEIGHT = { desktop: 2000, phone: 2600 };
 
-/** One page of the app: where it is, what shows it is ready, and who looks at it. */
-type Shot = { name: string; path: string; ready: string; signedOut?: boolean };
+/**
+ * One page of the app: where it is, what shows it is ready, and who looks at it; `act` does
+ * what a person does on it first (switch the editor to Visual, create a token).
+ */
+type Shot = {
+  name: string;
+  path: string;
+  ready: string;
+  signedOut?: boolean;
+  act?: (page: Page) => Promise<void>;
+};
 
 const PAGES = (oauthPath: string): Shot[] => [
   { name: "landing", path: "/", ready: "main h1", signedOut: true },
@@ -54,16 +64,32 @@ const PAGES = (oauthPath: string): Shot[] => [
   { name: "all-pages", path: `/w/${SPACE}/-/pages`, ready: "main a[href$='/Setup']" },
   { name: "history", path: `/w/${SPACE}/-/history/Guides/Setup`, ready: "main table" },
   { name: "editor", path: `/w/${SPACE}/-/edit/Guides/Setup`, ready: "textarea" },
+  {
+    name: "editor-visual",
+    path: `/w/${SPACE}/-/edit/Guides/Setup`,
+    ready: ".milkdown .ProseMirror table",
+    act: (page) => page.getByLabel("Visual").check(),
+  },
   { name: "search", path: `/w/${SPACE}/-/search?q=install`, ready: "main a[href*='Setup']" },
   { name: "ask", path: `/w/${SPACE}/-/ask?q=${q("Which port do I open?")}`, ready: ".coverage" },
   { name: "files", path: `/w/${SPACE}/-/files`, ready: "main a[href$='.png']" },
   { name: "import", path: `/w/${SPACE}/-/import`, ready: "input[type=file]" },
   { name: "tokens", path: "/account/tokens", ready: "main form" },
-  { name: "connect-all", path: "/connect", ready: "main pre" },
-  { name: "connect", path: `/w/${SPACE}/-/connect`, ready: "main pre" },
+  {
+    name: "token-connect",
+    path: "/account/tokens",
+    ready: "#new-token",
+    act: async (page) => {
+      await page.getByLabel("Name").fill("Laptop");
+      await page.getByRole("button", { name: "Create token" }).click();
+    },
+  },
+  { name: "connect-all", path: "/connect", ready: "main pre:visible" },
+  { name: "connect", path: `/w/${SPACE}/-/connect`, ready: "main pre:visible" },
   { name: "usage", path: `/w/${SPACE}/-/usage`, ready: "main svg[role=img]" },
   { name: "settings", path: `/w/${SPACE}/-/settings`, ready: "main form" },
   { name: "team", path: `/teams/${TEAM}`, ready: "main table" },
+  { name: "people", path: `/w/${SPACE}/-/people`, ready: "main table" },
   { name: "consent", path: oauthPath, ready: "main form button" },
   { name: "api-reference", path: "/api/v1/docs", ready: "form.try" },
   { name: "shortcuts", path: "/shortcuts", ready: "main table" },
@@ -147,6 +173,12 @@ async function seed(deps: Parameters<typeof seedDocs>[0] & Pick<Deps, "config">,
     description: "How the docs team works",
     visibility: "private",
     ownerTeamId: TEAM,
+  });
+  await shareSpace(db, {
+    wikiId: SPACE,
+    email: "dee@example.org",
+    role: "viewer",
+    actorId: ana.id,
   });
   await saveAttachment(deps, {
     wikiId: SPACE,
@@ -240,6 +272,7 @@ async function shoot(page: Page, base: string, shot: Shot, size: keyof typeof SI
   await page.emulateMedia({ colorScheme: "light" });
   const response = await page.goto(base + shot.path);
   try {
+    await shot.act?.(page);
     await page.locator(shot.ready).first().waitFor({ timeout: 15_000 });
   } catch {
     console.warn(`${shot.name}: "${shot.ready}" did not show (status ${response?.status()})`);

@@ -1,18 +1,12 @@
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { sha256HexOfBytes } from "../lib/sha256.ts";
-import type { Db } from "../db/db.ts";
 import { megabytes } from "../lib/megabytes.ts";
 import {
-  type AttachmentHead,
   insertAttachment,
   retireAttachment,
-  selectAttachment,
-  selectAttachmentHeads,
   selectAttachmentSha,
   selectAttachmentUsage,
-  selectAttachmentVersion,
-  selectVersionCounts,
 } from "./store.ts";
 
 /** The largest attachment: 5 MB, enough for a screenshot or a short PDF. */
@@ -180,35 +174,6 @@ function suffixedName(name: string, n: number): string {
   const ext = dot > 0 ? name.slice(dot) : "";
   const suffix = `-${n}`;
   return `${stem.slice(0, 128 - ext.length - suffix.length)}${suffix}${ext}`;
-}
-
-/** An earlier version of a file (kept by a replace or a delete), or null. */
-export function findAttachmentVersion(
-  db: Db,
-  wikiId: string,
-  name: string,
-  version: number,
-): Promise<(AttachmentHead & { bytes: Uint8Array }) | null> {
-  return selectAttachmentVersion(db, wikiId, name, version);
-}
-
-/** How many earlier versions each file keeps, by name. */
-export function attachmentVersionCounts(db: Db, wikiId: string): Promise<Map<string, number>> {
-  return selectVersionCounts(db, wikiId);
-}
-
-/** A file of the wiki with its bytes, or null. */
-export function findAttachment(
-  db: Db,
-  wikiId: string,
-  name: string,
-): Promise<(AttachmentHead & { bytes: Uint8Array }) | null> {
-  return selectAttachment(db, wikiId, name);
-}
-
-/** The wiki's files (without their bytes), at most `limit`. */
-export function listAttachments(db: Db, wikiId: string, limit = 200): Promise<AttachmentHead[]> {
-  return selectAttachmentHeads(db, wikiId, limit);
 }
 
 /** What a wiki's files take against its quota (`SPACE_FILES_MAX`, `SPACE_FILES_MB`). */

@@ -6,9 +6,9 @@ import { pathKey } from "../markdown/paths.ts";
 import { writeSummary } from "../navigation/formats/gitbook.ts";
 import type { NavDoc } from "../navigation/nav_doc.ts";
 import { loadNavDoc } from "../navigation/space_nav_doc.ts";
-import { pageTexts } from "../pages/list_pages.ts";
 import { attachmentHref } from "./attachments.ts";
 import { selectAttachmentSizes, selectAttachmentSlice, selectExportSize } from "./store.ts";
+import { selectPageTexts } from "../pages/mod.ts";
 
 /** Pages read per query: a page holds up to 2 MB, so a batch stays under ~40 MB. */
 const PAGE_BATCH = 20;
@@ -88,7 +88,7 @@ async function* zipPieces(
     for await (const _ of feed(entry, encoder.encode(text))) yield* drain();
   }
   for (let after: string | null = null;;) {
-    const batch = await pageTexts(deps.db, wikiId, after, PAGE_BATCH);
+    const batch = await selectPageTexts(deps.db, wikiId, after, PAGE_BATCH);
     for (const page of batch) {
       const file = `${nav.root}${nav.pageFiles[pathKey(page.path)] ?? `${page.path}.md`}`;
       const entry = new ZipDeflate(`${wikiId}/${file}`, { level: 6 });

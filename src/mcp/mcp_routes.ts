@@ -7,7 +7,8 @@ import {
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import { ANONYMOUS, authorize } from "../access/access_policy.ts";
-import { type Credential, requestCredential } from "../auth/credentials.ts";
+import type { Credential } from "../access/credential.ts";
+import { requestCredential } from "../auth/credentials.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { clientIp } from "../http/client_ip.ts";

@@ -1,7 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { ANONYMOUS, authorize, chooseSpace, reachableSpaces } from "../access/access_policy.ts";
-import type { Credential } from "../auth/credentials.ts";
+import type { Credential } from "../access/credential.ts";
 import { auditToolCall } from "../audit/audit_hooks.ts";
 import { type ToolRegistrar, toolsWith } from "../kit/mcp/tool_middleware.ts";
 import { parsePageUrl } from "../lib/urls.ts";
@@ -11,7 +11,7 @@ import { registerProposeTool, registerReportTool } from "../feedback/feedback_to
 import { listPublicWikiIds } from "../wikis/list_public_wikis.ts";
 import { TASK_CAPABILITIES } from "../tasks/wire.ts";
 import { registerWikiView } from "../mcp_app/wiki_view.ts";
-import type { WikiRow } from "../wikis/wikis.ts";
+import type { WikiRow } from "../db/wiki_row.ts";
 import { HUB_INSTRUCTIONS, PRIVATE_INSTRUCTIONS, wikiInstructions } from "./instructions.ts";
 import { registerPageTools } from "../pages/page_tools.ts";
 import { registerFetchTool } from "../pages/fetch_tool.ts";

@@ -3,8 +3,6 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { cleanPath, pathKey } from "../markdown/paths.ts";
 import type { PageRow } from "../pages/read_page.ts";
-import { linksTo, missingTargets } from "../pages/list_neighbors.ts";
-import { similarPaths } from "../pages/read_page.ts";
 import { findPageRecord } from "./find_page_record.ts";
 import { WikiHomePage } from "./home_page.tsx";
 import { readingOrder, type TreeNode } from "../kit/web/page_tree.ts";
@@ -12,9 +10,10 @@ import { MissingPageView, PageView } from "./page_view.tsx";
 import { renderPage } from "./render_page.ts";
 import { suggestSections } from "./suggest_sections.ts";
 import { openSpace } from "../kit/web/space_context.ts";
-import { countWikiPages, recentPages } from "./space_history.ts";
 import { pageHref, spaceHref } from "../kit/web/space_urls.ts";
 import type { SpaceView } from "../kit/web/wiki_frame.tsx";
+import { selectLinksTo, selectMissingTargets, selectSimilarPaths } from "../pages/mod.ts";
+import { countPages, selectRecentPages } from "./mod.ts";
 
 /**
  * Reading a wiki: its home, its index and its pages (its search and Ask pages: `search/`, `ask/`). Mount last: the page route takes any
@@ -79,7 +78,7 @@ export function viewRoutes(deps: Deps): Hono {
       return c.redirect(pageHref(wiki.id, record.page.path));
     }
     if (record?.kind !== "page") {
-      const suggestions = await similarPaths(deps.db, wiki.id, pathKey(path));
+      const suggestions = await selectSimilarPaths(deps.db, wiki.id, pathKey(path));
       return c.html(
         <MissingPageView
           {...view}
@@ -101,13 +100,13 @@ async function indexView(deps: Deps, view: SpaceView) {
   const id = view.space.wiki.id;
   const nav = view.nav!;
   const [recent, wanted] = await Promise.all([
-    recentPages(deps.db, id, 10),
-    view.space.role ? missingTargets(deps.db, id, 20) : [],
+    selectRecentPages(deps.db, id, 10),
+    view.space.role ? selectMissingTargets(deps.db, id, 20) : [],
   ]);
   return (
     <WikiHomePage
       {...view}
-      pageCount={await countWikiPages(deps.db, id)}
+      pageCount={await countPages(deps.db, id)}
       recent={recent}
       tree={nav.tree}
       treeTruncated={nav.truncated}
@@ -127,7 +126,7 @@ async function pageView(deps: Deps, view: SpaceView, page: PageRow, home: boolea
       canCreate: role !== null,
       title: page.title,
     }),
-    linksTo(deps.db, page.id),
+    selectLinksTo(deps.db, page.id),
   ]);
   const backlinks = new Map<string, { path: string; title: string }>();
   for (const link of links) {

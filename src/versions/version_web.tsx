@@ -27,7 +27,7 @@ async function versionOf(deps: Pick<Deps, "db">, wikiId: string, name: string) {
 
 /**
  * Machine reads of a public wiki's version, beside `llms.txt` and the `.md` views of the live
- * pages (src/wikis/llms_routes.ts): `/w/<id>@<v>/llms.txt`, `/w/<id>@<v>/<path>.md` and
+ * pages (src/pages/llms_routes.ts): `/w/<id>@<v>/llms.txt`, `/w/<id>@<v>/<path>.md` and
  * `/w/<id>@<v>/-/export` (a zip of the version's markdown). Mount before `llmsRoutes`.
  */
 export function versionReadRoutes(deps: Deps): Hono {
@@ -118,35 +118,7 @@ export function versionWebRoutes(deps: Deps): Hono {
           Reads that name no version get <strong>{list.default}</strong>.
         </p>
         <VersionSwitcher wikiId={view.space.wiki.id} names={list.versions.map((v) => v.name)} />
-        <table>
-          <thead>
-            <tr>
-              <th>Version</th>
-              <th>Pages</th>
-              <th>Published</th>
-              <th>From</th>
-              <th>Export</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.versions.map((v) => (
-              <tr>
-                <td>
-                  <a href={`/w/${view.space.wiki.id}@${encodeURIComponent(v.name)}`}>{v.name}</a>
-                  {v.default ? " (default)" : ""}
-                </td>
-                <td>{v.pages}</td>
-                <td>{v.created_at.slice(0, 10)}</td>
-                <td>{v.source_ref ?? "published"}</td>
-                <td>
-                  <a href={`/w/${view.space.wiki.id}@${encodeURIComponent(v.name)}/-/export`}>
-                    zip
-                  </a>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <VersionTable wikiId={view.space.wiki.id} versions={list.versions} />
         <p class="hint">
           Owners publish, rename and delete versions over REST (
           <code>/api/v1/spaces/{view.space.wiki.id}/versions</code>) or with{" "}
@@ -206,6 +178,43 @@ export function versionWebRoutes(deps: Deps): Hono {
     );
   });
   return app;
+}
+
+/** The space's versions, each with its pages, date, source and a zip of it. */
+function VersionTable(
+  props: { wikiId: string; versions: Awaited<ReturnType<typeof listVersions>>["versions"] },
+) {
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th>Version</th>
+          <th>Pages</th>
+          <th>Published</th>
+          <th>From</th>
+          <th>Export</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.versions.map((v) => (
+          <tr>
+            <td>
+              <a href={`/w/${props.wikiId}@${encodeURIComponent(v.name)}`}>{v.name}</a>
+              {v.default ? " (default)" : ""}
+            </td>
+            <td>{v.pages}</td>
+            <td>{v.created_at.slice(0, 10)}</td>
+            <td>{v.source_ref ?? "published"}</td>
+            <td>
+              <a href={`/w/${props.wikiId}@${encodeURIComponent(v.name)}/-/export`}>
+                zip
+              </a>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
 }
 
 /** Links to the same page (or the wiki) in each version and in the live pages. */

@@ -6,7 +6,6 @@ import {
   insertVersion,
   selectVersionChoice,
   selectVersionNames,
-  selectVersionPattern,
   selectVersions,
   updateDefaultVersion,
   updateVersionName,
@@ -202,11 +201,6 @@ function parseName(name: string): string {
   const parsed = versionName.safeParse(name.trim());
   if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0]!.message);
   return parsed.data;
-}
-
-/** The Git refs a sync of the space publishes as versions (null: none). */
-export function versionPattern(db: Db, wikiId: string): Promise<string | null> {
-  return selectVersionPattern(db, wikiId);
 }
 
 /** Sets the Git refs a sync publishes as versions (`v*`: tags; `branches/release-*`); null: none. */

@@ -38,7 +38,8 @@ td code{overflow-wrap:anywhere}
 .per-day{font-size:0.9rem}
 .per-day th[scope=row]{white-space:nowrap}
 .client{border-top:1px solid #ddd;margin-top:1.5rem}
-.clients{columns:2 12rem;padding-left:1.2rem}
+.tabs .client{border-top:0;margin-top:0}
+.endpoint-choice{border:0;padding:0;margin:0.5rem 0}.endpoint-choice label{margin-right:1rem}
 .periods a[aria-current]{font-weight:700;color:inherit;text-decoration:none}
 .totals,.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:0.25rem 1.5rem}
 .legend{margin:0.25rem 0;font-size:0.9rem}
@@ -88,7 +89,6 @@ textarea.code{font:0.95rem/1.45 ui-monospace,Menlo,Consolas,monospace}
 textarea[readonly]{background:#f5f5f5}
 .actions{display:flex;flex-wrap:wrap;gap:0 1rem;align-items:baseline}
 button.secondary{background:#fff;color:#0645ad}
-button.danger{background:#b00020;border-color:#b00020}
 a.button{display:inline-block;padding:0.4rem 0.8rem;border:1px solid #0645ad;border-radius:4px;text-decoration:none}
 label.check{font-weight:400}
 input[type=checkbox],input[type=radio]{display:inline;width:auto;margin:0 0.4rem 0 0}
@@ -176,6 +176,16 @@ header>*{flex-shrink:0}
 main table{display:block;overflow-x:auto}
 h1{font-size:1.6rem;margin:0.5rem 0}
 }
+/* on a phone, the visual editor keeps its width for text, and a space's people read as lines */
+@media (max-width:599px){
+main .milkdown .ProseMirror{padding:0.75rem 0.75rem 0.75rem 2.25rem}
+table.people thead{position:absolute;left:-9999px}
+table.people caption{display:block;text-align:left;font-weight:600}
+table.people tr{display:block;border-bottom:1px solid #8888;padding:0.5rem 0}
+table.people td{display:inline;border:0;padding:0}
+table.people td:not(:first-child):not(.remove)::before{content:" · "}
+table.people td.remove{display:block}
+}
 @media (max-width:899px) and (prefers-color-scheme:dark){
 header,.wiki-bar .tools{background:linear-gradient(to right,#16181c 30%,#16181c00) left/2rem 100% no-repeat local,linear-gradient(to left,#16181c 30%,#16181c00) right/2rem 100% no-repeat local,linear-gradient(to right,#000c,#0000) left/0.75rem 100% no-repeat scroll,linear-gradient(to left,#000c,#0000) right/0.75rem 100% no-repeat scroll}
 }
@@ -189,7 +199,7 @@ details.callout>summary{cursor:pointer}
 .tabs{margin:1rem 0;border:1px solid #8888;border-radius:4px;padding:0.25rem 0.75rem}
 .tab-label{font-weight:600;margin:0.5rem 0 0.25rem}
 .tabs [role=tablist]{display:flex;flex-wrap:wrap;gap:0.25rem;border-bottom:1px solid #8888;margin:0 -0.75rem 0.5rem;padding:0 0.5rem}
-.tabs [role=tab]{font:inherit;background:none;border:0;border-bottom:3px solid transparent;padding:0.4rem 0.6rem;cursor:pointer;color:inherit}
+.tabs [role=tab]{font:inherit;background:none;border:0;border-bottom:3px solid transparent;padding:0.4rem 0.6rem;margin:0;cursor:pointer;color:inherit}
 .tabs [role=tab][aria-selected=true]{border-bottom-color:#0645ad;font-weight:600}
 .tabs.enhanced .tab-label{display:none}
 ol.steps{padding-left:1.5rem}.step-title{font-weight:600;margin:0.5rem 0 0.25rem}
