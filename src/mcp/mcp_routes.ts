@@ -16,7 +16,7 @@ import { chargeBatch } from "../limits/rate_limit.ts";
 import { readingDeps } from "../db/replicas.ts";
 import { batchRefusal, readBatch } from "../limits/batch_limit.ts";
 import { DEFAULT_SCOPES } from "../oauth/scopes.ts";
-import type { WikiRow } from "../wikis/wikis.ts";
+import type { WikiRow } from "../db/wiki_row.ts";
 import { answerTaskRequest } from "../tasks/task_requests.ts";
 import { buildHubServer, buildPrivateServer, buildWikiServer } from "./servers.ts";
 import { SERVER_INFO } from "./server_info.ts";
