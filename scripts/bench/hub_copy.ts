@@ -29,7 +29,11 @@ export async function copyHub(
 ): Promise<number[]> {
   const db = deps.db;
   await createWiki(db, { id: HUB_TEMPLATE, visibility: "private", title: "Hub template" });
-  const template = await bulkLoadPages(deps, HUB_TEMPLATE, asSources(base));
+  const sizes = hubSizes(plan);
+  // As many eval pages as the largest wiki holds chunks, or all of them.
+  const template = await bulkLoadPages(deps, HUB_TEMPLATE, asSources(base), {
+    maxChunks: sizes[0],
+  });
   progress(`hub template: ${template.pages} pages, ${template.chunks} chunks`);
   // Each template page with the chunks before it: the first n chunks of a wiki are its pages
   // whose `before` is under n, in copy after copy of the template.
@@ -56,7 +60,7 @@ export async function copyHub(
   await db.exec("DROP INDEX IF EXISTS chunk_terms_chunk");
   try {
     await withoutPostingKeys(db, "1GB", async () => {
-      for (const [i, size] of hubSizes(plan).entries()) {
+      for (const [i, size] of sizes.entries()) {
         const id = hubWikiId(i);
         await createWiki(db, { id, visibility: "public", title: `Hub wiki ${i}` });
         loaded.push(await copyIntoWiki(deps, id, size, template.chunks));
