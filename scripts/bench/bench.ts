@@ -31,7 +31,7 @@ import { countPostingMismatches, withoutPostingKeys } from "./postings.ts";
 import { printReport } from "./report.ts";
 import { benchQueries, benchSetup } from "./setup.ts";
 import { measureServerMemory } from "./server_memory.ts";
-import { benchVersions } from "./versions.ts";
+import { benchVersions, versionsReport } from "./versions.ts";
 import {
   type BenchStore,
   findPostgres,
@@ -104,6 +104,8 @@ const { env, config, embedder, log, sets } = setup;
 
 const stores: BenchStore[] = [];
 let postgresServer: string;
+/** The PostgreSQL server's URL, for the steps that make throwaway databases on it. */
+let postgresUrl: string | undefined;
 let privatePostgres: Awaited<ReturnType<typeof startPrivatePostgres>> | null = null;
 if (values["no-postgres"]) postgresServer = "skipped: --no-postgres";
 else {
@@ -113,10 +115,12 @@ else {
     console.error(`PostgreSQL half ${postgresServer}`);
   } else if (values["private-postgres"]) {
     privatePostgres = await startPrivatePostgres();
+    postgresUrl = privatePostgres.url;
     postgresServer = "private: a new cluster (initdb, default settings) in a temporary directory";
     stores.push(await openBenchPostgres(privatePostgres.url));
   } else {
     postgresServer = env.DATABASE_URL ? "DATABASE_URL" : "scripts/setup_postgres.sh";
+    postgresUrl = found.url;
     stores.push(await openBenchPostgres(found.url));
   }
 }
@@ -291,10 +295,17 @@ try {
     step(`server memory on ${store.name}`);
   }
 
-  // Versions of a space: search in a version against the live pages, and the index bytes ten
-  // versions add (a synthetic wiki of its own, on the default store).
-  const versions = await benchVersions(quick ? 500 : 2_000, 10);
-  step("versions");
+  // Versions of a space: search in a version against the live pages at the largest size, and
+  // the index bytes one and ten versions add at 10k chunks (synthetic wikis of their own, in
+  // throwaway databases on each store's server).
+  const versionsPlan = quick
+    ? { searchChunks: 2_500, memoryChunks: 1_000, queries: 60 }
+    : { searchChunks: 100_000, memoryChunks: 10_000, queries: 200 };
+  const versions = [];
+  for (const store of stores) {
+    const databaseUrl = store.name === "postgres" ? postgresUrl : undefined;
+    versions.push(await benchVersions({ name: store.name, databaseUrl }, versionsPlan, step));
+  }
 
   // 6. Past one machine: the hub of 1,000 wikis, a replica, MCP on the hub's largest wiki.
   const scale = values["no-hub"] || !pg ? null : await measureScale(setup, allPages(), queries, {
@@ -334,6 +345,7 @@ try {
   await Deno.mkdir(outFile.slice(0, outFile.lastIndexOf("/")), { recursive: true });
   await Deno.writeTextFile(outFile, JSON.stringify(results, null, 2) + "\n");
   printReport(results);
+  console.log(`\n${versionsReport(versions)}`);
   if (scale) console.log(["", "## Past one machine (issue 33)", ...scaleSummary(scale)].join("\n"));
   console.log(`\nWritten to ${outFile} in ${elapsed()}`);
 } finally {

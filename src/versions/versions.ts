@@ -174,11 +174,13 @@ export async function renameVersion(db: Db, wikiId: string, from: string, to: st
 export async function deleteVersion(db: Db, wikiId: string, name: string): Promise<void> {
   const version = await requireNamed(db, wikiId, name);
   if (!await deleteVersionRow(db, version.id)) {
-    throw new AppError(
-      "default_version",
-      `Version "${version.name}" is the default of "${wikiId}": make another version (or "${LATEST}") the default first`,
-    );
+    throw new AppError("default_version", defaultVersionRefusal(wikiId, version.name));
   }
+}
+
+/** Why the default version cannot be deleted, and what to do first. */
+export function defaultVersionRefusal(wikiId: string, name: string): string {
+  return `Version "${name}" is the default of "${wikiId}": make another version (or "${LATEST}") the default first`;
 }
 
 /** Makes a version (or "latest", the live pages) what reads get when they name none. */
