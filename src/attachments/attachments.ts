@@ -97,7 +97,6 @@ export async function saveAttachment(
   },
 ): Promise<SavedAttachment> {
   const { name, type } = checkUpload(input.fileName, input.bytes);
-  await requireRoomFor(deps, input.wikiId, name, input.bytes.length);
   const row = {
     wikiId: input.wikiId,
     name,
@@ -115,9 +114,12 @@ export async function saveAttachment(
     status,
     replacedVersion: version,
   });
+  // The quota counts what is stored (a space's `attachments`): bytes already there under the
+  // name are not stored again, and a replaced file's old bytes leave the count for its versions.
   if (input.replace) {
     const version = await deps.db.transaction(async (tx) => {
       const retired = await retireAttachment(tx, input.wikiId, name, input.accountId);
+      await requireRoomFor({ ...deps, db: tx }, input.wikiId, name, input.bytes.length);
       await insertAttachment(tx, row);
       return retired;
     });
@@ -125,9 +127,14 @@ export async function saveAttachment(
   }
   for (let n = 1; n <= MAX_SUFFIX; n++) {
     const candidate = n === 1 ? name : suffixedName(name, n);
+    const held = await selectAttachmentSha(deps.db, input.wikiId, candidate);
+    if (held === row.sha256) return saved(candidate, "unchanged", null);
+    if (held !== null) continue;
+    await requireRoomFor(deps, input.wikiId, candidate, input.bytes.length);
     if (await insertAttachment(deps.db, { ...row, name: candidate })) {
       return saved(candidate, n === 1 ? "created" : "renamed", null);
     }
+    // Taken meanwhile: by the same bytes (the same upload twice at once), or by others.
     const sha = await selectAttachmentSha(deps.db, input.wikiId, candidate);
     if (sha === row.sha256) return saved(candidate, "unchanged", null);
   }

@@ -67,7 +67,8 @@ const REPORT_SPACE_PARAM = { ...SPACE_PARAM, searchSchema: SPACE_PARAM.schema };
 
 /**
  * The hub: every public wiki, chosen per call by the `wiki` parameter. `client` names the
- * caller in usage counts; `caller` is the key its requests are counted on (its report budget).
+ * caller in usage counts; `caller` is the key its requests are counted on (its report budget,
+ * and the asker its repeated questions are recorded once for).
  */
 export function buildHubServer(
   deps: Deps,
@@ -82,6 +83,7 @@ export function buildHubServer(
       (await authorize(deps, ANONYMOUS, id ?? "", "read", "mcp")).wiki.id,
     all: () => publicWikiIds(deps),
     client,
+    asker: caller,
   };
   registerWikiView(server);
   readTools(server, deps, scope);
@@ -98,7 +100,7 @@ export function buildWikiServer(
   caller = "unknown",
 ): McpServer {
   const server = newServer(wiki.title, wikiInstructions(wiki), "public");
-  const scope = { param: null, resolve: () => Promise.resolve(wiki.id), client };
+  const scope = { param: null, resolve: () => Promise.resolve(wiki.id), client, asker: caller };
   registerWikiView(server);
   readTools(server, deps, scope);
   registerReportTool(server, deps, scope, anonymous(client), caller);
@@ -137,6 +139,8 @@ export function buildPrivateServer(
       return spaces.map((s) => s.id);
     },
     client: clientName,
+    // As REST counts it: every credential of an account is one asker.
+    asker: `account:${credential.accountId}`,
   });
   registerReportTool(
     tools,

@@ -1,7 +1,7 @@
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { searchWikis } from "../search/search_wikis.ts";
-import { selectWordsLike } from "../search/store.ts";
+import { selectWordsLike } from "../search/mod.ts";
 import { expandQuery, wordsOf } from "../search/title_match.ts";
 import { relativeUrl } from "../kit/web/space_urls.ts";
 

@@ -1,6 +1,6 @@
 import type { Db } from "../db/db.ts";
 import { pageHref } from "../kit/web/space_urls.ts";
-import { selectHeadings } from "../search/store.ts";
+import { selectHeadings } from "../search/mod.ts";
 import { matchTitles, type TitleEntry, type TitleMatch } from "../search/title_match.ts";
 
 /**

@@ -166,6 +166,16 @@ export async function selectDivergedPages(db: Db, versionId: number): Promise<nu
   return rows.map((r) => r.page_id);
 }
 
+/** What an export of a version holds before compression: its pages' text at their revisions. */
+export async function selectVersionExportSize(db: Db, versionId: number): Promise<number> {
+  const [row] = await db<{ bytes: string }>`
+    SELECT coalesce(sum(octet_length(r.markdown)), 0)::bigint AS bytes
+    FROM version_pages vp
+    JOIN page_revisions r ON r.page_id = vp.page_id AND r.revision = vp.revision
+    WHERE vp.version_id = ${versionId}`;
+  return Number(row!.bytes);
+}
+
 /** Pages of a version by path key, at their pinned revisions, with the live revision. */
 export function selectVersionPages(
   db: Db,

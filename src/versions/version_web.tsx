@@ -1,9 +1,10 @@
 import { type Context, Hono } from "hono";
-import { zipSync } from "fflate";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { ANONYMOUS, authorize } from "../access/access_policy.ts";
 import { loadWebSpace } from "../kit/web/space_access.ts";
+import { chargeExport } from "../attachments/export_budget.ts";
+import { clientIp } from "../http/client_ip.ts";
 import { rateLimit } from "../limits/rate_limit.ts";
 import { cleanPath } from "../markdown/paths.ts";
 import { renderPage } from "../spaces/render_page.ts";
@@ -24,11 +25,12 @@ import {
   type Version,
   type VersionList,
 } from "./versions.ts";
+import { exportVersionZip } from "./version_export.ts";
 
 /** `/w/<id>@<version>` as a route segment: a wiki id, `@`, a version name. */
 const SPEC = ":spec{[a-z0-9-]+@[^/]+}";
 
-/** Pages read per statement for a version's llms.txt and export. */
+/** Pages read per statement for a version's llms.txt. */
 const BATCH = 500;
 
 /** A wiki id and version from `<id>@<version>`; the version must exist (or be "latest"). */
@@ -72,16 +74,11 @@ export function versionReadRoutes(deps: Deps): Hono {
   app.get(`/w/${SPEC}/-/export`, budget, async (c) => {
     const { wiki, version } = await open(c.req.param("spec"));
     if (!version) return c.redirect(`/w/${wiki.id}/-/export`);
-    const files: Record<string, Uint8Array> = {};
-    const encoder = new TextEncoder();
-    await eachPage(deps, version, (p) => {
-      files[`${wiki.id}@${version.name}/${p.path}.md`] = encoder.encode(p.markdown);
-    });
-    return new Response(zipSync(files), {
-      headers: {
-        "Content-Type": "application/zip",
-        "Content-Disposition": `attachment; filename="${wiki.id}@${version.name}.zip"`,
-      },
+    // The live export's budget and path: streamed, capped, a few an hour per address.
+    await chargeExport(deps, null, clientIp(c, deps.config));
+    return c.body(await exportVersionZip(deps, version), 200, {
+      "Content-Type": "application/zip",
+      "Content-Disposition": `attachment; filename="${wiki.id}@${version.name}.zip"`,
     });
   });
 
