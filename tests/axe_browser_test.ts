@@ -75,7 +75,6 @@ Deno.test({
     await createSpace(member, base, "notes", "Notes");
     const views: [Page, string, string][] = [
       [anon, "reading view", "/w/docs/Callouts"],
-      [anon, "guide home", "/w/docs"],
       [member, "editor", "/w/notes/-/edit/Home"],
       [member, "dashboard", "/account"],
       [member, "usage", "/w/notes/-/usage"],

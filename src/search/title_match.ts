@@ -82,9 +82,9 @@ export function matchTitles(entries: TitleEntry[], query: string, limit = 8): Ti
 }
 
 /**
- * A half-typed or mistyped query made searchable: each word of five letters or more that the
- * wikis' text does not hold as written becomes the words it could be (those it begins, or one
- * edit away, at most three), read with `wordsLike`. Words the text holds stay as they are.
+ * A half-typed or mistyped query made searchable: each word of five letters or more gets the
+ * words of the wikis' text it could be (those it begins, or one edit away, at most three),
+ * read with `wordsLike`, beside itself when the text holds it as written.
  */
 export async function expandQuery(
   query: string,
@@ -97,13 +97,10 @@ export async function expandQuery(
       continue;
     }
     const found = await wordsLike(word);
-    if (found.includes(word)) {
-      out.push(word);
-      continue;
-    }
-    const near = found.filter((w) => wordScore(word, w) > 0)
-      .sort((a, b) => wordScore(word, b) - wordScore(word, a) || a.length - b.length);
-    out.push(...(near.length > 0 ? near.slice(0, 3) : [word]));
+    const near = found.filter((w) => w !== word && wordScore(word, w) > 0)
+      .sort((a, b) => wordScore(word, b) - wordScore(word, a) || a.length - b.length)
+      .slice(0, 3);
+    out.push(...(found.includes(word) || near.length === 0 ? [word] : []), ...near);
   }
   return out.join(" ");
 }

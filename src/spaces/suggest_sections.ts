@@ -28,12 +28,15 @@ export async function suggestSections(
 ): Promise<SectionSuggestion[]> {
   try {
     const found = await sectionsHolding(deps, wikiIds, query, limit);
-    if (found.length > 0) return found;
-    // Nothing holds the words as typed: a word half typed ("reten") or mistyped
-    // ("configuraton") becomes the words of the text it could be, and those are searched.
+    if (found.length >= limit / 2) return found;
+    // Few sections hold the words as typed: a word half typed ("reten") or mistyped
+    // ("configuraton") also stands for the words of the text it could be, searched after.
     const expanded = await expandQuery(query, (w) => selectWordsLike(deps.db, wikiIds, w));
-    if (expanded === wordsOf(query).join(" ")) return [];
-    return await sectionsHolding(deps, wikiIds, expanded, limit);
+    if (expanded === wordsOf(query).join(" ")) return found;
+    const seen = new Set(found.map((s) => s.href));
+    const more = (await sectionsHolding(deps, wikiIds, expanded, limit))
+      .filter((s) => !seen.has(s.href));
+    return [...found, ...more].slice(0, limit);
   } catch (error) {
     if (!(error instanceof AppError) || error.status !== 400) throw error;
     return [];
