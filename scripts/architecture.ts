@@ -5,7 +5,8 @@
  *
  *   deno run --lock=deno.dev.lock --allow-read scripts/architecture.ts [--list] [--check]
  *
- * `--list` names what each figure counts; `--check` exits 1 when a target is missed.
+ * `--list` names what each figure counts; `--check` exits 1 when a target is missed, except
+ * for the misses `KNOWN` names one by one (so none can be added).
  *
  * @module
  */
@@ -22,6 +23,29 @@ export const TARGETS = {
   folderPairs: 0,
   functionsOver100: 0,
   functionsOver80: 10,
+  storeForwards: 0,
+};
+
+/**
+ * Where the figures still miss a target, named one by one, so `--check` (and the boundary test)
+ * fails on anything new while these are worked off: each folder pair below is domain code of
+ * two features calling each other (the versions feature and the features it layers over,
+ * including the page view it renders pages with; the web kit's frame, the page listing and the
+ * navigation model), and the sentence picker is left to the change of answer composition.
+ */
+export const KNOWN = {
+  folderPairs: [
+    "ask <-> versions",
+    "kit/web <-> navigation",
+    "navigation <-> pages",
+    "pages <-> versions",
+    "search <-> versions",
+    "spaces <-> versions",
+    "sync <-> versions",
+  ],
+  functionsOver100: ["ask/extractive.ts pickSentences"],
+  /** A forward kept on purpose: the reach query stays inside `src/access/`, this is its face. */
+  storeForwards: ["access/space_role.ts spaceRole"],
 };
 
 /** One relative import between two files of `src/` (paths relative to `src/`). */
@@ -189,10 +213,47 @@ export function folderPairsOf(edges: Edge[]): string[] {
     .sort();
 }
 
-/** The import graph and function lengths of `src/`. */
-export async function measure(): Promise<{ edges: Edge[]; functions: FunctionLength[] }> {
+/**
+ * Exported functions outside a store whose whole body returns a call of a store function: a
+ * store function renamed, where a feature's `mod.ts` should export it as it is.
+ */
+function storeForwardsOf(file: string, source: ts.SourceFile): string[] {
+  if (file.endsWith("store.ts")) return [];
+  const fromStore = new Set<string>();
+  for (const statement of source.statements) {
+    if (
+      ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier) &&
+      /(^|\/)store\.ts$/.test(statement.moduleSpecifier.text)
+    ) {
+      const bindings = statement.importClause?.namedBindings;
+      if (bindings && ts.isNamedImports(bindings)) {
+        for (const element of bindings.elements) fromStore.add(element.name.text);
+      }
+    }
+  }
+  const found: string[] = [];
+  for (const statement of source.statements) {
+    if (!ts.isFunctionDeclaration(statement) || !statement.body || !statement.name) continue;
+    if (!statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) continue;
+    const [only, ...rest] = statement.body.statements;
+    if (!only || rest.length > 0 || !ts.isReturnStatement(only) || !only.expression) continue;
+    let call = only.expression;
+    if (ts.isAwaitExpression(call)) call = call.expression;
+    if (
+      ts.isCallExpression(call) && ts.isIdentifier(call.expression) &&
+      fromStore.has(call.expression.text)
+    ) found.push(`${file} ${statement.name.text}`);
+  }
+  return found;
+}
+
+/** The import graph, function lengths and store forwards of `src/`. */
+export async function measure(): Promise<
+  { edges: Edge[]; functions: FunctionLength[]; storeForwards: string[] }
+> {
   const edges: Edge[] = [];
   const functions: FunctionLength[] = [];
+  const storeForwards: string[] = [];
   for (const path of await sourceFiles()) {
     const file = relative(SRC, path);
     const text = await Deno.readTextFile(path);
@@ -200,12 +261,19 @@ export async function measure(): Promise<{ edges: Edge[]; functions: FunctionLen
     const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
     edges.push(...importsOf(file, source));
     functions.push(...functionsOf(file, source));
+    storeForwards.push(...storeForwardsOf(file, source));
   }
-  return { edges, functions };
+  return { edges, functions, storeForwards };
 }
 
 /** The figures the targets are about, with what each counts. */
-export function figuresOf({ edges, functions }: { edges: Edge[]; functions: FunctionLength[] }) {
+export function figuresOf(
+  { edges, functions, storeForwards = [] }: {
+    edges: Edge[];
+    functions: FunctionLength[];
+    storeForwards?: string[];
+  },
+) {
   const up = edges.filter((e) => floorOf(e.from) < floorOf(e.to));
   const long = functions.filter((f) => f.lines > 80).sort((a, b) => b.lines - a.lines);
   return {
@@ -216,7 +284,33 @@ export function figuresOf({ edges, functions }: { edges: Edge[]; functions: Func
     folderPairs: folderPairsOf(edges),
     functionsOver80: long.map((f) => `${f.file}:${f.line} ${f.name} ${f.lines}`),
     functionsOver100: long.filter((f) => f.lines > 100).map((f) => `${f.file} ${f.name}`),
+    storeForwards,
   };
+}
+
+/**
+ * What `--check` fails on: a figure past its target, except the misses `KNOWN` names (a folder
+ * pair, a function over 100 lines or a store forward not named there is a breach).
+ */
+export function breachesOf(figures: ReturnType<typeof figuresOf>): string[] {
+  const breaches: string[] = [];
+  const over = (name: string, count: number, target: number) => {
+    if (count > target) breaches.push(`${name}: ${count}, target at most ${target}`);
+  };
+  over("circles", figures.circles.length, TARGETS.circles);
+  over("imports back up a floor", figures.upImports.length, TARGETS.upImports);
+  over("functions over 80 lines", figures.functionsOver80.length, TARGETS.functionsOver80);
+  const unknown = (name: string, found: string[], known: string[]) => {
+    for (const item of found) if (!known.includes(item)) breaches.push(`${name}: ${item}`);
+  };
+  unknown("folder pair importing each other", figures.folderPairs, KNOWN.folderPairs);
+  unknown("function over 100 lines", figures.functionsOver100, KNOWN.functionsOver100);
+  unknown(
+    "store function forwarded under another name",
+    figures.storeForwards,
+    KNOWN.storeForwards,
+  );
+  return breaches;
 }
 
 if (import.meta.main) {
@@ -227,6 +321,7 @@ if (import.meta.main) {
     folderPairs: figures.folderPairs.length,
     functionsOver100: figures.functionsOver100.length,
     functionsOver80: figures.functionsOver80.length,
+    storeForwards: figures.storeForwards.length,
   };
   console.log(`src/: ${figures.files} files, ${figures.imports} relative imports`);
   for (const [key, count] of Object.entries(counts)) {
@@ -237,6 +332,7 @@ if (import.meta.main) {
       for (const item of list) console.log(`  ${Array.isArray(item) ? item.join(" -> ") : item}`);
     }
   }
-  const missed = Object.entries(counts).filter(([k, n]) => n > TARGETS[k as keyof typeof TARGETS]);
-  if (Deno.args.includes("--check") && missed.length > 0) Deno.exit(1);
+  const breaches = breachesOf(figures);
+  for (const breach of breaches) console.log(`breach: ${breach}`);
+  if (Deno.args.includes("--check") && breaches.length > 0) Deno.exit(1);
 }

@@ -11,13 +11,14 @@ import { requestLimits } from "./http/request_limits.ts";
 import { requestTimeout } from "./http/request_timeout.ts";
 import { isDatabaseUnavailable } from "./db/db.ts";
 import { rateLimit, webBudget } from "./limits/rate_limit.ts";
+import { liveSessionId } from "./sessions/sessions.ts";
 import { ownBodyLimit } from "./http/body_limit.ts";
 import { mcpCors, mcpRoutes } from "./mcp/mcp_routes.ts";
 import { mcpTooManyRequests } from "./mcp/too_many_requests.ts";
 import { serverCardRoutes } from "./mcp/server_card.ts";
 import { serverCardsRoutes } from "./mcp/server_cards.ts";
 import { type OAuthOptions, oauthRoutes } from "./oauth/oauth_routes.ts";
-import { llmsRoutes } from "./wikis/llms_routes.ts";
+import { llmsRoutes } from "./pages/llms_routes.ts";
 import { versionReadRoutes } from "./versions/version_web.tsx";
 import { webRoutes } from "./web/web_routes.ts";
 
@@ -50,7 +51,7 @@ export function createApp(deps: Deps, options: { oauth?: OAuthOptions } = {}): H
     );
   }
   // Web pages: their own budget, per session when signed in (issue 14.7).
-  app.use("/w/*", webBudget(deps));
+  app.use("/w/*", webBudget(deps, (c) => liveSessionId(c, deps)));
   app.route("/api/v1", apiRoutes(deps));
   app.route("/", mcpRoutes(deps));
   app.route("/", serverCardRoutes(deps));

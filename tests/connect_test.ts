@@ -45,7 +45,7 @@ Deno.test("GET /connect gives every client's snippet for the hub and the private
   const html = await res.text();
   assert.match(html, /<h1>Connect an assistant<\/h1>/);
   for (const client of CLIENTS) {
-    assert.match(html, new RegExp(`<h2 id="${client.id}-title">`), client.title);
+    assert.match(html, new RegExp(`<h2 class="tab-label" id="${client.id}-title">`), client.title);
     for (const key of ["hub", "private"]) {
       const snippet = code(html, `${client.id}-${key}`);
       assert.ok(snippet, `${client.id}-${key} is on the page`);

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { unzipSync } from "fflate";
 import type { Hono } from "hono";
+import { createToken } from "../src/auth/tokens.ts";
+import { publishVersion } from "../src/versions/versions.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb, testApp } from "./helpers.ts";
 import { html, type Person, person, seedPages } from "./space_helpers.ts";
@@ -56,6 +58,45 @@ Deno.test("a space's files are held to a quota of files and of bytes, shown on i
   assert.match((await tooMany.json()).error, /holds 2 files, its quota.*at most 2 files a space/);
   const [row] = await db<{ n: number }>`SELECT count(*)::int AS n FROM attachments`;
   assert.equal(row!.n, 2);
+});
+
+Deno.test("the quota counts what is stored: the same bytes again take no room, a replace only the difference", async () => {
+  await using db = await freshDb();
+  const { app } = testApp(db, { ...roomy, SPACE_FILES_MAX: "1", SPACE_FILES_MB: "1" });
+  const ana = await person(app, db, "ana@example.com", "Ana");
+  await createWiki(db, { id: "lab", ownerAccountId: ana.id });
+  const { token } = await createToken(db, { accountId: ana.id, kind: "account", name: "files" });
+  const post = async (name: string, bytes: Uint8Array<ArrayBuffer>, replace = false) => {
+    const form = new FormData();
+    form.set("file", new File([bytes], name));
+    if (replace) form.set("replace", "true");
+    const res = await app.request("/api/v1/spaces/lab/files", {
+      method: "POST",
+      body: form,
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    return { status: res.status, body: await res.json() };
+  };
+  const first = png(600_000, 1);
+  assert.equal((await post("a.png", first)).status, 201);
+  // The space is full (1 of 1 files): the same upload again (a retry, a second paste, an
+  // import run twice) stores nothing, so it is not refused.
+  const again = await post("a.png", first);
+  assert.equal(again.status, 201, JSON.stringify(again.body));
+  assert.equal(again.body.status, "unchanged");
+  // A replace swaps 0.6 MB for 0.7 MB: the old bytes move to the file's versions.
+  const replaced = await post("a.png", png(700_000, 2), true);
+  assert.equal(replaced.status, 201, JSON.stringify(replaced.body));
+  assert.equal(replaced.body.status, "replaced");
+  // Other bytes under the name would be a second file: over the quota of one.
+  const other = await post("a.png", png(1000, 3));
+  assert.equal(other.status, 413);
+  assert.match(other.body.detail, /holds 1 files, its quota: "a-2\.png" cannot be added/);
+  const tooBig = await post("a.png", png(1_100_000, 4), true);
+  assert.equal(tooBig.status, 413);
+  assert.match(tooBig.body.detail, /would take the wiki "lab" past its quota: 0 MB of 1 MB used/);
+  const rows = await db<{ name: string; size: number }>`SELECT name, size FROM attachments`;
+  assert.deepEqual(rows, [{ name: "a.png", size: 700_000 }], "a refused replace keeps the file");
 });
 
 Deno.test("an export is streamed in pieces and holds every page and file byte for byte", async () => {
@@ -123,4 +164,49 @@ Deno.test("anonymous exports are limited per address and answered 429 with Retry
   const other = await from("192.0.2.71");
   assert.equal(other.status, 200, "another address has its own budget");
   await other.body?.cancel();
+});
+
+/** A response body read whole, and the number of pieces it came in. */
+async function pieces(res: Response): Promise<{ bytes: Uint8Array; count: number }> {
+  const parts: Uint8Array[] = [];
+  for await (const part of res.body!) parts.push(part);
+  const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return { bytes, count: parts.length };
+}
+
+Deno.test("a version's export goes the live export's way: streamed, capped by EXPORT_MAX_MB, budgeted", async () => {
+  await using db = await freshDb();
+  const { app, deps } = testApp(db, { ...roomy, EXPORT_MAX_MB: "1", EXPORTS_ANON_PER_HOUR: "2" });
+  await createWiki(db, { id: "lab", visibility: "public" });
+  // Text that deflates poorly, so the zip is long enough to come in many pieces.
+  const noise = (seed: number) => [...png(150_000, seed)].map((b) => b.toString(36)).join(" ");
+  await seedPages(deps, "lab", { Home: "# Home\n", Notes: `# Notes\n\n${noise(7)}\n` });
+  await publishVersion(db, "lab", { name: "v1" }, null);
+  const ok = await app.request("/w/lab@v1/-/export");
+  assert.equal(ok.status, 200);
+  assert.equal(ok.headers.get("content-disposition"), 'attachment; filename="lab@v1.zip"');
+  const { bytes, count } = await pieces(ok);
+  assert.ok(count > 5, `the zip came in ${count} pieces, not whole`);
+  const files = unzipSync(bytes);
+  assert.deepEqual(Object.keys(files).sort(), ["lab@v1/Home.md", "lab@v1/Notes.md"]);
+  assert.equal(new TextDecoder().decode(files["lab@v1/Home.md"]), "# Home\n");
+
+  // The live pages grow past the cap; a version published after them is refused whole.
+  await seedPages(deps, "lab", { More: `# More\n\n${noise(8)}\n${noise(9)}\n` });
+  await publishVersion(db, "lab", { name: "v2" }, null);
+  const refused = await app.request("/w/lab@v2/-/export");
+  assert.equal(refused.status, 413);
+  assert.match(
+    (await refused.json()).detail,
+    /^Version "v2" of the wiki "lab" holds 1\.\d MB of pages and files: an export holds at most 1 MB \(EXPORT_MAX_MB\)$/,
+  );
+  // Two exports an hour from one address: the refused one counted, the third is a 429.
+  const third = await app.request("/w/lab@v1/-/export");
+  assert.equal(third.status, 429);
+  assert.ok(Number(third.headers.get("retry-after")) > 3000);
 });

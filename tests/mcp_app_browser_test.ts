@@ -2,12 +2,12 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/client@2.4.0";
 import type { Page } from "npm:playwright-core@1.65.1";
-import { findAccountByEmail } from "../src/accounts/accounts.ts";
 import { createToken } from "../src/auth/tokens.ts";
 import { importPages } from "../src/importer/import_pages.ts";
 import { readSources } from "../src/importer/read_sources.ts";
 import { GUIDE_DIR } from "../src/wikis/seed_docs.ts";
 import { CHROMIUM, createSpace, liveApp, signUp } from "./live_app.ts";
+import { selectAccountByEmail } from "../src/accounts/mod.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
@@ -105,7 +105,7 @@ Deno.test({
     await signUp(owner, live.base, "ana@example.com");
     await createSpace(owner, live.base, "handbook", "Handbook");
     await importPages(live.deps, "handbook", await readSources(fileURLToPath(GUIDE_DIR)));
-    const ana = (await findAccountByEmail(live.db, "ana@example.com"))!;
+    const ana = (await selectAccountByEmail(live.db, "ana@example.com"))!;
     const { token } = await createToken(live.db, {
       accountId: ana.id,
       kind: "account",

@@ -35,3 +35,58 @@ Deno.test({
     await result.getByText(/Connected to .*: this token reaches 1 space: handbook\./).waitFor();
   },
 });
+
+Deno.test({
+  name:
+    "the connect page is short, with a tab per client that the arrow keys move through; a space's snippets point at /mcp/",
+  ignore: !CHROMIUM,
+  fn: async () => {
+    await using live = await liveApp({});
+    const { base } = live;
+    const page = await live.window();
+    await signUp(page, base, "ana@example.com");
+    await createSpace(page, base, "handbook", "Handbook");
+
+    for (const path of ["/connect", "/w/handbook/-/connect"]) {
+      await page.goto(`${base}${path}`);
+      const tabs = page.getByRole("tablist", { name: "Clients" }).getByRole("tab");
+      assert.equal(await tabs.count(), 10, path);
+      const panel = page.getByRole("tabpanel");
+      assert.equal(await panel.count(), 1, "one client shows at a time");
+      assert.match(await panel.innerText(), /claude mcp add --transport http/);
+      const heights: number[] = [];
+      for (let i = 0; i < 10; i++) {
+        await tabs.nth(i).click();
+        heights.push(await page.evaluate<number>("document.documentElement.scrollHeight"));
+      }
+      assert.ok(Math.max(...heights) < 2500, `${path}: ${heights.join(", ")} px tall`);
+
+      await tabs.first().focus();
+      await page.keyboard.press("ArrowRight");
+      const desktop = page.getByRole("tab", { name: "Claude Desktop and claude.ai" });
+      assert.equal(await desktop.getAttribute("aria-selected"), "true");
+      assert.equal(
+        await page.evaluate("document.activeElement.textContent"),
+        await desktop.innerText(),
+      );
+      await page.keyboard.press("End");
+      assert.match(await page.getByRole("tabpanel").innerText(), /api\.openai\.com\/v1\/responses/);
+      await page.getByRole("tab", { name: "Cursor" }).click();
+      const cursor = await page.getByRole("tabpanel").locator("pre:visible").innerText();
+      assert.match(cursor, /"mcpServers"/);
+      assert.ok(cursor.includes(`"url": "${base}/mcp/`), cursor);
+    }
+    // The space's private snippet is the plain /mcp/ address: a space token picks its space.
+    const code = await page.locator("#claude-code-private").innerText();
+    assert.equal(
+      code,
+      `claude mcp add --transport http wiki-handbook ${base}/mcp/ \\\n  --header "Authorization: Bearer <YOUR_TOKEN>"`,
+    );
+    await page.goto(`${base}/connect#cursor`);
+    assert.equal(
+      await page.getByRole("tab", { name: "Cursor" }).getAttribute("aria-selected"),
+      "true",
+      "an address naming a client opens its tab",
+    );
+  },
+});

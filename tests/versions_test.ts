@@ -123,6 +123,16 @@ for (const revision of REVISIONS) {
       assert.match(fetched.text, /three months/);
       assert.equal(fetched.metadata.version, "v1");
       assert.equal(fetched.id, `${id}@v1/Compost`);
+      const asked = await callOk<{ text: string; id: string }>(client, "fetch", {
+        id: `${id}/Compost`,
+        version: "v1",
+      });
+      assert.match(asked.text, /three months/);
+      assert.equal(asked.id, `${id}@v1/Compost`);
+      assert.match(
+        await callError(client, "fetch", { id: `${id}@v1/Compost`, version: "v2" }),
+        /The id names version "v1" and version "v2" was asked/,
+      );
       const v2 = await callOk<{ markdown: string; version?: string; revision: number }>(
         client,
         "get_page",
@@ -369,7 +379,8 @@ Deno.test("web: a page in a version, its banner and switcher, llms.txt, .md and 
   assert.match(html, /three months/);
   assert.match(html, /You are reading version <strong>v1<\/strong>/);
   assert.match(html, /href="\/w\/garden@v2\/Compost"/, "the banner links to the default");
-  assert.match(html, /href="\/w\/garden\/Compost">latest/, "the switcher offers the live page");
+  assert.match(html, /<option value="latest" ?>latest \(live pages\)<\/option>/, "the switcher");
+  assert.match(html, /<option value="v1" selected>v1<\/option>/);
   const deflt = await (await app.request("/w/garden@v2/Compost")).text();
   assert.doesNotMatch(deflt, /You are reading version/);
   assert.equal((await app.request("/w/garden@v9/Compost")).status, 404);
@@ -390,5 +401,5 @@ Deno.test("web: a page in a version, its banner and switcher, llms.txt, .md and 
   ]);
   const listed = await (await app.request("/w/garden/-/versions")).text();
   assert.match(listed, /v1<\/a>/);
-  assert.match(listed, /v2<\/a> \(default\)/);
+  assert.match(listed, /v2<\/a> <strong class="default-mark">\(default\)/);
 });

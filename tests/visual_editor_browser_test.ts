@@ -40,123 +40,133 @@ async function pastePng(page: Page, name: string, base64: string) {
   })()`);
 }
 
-Deno.test({
-  name: "the visual editor: a heading, a nested list, a table, code, a callout, a pasted image " +
-    "and two page links saved in Visual mode are the markdown a person types; [[ and @ " +
-    "suggest pages at the caret inside the window",
-  ignore: !CHROMIUM,
-  fn: async () => {
-    await using live = await liveApp({ REQUEST_TIMEOUT_MS: "120000" });
-    const { base, deps } = live;
-    const page = await live.window();
-    if (Deno.env.get("DEBUG_VISUAL")) {
-      page.on("pageerror", (e) => console.log("pageerror:", e.message));
-      page.on("console", (e) => console.log("console:", e.text()));
-    }
-    await signUp(page, base, "ana@example.com");
-    await createSpace(page, base, "handbook", "Handbook");
-    await seedPages(deps, "handbook", {
-      "Ops/Deploy": "# Deploying to production\n\nShip it on Tuesdays.\n",
-      "Runbook": "# Runbook\n\nWhat to do when a node is down.\n",
-    });
-    await page.goto(`${base}/w/handbook/-/new?path=Guides/Visual`);
-    await visual(page);
-    const editor = page.locator(".milkdown .ProseMirror");
-    await editor.click();
-    const type = (text: string) => page.keyboard.type(text);
-    const press = (key: string) => page.keyboard.press(key);
+/** What both screens do: write a page of every kind of block in Visual mode, save, reopen. */
+async function writeInVisualMode(device: string, viewport: { width: number; height: number }) {
+  await using live = await liveApp({ REQUEST_TIMEOUT_MS: "120000" });
+  const { base, deps } = live;
+  const page = await live.window(viewport);
+  if (Deno.env.get("DEBUG_VISUAL")) {
+    page.on("pageerror", (e) => console.log("pageerror:", e.message));
+    page.on("console", (e) => console.log("console:", e.text()));
+  }
+  await signUp(page, base, "ana@example.com");
+  await createSpace(page, base, "handbook", "Handbook");
+  await seedPages(deps, "handbook", {
+    "Ops/Deploy": "# Deploying to production\n\nShip it on Tuesdays.\n",
+    "Runbook": "# Runbook\n\nWhat to do when a node is down.\n",
+  });
+  await page.goto(`${base}/w/handbook/-/new?path=Guides/Visual`);
+  await visual(page);
+  const editor = page.locator(".milkdown .ProseMirror");
+  await editor.click();
+  const type = (text: string) => page.keyboard.type(text);
+  const press = (key: string) => page.keyboard.press(key);
 
-    await type("# Visual page");
-    await press("Enter");
-    await type("- one");
-    await press("Enter");
-    await press("Tab");
-    await type("two");
-    await press("Enter");
-    await press("Enter");
-    await press("Enter");
-    await block(page, "Table");
-    await editor.locator("table.children").waitFor();
-    for (const [i, cell] of ["A", "B", "C", "1", "2", "3"].entries()) {
-      if (i > 0) await press("Tab");
-      await type(cell);
-    }
-    await editor.locator("table.children").scrollIntoViewIfNeeded();
-    await page.keyboard.press("Control+End");
-    await type("```js ");
-    await type("let x = 1");
-    await press("Control+Enter"); // out of the code block
-    if (Deno.env.get("DEBUG_VISUAL")) {
-      await page.waitForTimeout(400);
-      console.log(await page.locator("textarea[name=markdown]").inputValue());
-    }
-    await block(page, "Callout");
-    await type("Mind the gap");
-    await press("Enter");
-    await press("Enter");
-    await pastePng(page, "tiny.png", PIXEL_PNG);
-    await editor.locator('img[src="/w/handbook/-/files/tiny.png"]').waitFor();
-    await press("End");
-    await press("Enter");
-    await type("See [[Depl");
-    const list = page.getByRole("listbox", { name: "Pages to link" });
-    if (Deno.env.get("DEBUG_VISUAL")) {
-      await page.waitForTimeout(1000);
-      console.log(
-        await page.evaluate(
-          "[getSelection().anchorNode.textContent, typeof wikiLinkSuggest, document.getElementById('link-suggest')?.outerHTML]",
-        ),
-      );
-    }
-    await list.getByRole("option", { name: /Deploying to production/ }).waitFor();
-    const box = (await list.boundingBox())!;
-    const caret: { top: number; bottom: number } = await page.evaluate(
-      "(({ top, bottom }) => ({ top, bottom }))(getSelection().getRangeAt(0).getBoundingClientRect())",
+  await type("# Visual page");
+  await press("Enter");
+  await type("- one");
+  await press("Enter");
+  await press("Tab");
+  await type("two");
+  await press("Enter");
+  await press("Enter");
+  await press("Enter");
+  await block(page, "Table");
+  await editor.locator("table.children").waitFor();
+  for (const [i, cell] of ["A", "B", "C", "1", "2", "3"].entries()) {
+    if (i > 0) await press("Tab");
+    await type(cell);
+  }
+  await editor.locator("table.children").scrollIntoViewIfNeeded();
+  await page.keyboard.press("Control+End");
+  await type("```js ");
+  await type("let x = 1");
+  await press("Control+Enter"); // out of the code block
+  if (Deno.env.get("DEBUG_VISUAL")) {
+    await page.waitForTimeout(400);
+    console.log(await page.locator("textarea[name=markdown]").inputValue());
+  }
+  await block(page, "Callout");
+  await type("Mind the gap");
+  await press("Enter");
+  await press("Enter");
+  await pastePng(page, "tiny.png", PIXEL_PNG);
+  await editor.locator('img[src="/w/handbook/-/files/tiny.png"]').waitFor();
+  await press("End");
+  await press("Enter");
+  await type("See [[Depl");
+  const list = page.getByRole("listbox", { name: "Pages to link" });
+  if (Deno.env.get("DEBUG_VISUAL")) {
+    await page.waitForTimeout(1000);
+    console.log(
+      await page.evaluate(
+        "[getSelection().anchorNode.textContent, typeof wikiLinkSuggest, document.getElementById('link-suggest')?.outerHTML]",
+      ),
     );
-    const viewport = page.viewportSize()!;
-    assert.ok(box.y >= 0 && box.y + box.height <= viewport.height, `list at y=${box.y}`);
-    const below = Math.abs(box.y - caret.bottom) < 16;
-    const above = Math.abs(box.y + box.height - caret.top) < 16;
-    assert.ok(below || above, `list at y=${box.y}..${box.y + box.height}, caret ${caret.top}`);
-    await press("Enter");
-    await type(" and @Runb");
-    await list.getByRole("option", { name: /Runbook/ }).waitFor();
-    await press("Enter");
-    await screenshot(page, "editor-visual");
-    await page.getByRole("button", { name: "Save" }).click();
-    await page.waitForURL(`${base}/w/handbook/Guides/Visual`);
+  }
+  await list.getByRole("option", { name: /Deploying to production/ }).waitFor();
+  const box = (await list.boundingBox())!;
+  const caret: { top: number; bottom: number } = await page.evaluate(
+    "(({ top, bottom }) => ({ top, bottom }))(getSelection().getRangeAt(0).getBoundingClientRect())",
+  );
+  assert.ok(box.y >= 0 && box.y + box.height <= viewport.height, `list at y=${box.y}`);
+  assert.ok(box.x >= 0 && box.x + box.width <= viewport.width, `list at x=${box.x}`);
+  const below = Math.abs(box.y - caret.bottom) < 16;
+  const above = Math.abs(box.y + box.height - caret.top) < 16;
+  assert.ok(below || above, `list at y=${box.y}..${box.y + box.height}, caret ${caret.top}`);
+  await press("Enter");
+  await type(" and @Runb");
+  await list.getByRole("option", { name: /Runbook/ }).waitFor();
+  await press("Enter");
+  await screenshot(page, `editor-visual-${device}`);
+  await page.getByRole("button", { name: "Save" }).click();
+  await page.waitForURL(`${base}/w/handbook/Guides/Visual`);
 
-    await page.goto(`${base}/w/handbook/-/edit/Guides/Visual`);
-    await page.getByLabel("Source", { exact: true }).check();
-    const saved = await page.locator("textarea[name=markdown]").inputValue();
-    assert.equal(
-      saved,
-      [
-        "# Visual page",
-        "",
-        "- one",
-        "  - two",
-        "",
-        "| A | B | C |",
-        "| - | - | - |",
-        "| 1 | 2 | 3 |",
-        "| | | |",
-        "",
-        "```js",
-        "let x = 1",
-        "```",
-        "",
-        "> [!NOTE]",
-        "> Mind the gap",
-        "",
-        "![tiny.png](/w/handbook/-/files/tiny.png)",
-        "",
-        "See [[Ops/Deploy]] and [[Runbook]]",
-        "",
-      ].join("\n"),
-    );
-  },
-});
+  await page.goto(`${base}/w/handbook/-/edit/Guides/Visual`);
+  await page.getByLabel("Source", { exact: true }).check();
+  const saved = await page.locator("textarea[name=markdown]").inputValue();
+  assert.equal(
+    saved,
+    [
+      "# Visual page",
+      "",
+      "- one",
+      "  - two",
+      "",
+      "| A | B | C |",
+      "| - | - | - |",
+      "| 1 | 2 | 3 |",
+      "| | | |",
+      "",
+      "```js",
+      "let x = 1",
+      "```",
+      "",
+      "> [!NOTE]",
+      "> Mind the gap",
+      "",
+      "![tiny.png](/w/handbook/-/files/tiny.png)",
+      "",
+      "See [[Ops/Deploy]] and [[Runbook]]",
+      "",
+    ].join("\n"),
+  );
+}
+
+for (
+  const [device, viewport] of [
+    ["desktop", { width: 1280, height: 800 }],
+    ["phone", { width: 390, height: 844 }],
+  ] as const
+) {
+  Deno.test({
+    name: `the visual editor on a ${device}: a heading, a nested list, a table, code, a ` +
+      "callout, a pasted image and two page links saved in Visual mode are the markdown a " +
+      "person types; [[ and @ suggest pages at the caret inside the window",
+    ignore: !CHROMIUM,
+    fn: () => writeInVisualMode(device, viewport),
+  });
+}
 
 Deno.test({
   name: "the visual editor gives every guide page back byte for byte when nothing was edited, " +

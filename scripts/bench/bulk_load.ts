@@ -4,9 +4,9 @@ import type { SourcePage } from "../../src/importer/read_sources.ts";
 import { type ParsedPage, parsePage } from "../../src/markdown/parse_page.ts";
 import { cleanPath, nameKey, pathKey } from "../../src/markdown/paths.ts";
 import { replaceLinks, resolveLinks } from "../../src/pages/store.ts";
-import { invalidateLexicalIndex } from "../../src/search/chunk_index.ts";
 import { prepareChunks } from "../../src/search/prepare_chunks.ts";
 import { touchWiki } from "../../src/wikis/store.ts";
+import { resetChunkLog } from "../../src/search/mod.ts";
 
 /**
  * A page to load; with `copyOf`, a copy of that page (already in the wiki, at `copyOf.path`)
@@ -121,7 +121,7 @@ async function insertBatch(tx: Db, wikiId: string, batch: PreparedPage[]): Promi
   }
   await touchWiki(tx, wikiId);
   // Written around replaceChunks: every process's in-memory index of the wiki reads it again.
-  await invalidateLexicalIndex(tx, wikiId);
+  await resetChunkLog(tx, wikiId);
 }
 
 /** The pages, their first revisions and links, as `insertPage`, `insertRevision`, links do. */

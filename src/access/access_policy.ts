@@ -1,12 +1,11 @@
-import type { Credential } from "../auth/credentials.ts";
+import type { Credential } from "./credential.ts";
 import type { Db } from "../db/db.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { listPublicWikiIds } from "../wikis/list_public_wikis.ts";
-import type { WikiRow, WikiSummaryRow } from "../wikis/wikis.ts";
-import { findWiki } from "../wikis/wikis.ts";
+import { WIKI_ID } from "../lib/urls.ts";
+import type { WikiRow, WikiSummaryRow } from "../db/wiki_row.ts";
 import { canWrite, type Role } from "./role.ts";
-import { selectSpaceRole, selectSpacesOf } from "./store.ts";
+import { selectPublicWikiIds, selectSpaceRole, selectSpacesOf, selectWiki } from "./store.ts";
 import { SPACE_LIST_HINTS, type Surface, WIKI_LIST_HINTS, wikiNotFound } from "./suggestions.ts";
 
 export type { Role, Surface };
@@ -136,13 +135,14 @@ async function authorizeVisitor(
   surface: Surface,
   purpose: string | undefined,
 ): Promise<Access> {
-  const wiki = await findWiki(deps.db, wikiId);
+  // An id that breaks `WIKI_ID` is never looked up.
+  const wiki = WIKI_ID.test(wikiId) ? await selectWiki(deps.db, wikiId) : null;
   const role = wiki && caller.kind === "session"
     ? await selectSpaceRole(deps.db, caller.accountId, wiki.id)
     : null;
   if (!wiki || (!role && wiki.visibility !== "public")) {
     const [publicIds, spaces] = await Promise.all([
-      listPublicWikiIds(deps.db, SUGGESTION_CANDIDATES),
+      selectPublicWikiIds(deps.db, SUGGESTION_CANDIDATES),
       reachableSpaces(deps.db, caller),
     ]);
     const candidates = [...new Set([...publicIds, ...spaces.map((s) => s.id)])];

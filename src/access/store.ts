@@ -1,6 +1,6 @@
 import type { Role } from "./role.ts";
 import type { Db } from "../db/db.ts";
-import type { WikiSummaryRow } from "../wikis/wikis.ts";
+import type { WikiRow, WikiSummaryRow } from "../db/wiki_row.ts";
 
 /**
  * A person's role in a space: owner of their own, their team role in a team's, the role a
@@ -50,4 +50,20 @@ export async function selectSpaceRole(
     ORDER BY array_position(ARRAY['owner', 'admin', 'member', 'viewer']::text[], s.role)
     LIMIT 1`;
   return rows[0]?.role ?? null;
+}
+
+/**
+ * The wiki with this id, or null. The policy reads the wiki it decides about itself (its
+ * visibility and owners), not through the wikis feature, which builds on the policy.
+ */
+export async function selectWiki(db: Db, id: string): Promise<WikiRow | null> {
+  const rows = await db<WikiRow>`SELECT * FROM wikis WHERE id = ${id}`;
+  return rows[0] ?? null;
+}
+
+/** The ids of the first `limit` public wikis, by id (the close ids a not-found suggests). */
+export async function selectPublicWikiIds(db: Db, limit: number): Promise<string[]> {
+  const rows = await db<{ id: string }>`
+    SELECT id FROM wikis WHERE visibility = 'public' ORDER BY id LIMIT ${limit}`;
+  return rows.map((r) => r.id);
 }

@@ -1,12 +1,7 @@
 import { z } from "zod";
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
-import {
-  type AccountRow,
-  insertAccount,
-  selectAccountByEmail,
-  updateAccountName,
-} from "./store.ts";
+import { type AccountRow, insertAccount } from "./store.ts";
 
 const emailSchema = z.email().max(254);
 
@@ -29,16 +24,6 @@ export async function createAccount(
     throw new AppError("account_exists", `An account with email "${email}" already exists`);
   }
   return account;
-}
-
-/** The account with this e-mail address, or null. */
-export function findAccountByEmail(db: Db, email: string): Promise<AccountRow | null> {
-  return selectAccountByEmail(db, email);
-}
-
-/** Changes the account's display name. */
-export function renameAccount(db: Db, id: string, name: string): Promise<void> {
-  return updateAccountName(db, id, name);
 }
 
 export type { AccountRow };

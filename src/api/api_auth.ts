@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { type Credential, requestCredential } from "../auth/credentials.ts";
+import type { Credential } from "../access/credential.ts";
+import { requestCredential } from "../auth/credentials.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { problemResponse } from "../http/problem.ts";

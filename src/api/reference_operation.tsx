@@ -94,7 +94,7 @@ function fieldsOf(spec: Spec, input: Schema, prefix = "", depth = 0): Field[] {
 
 function FieldTable(props: { fields: Field[]; caption: string }) {
   return (
-    <div class="scroll">
+    <div class="scroll" role="region" aria-label={props.caption} tabindex={0}>
       <table>
         <caption>{props.caption}</caption>
         <thead>
@@ -193,6 +193,76 @@ function TryIt(props: { spec: Spec; method: string; path: string; op: Operation;
   );
 }
 
+/** The request body an operation takes: its media types, fields and an example. */
+function RequestBody({ spec, body }: { spec: Spec; body: NonNullable<Operation["requestBody"]> }) {
+  return (
+    <section class="body">
+      <h4>Request body{body.required ? "" : " (optional)"}</h4>
+      {body.description && (
+        <p>
+          <Text text={body.description} />
+        </p>
+      )}
+      {Object.entries(body.content ?? {}).map(([type, media]) => (
+        <>
+          <p>
+            <code>{type}</code>
+            {media.schema && !resolveRef(spec, media.schema).properties &&
+              <>: {typeLabel(spec, media.schema)}</>}
+          </p>
+          {media.schema && resolveRef(spec, media.schema).properties && (
+            <>
+              <FieldTable caption={`Fields of ${type}`} fields={fieldsOf(spec, media.schema)} />
+              <p class="example-label">Example</p>
+              <pre
+                class="example"
+                tabindex={0}
+              ><code>{pretty(mediaExample(spec, media))}</code></pre>
+            </>
+          )}
+        </>
+      ))}
+    </section>
+  );
+}
+
+/** The success responses of an operation, the first open, each with its fields and an example. */
+function SuccessResponses(
+  { spec, success }: { spec: Spec; success: [string, Operation["responses"][string]][] },
+) {
+  return (
+    <>
+      {success.map(([status, response]) => (
+        <details class="response" open={status === success[0]?.[0]}>
+          <summary>
+            <strong>{status}</strong> <Text text={response.description} />
+          </summary>
+          {Object.entries(response.content ?? {}).map(([type, media]) => (
+            <>
+              <p>
+                <code>{type}</code>
+              </p>
+              {type === "application/json" && media.schema && (
+                <>
+                  <FieldTable
+                    caption={`Fields of ${status}`}
+                    fields={fieldsOf(spec, media.schema)}
+                  />
+                  <p class="example-label">Example</p>
+                  <pre
+                    class="example"
+                    tabindex={0}
+                  ><code>{pretty(mediaExample(spec, media))}</code></pre>
+                </>
+              )}
+            </>
+          ))}
+        </details>
+      ))}
+    </>
+  );
+}
+
 /** One operation: what it does, its auth, parameters, body, responses with examples, try-it. */
 export function OperationSection(
   props: { spec: Spec; method: string; path: string; op: Operation; base: string },
@@ -237,59 +307,11 @@ export function OperationSection(
           }))}
         />
       )}
-      {op.requestBody && (
-        <section class="body">
-          <h4>Request body{op.requestBody.required ? "" : " (optional)"}</h4>
-          {op.requestBody.description && (
-            <p>
-              <Text text={op.requestBody.description} />
-            </p>
-          )}
-          {Object.entries(op.requestBody.content ?? {}).map(([type, media]) => (
-            <>
-              <p>
-                <code>{type}</code>
-                {media.schema && !resolveRef(spec, media.schema).properties &&
-                  <>: {typeLabel(spec, media.schema)}</>}
-              </p>
-              {media.schema && resolveRef(spec, media.schema).properties && (
-                <>
-                  <FieldTable caption={`Fields of ${type}`} fields={fieldsOf(spec, media.schema)} />
-                  <p class="example-label">Example</p>
-                  <pre class="example"><code>{pretty(mediaExample(spec, media))}</code></pre>
-                </>
-              )}
-            </>
-          ))}
-        </section>
-      )}
+      {op.requestBody && <RequestBody spec={spec} body={op.requestBody} />}
       <h4>Example request</h4>
-      <pre><code>{curlFor(spec, method, path, op, props.base)}</code></pre>
+      <pre tabindex={0}><code>{curlFor(spec, method, path, op, props.base)}</code></pre>
       <h4>Responses</h4>
-      {success.map(([status, response]) => (
-        <details class="response" open={status === success[0]?.[0]}>
-          <summary>
-            <strong>{status}</strong> <Text text={response.description} />
-          </summary>
-          {Object.entries(response.content ?? {}).map(([type, media]) => (
-            <>
-              <p>
-                <code>{type}</code>
-              </p>
-              {type === "application/json" && media.schema && (
-                <>
-                  <FieldTable
-                    caption={`Fields of ${status}`}
-                    fields={fieldsOf(spec, media.schema)}
-                  />
-                  <p class="example-label">Example</p>
-                  <pre class="example"><code>{pretty(mediaExample(spec, media))}</code></pre>
-                </>
-              )}
-            </>
-          ))}
-        </details>
-      ))}
+      <SuccessResponses spec={spec} success={success} />
       <p class="errors">
         Errors (<a href="#errors">problem+json</a>): {errors.map(([status, response], i) => (
           <>

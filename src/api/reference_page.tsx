@@ -94,6 +94,106 @@ function operationsByTag(spec: Spec): Map<string, Entry[]> {
 
 const slug = (tag: string) => `tag-${tag.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
 
+/** The side list of operations, by tag. */
+function OperationsNav({ groups }: { groups: Map<string, Entry[]> }) {
+  return (
+    <nav class="ops" aria-label="Operations">
+      <h2>
+        <a href="#authentication">Authentication</a>
+      </h2>
+      <h2>
+        <a href="#errors">Errors and limits</a>
+      </h2>
+      {[...groups].map(([tag, entries]) => (
+        <>
+          <h2>
+            <a href={`#${slug(tag)}`}>{tag}</a>
+          </h2>
+          <ul>
+            {entries.map((e) => (
+              <li>
+                <a href={`#${e.anchor}`}>
+                  <span class={`method ${e.method}`}>{e.method.toUpperCase()}</span>{" "}
+                  <Text text={e.op.summary ?? e.path} />
+                </a>
+              </li>
+            ))}
+          </ul>
+        </>
+      ))}
+    </nav>
+  );
+}
+
+/** How to authenticate, with the try-it token form (shown by the script). */
+function Authentication({ base }: { base: string }) {
+  return (
+    <section id="authentication">
+      <h2>Authentication</h2>
+      <p>
+        Public wikis are read without a credential. Your spaces need an{" "}
+        <strong>account token</strong> (<code>wk_acct_…</code>): make one on{" "}
+        <a href="/account/tokens">your tokens page</a> and send it in the <code>Authorization</code>
+        {" "}
+        header:
+      </p>
+      <pre
+        tabindex={0}
+      ><code>{`curl -H "Authorization: Bearer $WIKI_TOKEN" '${base}/spaces'`}</code></pre>
+      <p>
+        A token acts as you, limited to the scopes you gave it. Space tokens (made for one space)
+        work on MCP only; the REST API answers 403 to them. A missing or unknown token is a 401.
+      </p>
+      <form class="token" hidden>
+        <label>
+          Token for “Try it”
+          <input
+            type="password"
+            name="token"
+            autocomplete="off"
+            placeholder="wk_acct_…"
+            spellcheck={false}
+          />
+        </label>
+        <p class="hint">
+          Kept in this tab only (session storage) and sent only to this site, in the Authorization
+          header of the requests you make below.
+        </p>
+        <button type="submit">Use token</button>{" "}
+        <button type="button" class="secondary" data-forget>Forget token</button>
+        <p class="hint" data-token-state aria-live="polite"></p>
+      </form>
+    </section>
+  );
+}
+
+/** The problem+json every error is, with an example, and the budget headers. */
+function ErrorsAndLimits({ spec }: { spec: Spec }) {
+  // The document's Problem schema, with the values a missing page gives.
+  const problem = {
+    ...(exampleOf(spec, { $ref: "#/components/schemas/Problem" }) as object),
+    type: "about:blank",
+    title: "Not Found",
+    status: 404,
+    detail: 'Page "Guides/Setup" not found in wiki "docs"',
+    code: "page_not_found",
+  };
+  return (
+    <section id="errors">
+      <h2>Errors and limits</h2>
+      <p>
+        Every error is <code>application/problem+json</code> (RFC 9457) with a stable{" "}
+        <code>code</code> and the request id, for example:
+      </p>
+      <pre tabindex={0}><code>{JSON.stringify(problem, null, 2)}</code></pre>
+      <p>
+        Every response carries the request budget in <code>RateLimit</code> and{" "}
+        <code>RateLimit-Policy</code>; a 429 or 503 says when to retry in <code>Retry-After</code>.
+      </p>
+    </section>
+  );
+}
+
 /**
  * The API reference at `/api/v1/docs`, rendered from the OpenAPI document: operations grouped
  * by tag, each with parameters, request body, an example request, response examples and a
@@ -104,15 +204,6 @@ export function ApiReferencePage(props: { spec: Spec }) {
   const { spec } = props;
   const base = spec.servers?.[0]?.url ?? "/api/v1";
   const groups = operationsByTag(spec);
-  // The document's Problem schema, with the values a missing page gives.
-  const problem = {
-    ...(exampleOf(spec, { $ref: "#/components/schemas/Problem" }) as object),
-    type: "about:blank",
-    title: "Not Found",
-    status: 404,
-    detail: 'Page "Guides/Setup" not found in wiki "docs"',
-    code: "page_not_found",
-  };
   return (
     <>
       {raw("<!DOCTYPE html>")}
@@ -134,31 +225,7 @@ export function ApiReferencePage(props: { spec: Spec }) {
             <a href="/account/tokens">Your tokens</a>
           </header>
           <div class="frame">
-            <nav class="ops" aria-label="Operations">
-              <h2>
-                <a href="#authentication">Authentication</a>
-              </h2>
-              <h2>
-                <a href="#errors">Errors and limits</a>
-              </h2>
-              {[...groups].map(([tag, entries]) => (
-                <>
-                  <h2>
-                    <a href={`#${slug(tag)}`}>{tag}</a>
-                  </h2>
-                  <ul>
-                    {entries.map((e) => (
-                      <li>
-                        <a href={`#${e.anchor}`}>
-                          <span class={`method ${e.method}`}>{e.method.toUpperCase()}</span>{" "}
-                          <Text text={e.op.summary ?? e.path} />
-                        </a>
-                      </li>
-                    ))}
-                  </ul>
-                </>
-              ))}
-            </nav>
+            <OperationsNav groups={groups} />
             <main>
               <h1>{spec.info.title}</h1>
               <p>
@@ -168,53 +235,8 @@ export function ApiReferencePage(props: { spec: Spec }) {
                 Base URL: <code>{base}</code>. The machine-readable document is{" "}
                 <a href="openapi.json">openapi.json</a> (OpenAPI 3.1, version {spec.info.version}).
               </p>
-              <section id="authentication">
-                <h2>Authentication</h2>
-                <p>
-                  Public wikis are read without a credential. Your spaces need an{" "}
-                  <strong>account token</strong> (<code>wk_acct_…</code>): make one on{" "}
-                  <a href="/account/tokens">your tokens page</a> and send it in the{" "}
-                  <code>Authorization</code> header:
-                </p>
-                <pre><code>{`curl -H "Authorization: Bearer $WIKI_TOKEN" '${base}/spaces'`}</code></pre>
-                <p>
-                  A token acts as you, limited to the scopes you gave it. Space tokens (made for one
-                  space) work on MCP only; the REST API answers 403 to them. A missing or unknown
-                  token is a 401.
-                </p>
-                <form class="token" hidden>
-                  <label>
-                    Token for “Try it”
-                    <input
-                      type="password"
-                      name="token"
-                      autocomplete="off"
-                      placeholder="wk_acct_…"
-                      spellcheck={false}
-                    />
-                  </label>
-                  <p class="hint">
-                    Kept in this tab only (session storage) and sent only to this site, in the
-                    Authorization header of the requests you make below.
-                  </p>
-                  <button type="submit">Use token</button>{" "}
-                  <button type="button" class="secondary" data-forget>Forget token</button>
-                  <p class="hint" data-token-state aria-live="polite"></p>
-                </form>
-              </section>
-              <section id="errors">
-                <h2>Errors and limits</h2>
-                <p>
-                  Every error is <code>application/problem+json</code> (RFC 9457) with a stable{" "}
-                  <code>code</code> and the request id, for example:
-                </p>
-                <pre><code>{JSON.stringify(problem, null, 2)}</code></pre>
-                <p>
-                  Every response carries the request budget in <code>RateLimit</code> and{" "}
-                  <code>RateLimit-Policy</code>; a 429 or 503 says when to retry in{" "}
-                  <code>Retry-After</code>.
-                </p>
-              </section>
+              <Authentication base={base} />
+              <ErrorsAndLimits spec={spec} />
               {[...groups].map(([tag, entries]) => (
                 <section>
                   <h2 class="tag" id={slug(tag)}>{tag}</h2>

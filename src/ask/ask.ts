@@ -17,7 +17,7 @@ import {
   SUPPORTED_AT_DOCS,
   UNSUPPORTED_BELOW,
 } from "./verdict.ts";
-import { failingSourceNotes } from "../sync/freshness.ts";
+import { failingSourceNotes } from "../sources/freshness.ts";
 import { recordAsk } from "../usage/record_ask.ts";
 import { resolveVersions } from "../versions/versions.ts";
 import { versionChangeNotes } from "../versions/version_notes.ts";

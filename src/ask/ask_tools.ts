@@ -34,7 +34,11 @@ export function registerAskTools(server: ToolRegistrar, deps: Deps, scope: WikiS
   }, (input) =>
     runTool(deps.log, async () => {
       const wiki = await scope.resolve(scopeValue(scope, input));
-      const answered = await askWikis(deps, [wiki], input, { via: "mcp", client: scope.client });
+      const answered = await askWikis(deps, [wiki], input, {
+        via: "mcp",
+        client: scope.client,
+        asker: scope.asker,
+      });
       const out = input.max_tokens ? fitAnswer(answered, input.max_tokens) : answered;
       const sources = out.citations.map((c) =>
         `[${c.n}] ${c.title} (page "${c.page}", rev ${c.revision}) ${c.url}`

@@ -3,7 +3,7 @@ import { contentTerms } from "../text/terms.ts";
 import type { Answer, Citation, FrontierNote } from "./ask_schema.ts";
 import type { Passage } from "./passages.ts";
 import type { Question } from "./question.ts";
-import { missingLinksFrom } from "../pages/list_neighbors.ts";
+import { selectMissingLinksFrom } from "../pages/mod.ts";
 
 /** A source older than this is noted as possibly stale. */
 const STALE_AFTER_DAYS = 365;
@@ -65,7 +65,7 @@ export async function frontierNotes(
     });
   }
   const sources = [...new Set(passages.slice(0, 4).map((p) => p.pageId))];
-  const missing = await missingLinksFrom(db, sources);
+  const missing = await selectMissingLinksFrom(db, sources);
   const unwritten: string[] = [];
   for (const m of missing) {
     const words = contentTerms(m.target);

@@ -10,15 +10,17 @@ import { matchesIfNoneMatch } from "../lib/etag.ts";
 import { uploadFileNames } from "../spaces/upload_file_names.ts";
 import {
   attachmentHref,
-  attachmentVersionCounts,
   deleteAttachment,
-  findAttachment,
-  findAttachmentVersion,
-  listAttachments,
   MAX_ATTACHMENT_BYTES,
   saveAttachment,
 } from "./attachments.ts";
 import { fileHeaders } from "./file_headers.ts";
+import {
+  selectAttachment,
+  selectAttachmentHeads,
+  selectAttachmentVersion,
+  selectVersionCounts,
+} from "./mod.ts";
 
 /** An upload's body: the file and the multipart framing around it. */
 const UPLOAD_BODY_LIMIT = MAX_ATTACHMENT_BYTES + 64 * 1024;
@@ -69,6 +71,19 @@ export function registerAttachmentApi(app: OpenAPIHono, deps: Deps): void {
   const requireSpace = async (c: Context, id: string, need: Need) =>
     auditedSpace(c, (await authorize(deps, c.get("credential"), id, need, "rest")).wiki.id);
 
+  registerList(app, deps, requireSpace, security);
+  registerUpload(app, deps, requireSpace, security);
+  registerRead(app, deps, requireSpace, security);
+  registerDelete(app, deps, requireSpace, security);
+}
+
+/** `GET /spaces/{id}/files`: the files, newest first, with their version counts. */
+function registerList(
+  app: OpenAPIHono,
+  deps: Deps,
+  requireSpace: (c: Context, id: string, need: Need) => Promise<string>,
+  security: RouteConfig["security"],
+): void {
   app.openapi(
     createRoute({
       method: "get",
@@ -86,8 +101,8 @@ export function registerAttachmentApi(app: OpenAPIHono, deps: Deps): void {
     async (c) => {
       const wikiId = await requireSpace(c, c.req.valid("param").id, "read");
       const [files, versions] = await Promise.all([
-        listAttachments(deps.db, wikiId, 1000),
-        attachmentVersionCounts(deps.db, wikiId),
+        selectAttachmentHeads(deps.db, wikiId, 1000),
+        selectVersionCounts(deps.db, wikiId),
       ]);
       return c.json({
         files: files.map((f) => ({
@@ -102,9 +117,15 @@ export function registerAttachmentApi(app: OpenAPIHono, deps: Deps): void {
       }, 200);
     },
   );
+}
 
-  registerUpload(app, deps, requireSpace, security);
-
+/** `GET /spaces/{id}/files/{name}`: a file's bytes, or an earlier version's, with its ETag. */
+function registerRead(
+  app: OpenAPIHono,
+  deps: Deps,
+  requireSpace: (c: Context, id: string, need: Need) => Promise<string>,
+  security: RouteConfig["security"],
+): void {
   app.openapi(
     createRoute({
       method: "get",
@@ -135,8 +156,8 @@ export function registerAttachmentApi(app: OpenAPIHono, deps: Deps): void {
       const { version } = c.req.valid("query");
       const wikiId = await requireSpace(c, id, "read");
       const file = version === undefined
-        ? await findAttachment(deps.db, wikiId, name)
-        : await findAttachmentVersion(deps.db, wikiId, name, version);
+        ? await selectAttachment(deps.db, wikiId, name)
+        : await selectAttachmentVersion(deps.db, wikiId, name, version);
       if (!file) {
         const which = version === undefined ? "" : ` at version ${version}`;
         throw new AppError("not_found", `No file "${name}"${which} in space "${wikiId}"`);
@@ -148,7 +169,15 @@ export function registerAttachmentApi(app: OpenAPIHono, deps: Deps): void {
       return c.body(file.bytes as Uint8Array<ArrayBuffer>, 200, headers);
     },
   );
+}
 
+/** `DELETE /spaces/{id}/files/{name}`: the bytes are kept as an earlier version. */
+function registerDelete(
+  app: OpenAPIHono,
+  deps: Deps,
+  requireSpace: (c: Context, id: string, need: Need) => Promise<string>,
+  security: RouteConfig["security"],
+): void {
   app.openapi(
     createRoute({
       method: "delete",

@@ -1,16 +1,9 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
 import { openSpace } from "../kit/web/space_context.ts";
-import {
-  attachmentUsage,
-  attachmentVersionCounts,
-  findAttachment,
-  findAttachmentVersion,
-  listAttachments,
-  saveAttachment,
-} from "./attachments.ts";
+import { attachmentUsage, saveAttachment } from "./attachments.ts";
 import { fileHeaders } from "./file_headers.ts";
 import { uploadFileNames } from "../spaces/upload_file_names.ts";
 import { exportWikiZip } from "./export_zip.ts";
@@ -18,6 +11,12 @@ import { chargeExport } from "./export_budget.ts";
 import { clientIp } from "../http/client_ip.ts";
 import { FilesPage } from "./files_page.tsx";
 import { matchesIfNoneMatch } from "../lib/etag.ts";
+import {
+  selectAttachment,
+  selectAttachmentHeads,
+  selectAttachmentVersion,
+  selectVersionCounts,
+} from "./mod.ts";
 
 /**
  * A wiki's files under `/w/<id>/-/files`: the list and upload form, the upload (a form post,
@@ -29,9 +28,9 @@ export function attachmentRoutes(deps: Deps): Hono {
 
   app.get("/w/:id/-/files", async (c) => {
     const view = await openSpace(deps, c, "read");
-    const files = await listAttachments(deps.db, view.space.wiki.id);
+    const files = await selectAttachmentHeads(deps.db, view.space.wiki.id);
     const usage = await attachmentUsage(deps, view.space.wiki.id);
-    const versions = await attachmentVersionCounts(deps.db, view.space.wiki.id);
+    const versions = await selectVersionCounts(deps.db, view.space.wiki.id);
     return c.html(
       <FilesPage
         {...view}
@@ -44,51 +43,7 @@ export function attachmentRoutes(deps: Deps): Hono {
     );
   });
 
-  app.post("/w/:id/-/files", async (c) => {
-    const view = await openSpace(deps, c, "write");
-    const wikiId = view.space.wiki.id;
-    const wantsJson = (c.req.header("accept") ?? "").includes("application/json");
-    const form = await c.req.parseBody();
-    const file = form.file;
-    try {
-      if (!(file instanceof File)) throw new AppError("bad_request", "Choose a file to upload");
-      // The name as sent: `formData()` cuts a quoted file name at its first `=`.
-      const [sent] = uploadFileNames(
-        await c.req.bytes(),
-        c.req.header("content-type") ?? "",
-        "file",
-      );
-      const saved = await saveAttachment(deps, {
-        wikiId,
-        fileName: sent || file.name,
-        bytes: new Uint8Array(await file.arrayBuffer()),
-        accountId: view.account?.id ?? null,
-        replace: form.replace === "true",
-      });
-      if (wantsJson) {
-        const { name, href, contentType, status } = saved;
-        return c.json({ name, href, contentType, status }, 201);
-      }
-      const query = `uploaded=${encodeURIComponent(saved.name)}&status=${saved.status}`;
-      return c.redirect(`/w/${wikiId}/-/files?${query}`, 303);
-    } catch (error) {
-      if (!(error instanceof AppError) || error.status >= 500) throw error;
-      if (wantsJson) return c.json({ error: error.detail }, error.status as 400);
-      const files = await listAttachments(deps.db, wikiId);
-      const usage = await attachmentUsage(deps, wikiId);
-      const versions = await attachmentVersionCounts(deps.db, wikiId);
-      return c.html(
-        <FilesPage
-          {...view}
-          files={files}
-          usage={usage}
-          versions={versions}
-          error={error.detail}
-        />,
-        error.status as 400,
-      );
-    }
-  });
+  app.post("/w/:id/-/files", (c) => uploadFile(deps, c));
 
   app.get("/w/:id/-/files/:name", async (c) => {
     const { space } = await openSpace(deps, c, "read");
@@ -96,8 +51,8 @@ export function attachmentRoutes(deps: Deps): Hono {
     // `?version=N`: an earlier version, kept when the file was replaced or deleted.
     const version = Number(c.req.query("version") ?? "");
     const file = Number.isInteger(version) && version >= 1 && version <= 2_147_483_647
-      ? await findAttachmentVersion(deps.db, space.wiki.id, name, version)
-      : await findAttachment(deps.db, space.wiki.id, name);
+      ? await selectAttachmentVersion(deps.db, space.wiki.id, name, version)
+      : await selectAttachment(deps.db, space.wiki.id, name);
     if (!file) throw new AppError("not_found", `No file "${name}" in wiki "${space.wiki.id}"`);
     const headers = fileHeaders(file, space.wiki.visibility === "public");
     const etag = headers.ETag!;
@@ -119,4 +74,54 @@ export function attachmentRoutes(deps: Deps): Hono {
 
   app.onError(webErrorHandler(deps, { signInNext: true }));
   return app;
+}
+
+/**
+ * An upload from the files page's form (back to the list, or the page with the error) or from
+ * the editor's paste and drop (`Accept: application/json`, answered in JSON).
+ */
+async function uploadFile(deps: Deps, c: Context) {
+  const view = await openSpace(deps, c, "write");
+  const wikiId = view.space.wiki.id;
+  const wantsJson = (c.req.header("accept") ?? "").includes("application/json");
+  const form = await c.req.parseBody();
+  const file = form.file;
+  try {
+    if (!(file instanceof File)) throw new AppError("bad_request", "Choose a file to upload");
+    // The name as sent: `formData()` cuts a quoted file name at its first `=`.
+    const [sent] = uploadFileNames(
+      await c.req.bytes(),
+      c.req.header("content-type") ?? "",
+      "file",
+    );
+    const saved = await saveAttachment(deps, {
+      wikiId,
+      fileName: sent || file.name,
+      bytes: new Uint8Array(await file.arrayBuffer()),
+      accountId: view.account?.id ?? null,
+      replace: form.replace === "true",
+    });
+    if (wantsJson) {
+      const { name, href, contentType, status } = saved;
+      return c.json({ name, href, contentType, status }, 201);
+    }
+    const query = `uploaded=${encodeURIComponent(saved.name)}&status=${saved.status}`;
+    return c.redirect(`/w/${wikiId}/-/files?${query}`, 303);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.status >= 500) throw error;
+    if (wantsJson) return c.json({ error: error.detail }, error.status as 400);
+    const files = await selectAttachmentHeads(deps.db, wikiId);
+    const usage = await attachmentUsage(deps, wikiId);
+    const versions = await selectVersionCounts(deps.db, wikiId);
+    return c.html(
+      <FilesPage
+        {...view}
+        files={files}
+        usage={usage}
+        versions={versions}
+        error={error.detail}
+      />,
+      error.status as 400,
+    );
+  }
 }

@@ -1,18 +1,12 @@
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { sha256HexOfBytes } from "../lib/sha256.ts";
-import type { Db } from "../db/db.ts";
 import { megabytes } from "../lib/megabytes.ts";
 import {
-  type AttachmentHead,
   insertAttachment,
   retireAttachment,
-  selectAttachment,
-  selectAttachmentHeads,
   selectAttachmentSha,
   selectAttachmentUsage,
-  selectAttachmentVersion,
-  selectVersionCounts,
 } from "./store.ts";
 
 /** The largest attachment: 5 MB, enough for a screenshot or a short PDF. */
@@ -103,7 +97,6 @@ export async function saveAttachment(
   },
 ): Promise<SavedAttachment> {
   const { name, type } = checkUpload(input.fileName, input.bytes);
-  await requireRoomFor(deps, input.wikiId, name, input.bytes.length);
   const row = {
     wikiId: input.wikiId,
     name,
@@ -121,9 +114,12 @@ export async function saveAttachment(
     status,
     replacedVersion: version,
   });
+  // The quota counts what is stored (a space's `attachments`): bytes already there under the
+  // name are not stored again, and a replaced file's old bytes leave the count for its versions.
   if (input.replace) {
     const version = await deps.db.transaction(async (tx) => {
       const retired = await retireAttachment(tx, input.wikiId, name, input.accountId);
+      await requireRoomFor({ ...deps, db: tx }, input.wikiId, name, input.bytes.length);
       await insertAttachment(tx, row);
       return retired;
     });
@@ -131,9 +127,14 @@ export async function saveAttachment(
   }
   for (let n = 1; n <= MAX_SUFFIX; n++) {
     const candidate = n === 1 ? name : suffixedName(name, n);
+    const held = await selectAttachmentSha(deps.db, input.wikiId, candidate);
+    if (held === row.sha256) return saved(candidate, "unchanged", null);
+    if (held !== null) continue;
+    await requireRoomFor(deps, input.wikiId, candidate, input.bytes.length);
     if (await insertAttachment(deps.db, { ...row, name: candidate })) {
       return saved(candidate, n === 1 ? "created" : "renamed", null);
     }
+    // Taken meanwhile: by the same bytes (the same upload twice at once), or by others.
     const sha = await selectAttachmentSha(deps.db, input.wikiId, candidate);
     if (sha === row.sha256) return saved(candidate, "unchanged", null);
   }
@@ -180,35 +181,6 @@ function suffixedName(name: string, n: number): string {
   const ext = dot > 0 ? name.slice(dot) : "";
   const suffix = `-${n}`;
   return `${stem.slice(0, 128 - ext.length - suffix.length)}${suffix}${ext}`;
-}
-
-/** An earlier version of a file (kept by a replace or a delete), or null. */
-export function findAttachmentVersion(
-  db: Db,
-  wikiId: string,
-  name: string,
-  version: number,
-): Promise<(AttachmentHead & { bytes: Uint8Array }) | null> {
-  return selectAttachmentVersion(db, wikiId, name, version);
-}
-
-/** How many earlier versions each file keeps, by name. */
-export function attachmentVersionCounts(db: Db, wikiId: string): Promise<Map<string, number>> {
-  return selectVersionCounts(db, wikiId);
-}
-
-/** A file of the wiki with its bytes, or null. */
-export function findAttachment(
-  db: Db,
-  wikiId: string,
-  name: string,
-): Promise<(AttachmentHead & { bytes: Uint8Array }) | null> {
-  return selectAttachment(db, wikiId, name);
-}
-
-/** The wiki's files (without their bytes), at most `limit`. */
-export function listAttachments(db: Db, wikiId: string, limit = 200): Promise<AttachmentHead[]> {
-  return selectAttachmentHeads(db, wikiId, limit);
 }
 
 /** What a wiki's files take against its quota (`SPACE_FILES_MAX`, `SPACE_FILES_MB`). */

@@ -1,6 +1,6 @@
 import type { Deps } from "../deps.ts";
 import { RateLimitedError } from "../errors.ts";
-import { countEvent } from "../limits/rate_limit.ts";
+import { countRequest } from "../limits/mod.ts";
 
 /** An export budget's window: an hour. */
 const WINDOW_SECONDS = 3600;
@@ -18,7 +18,7 @@ export async function chargeExport(
   const perHour = deps.config.files.exportsPerHour;
   const limit = accountId ? perHour.signedIn : perHour.anonymous;
   const key = accountId ? `export-account:${accountId}` : `export-ip:${ip}`;
-  const counted = await countEvent(deps.db, key, WINDOW_SECONDS);
+  const counted = await countRequest(deps.db, key, WINDOW_SECONDS);
   if (counted.count <= limit) return;
   const elapsed = (counted.now.getTime() - counted.window_started_at.getTime()) / 1000;
   const resetSeconds = Math.max(1, Math.ceil(WINDOW_SECONDS - elapsed));

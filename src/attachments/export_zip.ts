@@ -1,24 +1,55 @@
-import { Zip, ZipDeflate, ZipPassThrough } from "fflate";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { megabytes } from "../lib/megabytes.ts";
+import { type ZipEntry, zipStream } from "../lib/zip_stream.ts";
 import { pathKey } from "../markdown/paths.ts";
 import { writeSummary } from "../navigation/formats/gitbook.ts";
 import type { NavDoc } from "../navigation/nav_doc.ts";
 import { loadNavDoc } from "../navigation/space_nav_doc.ts";
-import { pageTexts } from "../pages/list_pages.ts";
 import { attachmentHref } from "./attachments.ts";
 import { selectAttachmentSizes, selectAttachmentSlice, selectExportSize } from "./store.ts";
+import { selectPageTexts } from "../pages/mod.ts";
 
 /** Pages read per query: a page holds up to 2 MB, so a batch stays under ~40 MB. */
-const PAGE_BATCH = 20;
+export const EXPORT_PAGE_BATCH = 20;
 
 /**
- * Bytes fed to the zip between two turns of the event loop: compressing or checksumming one
- * such piece takes a few milliseconds, so `/healthz` and every other request are answered
- * between pieces however large the export.
+ * Bytes of a file read per query. PGlite answers on the server's own thread, so one read is
+ * time the event loop is held: 128 KB is a few milliseconds (a whole 5 MB file was seconds).
  */
-const PIECE = 256 * 1024;
+const READ = 128 * 1024;
+
+/** Types stored in the zip as they are: compressed already, deflating them again saves nothing. */
+const COMPRESSED = new Set([
+  "image/png",
+  "image/jpeg",
+  "image/gif",
+  "image/webp",
+  "application/pdf",
+  "application/zip",
+  "application/gzip",
+]);
+
+/**
+ * Every export (a live wiki's and a published version's) goes out here: refused with a 413
+ * before anything is read when what it holds (`size`, pages and files before compression) is
+ * over `EXPORT_MAX_MB`, else streamed as it is read (`zipStream`).
+ */
+export function exportZip(
+  deps: Pick<Deps, "config">,
+  what: { label: string; size: number; entries: AsyncIterable<ZipEntry> },
+): ReadableStream<Uint8Array> {
+  const max = deps.config.files.exportBytes;
+  if (what.size > max) {
+    throw new AppError(
+      "payload_too_large",
+      `${what.label} holds ${megabytes(what.size)} of pages and files: an export holds at most ${
+        megabytes(max)
+      } (EXPORT_MAX_MB)`,
+    );
+  }
+  return zipStream(what.entries);
+}
 
 /**
  * A wiki as a zip, streamed, in the shape its source had: every page at its file
@@ -29,98 +60,60 @@ const PIECE = 256 * 1024;
  * into an identical wiki. Everything sits in one top folder, which the import drops.
  *
  * Nothing is held whole (issue 26.1): files are read a slice at a time and stored as they are
- * (images and PDFs are compressed already: deflating them again costs CPU for nothing), pages
- * are deflated in small batches, and the zip goes out as it is written, a piece at a time, with
- * the event loop free between pieces. An export over `exportBytes` (pages and files, before
- * compression) is refused before anything is read.
+ * (images and PDFs are compressed already), pages are read in small batches and deflated a
+ * piece at a time, with the event loop free between pieces.
  */
 export async function exportWikiZip(
   deps: Pick<Deps, "db" | "config">,
   wikiId: string,
 ): Promise<ReadableStream<Uint8Array>> {
-  const size = await selectExportSize(deps.db, wikiId);
-  const max = deps.config.files.exportBytes;
-  if (size > max) {
-    throw new AppError(
-      "payload_too_large",
-      `The wiki "${wikiId}" holds ${megabytes(size)} of pages and files: an export holds at most ${
-        megabytes(max)
-      } (EXPORT_MAX_MB)`,
-    );
-  }
-  return ReadableStream.from(zipPieces(deps, wikiId));
+  return exportZip(deps, {
+    label: `The wiki "${wikiId}"`,
+    size: await selectExportSize(deps.db, wikiId),
+    entries: wikiEntries(deps, wikiId),
+  });
 }
 
-async function* zipPieces(
-  deps: Pick<Deps, "db">,
-  wikiId: string,
-): AsyncGenerator<Uint8Array> {
-  const out: Uint8Array[] = [];
-  let failure: Error | null = null;
-  const zip = new Zip((error, data) => {
-    if (error) failure = error;
-    else out.push(data);
-  });
-  const drain = function* () {
-    if (failure) throw failure;
-    yield* out.splice(0);
-  };
+async function* wikiEntries(deps: Pick<Deps, "db">, wikiId: string): AsyncGenerator<ZipEntry> {
   const nav = await loadNavDoc(deps.db, wikiId);
   const files = await selectAttachmentSizes(deps.db, wikiId);
   /** Where each file sits in the zip (its path in the source, or its name). */
   const fileAt = new Map(files.map((f) => [f.name, nav.assetPaths[f.name] ?? f.name]));
-  for (const { name, size } of files) {
-    const entry = new ZipPassThrough(`${wikiId}/${fileAt.get(name)}`);
-    zip.add(entry);
-    for (let at = 0; at < size; at += PIECE) {
-      // A slice per query: a whole 5 MB value read at once holds the event loop (PGlite).
-      const piece = await selectAttachmentSlice(deps.db, wikiId, name, at, PIECE) ??
-        new Uint8Array(0);
-      entry.push(piece, at + PIECE >= size);
-      yield* drain();
-      await turn();
-    }
+  for (const { name, size, content_type } of files) {
+    yield {
+      name: `${wikiId}/${fileAt.get(name)}`,
+      bytes: fileSlices(deps, wikiId, name, size),
+      stored: COMPRESSED.has(content_type),
+    };
   }
   const encoder = new TextEncoder();
   for (const [name, text] of Object.entries(navFiles(nav))) {
-    const entry = new ZipDeflate(`${wikiId}/${name}`, { level: 6 });
-    zip.add(entry);
-    for await (const _ of feed(entry, encoder.encode(text))) yield* drain();
+    yield { name: `${wikiId}/${name}`, bytes: encoder.encode(text) };
   }
   for (let after: string | null = null;;) {
-    const batch = await pageTexts(deps.db, wikiId, after, PAGE_BATCH);
+    const batch = await selectPageTexts(deps.db, wikiId, after, EXPORT_PAGE_BATCH);
     for (const page of batch) {
       const file = `${nav.root}${nav.pageFiles[pathKey(page.path)] ?? `${page.path}.md`}`;
-      const entry = new ZipDeflate(`${wikiId}/${file}`, { level: 6 });
-      zip.add(entry);
-      const text = encoder.encode(relativeFileLinks(wikiId, file, page.markdown, fileAt));
-      for await (const _ of feed(entry, text)) yield* drain();
+      const text = relativeFileLinks(wikiId, file, page.markdown, fileAt);
+      yield { name: `${wikiId}/${file}`, bytes: encoder.encode(text) };
     }
-    if (batch.length < PAGE_BATCH) break;
+    if (batch.length < EXPORT_PAGE_BATCH) break;
     after = batch[batch.length - 1]!.path_key;
   }
-  zip.end();
-  yield* drain();
 }
 
-/** Pushes `bytes` into a zip entry a piece at a time, with a turn of the event loop after each. */
-async function* feed(
-  entry: ZipDeflate,
-  bytes: Uint8Array,
-): AsyncGenerator<void> {
-  let at = 0;
-  do {
-    const end = Math.min(bytes.length, at + PIECE);
-    entry.push(bytes.subarray(at, end), end === bytes.length);
-    at = end;
-    await turn();
-    yield;
-  } while (at < bytes.length);
-}
-
-/** A turn of the event loop: whatever waits (a `/healthz`, another request) runs now. */
-function turn(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
+/** A file's bytes, a slice per query (a whole 5 MB value read at once holds PGlite's thread). */
+async function* fileSlices(
+  deps: Pick<Deps, "db">,
+  wikiId: string,
+  name: string,
+  size: number,
+): AsyncGenerator<Uint8Array> {
+  for (let at = 0; at < size; at += READ) {
+    const slice = await selectAttachmentSlice(deps.db, wikiId, name, at, READ);
+    if (!slice || slice.length === 0) return; // deleted meanwhile: the zip holds what was read
+    yield slice;
+  }
 }
 
 /** A page's links to the wiki's own files, made relative to where the page sits in the zip. */

@@ -22,10 +22,6 @@ export function FilesPage(
 ) {
   const { usage } = props;
   const { wiki, role } = props.space;
-  const snippet = (f: { name: string; content_type: string }) =>
-    f.content_type.startsWith("image/")
-      ? `![${f.name}](${attachmentHref(wiki.id, f.name)})`
-      : `[${f.name}](${attachmentHref(wiki.id, f.name)})`;
   const uploaded = props.files.find((f) => f.name === props.uploaded);
   return (
     <WikiFrame {...props} title="Files" scripts={["copy.js"]}>
@@ -37,37 +33,60 @@ export function FilesPage(
             : props.status === "replaced"
             ? `Replaced ${uploaded.name}; its earlier bytes are kept below.`
             : `Uploaded ${uploaded.name}.`} Put this line in a page to show it:{" "}
-          <code id="uploaded-markdown">{snippet(uploaded)}</code>
+          <code id="uploaded-markdown">{snippetOf(wiki.id, uploaded)}</code>
         </p>
       )}
-      {canWrite(role) && (
-        <form method="post" action={`/w/${wiki.id}/-/files`} enctype="multipart/form-data">
-          <CsrfField token={props.csrfToken} />
-          <label for="field-file">Upload a file</label>
-          <p class="hint" id="field-file-hint">
-            PNG, JPEG, GIF or WebP images and PDFs, up to 5 MB. A file of the same name is kept: the
-            new one gets a numbered name, unless you choose to replace it (its earlier bytes are
-            kept).
-          </p>
-          <input
-            id="field-file"
-            type="file"
-            name="file"
-            accept="image/png,image/jpeg,image/gif,image/webp,application/pdf"
-            aria-describedby="field-file-hint"
-            required
-          />
-          <label class="check">
-            <input type="checkbox" name="replace" value="true" /> Replace a file of the same name
-          </label>
-          <button type="submit">Upload</button>
-        </form>
-      )}
+      {canWrite(role) && <UploadForm wikiId={wiki.id} csrfToken={props.csrfToken} />}
       <h2>All files</h2>
       <p class="hint" id="files-quota">
         {usage.files} of {usage.maxFiles} files, {megabytes(usage.bytes)} of{" "}
         {megabytes(usage.maxBytes)} used: the most this space holds.
       </p>
+      <FileTable wikiId={wiki.id} files={props.files} versions={props.versions} />
+    </WikiFrame>
+  );
+}
+
+/** The markdown line that shows a file in a page: an image, or a link. */
+function snippetOf(wikiId: string, f: { name: string; content_type: string }): string {
+  return f.content_type.startsWith("image/")
+    ? `![${f.name}](${attachmentHref(wikiId, f.name)})`
+    : `[${f.name}](${attachmentHref(wikiId, f.name)})`;
+}
+
+/** The upload form: a plain multipart form, which works without script. */
+function UploadForm(props: { wikiId: string; csrfToken: string }) {
+  return (
+    <form method="post" action={`/w/${props.wikiId}/-/files`} enctype="multipart/form-data">
+      <CsrfField token={props.csrfToken} />
+      <label for="field-file">Upload a file</label>
+      <p class="hint" id="field-file-hint">
+        PNG, JPEG, GIF or WebP images and PDFs, up to 5 MB. A file of the same name is kept: the new
+        one gets a numbered name, unless you choose to replace it (its earlier bytes are kept).
+      </p>
+      <input
+        id="field-file"
+        type="file"
+        name="file"
+        accept="image/png,image/jpeg,image/gif,image/webp,application/pdf"
+        aria-describedby="field-file-hint"
+        required
+      />
+      <label class="check">
+        <input type="checkbox" name="replace" value="true" /> Replace a file of the same name
+      </label>
+      <button type="submit">Upload</button>
+    </form>
+  );
+}
+
+/** Every file with its size, its markdown line and links to its earlier versions. */
+function FileTable(
+  props: { wikiId: string; files: AttachmentHead[]; versions: Map<string, number> },
+) {
+  const snippet = (f: { name: string; content_type: string }) => snippetOf(props.wikiId, f);
+  return (
+    <>
       {props.files.length === 0 ? <p class="hint">No files yet.</p> : (
         <table>
           <thead>
@@ -82,7 +101,7 @@ export function FilesPage(
             {props.files.map((f) => (
               <tr>
                 <td>
-                  <a href={attachmentHref(wiki.id, f.name)}>{f.name}</a>
+                  <a href={attachmentHref(props.wikiId, f.name)}>{f.name}</a>
                 </td>
                 <td>{Math.max(1, Math.round(f.size / 1024))} KB</td>
                 <td>
@@ -92,7 +111,9 @@ export function FilesPage(
                   {Array.from({ length: props.versions.get(f.name) ?? 0 }, (_, i) => (
                     <>
                       {i > 0 && " "}
-                      <a href={`${attachmentHref(wiki.id, f.name)}?version=${i + 1}`}>{i + 1}</a>
+                      <a href={`${attachmentHref(props.wikiId, f.name)}?version=${i + 1}`}>
+                        {i + 1}
+                      </a>
                     </>
                   ))}
                 </td>
@@ -101,6 +122,6 @@ export function FilesPage(
           </tbody>
         </table>
       )}
-    </WikiFrame>
+    </>
   );
 }

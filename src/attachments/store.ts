@@ -133,13 +133,16 @@ export async function selectExportSize(db: Db, wikiId: string): Promise<number> 
   return Number(row!.bytes);
 }
 
-/** The names and sizes of a wiki's attachments, by name (an export reads them a slice at a time). */
+/**
+ * The names, sizes and types of a wiki's attachments, by name (an export reads them a slice at
+ * a time).
+ */
 export function selectAttachmentSizes(
   db: Db,
   wikiId: string,
-): Promise<{ name: string; size: number }[]> {
-  return db<{ name: string; size: number }>`
-    SELECT name, size FROM attachments WHERE wiki_id = ${wikiId} ORDER BY name`;
+): Promise<{ name: string; size: number; content_type: string }[]> {
+  return db<{ name: string; size: number; content_type: string }>`
+    SELECT name, size, content_type FROM attachments WHERE wiki_id = ${wikiId} ORDER BY name`;
 }
 
 /**

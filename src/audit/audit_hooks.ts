@@ -1,6 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { MiddlewareHandler } from "hono";
-import type { Credential } from "../auth/credentials.ts";
+import type { Credential } from "../access/credential.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { recordAudit } from "./record_audit.ts";

@@ -1,10 +1,10 @@
 import { Hono } from "hono";
 import { authorize } from "../access/access_policy.ts";
 import type { Deps } from "../deps.ts";
-import { requireAccount } from "../sessions/sessions.ts";
+import { requireAccount } from "../kit/web/require_account.ts";
 import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
 import { AuditPage } from "./audit_page.tsx";
-import { listAuditEvents } from "./record_audit.ts";
+import { selectAuditEvents } from "./mod.ts";
 
 /** Entries per page of the log. */
 const PAGE_SIZE = 50;
@@ -30,7 +30,7 @@ export function auditRoutes(deps: Deps): Hono {
     );
     const before = c.req.query("before");
     const beforeId = before && /^\d{1,15}$/.test(before) ? Number(before) : null;
-    const rows = await listAuditEvents(deps.db, wikiId, { beforeId, limit: PAGE_SIZE + 1 });
+    const rows = await selectAuditEvents(deps.db, wikiId, { beforeId, limit: PAGE_SIZE + 1 });
     const entries = rows.slice(0, PAGE_SIZE);
     const base = `/w/${wikiId}/-/audit`;
     return c.html(

@@ -1,13 +1,6 @@
 import type { Context } from "hono";
 import type { Deps } from "../deps.ts";
-import {
-  type AuditEvent,
-  type AuditRow,
-  deleteOldAuditEvents,
-  insertAuditEvent,
-  selectAuditEvents,
-} from "./store.ts";
-import { type Db } from "../db/db.ts";
+import { type AuditEvent, deleteOldAuditEvents, insertAuditEvent } from "./store.ts";
 
 /** One in a thousand writes also prunes the entries past their retention. */
 const PRUNE_EVERY = 1000;
@@ -54,13 +47,4 @@ declare module "hono" {
 export function auditedSpace(c: Context, wikiId: string): string {
   c.set("auditedSpace", wikiId);
   return wikiId;
-}
-
-/** A page of a space's audit log, newest first, before entry `beforeId` when given. */
-export function listAuditEvents(
-  db: Db,
-  wikiId: string,
-  options: { beforeId: number | null; limit: number },
-): Promise<AuditRow[]> {
-  return selectAuditEvents(db, wikiId, options);
 }

@@ -1,22 +1,9 @@
 import type { Context } from "hono";
+import type { Credential } from "../access/credential.ts";
 import type { Deps } from "../deps.ts";
 import { OAUTH_TOKEN_PREFIX, resolveAccessToken } from "../oauth/oauth_tokens.ts";
 import { mcpResource } from "../oauth/resource.ts";
 import { resolveToken, type TokenRefusal } from "./tokens.ts";
-
-/** Who is calling, as resolved from `Authorization: Bearer …` (one model for MCP and REST). */
-export type Credential =
-  | { kind: "account_token"; id: string; accountId: string }
-  | { kind: "space_token"; id: string; accountId: string; spaceId: string }
-  | {
-    /** An OAuth access token for `/mcp`: its grant (`id`), client and the spaces granted. */
-    kind: "oauth";
-    id: string;
-    accountId: string;
-    clientId: string;
-    clientName: string;
-    spaceIds: string[];
-  };
 
 /** Why no credential could be resolved: `missing` gets a bare challenge, the rest `invalid_token`. */
 export type CredentialFailure = "missing" | "malformed" | TokenRefusal;

@@ -37,41 +37,61 @@ export function TokensPage(
         />
       )}
       <Alert message={props.error} />
-      <form method="post" action="/account/tokens">
-        <CsrfField token={props.csrfToken} />
-        <Field
-          name="name"
-          label="Name"
-          hint="Where it will be used, e.g. Cursor on my laptop"
-          required
-        />
-        <SelectField
-          name="space"
-          label="Opens"
-          options={[
-            { value: "", label: "All my spaces (account token)" },
-            ...props.spaces.map((s) => ({ value: s.id, label: `Only ${s.title} (space token)` })),
-          ]}
-        />
-        <fieldset>
-          <legend>May</legend>
-          <label>
-            <input type="radio" name="scope" value="read" checked /> Read
-          </label>
-          <label>
-            <input type="radio" name="scope" value="read_propose" />{" "}
-            Read and propose edits (each proposal waits for an owner's review)
-          </label>
-        </fieldset>
-        <Field
-          name="expires_days"
-          label="Expires after (days)"
-          type="number"
-          hint="Leave empty for no expiry"
-        />
-        <button type="submit">Create token</button>
-      </form>
+      <NewTokenForm csrfToken={props.csrfToken} spaces={props.spaces} />
       <h2>Your tokens</h2>
+      <TokenList csrfToken={props.csrfToken} tokens={props.tokens} />
+      <p>
+        Next: <a href="/connect">paste it into your assistant's configuration</a>.
+      </p>
+      <script src="/assets/copy.js" defer></script>
+    </Layout>
+  );
+}
+
+/** The form that makes a token: its name, the spaces it opens, what it may do, its expiry. */
+function NewTokenForm(props: { csrfToken: string; spaces: Space[] }) {
+  return (
+    <form method="post" action="/account/tokens">
+      <CsrfField token={props.csrfToken} />
+      <Field
+        name="name"
+        label="Name"
+        hint="Where it will be used, e.g. Cursor on my laptop"
+        required
+      />
+      <SelectField
+        name="space"
+        label="Opens"
+        options={[
+          { value: "", label: "All my spaces (account token)" },
+          ...props.spaces.map((s) => ({ value: s.id, label: `Only ${s.title} (space token)` })),
+        ]}
+      />
+      <fieldset>
+        <legend>May</legend>
+        <label>
+          <input type="radio" name="scope" value="read" checked /> Read
+        </label>
+        <label>
+          <input type="radio" name="scope" value="read_propose" />{" "}
+          Read and propose edits (each proposal waits for an owner's review)
+        </label>
+      </fieldset>
+      <Field
+        name="expires_days"
+        label="Expires after (days)"
+        type="number"
+        hint="Leave empty for no expiry"
+      />
+      <button type="submit">Create token</button>
+    </form>
+  );
+}
+
+/** The account's tokens, each with its kind, scope, hint, use and expiry, and revoke. */
+function TokenList(props: { csrfToken: string; tokens: TokenRow[] }) {
+  return (
+    <>
       {props.tokens.length === 0 ? <p>No token yet.</p> : (
         <RevokeTable
           csrfToken={props.csrfToken}
@@ -94,10 +114,6 @@ export function TokensPage(
           }))}
         />
       )}
-      <p>
-        Next: <a href="/connect">paste it into your assistant's configuration</a>.
-      </p>
-      <script src="/assets/copy.js" defer></script>
-    </Layout>
+    </>
   );
 }

@@ -2,10 +2,11 @@ import { reachableSpaces } from "../access/access_policy.ts";
 import { type Context, Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { requireAccount } from "../sessions/sessions.ts";
+import { requireAccount } from "../kit/web/require_account.ts";
 import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
 import { TokensPage } from "./token_pages.tsx";
-import { createToken, listTokens, revokeToken } from "./tokens.ts";
+import { createToken, revokeToken } from "./tokens.ts";
+import { selectTokensOf } from "./mod.ts";
 
 /**
  * The account's tokens in the web app: made (shown once), listed with their last use, revoked
@@ -20,7 +21,7 @@ export function tokenRoutes(deps: Deps): Hono {
   ) => {
     const account = requireAccount(c);
     const [tokens, spaces] = await Promise.all([
-      listTokens(deps.db, account.id),
+      selectTokensOf(deps.db, account.id),
       reachableSpaces(deps.db, { kind: "session", accountId: account.id }),
     ]);
     return c.html(

@@ -5,11 +5,8 @@ import { randomId, randomSecret } from "../lib/secrets.ts";
 import { sha256Hex } from "../lib/sha256.ts";
 import {
   insertToken,
-  revokeAllTokensOf,
-  revokeTeamSpaceTokens,
   revokeTokenRow,
   selectTokenByHash,
-  selectTokensOf,
   type TokenRow,
   touchToken,
 } from "./store.ts";
@@ -103,19 +100,4 @@ export async function revokeToken(db: Db, accountId: string, tokenId: string): P
   if (!await revokeTokenRow(db, accountId, tokenId)) {
     throw new AppError("not_found", `Token "${tokenId}" not found or already revoked`);
   }
-}
-
-/** The account's tokens, for its token page. */
-export function listTokens(db: Db, accountId: string): Promise<TokenRow[]> {
-  return selectTokensOf(db, accountId);
-}
-
-/** Revokes every token of the account (a password change); returns how many. */
-export function revokeAllTokens(db: Db, accountId: string): Promise<number> {
-  return revokeAllTokensOf(db, accountId);
-}
-
-/** Revokes the account's space tokens for the team's spaces (it left the team). */
-export function revokeTeamTokens(db: Db, accountId: string, teamId: string): Promise<void> {
-  return revokeTeamSpaceTokens(db, accountId, teamId);
 }

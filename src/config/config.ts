@@ -73,6 +73,10 @@ const envSchema = z.object({
   EXPORT_MAX_MB: z.coerce.number().int().min(1).max(1_000_000).default(150),
   EXPORTS_ANON_PER_HOUR: z.coerce.number().int().min(1).default(10),
   EXPORTS_PER_HOUR: z.coerce.number().int().min(1).default(60),
+  // Invitations by email: smtp://user:password@host:587 (STARTTLS when offered) or smtps://…:465.
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  SMTP_FROM: z.string().trim().min(3).max(200).optional(),
+  INVITE_EMAILS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(20),
 });
 
 /** The service's configuration, parsed once at start-up and passed down. */
@@ -141,6 +145,18 @@ export type Config = {
   sync: SyncConfig;
   /** A space's files and its exports (docs/security.md, "Limits"). */
   files: FilesConfig;
+  /** Where invitation emails go out; null without `SMTP_URL` (invitations are links alone). */
+  mail: MailConfig | null;
+};
+
+/** An SMTP server that sends invitation emails, and how many one account may send. */
+export type MailConfig = {
+  /** `smtp://` or `smtps://`, with the user and password in it when the server wants them. */
+  smtpUrl: string;
+  /** The sender every email carries, e.g. `Wiki <wiki@example.com>`. */
+  from: string;
+  /** Invitation emails one account may have sent in the last hour. */
+  invitesPerHour: number;
 };
 
 /** What a space's files may take, and what one export may hold and how often. */
@@ -196,18 +212,7 @@ export class ConfigError extends Error {
 
 /** Parses the environment; a wrong value throws a `ConfigError` that names the variable. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
-  const present = Object.fromEntries(
-    Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
-  );
-  const parsed = envSchema.safeParse(present);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => {
-      const name = String(issue.path[0] ?? "environment");
-      return `${name}: ${issue.message} (got ${JSON.stringify(present[name] ?? null)})`;
-    });
-    throw new ConfigError(`Invalid configuration:\n  ${lines.join("\n  ")}`);
-  }
-  const e = parsed.data;
+  const { present, e } = parseEnvironment(env);
   // Deno Deploy has no writable disk for the embedded store: it needs PostgreSQL.
   if (present.DENO_DEPLOYMENT_ID && !e.DATABASE_URL) {
     throw new ConfigError(
@@ -238,20 +243,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     ],
     allowedOrigins: [new URL(baseUrl).origin, ...list(e.ALLOWED_ORIGINS)],
     trustProxy: e.TRUST_PROXY,
-    rateLimits: {
-      windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
-      anon: e.RATE_LIMIT_ANON_PER_MINUTE,
-      token: e.RATE_LIMIT_TOKEN_PER_MINUTE,
-      oauth: e.RATE_LIMIT_OAUTH_PER_MINUTE,
-      web: e.RATE_LIMIT_WEB_PER_MINUTE,
-      signupsPerHour: e.RATE_LIMIT_SIGNUPS_PER_HOUR,
-      sharedEgressRanges: list(e.SHARED_EGRESS_RANGES).map((text) => {
-        const range = parseCidr(text);
-        if (!range) throw new ConfigError(`SHARED_EGRESS_RANGES: "${text}" is not a CIDR range`);
-        return range;
-      }),
-      sharedEgress: e.RATE_LIMIT_SHARED_EGRESS_PER_MINUTE,
-    },
+    rateLimits: rateLimitsOf(e),
     timeouts: { requestMs: e.REQUEST_TIMEOUT_MS, importMs: e.IMPORT_TIMEOUT_MS },
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     operatorContact: e.OPERATOR_CONTACT ?? null,
@@ -278,16 +270,64 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       exportBytes: e.EXPORT_MAX_MB * 1024 * 1024,
       exportsPerHour: { anonymous: e.EXPORTS_ANON_PER_HOUR, signedIn: e.EXPORTS_PER_HOUR },
     },
-    embedding: {
-      provider: e.EMBEDDER,
-      baseUrl: e.EMBEDDING_BASE_URL.replace(/\/+$/, ""),
-      apiKey: e.EMBEDDING_API_KEY,
-      model: e.EMBEDDING_MODEL,
-      dimensions: e.EMBEDDING_DIMENSIONS,
-      batchSize: e.EMBEDDING_BATCH_SIZE,
-      timeoutMs: e.EMBEDDING_TIMEOUT_MS,
-      maxRetries: e.EMBEDDING_MAX_RETRIES,
-    },
+    mail: e.SMTP_URL
+      ? {
+        smtpUrl: e.SMTP_URL,
+        from: e.SMTP_FROM ?? `Wiki <wiki@${new URL(baseUrl).hostname}>`,
+        invitesPerHour: e.INVITE_EMAILS_PER_HOUR,
+      }
+      : null,
+    embedding: embeddingOf(e),
+  };
+}
+
+type Env = z.infer<typeof envSchema>;
+
+/** The environment's set variables, checked against the schema (a `ConfigError` names each wrong one). */
+function parseEnvironment(env: Record<string, string | undefined>) {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
+  );
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? "environment");
+      return `${name}: ${issue.message} (got ${JSON.stringify(present[name] ?? null)})`;
+    });
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join("\n  ")}`);
+  }
+  return { present, e: parsed.data };
+}
+
+/** The request budgets, with the shared egress ranges parsed. */
+function rateLimitsOf(e: Env): Config["rateLimits"] {
+  return {
+    windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+    anon: e.RATE_LIMIT_ANON_PER_MINUTE,
+    token: e.RATE_LIMIT_TOKEN_PER_MINUTE,
+    oauth: e.RATE_LIMIT_OAUTH_PER_MINUTE,
+    web: e.RATE_LIMIT_WEB_PER_MINUTE,
+    signupsPerHour: e.RATE_LIMIT_SIGNUPS_PER_HOUR,
+    sharedEgressRanges: list(e.SHARED_EGRESS_RANGES).map((text) => {
+      const range = parseCidr(text);
+      if (!range) throw new ConfigError(`SHARED_EGRESS_RANGES: "${text}" is not a CIDR range`);
+      return range;
+    }),
+    sharedEgress: e.RATE_LIMIT_SHARED_EGRESS_PER_MINUTE,
+  };
+}
+
+/** The embedder's settings. */
+function embeddingOf(e: Env): Config["embedding"] {
+  return {
+    provider: e.EMBEDDER,
+    baseUrl: e.EMBEDDING_BASE_URL.replace(/\/+$/, ""),
+    apiKey: e.EMBEDDING_API_KEY,
+    model: e.EMBEDDING_MODEL,
+    dimensions: e.EMBEDDING_DIMENSIONS,
+    batchSize: e.EMBEDDING_BATCH_SIZE,
+    timeoutMs: e.EMBEDDING_TIMEOUT_MS,
+    maxRetries: e.EMBEDDING_MAX_RETRIES,
   };
 }
 

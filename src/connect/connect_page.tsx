@@ -14,8 +14,9 @@ export type EndpointView = Endpoint & {
 };
 
 /**
- * Configuration of every client for the given endpoints, each snippet with a Copy button
- * (`/assets/copy.js`; without script the text stays selectable). Private endpoints show a
+ * Configuration of every client for the given endpoints, a tab per client (`docs_blocks.js`,
+ * the WAI-ARIA tabs pattern; without script every client shows under its heading), each
+ * snippet with a Copy button (`/assets/copy.js`; without script the text stays selectable). Private endpoints show a
  * placeholder for the token, never a real one.
  */
 export function ConnectPage(
@@ -39,27 +40,7 @@ export function ConnectPage(
       view={props.view}
     >
       {props.intro}
-      <table>
-        <caption class="sr-only">Endpoints</caption>
-        <thead>
-          <tr>
-            <th scope="col">Endpoint</th>
-            <th scope="col">Address</th>
-            <th scope="col">Serves</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.endpoints.map((e) => (
-            <tr>
-              <th scope="row">{e.label}</th>
-              <td class="path">
-                <code>{e.url}</code>
-              </td>
-              <td>{e.scope}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <EndpointTable endpoints={props.endpoints} />
       {anyPrivate && (
         <div class="notice">
           <p>
@@ -81,17 +62,26 @@ export function ConnectPage(
           ChatGPT apps and the API connectors cannot.
         </p>
       )}
-      <nav aria-label="Clients">
-        <h2>Pick your client</h2>
-        <ul class="clients">
-          {CLIENTS.map((client) => (
-            <li>
-              <a href={`#${client.id}`}>{client.title}</a>
-            </li>
+      <h2>Pick your client</h2>
+      {props.endpoints.length > 1 && (
+        <fieldset class="endpoint-choice" data-endpoint-choice hidden>
+          <legend>Endpoint</legend>
+          {props.endpoints.map((e) => (
+            <label>
+              <input
+                type="radio"
+                name="endpoint"
+                value={e.key}
+                checked={e.key === defaultEndpoint(props.endpoints, props.account !== null)}
+              />{" "}
+              {e.label}
+            </label>
           ))}
-        </ul>
-      </nav>
-      {CLIENTS.map((client) => ClientSection({ client, endpoints: props.endpoints }))}
+        </fieldset>
+      )}
+      <div class="tabs" data-tabs data-tabs-label="Clients">
+        {CLIENTS.map((client) => ClientSection({ client, endpoints: props.endpoints }))}
+      </div>
       <p>
         In clients that support MCP Apps (Claude, ChatGPT, VS Code with Copilot, Cursor, Goose),
         answers, search results and pages also appear as a view in the conversation: the answer with
@@ -105,7 +95,36 @@ export function ConnectPage(
         <a href={pageUrl("", "docs", "Tools")}>Tools</a>.
       </p>
       <script src="/assets/copy.js" defer></script>
+      <script src="/assets/docs_blocks.js" defer></script>
+      <script src="/assets/connect.js" defer></script>
     </PageFrame>
+  );
+}
+
+/** The endpoints the page configures, with their addresses and what each serves. */
+function EndpointTable({ endpoints }: { endpoints: EndpointView[] }) {
+  return (
+    <table>
+      <caption class="sr-only">Endpoints</caption>
+      <thead>
+        <tr>
+          <th scope="col">Endpoint</th>
+          <th scope="col">Address</th>
+          <th scope="col">Serves</th>
+        </tr>
+      </thead>
+      <tbody>
+        {endpoints.map((e) => (
+          <tr>
+            <th scope="row">{e.label}</th>
+            <td class="path">
+              <code>{e.url}</code>
+            </td>
+            <td>{e.scope}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
@@ -113,14 +132,19 @@ function ClientSection(props: { client: Client; endpoints: EndpointView[] }) {
   const { client } = props;
   const many = props.endpoints.length > 1;
   return (
-    <section class="client" id={client.id} aria-labelledby={`${client.id}-title`}>
-      <h2 id={`${client.id}-title`}>{client.title}</h2>
+    <section
+      class="tab client"
+      id={client.id}
+      data-tab-label={client.title}
+      aria-labelledby={`${client.id}-title`}
+    >
+      <h2 class="tab-label" id={`${client.id}-title`}>{client.title}</h2>
       {props.endpoints.map((endpoint) => {
         const config = client.config(endpoint);
         const id = `${client.id}-${endpoint.key}`;
         const what = config.language === "url" ? "address" : "configuration";
         return (
-          <div>
+          <div data-endpoint={endpoint.key}>
             {many && <h3>{endpoint.label}</h3>}
             <p>
               <strong>Where:</strong> {config.where}
@@ -144,6 +168,11 @@ function ClientSection(props: { client: Client; endpoints: EndpointView[] }) {
       })}
     </section>
   );
+}
+
+/** The endpoint shown first: the private one to a signed-in person, else the first. */
+function defaultEndpoint(endpoints: EndpointView[], signedIn: boolean): string {
+  return (signedIn && endpoints.find((e) => e.private)?.key) || endpoints[0]!.key;
 }
 
 function listItem(text: string) {

@@ -6,7 +6,7 @@ import { CreateTeamForm } from "../teams/create_team_form.tsx";
 import { Layout, type PageContext } from "../kit/web/layout.tsx";
 import { SearchAllForm } from "./search_all_page.tsx";
 import type { SpaceFormErrors } from "../wikis/create_space.ts";
-import type { WikiSummaryRow } from "../wikis/wikis.ts";
+import type { WikiSummaryRow } from "../db/wiki_row.ts";
 
 type SpaceValues = { id?: string; title?: string; description?: string; visibility?: string };
 
@@ -31,40 +31,7 @@ export function DashboardPage(
       {(props.invitations ?? []).length > 0 && <Invitations {...props} />}
       <h2>Your spaces</h2>
       {props.spaces.length > 0 && <SearchAllForm />}
-      {props.spaces.length === 0
-        ? <p>No spaces yet. Create one below, then connect an assistant to it.</p>
-        : (
-          <table>
-            <thead>
-              <tr>
-                <th>Space</th>
-                <th>Visibility</th>
-                <th>Role</th>
-                <th>Pages</th>
-                <th>
-                  <span class="sr-only">Links</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.spaces.map((s) => (
-                <tr>
-                  <td>
-                    <a href={`/w/${s.id}`}>{s.title}</a> <code>{s.id}</code>
-                  </td>
-                  <td>{s.visibility}</td>
-                  <td>{s.role}</td>
-                  <td>{s.page_count}</td>
-                  <td>
-                    <a href={`/w/${s.id}/-/connect`} aria-label={`Connect ${s.title}`}>connect</a>
-                    {" · "}
-                    <a href={`/w/${s.id}/-/usage`} aria-label={`Usage of ${s.title}`}>usage</a>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+      <SpaceTable spaces={props.spaces} />
       <h2 id="new-space">Create a space</h2>
       <CreateSpaceForm {...props} />
       <h2 id="teams">Your teams</h2>
@@ -97,6 +64,48 @@ export function DashboardPage(
         </li>
       </ul>
     </Layout>
+  );
+}
+
+/** The account's spaces, each with its visibility, the account's role, its pages and links. */
+function SpaceTable({ spaces }: { spaces: (WikiSummaryRow & { role: Role })[] }) {
+  return (
+    <>
+      {spaces.length === 0
+        ? <p>No spaces yet. Create one below, then connect an assistant to it.</p>
+        : (
+          <table>
+            <thead>
+              <tr>
+                <th>Space</th>
+                <th>Visibility</th>
+                <th>Role</th>
+                <th>Pages</th>
+                <th>
+                  <span class="sr-only">Links</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {spaces.map((s) => (
+                <tr>
+                  <td>
+                    <a href={`/w/${s.id}`}>{s.title}</a> <code>{s.id}</code>
+                  </td>
+                  <td>{s.visibility}</td>
+                  <td>{s.role}</td>
+                  <td>{s.page_count}</td>
+                  <td>
+                    <a href={`/w/${s.id}/-/connect`} aria-label={`Connect ${s.title}`}>connect</a>
+                    {" · "}
+                    <a href={`/w/${s.id}/-/usage`} aria-label={`Usage of ${s.title}`}>usage</a>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+    </>
   );
 }
 

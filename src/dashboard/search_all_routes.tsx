@@ -4,7 +4,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { searchWikis } from "../search/search_wikis.ts";
 import { recordSearch, WEB_CLIENT } from "../usage/record_usage.ts";
-import { requireAccount } from "../sessions/sessions.ts";
+import { requireAccount } from "../kit/web/require_account.ts";
 import { relativeUrl } from "../kit/web/space_urls.ts";
 import { suggestSections } from "../spaces/suggest_sections.ts";
 import { SearchAllPage } from "./search_all_page.tsx";

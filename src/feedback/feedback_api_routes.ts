@@ -9,17 +9,24 @@ import { clientIp } from "../http/client_ip.ts";
 import { proposeEdit, proposeInput, proposeOutput } from "./propose_edit.ts";
 import { reportInput, reportOutput, reportProblem } from "./report_problem.ts";
 
+const security = [{ bearer: [] }];
+const body = <S>(schema: S) => ({
+  required: true,
+  content: { "application/json": { schema } },
+});
+
 /**
  * REST for agents' feedback, sharing the feature functions with MCP: reports on a public wiki
  * (anonymous) or a space (account token), and proposed edits to a space.
  */
 export function registerFeedbackApi(app: OpenAPIHono, deps: Deps): void {
-  const security = [{ bearer: [] }];
-  const body = <S>(schema: S) => ({
-    required: true,
-    content: { "application/json": { schema } },
-  });
+  registerPublicReport(app, deps);
+  registerSpaceReport(app, deps);
+  registerProposal(app, deps);
+}
 
+/** `POST /public/wikis/{id}/reports`: an anonymous report on a public wiki. */
+function registerPublicReport(app: OpenAPIHono, deps: Deps): void {
   app.openapi(
     createRoute({
       method: "post",
@@ -45,7 +52,10 @@ export function registerFeedbackApi(app: OpenAPIHono, deps: Deps): void {
       return c.json(out, 201);
     },
   );
+}
 
+/** `POST /spaces/{id}/reports`: a report on a page of a space, with the caller's credential. */
+function registerSpaceReport(app: OpenAPIHono, deps: Deps): void {
   app.openapi(
     createRoute({
       method: "post",
@@ -80,7 +90,10 @@ export function registerFeedbackApi(app: OpenAPIHono, deps: Deps): void {
       return c.json(out, 201);
     },
   );
+}
 
+/** `POST /spaces/{id}/proposals`: a proposed edit, waiting for review. */
+function registerProposal(app: OpenAPIHono, deps: Deps): void {
   app.openapi(
     createRoute({
       method: "post",

@@ -19,11 +19,6 @@ export type FeedbackView = {
  */
 export function FeedbackPage(props: SpaceView & FeedbackView) {
   const { wiki } = props.space;
-  const open = props.proposals.filter((p) => p.status === "open");
-  const decided = props.proposals.filter((p) => p.status !== "open");
-  const openReports = props.reports.filter((r) => !r.resolved_at);
-  const byPage = new Map<string, ReportRow[]>();
-  for (const r of props.reports) byPage.set(r.page_path, [...byPage.get(r.page_path) ?? [], r]);
   return (
     <WikiFrame {...props} title={`Feedback on ${wiki.title}`}>
       {props.notice && <p class="notice" role="status">{props.notice}</p>}
@@ -31,12 +26,30 @@ export function FeedbackPage(props: SpaceView & FeedbackView) {
         What assistants proposed and reported. See also{" "}
         <a href={toolHref(wiki.id, "usage")}>usage</a>.
       </p>
+      <Proposals wikiId={wiki.id} proposals={props.proposals} />
+      <Reports wikiId={wiki.id} reports={props.reports} csrfToken={props.csrfToken} />
+      <EditSwitches
+        wikiId={wiki.id}
+        proposalsOn={props.proposalsOn}
+        writers={props.writers}
+        csrfToken={props.csrfToken}
+      />
+    </WikiFrame>
+  );
+}
+
+/** The edits assistants proposed: the open ones to review, then the decided ones. */
+function Proposals({ wikiId, proposals }: { wikiId: string; proposals: ChangeRequestRow[] }) {
+  const open = proposals.filter((p) => p.status === "open");
+  const decided = proposals.filter((p) => p.status !== "open");
+  return (
+    <>
       <h2>Proposed edits ({open.length} open)</h2>
       {open.length === 0 ? <p>No proposal waits for review.</p> : (
         <ul>
           {open.map((p) => (
             <li>
-              <a href={toolHref(wiki.id, `proposals/${p.id}`)}>
+              <a href={toolHref(wikiId, `proposals/${p.id}`)}>
                 {p.base_revision === 0 ? "New page" : "Change to"} “{p.page_path}”
               </a>{" "}
               by {p.proposer_name || p.proposer_email || "an account"} with{" "}
@@ -52,7 +65,7 @@ export function FeedbackPage(props: SpaceView & FeedbackView) {
           <ul>
             {decided.map((p) => (
               <li>
-                <a href={toolHref(wiki.id, `proposals/${p.id}`)}>“{p.page_path}”</a>: {p.status}
+                <a href={toolHref(wikiId, `proposals/${p.id}`)}>“{p.page_path}”</a>: {p.status}
                 {p.result_revision !== null && <>(revision {p.result_revision})</>}
                 {p.decision_note && <>: {p.decision_note}</>}
               </li>
@@ -60,12 +73,25 @@ export function FeedbackPage(props: SpaceView & FeedbackView) {
           </ul>
         </details>
       )}
+    </>
+  );
+}
+
+/** The problems assistants reported, per page, each open one with its "Mark resolved". */
+function Reports(
+  { wikiId, reports, csrfToken }: { wikiId: string; reports: ReportRow[]; csrfToken: string },
+) {
+  const openReports = reports.filter((r) => !r.resolved_at);
+  const byPage = new Map<string, ReportRow[]>();
+  for (const r of reports) byPage.set(r.page_path, [...byPage.get(r.page_path) ?? [], r]);
+  return (
+    <>
       <h2>Reported problems ({openReports.length} open)</h2>
       {byPage.size === 0 ? <p>No assistant has reported a problem yet.</p> : (
         [...byPage].map(([path, rows]) => (
           <section aria-label={`Reports on ${path}`}>
             <h3>
-              <a href={pageHref(wiki.id, path)}>{path}</a>
+              <a href={pageHref(wikiId, path)}>{path}</a>
             </h3>
             <ul class="reports">
               {rows.map((r) => (
@@ -79,9 +105,9 @@ export function FeedbackPage(props: SpaceView & FeedbackView) {
                     <form
                       class="inline"
                       method="post"
-                      action={toolHref(wiki.id, `feedback/reports/${r.id}/resolve`)}
+                      action={toolHref(wikiId, `feedback/reports/${r.id}/resolve`)}
                     >
-                      <CsrfField token={props.csrfToken} />
+                      <CsrfField token={csrfToken} />
                       <button type="submit" aria-label={`Mark report ${r.id} resolved`}>
                         Mark resolved
                       </button>
@@ -93,8 +119,18 @@ export function FeedbackPage(props: SpaceView & FeedbackView) {
           </section>
         ))
       )}
+    </>
+  );
+}
+
+/** The switches for proposals, and per token whether it writes directly. */
+function EditSwitches(
+  props: { wikiId: string; proposalsOn: boolean; writers: WriterTokenRow[]; csrfToken: string },
+) {
+  return (
+    <>
       <h2>Edits from assistants</h2>
-      <form method="post" action={toolHref(wiki.id, "feedback/settings")}>
+      <form method="post" action={toolHref(props.wikiId, "feedback/settings")}>
         <CsrfField token={props.csrfToken} />
         <p>
           Assistants {props.proposalsOn ? "may" : "may not"}{" "}
@@ -123,7 +159,7 @@ export function FeedbackPage(props: SpaceView & FeedbackView) {
                 <form
                   class="inline"
                   method="post"
-                  action={toolHref(wiki.id, `feedback/tokens/${t.id}`)}
+                  action={toolHref(props.wikiId, `feedback/tokens/${t.id}`)}
                 >
                   <CsrfField token={props.csrfToken} />
                   <input type="hidden" name="direct" value={t.direct_writes ? "off" : "on"} />
@@ -135,6 +171,6 @@ export function FeedbackPage(props: SpaceView & FeedbackView) {
             ))}
           </ul>
         )}
-    </WikiFrame>
+    </>
   );
 }

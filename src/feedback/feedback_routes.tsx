@@ -2,8 +2,6 @@ import { type Context, Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { pathKey } from "../markdown/paths.ts";
-import { findRevision } from "../pages/list_revisions.ts";
-import { findPage } from "../pages/read_page.ts";
 import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
 import { lineDiff } from "../spaces/line_diff.ts";
 import { formMarkdown, formText, openSpace, revisionParam } from "../kit/web/space_context.ts";
@@ -12,17 +10,18 @@ import type { SpaceView } from "../kit/web/wiki_frame.tsx";
 import { FeedbackPage } from "./feedback_page.tsx";
 import { ProposalPage } from "./proposal_page.tsx";
 import { acceptProposal, declineProposal } from "./propose_edit.ts";
-import {
-  agentProposalsOn,
-  findProposal,
-  listProposals,
-  listReports,
-  resolveReport,
-  setAgentProposals,
-  setDirectWrites,
-  writerTokens,
-} from "./feedback_review.ts";
 import type { ChangeRequestRow } from "./feedback_review.ts";
+import {
+  resolveReportRow,
+  selectAgentProposals,
+  selectChangeRequest,
+  selectChangeRequests,
+  selectReports,
+  selectWriterTokens,
+  updateAgentProposals,
+  updateDirectWrites,
+} from "./mod.ts";
+import { selectPage, selectRevision } from "../pages/mod.ts";
 
 const SHOWN = 200;
 
@@ -50,7 +49,7 @@ function reportRoutes(app: Hono, deps: Deps): void {
   app.post("/w/:id/-/feedback/reports/:n/resolve", async (c) => {
     const view = await openSpace(deps, c, "admin");
     const id = view.space.wiki.id;
-    if (!await resolveReport(deps.db, id, numberParam(c, "n"), view.account!.id)) {
+    if (!await resolveReportRow(deps.db, id, numberParam(c, "n"), view.account!.id)) {
       throw new AppError("not_found", `Open report ${c.req.param("n")} not found in "${id}"`);
     }
     return c.redirect(toolHref(id, "feedback", { done: "resolved" }), 303);
@@ -60,7 +59,7 @@ function reportRoutes(app: Hono, deps: Deps): void {
     const view = await openSpace(deps, c, "admin");
     const form = await c.req.parseBody();
     const on = formText(form.proposals) === "on";
-    await setAgentProposals(deps.db, view.space.wiki.id, on);
+    await updateAgentProposals(deps.db, view.space.wiki.id, on);
     return c.redirect(toolHref(view.space.wiki.id, "feedback", { done: "settings" }), 303);
   });
 
@@ -73,7 +72,7 @@ function reportRoutes(app: Hono, deps: Deps): void {
     const form = await c.req.parseBody();
     const id = view.space.wiki.id;
     const token = c.req.param("token");
-    if (!await setDirectWrites(deps.db, id, token, formText(form.direct) === "on")) {
+    if (!await updateDirectWrites(deps.db, id, token, formText(form.direct) === "on")) {
       throw new AppError("not_found", `No space token "${token}" of "${id}" may propose edits`);
     }
     return c.redirect(toolHref(id, "feedback", { done: "settings" }), 303);
@@ -144,10 +143,10 @@ const NOTICES: Record<string, string> = {
 async function feedbackPage(deps: Deps, view: SpaceView, done: string | undefined) {
   const id = view.space.wiki.id;
   const [reports, proposals, proposalsOn, writers] = await Promise.all([
-    listReports(deps.db, id, SHOWN),
-    listProposals(deps.db, id, SHOWN),
-    agentProposalsOn(deps.db, id),
-    writerTokens(deps.db, id),
+    selectReports(deps.db, id, SHOWN),
+    selectChangeRequests(deps.db, id, SHOWN),
+    selectAgentProposals(deps.db, id),
+    selectWriterTokens(deps.db, id),
   ]);
   return (
     <FeedbackPage
@@ -159,21 +158,21 @@ async function feedbackPage(deps: Deps, view: SpaceView, done: string | undefine
 }
 
 async function proposalOf(deps: Deps, view: SpaceView, n: number): Promise<ChangeRequestRow> {
-  const proposal = await findProposal(deps.db, view.space.wiki.id, n);
+  const proposal = await selectChangeRequest(deps.db, view.space.wiki.id, n);
   if (!proposal) throw new AppError("not_found", `Proposal ${n} not found`);
   return proposal;
 }
 
 /** The proposal against the page now, and against its base when the page moved on. */
 async function compare(deps: Deps, proposal: ChangeRequestRow) {
-  const page = await findPage(deps.db, proposal.wiki_id, pathKey(proposal.page_path));
+  const page = await selectPage(deps.db, proposal.wiki_id, pathKey(proposal.page_path));
   const current = {
     revision: page?.revision ?? 0,
     diff: lineDiff(page?.markdown ?? "", proposal.markdown),
   };
   let fromBase = null;
   if (page && proposal.base_revision > 0 && proposal.base_revision !== page.revision) {
-    const base = await findRevision(deps.db, page.id, proposal.base_revision);
+    const base = await selectRevision(deps.db, page.id, proposal.base_revision);
     if (base) fromBase = lineDiff(base.markdown, proposal.markdown);
   }
   return { proposal, current, fromBase };

@@ -1,6 +1,6 @@
 import { canWrite } from "../access/role.ts";
 import { spaceRole } from "../access/space_role.ts";
-import type { Credential } from "../auth/credentials.ts";
+import type { Credential } from "../access/credential.ts";
 import type { Db } from "../db/db.ts";
 import { selectAgentProposals, selectCredentialGrant } from "./store.ts";
 

@@ -1,9 +1,8 @@
 import { z } from "zod";
-import type { Credential } from "../auth/credentials.ts";
+import type { Credential } from "../access/credential.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { pathKey } from "../markdown/paths.ts";
-import { findPage } from "../pages/read_page.ts";
 import { parseOrThrow, requireNewPath, requirePath, writePage } from "../pages/write_page.ts";
 import { mayPropose } from "./may_propose.ts";
 import {
@@ -15,6 +14,7 @@ import {
   selectChangeRequest,
   setResultRevision,
 } from "./store.ts";
+import { selectPage } from "../pages/mod.ts";
 
 /** Longest page text an assistant may propose, in characters. */
 export const MAX_PROPOSAL_CHARS = 200_000;
@@ -61,7 +61,7 @@ export async function proposeEdit(
   const decision = await mayPropose(deps.db, proposer.credential, wikiId);
   if (!decision.ok) throw new AppError("forbidden", decision.reason);
   const asked = requirePath(input.page);
-  const current = await findPage(deps.db, wikiId, pathKey(asked));
+  const current = await selectPage(deps.db, wikiId, pathKey(asked));
   const page = current?.path ?? requireNewPath(asked);
   if (!current && input.base_revision !== 0) {
     throw new AppError(

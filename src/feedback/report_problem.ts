@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { RateLimitedError } from "../errors.ts";
-import { countEvent } from "../limits/rate_limit.ts";
 import { requirePath } from "../pages/write_page.ts";
 import { insertReport, REPORT_KINDS, type Sender } from "./store.ts";
+import { countRequest } from "../limits/mod.ts";
 
 /** Longest note a report takes, in characters. */
 export const MAX_REPORT_NOTE = 2000;
@@ -50,7 +50,7 @@ export async function reportProblem(
 ): Promise<z.infer<typeof reportOutput>> {
   const page = requirePath(input.page);
   const limit = sender.accountId ? REPORT_BUDGET.signedIn : REPORT_BUDGET.anonymous;
-  const counted = await countEvent(deps.db, `report:${budgetKey}`, REPORT_BUDGET.windowSeconds);
+  const counted = await countRequest(deps.db, `report:${budgetKey}`, REPORT_BUDGET.windowSeconds);
   if (counted.count > limit) {
     const elapsed = (counted.now.getTime() - counted.window_started_at.getTime()) / 1000;
     const resetSeconds = Math.max(1, Math.ceil(REPORT_BUDGET.windowSeconds - elapsed));

@@ -2,12 +2,12 @@ import type { WriteDeps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { pathKey } from "../markdown/paths.ts";
 import { deletePage } from "../pages/rename_page.ts";
-import { pageHashes } from "../pages/list_pages.ts";
 import { parseOrThrow, requirePath, writePage } from "../pages/write_page.ts";
 import { type BatchPage, writePages } from "../pages/write_pages.ts";
 import type { SourcePage } from "./read_sources.ts";
 import type { NavDoc } from "../navigation/nav_doc.ts";
 import { saveImportedNav } from "../navigation/space_nav_doc.ts";
+import { selectPageHashes } from "../pages/mod.ts";
 
 /** What an import did. */
 export type ImportSummary = {
@@ -57,7 +57,7 @@ export async function importPages(
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
   const summary: ImportSummary = { added: 0, updated: 0, unchanged: 0, deleted: 0, failed: [] };
-  const stored = await pageHashes(deps.db, wikiId);
+  const stored = await selectPageHashes(deps.db, wikiId);
   const seen = new Map<string, string>();
   const by = {
     author: options.author ?? null,

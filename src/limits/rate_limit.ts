@@ -1,14 +1,12 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { getCookie } from "hono/cookie";
 import { requestCredential } from "../auth/credentials.ts";
-import { type Db, isDatabaseUnavailable } from "../db/db.ts";
+import { isDatabaseUnavailable } from "../db/db.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { clientIp } from "../http/client_ip.ts";
 import { problemResponse } from "../http/problem.ts";
 import { rangeOf } from "./cidr.ts";
 import { declareEdge, routeDeclares } from "../http/route_edges.ts";
-import { liveSessionId, webCookie } from "../sessions/sessions.ts";
 import { requestCounts } from "./request_counts.ts";
 import { setBudgetHeaders } from "../http/retry_headers.ts";
 import { countRequest, deleteOldCounters } from "./store.ts";
@@ -35,6 +33,12 @@ declare module "hono" {
     rateLimit: LimitState;
   }
 }
+
+/**
+ * The live session a web request belongs to (its id, never its secret), or null: given by the
+ * mount, which knows the web's sessions, so the web budget counts per session when signed in.
+ */
+export type SessionOf = (c: Context) => Promise<string | null>;
 
 /** Renders the 429 of a surface; the limiter adds `Retry-After` and the `RateLimit` headers. */
 export type TooManyRenderer = (
@@ -76,12 +80,12 @@ const tooManyProblem: TooManyRenderer = (c, state, config) =>
 export function rateLimit(
   deps: Deps,
   kind: BudgetKind,
-  options: { tooMany?: TooManyRenderer } = {},
+  options: { tooMany?: TooManyRenderer; sessionOf?: SessionOf } = {},
 ): MiddlewareHandler {
   const counts = requestCounts();
   return declareEdge("budget", async function rateLimit(c, next) {
     if (c.req.method === "OPTIONS") return await next();
-    const { key, budget, also } = await keyOf(c, deps, kind);
+    const { key, budget, also } = await keyOf(c, deps, kind, options.sessionOf);
     let state: LimitState;
     try {
       // Behind a shared egress range, one address may not spend more than its share of the
@@ -130,11 +134,11 @@ export function rateLimit(
 
 /**
  * The web pages' budget (`RATE_LIMIT_WEB_PER_MINUTE`), per session when signed in, else per IP,
- * for a whole surface (`app.use("/w/*", webBudget(deps))`). A route under it that declares a
+ * for a whole surface (`app.use("/w/*", webBudget(deps, sessionOf))`). A route under it that declares a
  * budget of its own (`/w/<id>/llms.txt` spends the API's) is left to that one.
  */
-export function webBudget(deps: Deps): MiddlewareHandler {
-  const limit = rateLimit(deps, "web");
+export function webBudget(deps: Deps, sessionOf: SessionOf): MiddlewareHandler {
+  const limit = rateLimit(deps, "web", { sessionOf });
   return async function webBudget(c, next) {
     if (routeDeclares(c, "budget") !== undefined) return await next();
     return await limit(c, next);
@@ -145,6 +149,7 @@ async function keyOf(
   c: Context,
   deps: Deps,
   kind: BudgetKind,
+  sessionOf: SessionOf | undefined,
 ): Promise<{ key: string; budget: Budget; also?: { key: string; limit: number } }> {
   const { rateLimits } = deps.config;
   const windowSeconds = rateLimits.windowSeconds;
@@ -152,8 +157,7 @@ async function keyOf(
   if (kind === "web") {
     const budget: Budget = { name: "web", limit: rateLimits.web, windowSeconds };
     // Only a live session gets its own counter: a made-up cookie is counted by its address.
-    const token = getCookie(c, webCookie(deps.config, "wiki_session").name);
-    const session = token ? await liveSessionId(deps.db, token) : null;
+    const session = sessionOf ? await sessionOf(c) : null;
     return { key: session ? `web-session:${session}` : `web-ip:${ip}`, budget };
   }
   if (kind === "oauth") {
@@ -240,17 +244,4 @@ function setHeaders(headers: Headers, state: LimitState): void {
 
 function budgetState(state: LimitState) {
   return { ...state.budget, remaining: state.remaining, resetSeconds: state.resetSeconds };
-}
-
-/**
- * Counts one more event under `key` in a fixed window of `windowSeconds` (sign-ups per
- * address, spaces created per account); returns the count and when the window started.
- */
-export function countEvent(
-  db: Db,
-  key: string,
-  windowSeconds: number,
-  amount = 1,
-): Promise<{ count: number; window_started_at: Date; now: Date }> {
-  return countRequest(db, key, windowSeconds, amount);
 }

@@ -1,7 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { ANONYMOUS, authorize, chooseSpace, reachableSpaces } from "../access/access_policy.ts";
-import type { Credential } from "../auth/credentials.ts";
+import type { Credential } from "../access/credential.ts";
 import { auditToolCall } from "../audit/audit_hooks.ts";
 import { type ToolRegistrar, toolsWith } from "../kit/mcp/tool_middleware.ts";
 import { parsePageUrl } from "../lib/urls.ts";
@@ -11,7 +11,7 @@ import { registerProposeTool, registerReportTool } from "../feedback/feedback_to
 import { listPublicWikiIds } from "../wikis/list_public_wikis.ts";
 import { TASK_CAPABILITIES } from "../tasks/wire.ts";
 import { registerWikiView } from "../mcp_app/wiki_view.ts";
-import type { WikiRow } from "../wikis/wikis.ts";
+import type { WikiRow } from "../db/wiki_row.ts";
 import { HUB_INSTRUCTIONS, PRIVATE_INSTRUCTIONS, wikiInstructions } from "./instructions.ts";
 import { registerPageTools } from "../pages/page_tools.ts";
 import { registerFetchTool } from "../pages/fetch_tool.ts";
@@ -67,7 +67,8 @@ const REPORT_SPACE_PARAM = { ...SPACE_PARAM, searchSchema: SPACE_PARAM.schema };
 
 /**
  * The hub: every public wiki, chosen per call by the `wiki` parameter. `client` names the
- * caller in usage counts; `caller` is the key its requests are counted on (its report budget).
+ * caller in usage counts; `caller` is the key its requests are counted on (its report budget,
+ * and the asker its repeated questions are recorded once for).
  */
 export function buildHubServer(
   deps: Deps,
@@ -82,6 +83,7 @@ export function buildHubServer(
       (await authorize(deps, ANONYMOUS, id ?? "", "read", "mcp")).wiki.id,
     all: () => publicWikiIds(deps),
     client,
+    asker: caller,
   };
   registerWikiView(server);
   readTools(server, deps, scope);
@@ -98,7 +100,7 @@ export function buildWikiServer(
   caller = "unknown",
 ): McpServer {
   const server = newServer(wiki.title, wikiInstructions(wiki), "public");
-  const scope = { param: null, resolve: () => Promise.resolve(wiki.id), client };
+  const scope = { param: null, resolve: () => Promise.resolve(wiki.id), client, asker: caller };
   registerWikiView(server);
   readTools(server, deps, scope);
   registerReportTool(server, deps, scope, anonymous(client), caller);
@@ -137,6 +139,8 @@ export function buildPrivateServer(
       return spaces.map((s) => s.id);
     },
     client: clientName,
+    // As REST counts it: every credential of an account is one asker.
+    asker: `account:${credential.accountId}`,
   });
   registerReportTool(
     tools,

@@ -53,61 +53,14 @@ export function oauthRoutes(deps: Deps, options: OAuthOptions = {}): Hono {
     "/register",
     rateLimit(deps, "oauth"),
     bodyLimit({ maxSize: 16 * 1024, onError: tooLarge }),
-    async (c) => {
-      if (!/^application\/json\b/i.test(c.req.header("content-type") ?? "")) {
-        return oauthErrorResponse(
-          c,
-          oauthFailure("invalid_client_metadata", "Send the metadata as application/json"),
-        );
-      }
-      let body: unknown;
-      try {
-        body = await c.req.json();
-      } catch {
-        return oauthErrorResponse(
-          c,
-          oauthFailure("invalid_client_metadata", "Malformed JSON body"),
-        );
-      }
-      const result = await registerClient(deps.db, body);
-      if (!result.ok) return oauthErrorResponse(c, result);
-      deps.log.info("oauth client registered", { client_id: result.registration.client_id });
-      return c.json(result.registration, 201, NO_STORE);
-    },
+    (c) => registerClientRequest(deps, c),
   );
 
   app.post(
     "/token",
     rateLimit(deps, "oauth"),
     bodyLimit({ maxSize: 16 * 1024, onError: tooLarge }),
-    async (c) => {
-      const form = await readForm(c);
-      if (!form.ok) return oauthErrorResponse(c, form);
-      const grantType = form.params.get("grant_type");
-      if (grantType !== "authorization_code" && grantType !== "refresh_token") {
-        return oauthErrorResponse(
-          c,
-          grantType
-            ? oauthFailure("unsupported_grant_type", `grant_type "${grantType}" is not supported`)
-            : oauthFailure("invalid_request", "grant_type is missing"),
-        );
-      }
-      const auth = await authenticateClient(
-        deps,
-        fetcher,
-        c.req.header("authorization"),
-        form.params,
-      );
-      if (!auth.ok) return oauthErrorResponse(c, auth);
-      const result = grantType === "authorization_code"
-        ? await exchangeCode(deps.db, deps.config.baseUrl, auth.client, form.params)
-        : await refreshTokens(deps.db, deps.config.baseUrl, auth.client, form.params);
-      if (!result.ok) {
-        deps.log.info("oauth token refused", { client_id: auth.client.id, error: result.error });
-        return oauthErrorResponse(c, result);
-      }
-      return c.json(result.tokens, 200, NO_STORE);
-    },
+    (c) => tokenRequest(deps, fetcher, c),
   );
 
   // RFC 7009: an unknown or foreign token still gets 200, so the answer reveals nothing.
@@ -150,4 +103,57 @@ async function readForm(
 
 function tooLarge(c: Context): Response {
   return oauthErrorResponse(c, oauthFailure("invalid_request", "The request body is too large"));
+}
+
+/** RFC 7591 registration: the client's metadata as JSON, answered with its registration. */
+async function registerClientRequest(deps: Deps, c: Context) {
+  if (!/^application\/json\b/i.test(c.req.header("content-type") ?? "")) {
+    return oauthErrorResponse(
+      c,
+      oauthFailure("invalid_client_metadata", "Send the metadata as application/json"),
+    );
+  }
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    return oauthErrorResponse(
+      c,
+      oauthFailure("invalid_client_metadata", "Malformed JSON body"),
+    );
+  }
+  const result = await registerClient(deps.db, body);
+  if (!result.ok) return oauthErrorResponse(c, result);
+  deps.log.info("oauth client registered", { client_id: result.registration.client_id });
+  return c.json(result.registration, 201, NO_STORE);
+}
+
+/** The token endpoint: an authorization code (with PKCE) or a refresh token, for a client. */
+async function tokenRequest(deps: Deps, fetcher: DocumentFetcher, c: Context) {
+  const form = await readForm(c);
+  if (!form.ok) return oauthErrorResponse(c, form);
+  const grantType = form.params.get("grant_type");
+  if (grantType !== "authorization_code" && grantType !== "refresh_token") {
+    return oauthErrorResponse(
+      c,
+      grantType
+        ? oauthFailure("unsupported_grant_type", `grant_type "${grantType}" is not supported`)
+        : oauthFailure("invalid_request", "grant_type is missing"),
+    );
+  }
+  const auth = await authenticateClient(
+    deps,
+    fetcher,
+    c.req.header("authorization"),
+    form.params,
+  );
+  if (!auth.ok) return oauthErrorResponse(c, auth);
+  const result = grantType === "authorization_code"
+    ? await exchangeCode(deps.db, deps.config.baseUrl, auth.client, form.params)
+    : await refreshTokens(deps.db, deps.config.baseUrl, auth.client, form.params);
+  if (!result.ok) {
+    deps.log.info("oauth token refused", { client_id: auth.client.id, error: result.error });
+    return oauthErrorResponse(c, result);
+  }
+  return c.json(result.tokens, 200, NO_STORE);
 }

@@ -6,6 +6,8 @@ import { getPageContent, LIMIT_MAX_CHARS } from "./get_page_content.ts";
 import { recordRead } from "../usage/record_usage.ts";
 import { convertedOnce, runTool, toolResult } from "../kit/mcp/tool_result.ts";
 import { resolvePageTarget, type WikiScope } from "../kit/mcp/wiki_scope.ts";
+import { AppError } from "../errors.ts";
+import { versionParam } from "../versions/versions.ts";
 
 /** A fetched page in the shape ChatGPT connectors and deep research read. */
 export const fetchOutputSchema = convertedOnce(z.object({
@@ -32,10 +34,14 @@ const fetchInputSchema = z.object({
   id: z.string().min(1).max(700).describe(
     "A search result's id (`<wiki>/<page path>`), or a page url",
   ),
+  version: versionParam.describe(
+    "The version to read when the id names none (ids and urls from a versioned result carry " +
+      'theirs), e.g. "v2.1"; "latest" is the live pages. Default: the wiki\'s default version',
+  ),
 });
 
 /**
- * Registers `fetch`: one string argument, an `id` from search (`<wiki>/<path>`) or a page url,
+ * Registers `fetch`: an `id` from search (`<wiki>/<path>`) or a page url (and an optional `version`),
  * as ChatGPT connectors and deep research call it. Reads through the same function as get_page.
  */
 export function registerFetchTool(server: ToolRegistrar, deps: Deps, scope: WikiScope): void {
@@ -59,7 +65,7 @@ export function registerFetchTool(server: ToolRegistrar, deps: Deps, scope: Wiki
       const page = await getPageContent(deps, target.wiki, {
         page: target.ref,
         max_chars: LIMIT_MAX_CHARS,
-        version: target.version,
+        version: versionOf(target.version, args.version),
       });
       await recordRead(deps, { wikiId: target.wiki, page: page.page, client: scope.client });
       const out = {
@@ -82,4 +88,15 @@ export function registerFetchTool(server: ToolRegistrar, deps: Deps, scope: Wiki
       // The text is the JSON of the document: the convention of ChatGPT's search/fetch tools.
       return toolResult(out, JSON.stringify(out));
     }));
+}
+
+/** The version a fetch reads: the id's own, or the one asked for; the two must agree. */
+function versionOf(fromId: string | undefined, asked: string | undefined): string | undefined {
+  if (fromId && asked && fromId.toLowerCase() !== asked.trim().toLowerCase()) {
+    throw new AppError(
+      "bad_request",
+      `The id names version "${fromId}" and version "${asked}" was asked: leave out one of them`,
+    );
+  }
+  return fromId ?? asked;
 }

@@ -9,7 +9,7 @@ import { resolveVersionPage, versionLinksOf } from "../versions/version_pages.ts
 import { resolveVersion, versionParam } from "../versions/versions.ts";
 import { resolvePageRef } from "./read_page.ts";
 import { type PageRow, selectLinksFrom, selectRevision } from "./store.ts";
-import { addSourceFreshness, sourceFreshnessFields } from "../sync/freshness.ts";
+import { addSourceFreshness, sourceFreshnessFields } from "../sources/freshness.ts";
 import { forReads } from "../db/replicas.ts";
 
 /** Default and largest slice of a page returned at once (about 5k and 12k tokens). */
@@ -159,24 +159,7 @@ export async function readPageContent(
   const url = versionPageUrl(deps.config.baseUrl, wikiId, version?.name ?? null, current.path);
   const inVersion = version ? { version: version.name } : {};
   if (if_changed_since === current.revision && revision === undefined) {
-    const content: PageContent = {
-      wiki: wikiId,
-      page: current.path,
-      title: current.title,
-      markdown: "",
-      revision: current.revision,
-      current_revision: current.revision,
-      unchanged: true,
-      updated_at: current.updated_at.toISOString(),
-      url,
-      links: [],
-      section: null,
-      offset: askedOffset,
-      total_chars: current.markdown.length,
-      truncated: false,
-      next_offset: null,
-      ...inVersion,
-    };
+    const content = unchangedContent(wikiId, current, url, askedOffset, inVersion);
     return { content, cut: () => content };
   }
   const text = await readPageText(deps.db, current, revision);
@@ -184,49 +167,12 @@ export async function readPageContent(
   const markdown = docsText(text.markdown);
   const total = markdown.length;
   const outline = outlineOf(markdown);
-  let offset = askedOffset;
-  if (section !== null && askedOffset === 0) {
-    const heading = findSection(outline, section);
-    if (!heading) {
-      const names = outline.slice(0, 20).map((h) => `"${h.text}"`).join(", ");
-      throw new AppError(
-        "page_not_found",
-        `Page "${text.path}" has no section "${section}"${names ? `; its sections: ${names}` : ""}`,
-      );
-    }
-    offset = heading.offset;
-  }
-  if (offset > total) {
-    throw new AppError(
-      "bad_request",
-      `Offset ${offset} is past the end of page "${text.path}" (${total} characters)`,
-    );
-  }
-  // The slice from `offset`, ended at a line break in the last fifth of `maxChars` if any.
-  const slice = (maxChars: number) => {
-    let end = Math.min(total, offset + maxChars);
-    if (end < total) {
-      const lineBreak = markdown.lastIndexOf("\n", end);
-      if (lineBreak > offset + maxChars * 0.8) end = lineBreak + 1;
-    }
-    return {
-      markdown: markdown.slice(offset, end),
-      truncated: end < total,
-      next_offset: end < total ? end : null,
-    };
-  };
+  const offset = startOffset(outline, section, askedOffset, text.path, total);
+  const slice = (maxChars: number) => sliceAt(markdown, offset, maxChars);
   const asked = slice(max_chars);
   const links = text.revision !== current.revision
     ? []
-    : version
-    ? (await versionLinksOf(deps.db, version, text)).map((l) => ({
-      other_path: null,
-      target: l.page,
-      other_title: l.title,
-      to_page_id: l.exists ? 0 : null,
-    }))
-    : await selectLinksFrom(deps.db, current.id);
-  const seen = new Set<string>();
+    : await linksOf(deps.db, current, text, version);
   const content: PageContent = {
     wiki: wikiId,
     page: current.path,
@@ -237,12 +183,7 @@ export async function readPageContent(
     unchanged: false,
     updated_at: text.updatedAt.toISOString(),
     url,
-    links: links.flatMap((l) => {
-      const target = l.other_path ?? l.target;
-      if (seen.has(target.toLowerCase())) return [];
-      seen.add(target.toLowerCase());
-      return [{ page: target, title: l.other_title, exists: l.to_page_id !== null }];
-    }),
+    links: uniqueLinks(links),
     section: sectionAt(outline, offset),
     offset,
     total_chars: total,
@@ -252,4 +193,111 @@ export async function readPageContent(
   };
   await addSourceFreshness(deps.db, [content]);
   return { content, cut: (maxChars) => ({ ...content, ...slice(maxChars) }) };
+}
+
+/** The answer to `if_changed_since` naming the current revision: no text, nothing changed. */
+function unchangedContent(
+  wikiId: string,
+  current: PageRow,
+  url: string,
+  offset: number,
+  inVersion: { version?: string },
+): PageContent {
+  return {
+    wiki: wikiId,
+    page: current.path,
+    title: current.title,
+    markdown: "",
+    revision: current.revision,
+    current_revision: current.revision,
+    unchanged: true,
+    updated_at: current.updated_at.toISOString(),
+    url,
+    links: [],
+    section: null,
+    offset,
+    total_chars: current.markdown.length,
+    truncated: false,
+    next_offset: null,
+    ...inVersion,
+  };
+}
+
+/** Where the slice starts: the asked offset, or the named section's (`Page#Section`). */
+function startOffset(
+  outline: ReturnType<typeof outlineOf>,
+  section: string | null,
+  askedOffset: number,
+  path: string,
+  total: number,
+): number {
+  let offset = askedOffset;
+  if (section !== null && askedOffset === 0) {
+    const heading = findSection(outline, section);
+    if (!heading) {
+      const names = outline.slice(0, 20).map((h) => `"${h.text}"`).join(", ");
+      throw new AppError(
+        "page_not_found",
+        `Page "${path}" has no section "${section}"${names ? `; its sections: ${names}` : ""}`,
+      );
+    }
+    offset = heading.offset;
+  }
+  if (offset > total) {
+    throw new AppError(
+      "bad_request",
+      `Offset ${offset} is past the end of page "${path}" (${total} characters)`,
+    );
+  }
+  return offset;
+}
+
+/** The slice from `offset`, ended at a line break in the last fifth of `maxChars` if any. */
+function sliceAt(markdown: string, offset: number, maxChars: number) {
+  const total = markdown.length;
+  let end = Math.min(total, offset + maxChars);
+  if (end < total) {
+    const lineBreak = markdown.lastIndexOf("\n", end);
+    if (lineBreak > offset + maxChars * 0.8) end = lineBreak + 1;
+  }
+  return {
+    markdown: markdown.slice(offset, end),
+    truncated: end < total,
+    next_offset: end < total ? end : null,
+  };
+}
+
+type LinkOut = {
+  other_path: string | null;
+  target: string;
+  other_title: string | null;
+  to_page_id: number | null;
+};
+
+/** The links of the current text: of the live page, or as its version resolves them. */
+async function linksOf(
+  db: Db,
+  current: PageRow,
+  text: PageText,
+  version: Awaited<ReturnType<typeof resolveVersion>>,
+): Promise<LinkOut[]> {
+  return version
+    ? (await versionLinksOf(db, version, text)).map((l) => ({
+      other_path: null,
+      target: l.page,
+      other_title: l.title,
+      to_page_id: l.exists ? 0 : null,
+    }))
+    : await selectLinksFrom(db, current.id);
+}
+
+/** The links as `get_page` lists them: each target once (case-insensitive), first kept. */
+function uniqueLinks(links: LinkOut[]): PageContent["links"] {
+  const seen = new Set<string>();
+  return links.flatMap((l) => {
+    const target = l.other_path ?? l.target;
+    if (seen.has(target.toLowerCase())) return [];
+    seen.add(target.toLowerCase());
+    return [{ page: target, title: l.other_title, exists: l.to_page_id !== null }];
+  });
 }

@@ -6,14 +6,7 @@ import { type Neighbors, neighborsSchema } from "./neighbors_schema.ts";
 export { type Neighbors, neighborsSchema };
 import { versionNeighbors } from "../versions/version_neighbors.ts";
 import { resolveVersion, versionParam } from "../versions/versions.ts";
-import {
-  type LinkRow,
-  selectLinksFrom,
-  selectLinksTo,
-  selectMissingLinksFrom,
-  selectMissingTargets,
-} from "./store.ts";
-import { type Db } from "../db/db.ts";
+import { selectLinksFrom, selectLinksTo } from "./store.ts";
 
 /** Input of a neighbourhood query (MCP `neighbors`, REST neighbors route). */
 export const neighborsInput = z.object({
@@ -74,26 +67,4 @@ export async function listNeighbors(
     neighbors: neighbors.slice(0, limit),
     truncated: neighbors.length > limit,
   };
-}
-
-/** The links pointing at a page. */
-export function linksTo(db: Db, pageId: number): Promise<LinkRow[]> {
-  return selectLinksTo(db, pageId);
-}
-
-/** Links out of these pages whose target does not exist, with the page each is on. */
-export function missingLinksFrom(
-  db: Db,
-  pageIds: number[],
-): Promise<{ target: string; from_path: string }[]> {
-  return selectMissingLinksFrom(db, pageIds);
-}
-
-/** The most linked targets of the wiki that have no page yet. */
-export function missingTargets(
-  db: Db,
-  wikiId: string,
-  limit: number,
-): Promise<{ target: string; links: number }[]> {
-  return selectMissingTargets(db, wikiId, limit);
 }

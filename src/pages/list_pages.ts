@@ -8,11 +8,11 @@ import { versionPageUrl } from "../lib/urls.ts";
 import { resolveVersionPage, versionPages } from "../versions/version_pages.ts";
 import { resolveVersion, versionParam } from "../versions/versions.ts";
 import { resolvePageRef } from "./read_page.ts";
-import { type PageHead, selectPageHashes, selectPageHeads, selectPageTexts } from "./store.ts";
+import { type PageHead, selectPageHeads } from "./store.ts";
 import { type Db } from "../db/db.ts";
 import { forReads } from "../db/replicas.ts";
 import { loadNavDoc } from "../navigation/space_nav_doc.ts";
-import { pageTree, readingOrder } from "../kit/web/page_tree.ts";
+import { pageTree, readingOrder } from "../navigation/page_tree.ts";
 
 /** Input of a page listing (MCP `list_pages`, REST `GET …/pages`); the wiki comes from the caller. */
 export const listPagesInput = z.object({
@@ -123,28 +123,4 @@ async function inNavOrder(db: Db, wikiId: string, rows: PageHead[]): Promise<Pag
   return [...rows].sort((a, b) =>
     (at.get(pathKey(a.path)) ?? Infinity) - (at.get(pathKey(b.path)) ?? Infinity)
   );
-}
-
-/** The wiki's pages by path key, without their markdown (keyset paging after `afterKey`). */
-export function pageHeads(
-  db: Db,
-  wikiId: string,
-  options: { afterKey: string | null; limit: number; prefix?: string | null },
-): Promise<PageHead[]> {
-  return selectPageHeads(db, wikiId, options);
-}
-
-/** Each page's content hash by path key (imports skip unchanged pages). */
-export function pageHashes(db: Db, wikiId: string): Promise<Map<string, string>> {
-  return selectPageHashes(db, wikiId);
-}
-
-/** A batch of a wiki's pages with their markdown, by path key after `afterKey` (exports). */
-export function pageTexts(
-  db: Db,
-  wikiId: string,
-  afterKey: string | null,
-  limit: number,
-): Promise<{ path: string; path_key: string; markdown: string }[]> {
-  return selectPageTexts(db, wikiId, afterKey, limit);
 }

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { resolvePageRef } from "./read_page.ts";
-import { type RevisionRow, selectRevision, selectRevisionPage } from "./store.ts";
-import { type Db } from "../db/db.ts";
+import { selectRevisionPage } from "./store.ts";
 
 /** Input of a page's history listing (REST `GET …/pages/{path}/revisions`). */
 export const listRevisionsInput = z.object({
@@ -60,13 +59,4 @@ export async function listRevisions(
     })),
     next_before: rows.length > limit ? shown[shown.length - 1]!.revision : null,
   };
-}
-
-/** One revision of a page, with its markdown, or null. */
-export function findRevision(
-  db: Db,
-  pageId: number,
-  revision: number,
-): Promise<RevisionRow | null> {
-  return selectRevision(db, pageId, revision);
 }

@@ -55,6 +55,25 @@ function listPagesRoute(app: OpenAPIHono, deps: Deps, scope: ReadScope): void {
   );
 }
 
+/** The query of GET …/pages/{path}: where the slice starts, its size, a revision, a version. */
+const getPageQuery = z.object({
+  // Written out: the generator types a default of 0 as nullable, and null is refused.
+  offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0).openapi({
+    type: "integer",
+    minimum: 0,
+    maximum: 1_000_000_000,
+    default: 0,
+  }),
+  max_chars: z.coerce.number().int().min(200).max(50_000).default(50_000),
+  revision: z.coerce.number().int().min(1).max(2_147_483_647).optional().openapi({
+    description: "Read this earlier revision (any listed by …/revisions)",
+  }),
+  if_changed_since: z.coerce.number().int().min(1).max(2_147_483_647).optional().openapi({
+    description: "The revision you have: 304 if the page is still at it",
+  }),
+  version: versionParam,
+});
+
 /** GET …/pages/{path}: a page as JSON or markdown, with its ETag. */
 function getPageRoute(app: OpenAPIHono, deps: Deps, scope: ReadScope): void {
   const { base, tag, resolve } = scope;
@@ -69,23 +88,7 @@ function getPageRoute(app: OpenAPIHono, deps: Deps, scope: ReadScope): void {
       security,
       request: {
         params: pageParams,
-        query: z.object({
-          // Written out: the generator types a default of 0 as nullable, and null is refused.
-          offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0).openapi({
-            type: "integer",
-            minimum: 0,
-            maximum: 1_000_000_000,
-            default: 0,
-          }),
-          max_chars: z.coerce.number().int().min(200).max(50_000).default(50_000),
-          revision: z.coerce.number().int().min(1).max(2_147_483_647).optional().openapi({
-            description: "Read this earlier revision (any listed by …/revisions)",
-          }),
-          if_changed_since: z.coerce.number().int().min(1).max(2_147_483_647).optional().openapi({
-            description: "The revision you have: 304 if the page is still at it",
-          }),
-          version: versionParam,
-        }),
+        query: getPageQuery,
       },
       responses: {
         200: {

@@ -27,6 +27,13 @@ const neighborsOutputSchema = convertedOnce(neighborsSchema);
 
 /** Registers `get_page`, `list_pages` and `neighbors` on a server, scoped as given. */
 export function registerPageTools(server: ToolRegistrar, deps: Deps, scope: WikiScope): void {
+  registerGetPage(server, deps, scope);
+  registerListPages(server, deps, scope);
+  registerNeighbors(server, deps, scope);
+}
+
+/** `get_page`: a page's markdown, in slices, cut to `max_tokens` from one read. */
+function registerGetPage(server: ToolRegistrar, deps: Deps, scope: WikiScope): void {
   server.registerTool("get_page", {
     title: "Read a page",
     description:
@@ -69,7 +76,10 @@ export function registerPageTools(server: ToolRegistrar, deps: Deps, scope: Wiki
       });
       return toolResult(page, renderPage(page) + cutLine(page).join(""));
     }));
+}
 
+/** `list_pages`: the wiki's pages as a tree, a page of them at a time. */
+function registerListPages(server: ToolRegistrar, deps: Deps, scope: WikiScope): void {
   server.registerTool("list_pages", {
     title: "List pages",
     description:
@@ -85,7 +95,10 @@ export function registerPageTools(server: ToolRegistrar, deps: Deps, scope: Wiki
       const out = await listPages(deps, wiki, args);
       return toolResult(out, renderPageList(wiki, out));
     }));
+}
 
+/** `neighbors`: the pages a page links to and those linking to it. */
+function registerNeighbors(server: ToolRegistrar, deps: Deps, scope: WikiScope): void {
   server.registerTool("neighbors", {
     title: "Linked pages",
     description:

@@ -1,6 +1,6 @@
 import type { ToolRegistrar } from "../kit/mcp/tool_middleware.ts";
 import { z } from "zod";
-import type { Credential } from "../auth/credentials.ts";
+import type { Credential } from "../access/credential.ts";
 import type { Deps } from "../deps.ts";
 import { runTool, toolResult } from "../kit/mcp/tool_result.ts";
 import { recordUsage } from "../usage/record_usage.ts";

@@ -30,19 +30,4 @@ export async function resolvePageRef(db: Db, wikiId: string, ref: string): Promi
   });
 }
 
-/** The page at this path key, or null. */
-export function findPage(db: Db, wikiId: string, key: string): Promise<PageRow | null> {
-  return selectPage(db, wikiId, key);
-}
-
-/** The page with this id in the wiki, or null. */
-export function findPageById(db: Db, wikiId: string, id: number): Promise<PageRow | null> {
-  return selectPageById(db, wikiId, id);
-}
-
-/** Paths of the wiki close to `key` (for "did you mean"). */
-export function similarPaths(db: Db, wikiId: string, key: string): Promise<string[]> {
-  return selectSimilarPaths(db, wikiId, key);
-}
-
 export type { PageRow, RevisionRow };

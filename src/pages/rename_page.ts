@@ -4,8 +4,6 @@ import { AppError } from "../errors.ts";
 import { rewriteLinks } from "../markdown/links.ts";
 import { nameKey, pathKey } from "../markdown/paths.ts";
 import { prepareChunks } from "../search/prepare_chunks.ts";
-import { unindexPage } from "../search/chunk_index.ts";
-import { touchWikiRow } from "../wikis/wikis.ts";
 import {
   deletePageRow,
   insertRevision,
@@ -26,6 +24,8 @@ import {
   requirePath,
   type WriteBy,
 } from "./write_page.ts";
+import { removeChunks } from "../search/mod.ts";
+import { touchWiki } from "../wikis/mod.ts";
 
 /** A rename: the page at `path` moves to `newPath`. */
 export type PageRename = {
@@ -119,10 +119,10 @@ export async function deletePage(
     }
     const revision = page.revision + 1;
     await insertRevision(tx, { ...page, revision }, "delete", byOf(by));
-    await unindexPage(tx, del.wikiId, page.id);
+    await removeChunks(tx, del.wikiId, page.id);
     await deletePageRow(tx, page.id);
     await resolveLinks(tx, del.wikiId, null, [page.path_key, page.name_key]);
-    await touchWikiRow(tx, del.wikiId);
+    await touchWiki(tx, del.wikiId);
     return { revision };
   });
 }

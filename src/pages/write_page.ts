@@ -7,8 +7,7 @@ import { cleanPath, nameKey, pathKey } from "../markdown/paths.ts";
 import { prepareChunks } from "../search/prepare_chunks.ts";
 import { countLinks, MAX_LINKS } from "../markdown/links.ts";
 import { indexChunks } from "../search/chunk_index.ts";
-import { lockWikiRow, touchWikiRow } from "../wikis/wikis.ts";
-import { refuseSyncedWrite } from "../sync/refuse_synced_write.ts";
+import { refuseSyncedWrite } from "../sources/refuse_synced_write.ts";
 import {
   insertPage,
   insertRevision,
@@ -19,6 +18,7 @@ import {
   type RevisionBy,
   updatePage,
 } from "./store.ts";
+import { lockWikiForWrite, touchWiki } from "../wikis/mod.ts";
 
 /** Largest page body accepted, in characters. */
 export const MAX_MARKDOWN_CHARS = 2_000_000;
@@ -187,7 +187,7 @@ export async function indexPage(
   await replaceLinks(tx, page.wiki_id, page.id, parsed.links);
   await resolveLinks(tx, page.wiki_id, page.id, keys);
   await indexChunks(tx, page.wiki_id, page.id, prepared.chunks, prepared.embedder);
-  await touchWikiRow(tx, page.wiki_id);
+  await touchWiki(tx, page.wiki_id);
 }
 
 /**
@@ -195,7 +195,7 @@ export async function indexPage(
  * Given the writer, refuses writes other than a sync's to a space synced from Git.
  */
 export async function lockWiki(tx: Db, wikiId: string, by?: WriteBy): Promise<void> {
-  if (!await lockWikiRow(tx, wikiId)) {
+  if (!await lockWikiForWrite(tx, wikiId)) {
     throw new AppError("wiki_not_found", `Wiki "${wikiId}" not found`);
   }
   if (by && by.source !== "sync") await refuseSyncedWrite(tx, wikiId);

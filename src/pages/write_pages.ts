@@ -1,9 +1,9 @@
+import type { Db } from "../db/db.ts";
 import type { WriteDeps } from "../deps.ts";
 import type { ParsedPage } from "../markdown/parse_page.ts";
 import { nameKey } from "../markdown/paths.ts";
 import { prepareChunksOf } from "../search/prepare_chunks.ts";
 import { indexChunksOfPages } from "../search/chunk_index.ts";
-import { touchWikiRow } from "../wikis/wikis.ts";
 import {
   insertPages,
   insertRevisions,
@@ -14,6 +14,7 @@ import {
   updatePages,
 } from "./store.ts";
 import { byOf, lockWiki, requireNewPath, type WriteBy, type WriteOutcome } from "./write_page.ts";
+import { touchWiki } from "../wikis/mod.ts";
 
 /** A page ready for a batch write: its cleaned path and key, already parsed (`parseOrThrow`). */
 export type BatchPage = { path: string; key: string; markdown: string; parsed: ParsedPage };
@@ -49,50 +50,8 @@ export async function writePages(
     const existing = new Map(
       (await lockPages(tx, wikiId, pages.map((p) => p.key))).map((r) => [r.path_key, r]),
     );
-    const outcomes: (WriteOutcome | null)[] = pages.map(() => null);
-    const fresh: number[] = [];
-    const changed: number[] = [];
-    pages.forEach((page, i) => {
-      const row = existing.get(page.key);
-      if (!row) {
-        requireNewPath(page.path);
-        fresh.push(i);
-      } else if (row.path !== page.path) {
-        // The page keeps its stored spelling, which changes its parse: `writePage` does that.
-        throw new BatchFallback(`"${page.path}" is stored as "${row.path}"`);
-      } else if (row.content_hash === page.parsed.contentHash) {
-        outcomes[i] = { status: "unchanged", page: row };
-      } else changed.push(i);
-    });
-    const created = fresh.length === 0 ? [] : await insertPages(
-      tx,
-      wikiId,
-      fresh.map((i) => {
-        const p = pages[i]!;
-        return {
-          path: p.path,
-          path_key: p.key,
-          name_key: nameKey(p.path),
-          title: p.parsed.title,
-          markdown: p.markdown,
-          content_hash: p.parsed.contentHash,
-        };
-      }),
-    );
-    if (created.length !== fresh.length) throw new BatchFallback("a page was created meanwhile");
-    const updated = changed.length === 0 ? [] : await updatePages(
-      tx,
-      changed.map((i) => {
-        const p = pages[i]!;
-        return {
-          id: existing.get(p.key)!.id,
-          title: p.parsed.title,
-          markdown: p.markdown,
-          content_hash: p.parsed.contentHash,
-        };
-      }),
-    );
-    const byKey = new Map<string, PageRow>([...created, ...updated].map((r) => [r.path_key, r]));
+    const { outcomes, fresh, changed } = sortBatch(pages, existing);
+    const { created, byKey } = await storePages(tx, wikiId, pages, existing, fresh, changed);
     for (const i of fresh) outcomes[i] = { status: "created", page: byKey.get(pages[i]!.key)! };
     for (const i of changed) outcomes[i] = { status: "updated", page: byKey.get(pages[i]!.key)! };
     const written = [...fresh, ...changed];
@@ -115,7 +74,7 @@ export async function writePages(
         written.map((i) => ({ pageId: rowOf(i).id, chunks: prepared[i]!.chunks })),
         embedder,
       );
-      await touchWikiRow(tx, wikiId);
+      await touchWiki(tx, wikiId);
       await insertRevisions(
         tx,
         [
@@ -127,4 +86,68 @@ export async function writePages(
     }
     return outcomes.map((o) => o!);
   });
+}
+
+/**
+ * Sorts a batch against the stored pages: new ones (`fresh`), changed ones, and the unchanged,
+ * whose outcome is known already (indices into `pages`).
+ */
+function sortBatch(pages: BatchPage[], existing: Map<string, PageRow>) {
+  const outcomes: (WriteOutcome | null)[] = pages.map(() => null);
+  const fresh: number[] = [];
+  const changed: number[] = [];
+  pages.forEach((page, i) => {
+    const row = existing.get(page.key);
+    if (!row) {
+      requireNewPath(page.path);
+      fresh.push(i);
+    } else if (row.path !== page.path) {
+      // The page keeps its stored spelling, which changes its parse: `writePage` does that.
+      throw new BatchFallback(`"${page.path}" is stored as "${row.path}"`);
+    } else if (row.content_hash === page.parsed.contentHash) {
+      outcomes[i] = { status: "unchanged", page: row };
+    } else changed.push(i);
+  });
+  return { outcomes, fresh, changed };
+}
+
+/** Inserts the new pages and updates the changed ones; their rows by path key. */
+async function storePages(
+  tx: Db,
+  wikiId: string,
+  pages: BatchPage[],
+  existing: Map<string, PageRow>,
+  fresh: number[],
+  changed: number[],
+) {
+  const created = fresh.length === 0 ? [] : await insertPages(
+    tx,
+    wikiId,
+    fresh.map((i) => {
+      const p = pages[i]!;
+      return {
+        path: p.path,
+        path_key: p.key,
+        name_key: nameKey(p.path),
+        title: p.parsed.title,
+        markdown: p.markdown,
+        content_hash: p.parsed.contentHash,
+      };
+    }),
+  );
+  if (created.length !== fresh.length) throw new BatchFallback("a page was created meanwhile");
+  const updated = changed.length === 0 ? [] : await updatePages(
+    tx,
+    changed.map((i) => {
+      const p = pages[i]!;
+      return {
+        id: existing.get(p.key)!.id,
+        title: p.parsed.title,
+        markdown: p.markdown,
+        content_hash: p.parsed.contentHash,
+      };
+    }),
+  );
+  const byKey = new Map<string, PageRow>([...created, ...updated].map((r) => [r.path_key, r]));
+  return { created, byKey };
 }

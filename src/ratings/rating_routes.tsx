@@ -4,8 +4,8 @@ import { AppError } from "../errors.ts";
 import { cleanPath } from "../markdown/paths.ts";
 import { formText, openSpace } from "../kit/web/space_context.ts";
 import { pageHref } from "../kit/web/space_urls.ts";
-import { recordRating } from "./ratings.ts";
 import { WikiFrame } from "../kit/web/wiki_frame.tsx";
+import { insertRating } from "./mod.ts";
 
 /** `POST /w/<id>/-/helpful`: a reader's "Was this page helpful?" (anyone who may read the page). */
 export function ratingRoutes(deps: Deps): Hono {
@@ -19,7 +19,7 @@ export function ratingRoutes(deps: Deps): Hono {
       throw new AppError("bad_request", "Say which page, and yes or no");
     }
     const comment = formText(form.comment).trim().slice(0, 1000) || null;
-    await recordRating(deps.db, {
+    await insertRating(deps.db, {
       wikiId: view.space.wiki.id,
       path,
       helpful: answer === "yes",

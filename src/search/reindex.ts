@@ -1,5 +1,4 @@
 import type { WriteDeps } from "../deps.ts";
-import { lockWikiRow } from "../wikis/wikis.ts";
 import { EmbedderError } from "../lib/embedder.ts";
 import { storesVectors } from "./fusion.ts";
 import {
@@ -11,6 +10,7 @@ import {
 } from "./store.ts";
 import { CJK } from "../text/terms.ts";
 import { countStaleChunks } from "./vector_index.ts";
+import { lockWikiForWrite } from "../wikis/mod.ts";
 
 /** Chunks embedded per round trip. */
 const BATCH = 128;
@@ -57,7 +57,7 @@ export async function reindexOtherScripts(
   const pages = await selectPagesToReindexScripts(deps.db, wikiId, `[${CJK}]`);
   for (const page of pages) {
     await deps.db.transaction(async (tx) => {
-      if (!await lockWikiRow(tx, page.wiki_id)) return;
+      if (!await lockWikiForWrite(tx, page.wiki_id)) return;
       const rows = await selectPageChunks(tx, page.id);
       if (rows.length === 0) return;
       let vectors: Float32Array[] | null = null;

@@ -23,9 +23,9 @@ import {
   selectTermEvidence,
 } from "./store.ts";
 import { type Db } from "../db/db.ts";
-import { findWikis } from "../wikis/wikis.ts";
-import { sourceFreshness, sourceFreshnessFields } from "../sync/freshness.ts";
+import { sourceFreshness, sourceFreshnessFields } from "../sources/freshness.ts";
 import { forReads } from "../db/replicas.ts";
+import { selectWikis } from "../wikis/mod.ts";
 
 /** Longest query accepted, in characters. */
 export const MAX_QUERY_CHARS = 1000;
@@ -493,7 +493,7 @@ async function nearestTo(
 async function requireWikis(deps: SearchDeps, wikiIds: string[], known: Set<string>) {
   const rest = wikiIds.filter((id) => !known.has(id));
   if (rest.length === 0) return;
-  const found = new Set((await findWikis(deps.db, rest)).map((w) => w.id));
+  const found = new Set((await selectWikis(deps.db, rest)).map((w) => w.id));
   const unknown = rest.find((id) => !found.has(id));
   if (unknown !== undefined) throw new AppError("wiki_not_found", `Wiki "${unknown}" not found`);
 }

@@ -4,8 +4,8 @@ import { sha256Hex } from "../lib/sha256.ts";
 import { hashPassword, PASSWORD_PARAMS, type ScryptParams, verifyPassword } from "./password.ts";
 import { signUpSchema } from "./sign_in.ts";
 import { deleteOtherSessions, selectPasswordHash, updatePasswordHash } from "./store.ts";
-import { revokeAllTokens } from "../auth/tokens.ts";
-import { revokeAllGrants } from "../oauth/grants.ts";
+import { revokeAllTokensOf } from "../auth/mod.ts";
+import { revokeAllGrantsOf } from "../oauth/mod.ts";
 
 /**
  * Changes an account's password after checking the current one, and signs out every other
@@ -46,8 +46,8 @@ export async function changePassword(
     return {
       ok: true,
       revoked: {
-        tokens: await revokeAllTokens(tx, input.accountId),
-        grants: await revokeAllGrants(tx, input.accountId),
+        tokens: await revokeAllTokensOf(tx, input.accountId),
+        grants: await revokeAllGrantsOf(tx, input.accountId),
       },
     };
   });

@@ -4,7 +4,6 @@ import type { AccountRow } from "../accounts/accounts.ts";
 import type { Config } from "../config/config.ts";
 import type { Db } from "../db/db.ts";
 import type { Deps } from "../deps.ts";
-import { AppError } from "../errors.ts";
 import { randomSecret } from "../lib/secrets.ts";
 import { sha256Hex } from "../lib/sha256.ts";
 import { deleteSession, insertSession, selectLiveSession, touchSession } from "./store.ts";
@@ -63,13 +62,18 @@ export async function validateSession(
 }
 
 /**
- * The id (a hash of the secret, never the secret) of the live session a cookie names, or null;
- * reads only, for keying the web budget before the session middleware runs.
+ * The id (a hash of the secret, never the secret) of the live session a web request's cookie
+ * names, or null; reads only, for keying the web budget before the session middleware runs
+ * (the mount hands it to `webBudget`).
  */
-export async function liveSessionId(db: Db, token: string): Promise<string | null> {
-  if (!TOKEN_SHAPE.test(token)) return null;
+export async function liveSessionId(
+  c: Context,
+  deps: Pick<Deps, "config" | "db">,
+): Promise<string | null> {
+  const token = getCookie(c, webCookie(deps.config, "wiki_session").name);
+  if (!token || !TOKEN_SHAPE.test(token)) return null;
   const idHash = await sha256Hex(token);
-  return (await selectLiveSession(db, idHash)) ? idHash : null;
+  return (await selectLiveSession(deps.db, idHash)) ? idHash : null;
 }
 
 /** Ends a session server-side: its cookie signs nobody in any more. */
@@ -120,13 +124,6 @@ export function sessionMiddleware(deps: Pick<Deps, "config" | "db">): Middleware
     c.set("sessionToken", valid ? token! : null);
     await next();
   };
-}
-
-/** The signed-in account of a web request; `unauthorized` (a redirect to sign in) if none. */
-export function requireAccount(c: Context): AccountRow {
-  const account = c.get("account");
-  if (!account) throw new AppError("unauthorized", "Sign in to see this page");
-  return account;
 }
 
 declare module "hono" {

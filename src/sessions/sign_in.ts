@@ -12,7 +12,7 @@ import {
   verifyPassword,
 } from "./password.ts";
 import { selectPasswordOf, updatePasswordHash } from "./store.ts";
-import { countEvent } from "../limits/rate_limit.ts";
+import { countRequest } from "../limits/mod.ts";
 
 /** The sign-up form. */
 export const signUpSchema = z.object({
@@ -57,7 +57,7 @@ export async function signUp(
       errors: { password: "Your password must not be your email address" },
     };
   }
-  const counted = await countEvent(db, `signup-ip:${limit.ip}`, 3600);
+  const counted = await countRequest(db, `signup-ip:${limit.ip}`, 3600);
   if (counted.count > limit.perHour) {
     const elapsed = (counted.now.getTime() - counted.window_started_at.getTime()) / 1000;
     return { ok: false, status: 429, retryAfter: Math.max(1, Math.ceil(3600 - elapsed)) };

@@ -36,7 +36,7 @@ export function PeoplePage(
     <WikiFrame {...props} title={`People of ${wiki.title}`}>
       <Alert message={props.error} />
       {props.notice && <p class="notice" role="status">{props.notice}</p>}
-      <table>
+      <table class="people">
         <caption>Who can do what in {wiki.title}</caption>
         <thead>
           <tr>
@@ -56,7 +56,7 @@ export function PeoplePage(
               <td>{p.role}</td>
               <td>{THROUGH[p.through]}</td>
               <td>{MAY[p.role]}</td>
-              <td>
+              <td class="remove">
                 {p.through === "share" && (
                   <PostButton
                     action={`${base}/remove?email=${encodeURIComponent(p.email)}`}

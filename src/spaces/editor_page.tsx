@@ -78,15 +78,7 @@ export function EditorPage(props: SpaceView & EditorState) {
             hint="Start with a # heading: it is the page's title. [[Page name]] links a page and shows its title; [[Page name|a label]] shows the label"
             error={errors.markdown}
           />
-          <div class="actions">
-            <button type="submit" name="action" value="save">Save</button>
-            <button type="submit" name="action" value="preview" class="secondary">Preview</button>
-            <a href={cancel}>Cancel</a>
-            <a href={toolHref(wiki.id, "files")} target="_blank">Upload an image or file</a>
-          </div>
-          <p class="hint" id="attach-status" role="status">
-            Paste or drop an image into the text to upload it.
-          </p>
+          <EditorActions wikiId={wiki.id} cancel={cancel} />
         </form>
         <p id="preview-status" role="status" class="sr-only"></p>
         <section
@@ -102,31 +94,53 @@ export function EditorPage(props: SpaceView & EditorState) {
           />
         </section>
       </div>
-      {props.conflict && (
-        <section aria-labelledby="conflict-heading" class="conflict">
-          <h2 id="conflict-heading">
-            {props.conflict.revision === 0
-              ? "The page as it was (now deleted)"
-              : `The saved text (revision ${props.conflict.revision})`}
-          </h2>
-          <TextArea
-            name="saved-markdown"
-            label={props.conflict.revision === 0
-              ? "Text before it was deleted"
-              : `Text of revision ${props.conflict.revision}`}
-            value={props.conflict.markdown}
-            rows={12}
-            class="code"
-            readonly
-          />
-          <h2>How your text differs from it</h2>
-          <DiffView
-            diff={props.conflict.diff}
-            label="Differences between the saved text and yours"
-          />
-        </section>
-      )}
+      {props.conflict && <Conflict conflict={props.conflict} />}
     </WikiFrame>
+  );
+}
+
+/** On a conflict, the saved text and how the user's text differs from it. */
+function Conflict({ conflict }: { conflict: NonNullable<EditorState["conflict"]> }) {
+  return (
+    <section aria-labelledby="conflict-heading" class="conflict">
+      <h2 id="conflict-heading">
+        {conflict.revision === 0
+          ? "The page as it was (now deleted)"
+          : `The saved text (revision ${conflict.revision})`}
+      </h2>
+      <TextArea
+        name="saved-markdown"
+        label={conflict.revision === 0
+          ? "Text before it was deleted"
+          : `Text of revision ${conflict.revision}`}
+        value={conflict.markdown}
+        rows={12}
+        class="code"
+        readonly
+      />
+      <h2>How your text differs from it</h2>
+      <DiffView
+        diff={conflict.diff}
+        label="Differences between the saved text and yours"
+      />
+    </section>
+  );
+}
+
+/** Save, Preview, Cancel and the link to upload a file, with the paste-and-drop status. */
+function EditorActions(props: { wikiId: string; cancel: string }) {
+  return (
+    <>
+      <div class="actions">
+        <button type="submit" name="action" value="save">Save</button>
+        <button type="submit" name="action" value="preview" class="secondary">Preview</button>
+        <a href={props.cancel}>Cancel</a>
+        <a href={toolHref(props.wikiId, "files")} target="_blank">Upload an image or file</a>
+      </div>
+      <p class="hint" id="attach-status" role="status">
+        Paste or drop an image into the text to upload it.
+      </p>
+    </>
   );
 }
 

@@ -13,8 +13,7 @@ import { renderPage } from "./render_page.ts";
 import { formMarkdown, formText, openSpace, revisionParam } from "../kit/web/space_context.ts";
 import { actionHref, newPageHref, pageHref } from "../kit/web/space_urls.ts";
 import type { SpaceView } from "../kit/web/wiki_frame.tsx";
-import { findPage } from "../pages/read_page.ts";
-import { findRevision } from "../pages/list_revisions.ts";
+import { selectPage, selectRevision } from "../pages/mod.ts";
 
 /**
  * Writing pages: the editor for new and existing pages, its preview (a fragment for
@@ -39,7 +38,7 @@ export function editorRoutes(deps: Deps): Hono {
     };
     const revision = revisionParam(c.req.query("revision"));
     if (record?.kind === "deleted" && revision !== undefined) {
-      const old = await findRevision(deps.db, record.pageId, revision);
+      const old = await selectRevision(deps.db, record.pageId, revision);
       if (!old) throw revisionNotFound(revision, path!);
       state.markdown = old.markdown;
       state.notice =
@@ -62,7 +61,7 @@ export function editorRoutes(deps: Deps): Hono {
     };
     const revision = revisionParam(c.req.query("revision"));
     if (revision !== undefined && revision !== page.revision) {
-      const old = await findRevision(deps.db, page.id, revision);
+      const old = await selectRevision(deps.db, page.id, revision);
       if (!old) throw revisionNotFound(revision, page.path);
       state.markdown = old.markdown;
       state.notice = `The editor holds revision ${revision}; saving makes it revision ${
@@ -93,7 +92,7 @@ export function editorRoutes(deps: Deps): Hono {
 /** The page at a path (any case, `_` for space), or null. */
 async function pageAt(deps: Deps, wikiId: string, path: string) {
   const clean = cleanPath(path);
-  return clean ? await findPage(deps.db, wikiId, pathKey(clean)) : null;
+  return clean ? await selectPage(deps.db, wikiId, pathKey(clean)) : null;
 }
 
 /**
@@ -164,7 +163,7 @@ async function showConflict(
   if (!current && state.mode === "edit") {
     const record = await findPageRecord(deps.db, id, state.path);
     if (record?.kind === "deleted") {
-      saved = (await findRevision(deps.db, record.pageId, record.last.revision))?.markdown ?? "";
+      saved = (await selectRevision(deps.db, record.pageId, record.last.revision))?.markdown ?? "";
     }
   }
   const alert = !current

@@ -2,7 +2,7 @@ import type { Db } from "../db/db.ts";
 import { cleanPath, pathKey } from "../markdown/paths.ts";
 import type { PageRow } from "../pages/read_page.ts";
 import { type HistoryRow, selectHistory, selectLastRevisionAt } from "./store.ts";
-import { findPage, findPageById } from "../pages/read_page.ts";
+import { selectPage, selectPageById } from "../pages/mod.ts";
 
 /** What a path of a wiki leads to. */
 export type PageRecord =
@@ -23,11 +23,11 @@ export async function findPageRecord(
 ): Promise<PageRecord | null> {
   const clean = cleanPath(path);
   if (!clean) return null;
-  const page = await findPage(db, wikiId, pathKey(clean));
+  const page = await selectPage(db, wikiId, pathKey(clean));
   if (page) return { kind: "page", page };
   const revision = await selectLastRevisionAt(db, wikiId, pathKey(clean));
   if (!revision) return null;
-  const moved = await findPageById(db, wikiId, revision.page_id);
+  const moved = await selectPageById(db, wikiId, revision.page_id);
   if (moved) return { kind: "moved", page: moved };
   const [last] = await selectHistory(db, revision.page_id, 1);
   return { kind: "deleted", pageId: revision.page_id, last: last ?? revision };

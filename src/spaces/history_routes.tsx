@@ -7,8 +7,8 @@ import { lineDiff } from "./line_diff.ts";
 import { renderPage } from "./render_page.ts";
 import { openSpace, revisionParam } from "../kit/web/space_context.ts";
 import { actionHref } from "../kit/web/space_urls.ts";
-import { findRevision } from "../pages/list_revisions.ts";
-import { pageHistory, recentChanges } from "./space_history.ts";
+import { selectRevision } from "../pages/mod.ts";
+import { selectHistory, selectRecentChanges } from "./mod.ts";
 
 /** Revisions listed on a history page at most. */
 const HISTORY_LIMIT = 500;
@@ -19,7 +19,7 @@ export function historyRoutes(deps: Deps): Hono {
 
   app.get("/w/:id/-/history", async (c) => {
     const view = await openSpace(deps, c, "read");
-    const changes = await recentChanges(deps.db, view.space.wiki.id, 100);
+    const changes = await selectRecentChanges(deps.db, view.space.wiki.id, 100);
     return c.html(<RecentChangesPage {...view} changes={changes} />);
   });
 
@@ -27,12 +27,12 @@ export function historyRoutes(deps: Deps): Hono {
     const opened = await openHistory(c, deps, "history");
     if (opened instanceof Response) return opened;
     const { view, record } = opened;
-    const revisions = await pageHistory(deps.db, record.pageId, HISTORY_LIMIT);
+    const revisions = await selectHistory(deps.db, record.pageId, HISTORY_LIMIT);
     const asked = revisionParam(c.req.query("revision"));
     if (asked === undefined) {
       return c.html(<HistoryPage {...view} record={record} revisions={revisions} />);
     }
-    const revision = await findRevision(deps.db, record.pageId, asked);
+    const revision = await selectRevision(deps.db, record.pageId, asked);
     if (!revision) throw revisionNotFound(asked, record.path);
     const html = await renderPage(deps.db, {
       wikiId: view.space.wiki.id,
@@ -56,12 +56,12 @@ export function historyRoutes(deps: Deps): Hono {
     const opened = await openHistory(c, deps, "diff");
     if (opened instanceof Response) return opened;
     const { view, record } = opened;
-    const [latest] = await pageHistory(deps.db, record.pageId, 1);
+    const [latest] = await selectHistory(deps.db, record.pageId, 1);
     const to = revisionParam(c.req.query("to"), latest?.revision ?? 1);
     const from = revisionParam(c.req.query("from"), Math.max(0, to - 1));
     const text = async (n: number) => {
       if (n === 0) return "";
-      const revision = await findRevision(deps.db, record.pageId, n);
+      const revision = await selectRevision(deps.db, record.pageId, n);
       if (!revision) throw revisionNotFound(n, record.path);
       return revision.markdown;
     };

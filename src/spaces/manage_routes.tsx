@@ -9,8 +9,7 @@ import type { PageRow } from "../pages/read_page.ts";
 import { DeletePageForm, RenamePageForm } from "./manage_pages.tsx";
 import { formText, openSpace, revisionParam } from "../kit/web/space_context.ts";
 import { pageHref, spaceHref } from "../kit/web/space_urls.ts";
-import { linksTo } from "../pages/list_neighbors.ts";
-import { findPage } from "../pages/read_page.ts";
+import { selectLinksTo, selectPage } from "../pages/mod.ts";
 
 /** Renaming and deleting pages, each behind a confirmation form. */
 export function manageRoutes(deps: Deps): Hono {
@@ -114,10 +113,10 @@ async function openPage(c: Context, deps: Deps) {
   const id = view.space.wiki.id;
   const asked = c.req.param("path") ?? "";
   const clean = cleanPath(asked);
-  const page = clean ? await findPage(deps.db, id, pathKey(clean)) : null;
+  const page = clean ? await selectPage(deps.db, id, pathKey(clean)) : null;
   if (!page) throw new AppError("page_not_found", `Page "${asked}" not found in wiki "${id}"`);
   const from = new Set(
-    (await linksTo(deps.db, page.id)).map((l) => l.from_page_id).filter((p) => p !== page.id),
+    (await selectLinksTo(deps.db, page.id)).map((l) => l.from_page_id).filter((p) => p !== page.id),
   );
   return { view, page, backlinks: from.size };
 }

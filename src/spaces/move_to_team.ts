@@ -1,7 +1,8 @@
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
 import { teamsThatCanOwnSpaces } from "../teams/teams.ts";
-import { giveWikiToTeam, type WikiRow } from "../wikis/wikis.ts";
+import type { WikiRow } from "../db/wiki_row.ts";
+import { updateWikiOwnerToTeam } from "../wikis/mod.ts";
 
 /**
  * Moves a personal space to a team, for its owner alone, to a team they own or administer
@@ -31,7 +32,7 @@ export async function moveSpaceToTeam(
         `Choose a team you own or administer, not "${teamId}"`,
       );
     }
-    const moved = await giveWikiToTeam(tx, wiki.id, input.actorId, team.id);
+    const moved = await updateWikiOwnerToTeam(tx, wiki.id, input.actorId, team.id);
     if (!moved) {
       throw new AppError(
         "forbidden",

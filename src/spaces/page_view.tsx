@@ -5,6 +5,7 @@ import { actionHref, newPageHref, pageHref, toolHref } from "../kit/web/space_ur
 import { PrevNext, TableOfContents } from "../kit/web/sidebar.tsx";
 import { authorOf, type SpaceView, Time, WikiFrame } from "../kit/web/wiki_frame.tsx";
 import { HelpfulForm } from "../ratings/helpful_form.tsx";
+import { VersionSwitcher } from "../kit/web/version_switcher.tsx";
 
 /**
  * A page as people read it: its rendered markdown (made safe by `renderMarkdown`), the tools
@@ -17,6 +18,10 @@ export function PageView(
     backlinks: { path: string; title: string }[];
     /** Shown at the wiki's root: the page is its Home, with the index one click away. */
     home?: boolean;
+    /** The space's versions ("latest" last) and its default: a switcher when it has any. */
+    versions?: { versions: string[]; default_version: string } | undefined;
+    /** A page the version switcher came from that the live pages do not hold. */
+    missing?: string | undefined;
   },
 ) {
   const { wiki, role } = props.space;
@@ -27,7 +32,7 @@ export function PageView(
       title={page.title}
       path={page.path}
       toc={<TableOfContents html={props.html} />}
-      scripts={["docs_blocks.js"]}
+      scripts={["docs_blocks.js", "code_copy.js"]}
     >
       {props.home && wiki.description && <p class="lead">{wiki.description}</p>}
       {props.home && (
@@ -40,6 +45,16 @@ export function PageView(
             </>
           )}
         </p>
+      )}
+      {props.versions && props.versions.versions.length > 1 && (
+        <VersionSwitcher
+          wikiId={wiki.id}
+          versions={props.versions.versions.slice(0, -1)}
+          defaultName={props.versions.default_version}
+          current="latest"
+          path={page.path}
+          missing={props.missing}
+        />
       )}
       <nav aria-label="Page tools" class="tools">
         {canWrite(role) && <a href={actionHref(wiki.id, "edit", page.path)}>Edit</a>}

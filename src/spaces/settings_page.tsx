@@ -31,56 +31,12 @@ export function SettingsPage(
     <WikiFrame {...props} title={`Settings of ${wiki.title}`}>
       <Alert message={invalid ? "Please correct the fields below" : undefined} />
       {props.saved && <p class="notice" role="status">Settings saved.</p>}
-      <form method="post" action={toolHref(wiki.id, "settings")}>
-        <CsrfField token={props.csrfToken} />
-        <Field
-          name="title"
-          label="Title"
-          required
-          value={props.values.title}
-          error={errors.title}
-        />
-        <TextArea
-          name="description"
-          label="Description"
-          rows={3}
-          value={props.values.description}
-          hint="One or two sentences: shown on the wiki's home and to assistants choosing a wiki"
-          error={errors.description}
-        />
-        <fieldset aria-describedby={errors.visibility ? "field-visibility-error" : undefined}>
-          <legend>Visibility</legend>
-          <label class="check">
-            <input
-              type="radio"
-              name="visibility"
-              value="private"
-              checked={props.values.visibility === "private"}
-            />{" "}
-            Private: only members read it
-          </label>
-          <label class="check">
-            <input
-              type="radio"
-              name="visibility"
-              value="public"
-              checked={props.values.visibility === "public"}
-            />{" "}
-            Public: anyone can read it, on the web and over MCP; only members change it
-          </label>
-          {errors.visibility && <p class="error" id="field-visibility-error">{errors.visibility}
-          </p>}
-        </fieldset>
-        <TextArea
-          name="instructions"
-          label="Instructions for assistants"
-          rows={6}
-          value={props.values.instructions}
-          hint="Told to AI assistants that connect to this wiki: what it covers, how to cite it"
-          error={errors.instructions}
-        />
-        <button type="submit">Save settings</button>
-      </form>
+      <SettingsForm
+        wikiId={wiki.id}
+        csrfToken={props.csrfToken}
+        values={props.values}
+        errors={errors}
+      />
 
       <h2>Git sync</h2>
       {props.sync
@@ -94,6 +50,102 @@ export function SettingsPage(
           </p>
         )}
 
+      <Members
+        wiki={wiki}
+        role={role}
+        csrfToken={props.csrfToken}
+        teams={props.teams}
+        moved={props.moved}
+        moveError={props.moveError}
+      />
+
+      <DeleteWiki
+        wikiId={wiki.id}
+        owner={role === "owner"}
+        csrfToken={props.csrfToken}
+        error={props.deleteError}
+      />
+    </WikiFrame>
+  );
+}
+
+/** The form of the wiki's title, description, visibility and instructions. */
+function SettingsForm(
+  props: {
+    wikiId: string;
+    csrfToken: string;
+    values: WikiSettingsForm;
+    errors: WikiSettingsErrors;
+  },
+) {
+  const { values, errors } = props;
+  return (
+    <form method="post" action={toolHref(props.wikiId, "settings")}>
+      <CsrfField token={props.csrfToken} />
+      <Field
+        name="title"
+        label="Title"
+        required
+        value={values.title}
+        error={errors.title}
+      />
+      <TextArea
+        name="description"
+        label="Description"
+        rows={3}
+        value={values.description}
+        hint="One or two sentences: shown on the wiki's home and to assistants choosing a wiki"
+        error={errors.description}
+      />
+      <fieldset aria-describedby={errors.visibility ? "field-visibility-error" : undefined}>
+        <legend>Visibility</legend>
+        <label class="check">
+          <input
+            type="radio"
+            name="visibility"
+            value="private"
+            checked={values.visibility === "private"}
+          />{" "}
+          Private: only members read it
+        </label>
+        <label class="check">
+          <input
+            type="radio"
+            name="visibility"
+            value="public"
+            checked={values.visibility === "public"}
+          />{" "}
+          Public: anyone can read it, on the web and over MCP; only members change it
+        </label>
+        {errors.visibility && <p class="error" id="field-visibility-error">{errors.visibility}</p>}
+      </fieldset>
+      <TextArea
+        name="instructions"
+        label="Instructions for assistants"
+        rows={6}
+        value={values.instructions}
+        hint="Told to AI assistants that connect to this wiki: what it covers, how to cite it"
+        error={errors.instructions}
+      />
+      <button type="submit">Save settings</button>
+    </form>
+  );
+}
+
+/** Who the wiki's members are, and for an owner of a personal space, moving it to a team. */
+function Members(
+  props: {
+    wiki: SpaceView["space"]["wiki"];
+    role: SpaceView["space"]["role"];
+    csrfToken: string;
+    teams?: TeamRow[];
+    moved?: boolean;
+    moveError?: string | undefined;
+  },
+) {
+  const { wiki, role } = props;
+  return (
+    <>
       <h2>Members</h2>
       {wiki.owner_team_id
         ? (
@@ -111,11 +163,20 @@ export function SettingsPage(
       {wiki.owner_account_id && role === "owner" && (
         <MoveToTeam wikiId={wiki.id} csrfToken={props.csrfToken} teams={props.teams ?? []} />
       )}
+    </>
+  );
+}
 
+/** Deleting the wiki by typing its id (owners only). */
+function DeleteWiki(
+  props: { wikiId: string; owner: boolean; csrfToken: string; error: string | undefined },
+) {
+  return (
+    <>
       <h2>Delete this wiki</h2>
-      {role === "owner"
+      {props.owner
         ? (
-          <form method="post" action={toolHref(wiki.id, "settings/delete")}>
+          <form method="post" action={toolHref(props.wikiId, "settings/delete")}>
             <CsrfField token={props.csrfToken} />
             <p>
               Every page, its history and the tokens made for this wiki go with it. This cannot be
@@ -123,16 +184,16 @@ export function SettingsPage(
             </p>
             <Field
               name="confirm"
-              label={`Type the wiki id, ${wiki.id}, to confirm`}
+              label={`Type the wiki id, ${props.wikiId}, to confirm`}
               required
               autocomplete="off"
-              error={props.deleteError}
+              error={props.error}
             />
             <button type="submit" class="danger">Delete this wiki</button>
           </form>
         )
         : <p>Only owners can delete it.</p>}
-    </WikiFrame>
+    </>
   );
 }
 

@@ -2,16 +2,16 @@ import { type Context, Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import type {} from "../http/request_id.ts";
-import type { WikiRow } from "../wikis/wikis.ts";
+import type { WikiRow } from "../db/wiki_row.ts";
 import { SettingsPage } from "./settings_page.tsx";
 import type { SpaceView } from "../kit/web/wiki_frame.tsx";
 import { syncStatusOf } from "../sync/connect_source.ts";
-import { findGitSource } from "../sync/git_source.ts";
 import { moveSpaceToTeam } from "./move_to_team.ts";
 import { teamsThatCanOwnSpaces } from "../teams/teams.ts";
 import { formText, openSpace } from "../kit/web/space_context.ts";
 import { toolHref } from "../kit/web/space_urls.ts";
 import { changeWikiSettings, deleteWikiConfirmed, type WikiSettingsForm } from "./wiki_settings.ts";
+import { selectGitSource } from "../sync/mod.ts";
 
 /** A wiki's settings (owners and admins), moving a personal one to a team and deleting it (owners). */
 export function settingsRoutes(deps: Deps): Hono {
@@ -19,7 +19,7 @@ export function settingsRoutes(deps: Deps): Hono {
 
   app.get("/w/:id/-/settings", async (c) => {
     const view = await openSpace(deps, c, "admin");
-    const source = await findGitSource(deps.db, view.space.wiki.id);
+    const source = await selectGitSource(deps.db, view.space.wiki.id);
     return c.html(
       <SettingsPage
         {...view}
@@ -49,36 +49,7 @@ export function settingsRoutes(deps: Deps): Hono {
     return c.redirect(toolHref(result.wiki.id, "settings", { saved: 1 }), 303);
   });
 
-  app.post("/w/:id/-/settings/team", async (c) => {
-    const view = await openSpace(deps, c, "admin");
-    const form = await c.req.parseBody();
-    try {
-      if (form.confirm !== "yes") {
-        throw new AppError(
-          "bad_request",
-          "Tick the box to confirm the move: a team's space cannot be made personal again",
-        );
-      }
-      await moveSpaceToTeam(deps.db, {
-        actorId: view.account!.id,
-        wiki: view.space.wiki,
-        teamId: formText(form.team),
-      });
-    } catch (error) {
-      if (!(error instanceof AppError) || error.status >= 500) throw error;
-      return c.html(
-        <SettingsPage
-          {...view}
-          values={valuesOf(view.space.wiki)}
-          teams={await movableTo(deps, view)}
-          moveError={error.detail}
-        />,
-        error.status as 400 | 403,
-      );
-    }
-    logChange(c, deps, "wiki moved to a team", view.space.wiki.id);
-    return c.redirect(toolHref(view.space.wiki.id, "settings", { moved: 1 }), 303);
-  });
+  app.post("/w/:id/-/settings/team", (c) => moveToTeam(deps, c));
 
   app.post("/w/:id/-/settings/delete", async (c) => {
     const view = await openSpace(deps, c, "admin");
@@ -123,4 +94,36 @@ function logChange(c: Context, deps: Deps, message: string, wikiId: string): voi
     wiki: wikiId,
     account_id: c.get("account")?.id,
   });
+}
+
+/** Moves a personal wiki to one of its owner's teams, once the move is confirmed. */
+async function moveToTeam(deps: Deps, c: Context) {
+  const view = await openSpace(deps, c, "admin");
+  const form = await c.req.parseBody();
+  try {
+    if (form.confirm !== "yes") {
+      throw new AppError(
+        "bad_request",
+        "Tick the box to confirm the move: a team's space cannot be made personal again",
+      );
+    }
+    await moveSpaceToTeam(deps.db, {
+      actorId: view.account!.id,
+      wiki: view.space.wiki,
+      teamId: formText(form.team),
+    });
+  } catch (error) {
+    if (!(error instanceof AppError) || error.status >= 500) throw error;
+    return c.html(
+      <SettingsPage
+        {...view}
+        values={valuesOf(view.space.wiki)}
+        teams={await movableTo(deps, view)}
+        moveError={error.detail}
+      />,
+      error.status as 400 | 403,
+    );
+  }
+  logChange(c, deps, "wiki moved to a team", view.space.wiki.id);
+  return c.redirect(toolHref(view.space.wiki.id, "settings", { moved: 1 }), 303);
 }

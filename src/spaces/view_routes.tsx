@@ -3,18 +3,19 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { cleanPath, pathKey } from "../markdown/paths.ts";
 import type { PageRow } from "../pages/read_page.ts";
-import { linksTo, missingTargets } from "../pages/list_neighbors.ts";
-import { similarPaths } from "../pages/read_page.ts";
 import { findPageRecord } from "./find_page_record.ts";
 import { WikiHomePage } from "./home_page.tsx";
-import { readingOrder, type TreeNode } from "../kit/web/page_tree.ts";
+import { readingOrder, type TreeNode } from "../navigation/page_tree.ts";
 import { MissingPageView, PageView } from "./page_view.tsx";
 import { renderPage } from "./render_page.ts";
 import { suggestSections } from "./suggest_sections.ts";
+import { suggestTitles } from "./suggest_titles.ts";
 import { openSpace } from "../kit/web/space_context.ts";
-import { countWikiPages, recentPages } from "./space_history.ts";
 import { pageHref, spaceHref } from "../kit/web/space_urls.ts";
 import type { SpaceView } from "../kit/web/wiki_frame.tsx";
+import { selectLinksTo, selectMissingTargets, selectSimilarPaths } from "../pages/mod.ts";
+import { countPages, selectRecentPages } from "./mod.ts";
+import { versionNamesOf } from "../versions/versions.ts";
 
 /**
  * Reading a wiki: its home, its index and its pages (its search and Ask pages: `search/`, `ask/`). Mount last: the page route takes any
@@ -29,7 +30,9 @@ export function viewRoutes(deps: Deps): Hono {
     const view = await openSpace(deps, c, "read");
     const home = homePath(view.nav?.tree ?? []);
     const record = home ? await findPageRecord(deps.db, view.space.wiki.id, home) : null;
-    if (record?.kind === "page") return c.html(await pageView(deps, view, record.page, true));
+    if (record?.kind === "page") {
+      return c.html(await pageView(deps, view, record.page, true, c.req.query("missing")));
+    }
     return c.html(await indexView(deps, view));
   });
 
@@ -40,25 +43,18 @@ export function viewRoutes(deps: Deps): Hono {
 
   app.get("/w/:id/", (c) => c.redirect(spaceHref(c.req.param("id")), 301));
 
-  // Results as you type (search.js): page titles that contain the words, then the best
-  // sections by the wiki's own search; a few of each, as JSON.
+  // Results as you type (search.js, palette.js): titles and headings that match the words
+  // (prefixes, one typo in longer words), then the best sections by the wiki's own search.
   app.get("/w/:id/-/suggest", async (c) => {
     const view = await openSpace(deps, c, "read");
     const query = (c.req.query("q") ?? "").trim().slice(0, 200);
     if (query.length < 2) return c.json({ results: [] });
-    const words = query.toLowerCase().split(/\s+/);
-    const titles = readingOrder(view.nav?.tree ?? [])
-      .filter((p) => words.every((w) => `${p.title} ${p.path}`.toLowerCase().includes(w)))
-      .slice(0, 5)
-      .map((p) => ({
-        title: p.title,
-        section: null,
-        href: pageHref(view.space.wiki.id, p.path),
-        path: p.path,
-      }));
+    const order = readingOrder(view.nav?.tree ?? []);
+    const titles = (await suggestTitles(deps.db, view.space.wiki.id, order, query))
+      .map(({ score: _, ...t }) => t);
     const sections = (await suggestSections(deps, [view.space.wiki.id], query))
       .map(({ wiki: _, ...s }) => s);
-    // A page already named by its title is not listed again for its whole text.
+    // A page or section already named by its title is not listed again for its text.
     const seen = new Set(titles.map((t) => t.href));
     const more = sections.filter((s) => !seen.has(s.href) && !seen.has(s.href.split("#")[0]!));
     const results = [...titles, ...more].slice(0, 8);
@@ -79,7 +75,7 @@ export function viewRoutes(deps: Deps): Hono {
       return c.redirect(pageHref(wiki.id, record.page.path));
     }
     if (record?.kind !== "page") {
-      const suggestions = await similarPaths(deps.db, wiki.id, pathKey(path));
+      const suggestions = await selectSimilarPaths(deps.db, wiki.id, pathKey(path));
       return c.html(
         <MissingPageView
           {...view}
@@ -101,13 +97,13 @@ async function indexView(deps: Deps, view: SpaceView) {
   const id = view.space.wiki.id;
   const nav = view.nav!;
   const [recent, wanted] = await Promise.all([
-    recentPages(deps.db, id, 10),
-    view.space.role ? missingTargets(deps.db, id, 20) : [],
+    selectRecentPages(deps.db, id, 10),
+    view.space.role ? selectMissingTargets(deps.db, id, 20) : [],
   ]);
   return (
     <WikiHomePage
       {...view}
-      pageCount={await countWikiPages(deps.db, id)}
+      pageCount={await countPages(deps.db, id)}
       recent={recent}
       tree={nav.tree}
       treeTruncated={nav.truncated}
@@ -116,10 +112,19 @@ async function indexView(deps: Deps, view: SpaceView) {
   );
 }
 
-/** A page as people read it, with its backlinks; `home` at the wiki's root. */
-async function pageView(deps: Deps, view: SpaceView, page: PageRow, home: boolean) {
+/**
+ * A page as people read it, with its backlinks and the space's versions; `home` at the wiki's
+ * root (`missing`: the page the version switcher came from, not in the live pages).
+ */
+async function pageView(
+  deps: Deps,
+  view: SpaceView,
+  page: PageRow,
+  home: boolean,
+  missing?: string,
+) {
   const { wiki, role } = view.space;
-  const [html, links] = await Promise.all([
+  const [html, links, versions] = await Promise.all([
     renderPage(deps.db, {
       wikiId: wiki.id,
       path: page.path,
@@ -127,7 +132,8 @@ async function pageView(deps: Deps, view: SpaceView, page: PageRow, home: boolea
       canCreate: role !== null,
       title: page.title,
     }),
-    linksTo(deps.db, page.id),
+    selectLinksTo(deps.db, page.id),
+    versionNamesOf(deps.db, [wiki.id]),
   ]);
   const backlinks = new Map<string, { path: string; title: string }>();
   for (const link of links) {
@@ -141,6 +147,8 @@ async function pageView(deps: Deps, view: SpaceView, page: PageRow, home: boolea
       html={html}
       backlinks={[...backlinks.values()]}
       home={home}
+      versions={versions.get(wiki.id)}
+      missing={missing}
     />
   );
 }

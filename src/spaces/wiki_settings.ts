@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
-import type { WikiRow } from "../wikis/wikis.ts";
+import type { WikiRow } from "../db/wiki_row.ts";
 import { deleteWikiRow } from "./store.ts";
-import { changeWiki } from "../wikis/wikis.ts";
+import { updateWiki } from "../wikis/mod.ts";
 
 /** The settings form of a wiki, as posted. */
 export const wikiSettingsSchema = z.object({
@@ -35,7 +35,7 @@ export async function changeWikiSettings(
     }
     return { ok: false, errors };
   }
-  const wiki = await changeWiki(db, wikiId, parsed.data);
+  const wiki = await updateWiki(db, wikiId, parsed.data);
   if (!wiki) throw new AppError("wiki_not_found", `Wiki "${wikiId}" not found`);
   return { ok: true, wiki };
 }

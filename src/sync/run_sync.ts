@@ -5,7 +5,6 @@ import { type SourcePage, toPage } from "../importer/read_sources.ts";
 import { pathKey } from "../markdown/paths.ts";
 import { readDocsLayout } from "../navigation/docs_layout.ts";
 import { deletePage, renamePage } from "../pages/rename_page.ts";
-import { pageHashes } from "../pages/list_pages.ts";
 import type { WriteBy } from "../pages/write_page.ts";
 import {
   fetchTree,
@@ -24,6 +23,7 @@ import {
   recordSyncSuccess,
   selectGitSource,
 } from "./store.ts";
+import { selectPageHashes } from "../pages/mod.ts";
 
 /** What a sync did: the import's counts, renames, and the commit it brought the space to. */
 export type SyncSummary = ImportSummary & {
@@ -128,7 +128,7 @@ async function applyTree(
 
   // Renames first: the same blob gone from one path and new at another.
   let renamed = 0;
-  let stored = await pageHashes(deps.db, wikiId);
+  let stored = await selectPageHashes(deps.db, wikiId);
   const gone = new Map<string, string[]>();
   for (const [file, oid] of previous) {
     if (!tree.files.has(file)) gone.set(oid, [...gone.get(oid) ?? [], file]);
@@ -149,7 +149,7 @@ async function applyTree(
       if (!(error instanceof AppError)) throw error;
     }
   }
-  if (renamed > 0) stored = await pageHashes(deps.db, wikiId);
+  if (renamed > 0) stored = await selectPageHashes(deps.db, wikiId);
 
   // New and changed files through the import's code path.
   const pages: SourcePage[] = [...tree.skipped];

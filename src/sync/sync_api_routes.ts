@@ -15,10 +15,10 @@ import {
   rotateWebhookSecret,
   syncStatusOf,
 } from "./connect_source.ts";
-import { findGitSource, queueSync, recentSyncJobs } from "./git_source.ts";
 import type { SyncJobRow } from "./git_source.ts";
 import { processOwner, runSyncJob } from "./sync_jobs.ts";
 import { verifyWebhook } from "./webhook_signature.ts";
+import { enqueueSyncJob, selectGitSource, selectRecentSyncJobs } from "./mod.ts";
 
 const statusSchema = z.object({
   url: z.string(),
@@ -84,9 +84,9 @@ function connectionRoutes(app: OpenAPIHono, deps: Deps): void {
     }),
     async (c) => {
       const wikiId = await requireSpace(deps, c, c.req.valid("param").id, false);
-      const row = await findGitSource(deps.db, wikiId);
+      const row = await selectGitSource(deps.db, wikiId);
       if (!row) throw notConnected(wikiId);
-      const jobs = await recentSyncJobs(deps.db, wikiId);
+      const jobs = await selectRecentSyncJobs(deps.db, wikiId);
       return c.json({ ...syncStatusOf(deps.config.baseUrl, row), jobs: jobs.map(jobOf) }, 200);
     },
   );
@@ -184,8 +184,8 @@ function syncNowRoutes(app: OpenAPIHono, deps: Deps): void {
     }),
     async (c) => {
       const wikiId = await requireSpace(deps, c, c.req.valid("param").id, false);
-      if (!await findGitSource(deps.db, wikiId)) throw notConnected(wikiId);
-      const queued = await queueSync(deps.db, wikiId, "manual");
+      if (!await selectGitSource(deps.db, wikiId)) throw notConnected(wikiId);
+      const queued = await enqueueSyncJob(deps.db, wikiId, "manual");
       const ran = await runSyncJob(deps, owner, { jobId: queued.id });
       return ran ? c.json(jobOf(ran), 200) : c.json(jobOf(queued), 202);
     },
@@ -212,7 +212,7 @@ function webhookRoute(app: OpenAPIHono, deps: Deps): void {
     }),
     async (c) => {
       const id = c.req.valid("param").id;
-      const row = await findWiki(deps.db, id) && await findGitSource(deps.db, id);
+      const row = await findWiki(deps.db, id) && await selectGitSource(deps.db, id);
       const body = new Uint8Array(await c.req.arrayBuffer());
       // An unknown space, a space without a repository and a wrong signature get one answer
       // (a signature checked against a secret nobody holds), so the hook tells no one which
@@ -229,7 +229,7 @@ function webhookRoute(app: OpenAPIHono, deps: Deps): void {
       if (ref !== null && ref !== `refs/heads/${row.branch}`) {
         return c.json({ queued: false, job: null }, 202);
       }
-      const job = await queueSync(deps.db, id, "webhook");
+      const job = await enqueueSyncJob(deps.db, id, "webhook");
       deps.log.info("sync queued by webhook", { wiki: id, host: verdict.host, job: job.id });
       return c.json({ queued: true, job: Number(job.id) }, 202);
     },

@@ -70,63 +70,90 @@ export function SyncPage(
         cannot be edited here while the space is connected, and pages the repository does not have
         are deleted by the first sync (their history stays).
       </p>
-      <form method="post" action={toolHref(wiki.id, "sync")}>
-        <CsrfField token={props.csrfToken} />
-        <Field
-          name="url"
-          label="Repository URL (https)"
-          required
-          value={props.values.url}
-          hint="e.g. https://github.com/acme/handbook.git"
-        />
-        <Field name="branch" label="Branch" required value={props.values.branch} />
-        <Field
-          name="folder"
-          label="Folder in the repository"
-          value={props.values.folder}
-          hint="Empty for the whole repository, e.g. docs"
-        />
-        <Field
-          name="token"
-          label="Access token (private repositories)"
-          type="password"
-          autocomplete="off"
-          hint={props.canStoreTokens
-            ? (status?.has_token
-              ? "A token is stored (never shown). Leave empty to keep it; it is dropped if the URL changes"
-              : "Read-only access is enough; stored encrypted, never shown again")
-            : "This server cannot store tokens: its operator has not set SYNC_SECRET_KEY. Public repositories need none"}
-        />
-        <Field
-          name="interval"
-          label="Sync every … minutes"
-          value={props.values.interval}
-          hint="Empty: only on demand and from the webhook"
-        />
-        <button type="submit">{status ? "Save the connection" : "Connect"}</button>
-      </form>
+      <ConnectionForm
+        wikiId={wiki.id}
+        csrfToken={props.csrfToken}
+        values={props.values}
+        canStoreTokens={props.canStoreTokens}
+        status={status}
+      />
 
-      {status && (
-        <>
-          <h2>Disconnect</h2>
-          <form method="post" action={toolHref(wiki.id, "sync/disconnect")}>
-            <CsrfField token={props.csrfToken} />
-            <p>The pages stay, and can be edited here again.</p>
-            <button type="submit" class="danger">Disconnect the repository</button>
-          </form>
-          <h2>Latest syncs</h2>
-          {props.jobs.length === 0 ? <p>None yet.</p> : (
-            <ul>
-              {props.jobs.map((job) => (
-                <li>
-                  <Time at={new Date(job.created_at)} /> {job.reason}: {job.state}
-                  {job.error ? ` — ${job.error}` : ""}
-                </li>
-              ))}
-            </ul>
-          )}
-        </>
-      )}
+      {status && <Disconnect wikiId={wiki.id} csrfToken={props.csrfToken} jobs={props.jobs} />}
     </WikiFrame>
+  );
+}
+
+/** The repository, branch, folder, token and schedule of the connection. */
+function ConnectionForm(
+  props: {
+    wikiId: string;
+    csrfToken: string;
+    values: SyncForm;
+    canStoreTokens: boolean;
+    status: SyncStatus | null;
+  },
+) {
+  const status = props.status;
+  return (
+    <form method="post" action={toolHref(props.wikiId, "sync")}>
+      <CsrfField token={props.csrfToken} />
+      <Field
+        name="url"
+        label="Repository URL (https)"
+        required
+        value={props.values.url}
+        hint="e.g. https://github.com/acme/handbook.git"
+      />
+      <Field name="branch" label="Branch" required value={props.values.branch} />
+      <Field
+        name="folder"
+        label="Folder in the repository"
+        value={props.values.folder}
+        hint="Empty for the whole repository, e.g. docs"
+      />
+      <Field
+        name="token"
+        label="Access token (private repositories)"
+        type="password"
+        autocomplete="off"
+        hint={props.canStoreTokens
+          ? (status?.has_token
+            ? "A token is stored (never shown). Leave empty to keep it; it is dropped if the URL changes"
+            : "Read-only access is enough; stored encrypted, never shown again")
+          : "This server cannot store tokens: its operator has not set SYNC_SECRET_KEY. Public repositories need none"}
+      />
+      <Field
+        name="interval"
+        label="Sync every … minutes"
+        value={props.values.interval}
+        hint="Empty: only on demand and from the webhook"
+      />
+      <button type="submit">{status ? "Save the connection" : "Connect"}</button>
+    </form>
+  );
+}
+
+/** Disconnecting the repository, and the latest syncs. */
+function Disconnect(props: { wikiId: string; csrfToken: string; jobs: SyncJobRow[] }) {
+  return (
+    <>
+      <h2>Disconnect</h2>
+      <form method="post" action={toolHref(props.wikiId, "sync/disconnect")}>
+        <CsrfField token={props.csrfToken} />
+        <p>The pages stay, and can be edited here again.</p>
+        <button type="submit" class="danger">Disconnect the repository</button>
+      </form>
+      <h2>Latest syncs</h2>
+      {props.jobs.length === 0 ? <p>None yet.</p> : (
+        <ul>
+          {props.jobs.map((job) => (
+            <li>
+              <Time at={new Date(job.created_at)} /> {job.reason}: {job.state}
+              {job.error ? ` — ${job.error}` : ""}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
   );
 }

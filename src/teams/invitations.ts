@@ -7,8 +7,7 @@ import {
   deleteInvitation,
   type InvitationRow,
   lockMembers,
-  selectInvitationsFor,
-  selectTeamInvitations,
+  revokeEmailedLinks,
   upsertInvitation,
   upsertMembership,
 } from "./store.ts";
@@ -19,35 +18,38 @@ const emailSchema = z.email().max(254);
  * Invites an email to a team: nobody joins a team without accepting. Owners and admins
  * invite; only an owner invites an owner. The answer is the same whether the email has an
  * account, has none yet (the invitation waits for it to sign up) or is already a member (then
- * nothing is stored): the form must not tell who has an account here.
+ * nothing is stored): the form must not tell who has an account here. Returns whether an
+ * invitation was stored (false: a member already), so that only a stored one is emailed.
  */
 export async function inviteToTeam(
   db: Db,
   input: { actorId: string; teamId: string; email: string; role: Role },
-): Promise<void> {
+): Promise<boolean> {
   const email = input.email.trim();
   if (!emailSchema.safeParse(email).success) {
     throw new AppError("bad_request", `"${email}" is not an email address`);
   }
-  await db.transaction(async (tx) => {
+  return await db.transaction(async (tx) => {
     const members = await lockMembers(tx, input.teamId);
     const actor = requireManager(members, input.actorId, input.teamId);
     if (input.role === "owner" && actor.role !== "owner") {
       throw new AppError("forbidden", `Only an owner of team "${input.teamId}" can add an owner`);
     }
-    if (members.some((m) => m.email.toLowerCase() === email.toLowerCase())) return;
+    if (members.some((m) => m.email.toLowerCase() === email.toLowerCase())) return false;
     await upsertInvitation(tx, {
       teamId: input.teamId,
       email,
       role: input.role,
       invitedBy: actor.account_id,
     });
+    return true;
   });
 }
 
 /**
  * Answers an invitation addressed to the account's email: `accept` makes it a member with the
- * role it was invited to, `decline` drops the invitation. `not_found` when there is none.
+ * role it was invited to, `decline` drops the invitation. `not_found` when there is none. The
+ * link emailed with it stops working either way.
  */
 export async function answerInvitation(
   db: Db,
@@ -57,12 +59,13 @@ export async function answerInvitation(
     const members = await lockMembers(tx, input.teamId);
     const role = await deleteInvitation(tx, input.teamId, input.account.email);
     if (!role) throw new AppError("not_found", `No invitation to team "${input.teamId}"`);
+    await revokeEmailedLinks(tx, input.teamId, input.account.email);
     if (!input.accept || members.some((m) => m.account_id === input.account.id)) return;
     await upsertMembership(tx, input.teamId, input.account.id, role);
   });
 }
 
-/** Withdraws a pending invitation (owners and admins). */
+/** Withdraws a pending invitation and the link emailed with it (owners and admins). */
 export async function cancelInvitation(
   db: Db,
   input: { actorId: string; teamId: string; email: string },
@@ -70,17 +73,8 @@ export async function cancelInvitation(
   await db.transaction(async (tx) => {
     requireManager(await lockMembers(tx, input.teamId), input.actorId, input.teamId);
     await deleteInvitation(tx, input.teamId, input.email);
+    await revokeEmailedLinks(tx, input.teamId, input.email);
   });
-}
-
-/** The open invitations of a team. */
-export function teamInvitations(db: Db, teamId: string): Promise<InvitationRow[]> {
-  return selectTeamInvitations(db, teamId);
-}
-
-/** The open invitations addressed to this e-mail address. */
-export function invitationsFor(db: Db, email: string): Promise<InvitationRow[]> {
-  return selectInvitationsFor(db, email);
 }
 
 export type { InvitationRow };

@@ -52,7 +52,10 @@ export function InviteLinksSection(
           <tbody>
             {props.links.map((link) => (
               <tr>
-                <td>{link.role}</td>
+                <td>
+                  {link.role}
+                  {link.email && <span class="hint">, emailed to {link.email} (works once)</span>}
+                </td>
                 <td>{link.expires_at.toISOString().slice(0, 10)}</td>
                 <td>{link.uses}</td>
                 <td>

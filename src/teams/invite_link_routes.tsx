@@ -1,7 +1,7 @@
 import { type Context, Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { requireAccount } from "../sessions/sessions.ts";
+import { requireAccount } from "../kit/web/require_account.ts";
 import { InviteLinkCreatedPage, InvitePage } from "./invite_link_pages.tsx";
 import {
   createInviteLink,

@@ -148,27 +148,38 @@ export type InviteLinkRow = {
   expires_at: Date;
   revoked_at: Date | null;
   uses: number;
+  /** The address an emailed link was sent to (it works once); null for a shared link. */
+  email: string | null;
 };
 
 /** Stores a new invitation link (the SHA-256 of its secret). */
 export async function insertInviteLink(
   db: Db,
-  link: { id: string; teamId: string; role: Role; secretHash: string; createdBy: string },
+  link: {
+    id: string;
+    teamId: string;
+    role: Role;
+    secretHash: string;
+    createdBy: string;
+    email: string | null;
+  },
   expiresAt: Date,
 ): Promise<InviteLinkRow> {
   const rows = await db<InviteLinkRow>`
-    INSERT INTO team_invite_links (id, team_id, role, secret_hash, created_by, expires_at)
+    INSERT INTO team_invite_links (id, team_id, role, secret_hash, created_by, expires_at, email)
     VALUES (${link.id}, ${link.teamId}, ${link.role}, ${link.secretHash}, ${link.createdBy},
-      ${expiresAt})
-    RETURNING id, team_id, role, created_at, expires_at, revoked_at, uses`;
+      ${expiresAt}, ${link.email})
+    RETURNING id, team_id, role, created_at, expires_at, revoked_at, uses, email`;
   return rows[0]!;
 }
 
 /** The team's links that still work, newest first. */
 export function selectLiveInviteLinks(db: Db, teamId: string): Promise<InviteLinkRow[]> {
   return db`
-    SELECT id, team_id, role, created_at, expires_at, revoked_at, uses FROM team_invite_links
+    SELECT id, team_id, role, created_at, expires_at, revoked_at, uses, email
+    FROM team_invite_links
     WHERE team_id = ${teamId} AND revoked_at IS NULL AND expires_at > now()
+      AND (email IS NULL OR uses = 0)
     ORDER BY created_at DESC`;
 }
 
@@ -178,7 +189,7 @@ export async function selectInviteLinkByHash(
   secretHash: string,
 ): Promise<(InviteLinkRow & { team_name: string }) | null> {
   const rows = await db<InviteLinkRow & { team_name: string }>`
-    SELECT l.id, l.team_id, l.role, l.created_at, l.expires_at, l.revoked_at, l.uses,
+    SELECT l.id, l.team_id, l.role, l.created_at, l.expires_at, l.revoked_at, l.uses, l.email,
       t.name AS team_name
     FROM team_invite_links l JOIN teams t ON t.id = l.team_id
     WHERE l.secret_hash = ${secretHash}`;
@@ -193,7 +204,29 @@ export async function revokeInviteLinkRow(db: Db, teamId: string, id: string): P
   return rows.length > 0;
 }
 
-/** Counts one more person who joined through the link. */
-export async function countInviteLinkUse(db: Db, id: string): Promise<void> {
-  await db`UPDATE team_invite_links SET uses = uses + 1 WHERE id = ${id}`;
+/** Counts one more person who joined through the link; false when an emailed one is used up. */
+export async function countInviteLinkUse(db: Db, id: string): Promise<boolean> {
+  const rows = await db`
+    UPDATE team_invite_links SET uses = uses + 1
+    WHERE id = ${id} AND (email IS NULL OR uses = 0) RETURNING 1`;
+  return rows.length > 0;
+}
+
+/** Revokes the live links emailed to an address (its invitation was withdrawn or answered). */
+export async function revokeEmailedLinks(db: Db, teamId: string, email: string): Promise<void> {
+  await db`
+    UPDATE team_invite_links SET revoked_at = now()
+    WHERE team_id = ${teamId} AND lower(email) = lower(${email}) AND revoked_at IS NULL`;
+}
+
+/** How many invitation emails an account has had sent since `since`. */
+export async function countEmailedLinksSince(
+  db: Db,
+  accountId: string,
+  since: Date,
+): Promise<number> {
+  const rows = await db<{ n: number }>`
+    SELECT count(*)::int AS n FROM team_invite_links
+    WHERE created_by = ${accountId} AND email IS NOT NULL AND created_at > ${since}`;
+  return rows[0]?.n ?? 0;
 }

@@ -4,23 +4,22 @@ import { z } from "zod";
 import { manages } from "../access/role.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { requireAccount } from "../sessions/sessions.ts";
-import {
-  answerInvitation,
-  cancelInvitation,
-  inviteToTeam,
-  teamInvitations,
-} from "./invitations.ts";
+import { requireAccount } from "../kit/web/require_account.ts";
+import { answerInvitation, cancelInvitation, inviteToTeam } from "./invitations.ts";
 import {
   changeMemberRole,
   createTeam,
   getTeamForMember,
   leaveTeam,
   removeTeamMember,
-  teamSpaces,
 } from "./teams.ts";
 import { CreateTeamPage, TeamPage } from "./team_pages.tsx";
 import { liveInviteLinks } from "./invite_links.ts";
+import { selectTeamInvitations, selectTeamSpaces } from "./mod.ts";
+import { emailInvitation } from "./invite_emails.ts";
+import { createMailer, type Mailer } from "../lib/mailer.ts";
+
+type TeamDeps = Pick<Deps, "db" | "config" | "log">;
 
 const roleSchema = z.enum(["owner", "admin", "member", "viewer"]);
 
@@ -28,18 +27,19 @@ const roleSchema = z.enum(["owner", "admin", "member", "viewer"]);
  * The team pages of the web app. Mount behind `sessionMiddleware` and `csrfProtection`
  * (`sessionRoutes` does): they read `account` and `csrfToken` from the context.
  */
-export function teamRoutes(deps: Pick<Deps, "db">): Hono {
+export function teamRoutes(deps: TeamDeps): Hono {
   const app = new Hono();
+  const mailer = deps.config.mail ? createMailer(deps.config.mail) : null;
 
   teamPageRoutes(app, deps);
-  invitationRoutes(app, deps);
+  invitationRoutes(app, deps, mailer);
   memberRoutes(app, deps);
 
   return app;
 }
 
 /** A team's page, and creating a team. */
-function teamPageRoutes(app: Hono, deps: Pick<Deps, "db">): void {
+function teamPageRoutes(app: Hono, deps: TeamDeps): void {
   app.get("/teams/:id", async (c) => {
     const account = requireAccount(c);
     const view = await teamView(deps, c.req.param("id"), account.id);
@@ -72,25 +72,8 @@ function teamPageRoutes(app: Hono, deps: Pick<Deps, "db">): void {
 }
 
 /** Inviting to a team, and answering or cancelling an invitation. */
-function invitationRoutes(app: Hono, deps: Pick<Deps, "db">): void {
-  app.post("/teams/:id/members", async (c) => {
-    const account = requireAccount(c);
-    const teamId = c.req.param("id");
-    const form = await c.req.parseBody();
-    const email = text(form.email);
-    try {
-      await inviteToTeam(deps.db, {
-        actorId: account.id,
-        teamId,
-        email,
-        role: parseRole(form.role),
-      });
-    } catch (error) {
-      return await teamPageWithError(c, deps, teamId, error, email);
-    }
-    // The same answer whether or not the email has an account (see inviteToTeam).
-    return c.redirect(`/teams/${teamId}?invited=1`, 303);
-  });
+function invitationRoutes(app: Hono, deps: TeamDeps, mailer: Mailer | null): void {
+  app.post("/teams/:id/members", (c) => inviteByEmail(c, deps, mailer));
 
   app.post("/teams/:id/invitations/cancel", async (c) => {
     const account = requireAccount(c);
@@ -114,8 +97,46 @@ function invitationRoutes(app: Hono, deps: Pick<Deps, "db">): void {
   }
 }
 
+/**
+ * `POST /teams/:id/members`: stores the invitation and, when SMTP is configured, emails it
+ * with a link of its own. The answer is the same whether or not the email has an account (see
+ * inviteToTeam); a failed send shows the link, which works all the same, to pass on by hand.
+ */
+async function inviteByEmail(c: Context, deps: TeamDeps, mailer: Mailer | null) {
+  const account = requireAccount(c);
+  const teamId = c.req.param("id")!;
+  const form = await c.req.parseBody();
+  const email = text(form.email).trim();
+  try {
+    const role = parseRole(form.role);
+    const stored = await inviteToTeam(deps.db, { actorId: account.id, teamId, email, role });
+    if (!stored || !mailer) return c.redirect(`/teams/${teamId}?invited=1`, 303);
+    const { team } = await getTeamForMember(deps.db, teamId, account.id);
+    const outcome = await emailInvitation(
+      { ...deps, mailer, perHour: deps.config.mail!.invitesPerHour },
+      { actor: account, team, email, role },
+    );
+    if (outcome.sent) return c.redirect(`/teams/${teamId}?emailed=1`, 303);
+    const view = await teamView(deps, teamId, account.id);
+    const error = outcome.reason === "limit"
+      ? `Invitation saved but not emailed: you have sent ${outcome.perHour} invitation emails in the last hour. ${email} sees it on their account page after signing up with that email, or send them an invitation link.`
+      : `Invitation saved, but the email to ${email} could not be sent. Send them this link yourself: it works once, for 7 days.`;
+    return c.html(
+      <TeamPage
+        account={account}
+        csrfToken={c.get("csrfToken")}
+        {...view}
+        error={error}
+        unsentLink={outcome.reason === "failed" ? outcome.url : undefined}
+      />,
+    );
+  } catch (error) {
+    return await teamPageWithError(c, deps, teamId, error, email);
+  }
+}
+
 /** Removing a member, changing a role, leaving a team. */
-function memberRoutes(app: Hono, deps: Pick<Deps, "db">): void {
+function memberRoutes(app: Hono, deps: TeamDeps): void {
   app.post("/teams/:id/members/:accountId/remove", async (c) => {
     const account = requireAccount(c);
     const teamId = c.req.param("id");
@@ -174,7 +195,7 @@ function memberRoutes(app: Hono, deps: Pick<Deps, "db">): void {
  */
 async function teamPageWithError(
   c: Context,
-  deps: Pick<Deps, "db">,
+  deps: TeamDeps,
   teamId: string,
   error: unknown,
   inviteEmail?: string,
@@ -196,18 +217,21 @@ async function teamPageWithError(
 }
 
 /** What the team page shows a member: the team, its members and, to managers, invitations. */
-async function teamView(deps: Pick<Deps, "db">, teamId: string, accountId: string) {
+async function teamView(deps: TeamDeps, teamId: string, accountId: string) {
   const view = await getTeamForMember(deps.db, teamId, accountId);
   const [invitations, links, spaces] = await Promise.all([
-    !manages(view.role) ? [] : teamInvitations(deps.db, teamId),
+    !manages(view.role) ? [] : selectTeamInvitations(deps.db, teamId),
     !manages(view.role) ? [] : liveInviteLinks(deps.db, accountId, teamId),
-    teamSpaces(deps.db, teamId),
+    selectTeamSpaces(deps.db, teamId),
   ]);
-  return { ...view, invitations, links, spaces };
+  return { ...view, invitations, links, spaces, emails: deps.config.mail !== null };
 }
 
 /** What the team page says after an action, from the query its redirect carried. */
 function noticeOf(query: Record<string, string>): string | undefined {
+  if ("emailed" in query) {
+    return "Invitation emailed, with a link that signs them up and joins them to the team. It also waits on their account page if they already have one.";
+  }
   if ("invited" in query) {
     return "Invitation sent. Whoever has or makes an account with that email sees it on their account page, and joins when they accept it.";
   }

@@ -10,13 +10,12 @@ import {
   selectMembers,
   selectTeam,
   selectTeamsOf,
-  selectTeamSpaces,
   type TeamRow,
   upsertMembership,
 } from "./store.ts";
-import { findAccountByEmail } from "../accounts/accounts.ts";
-import { revokeTeamTokens } from "../auth/tokens.ts";
-import { dropTeamSpacesFromGrants } from "../oauth/grants.ts";
+import { selectAccountByEmail } from "../accounts/mod.ts";
+import { revokeTeamSpaceTokens } from "../auth/mod.ts";
+import { removeTeamSpacesFromGrants } from "../oauth/mod.ts";
 
 /** Creates a team with its creator as owner, in one transaction. */
 export async function createTeam(
@@ -62,8 +61,8 @@ export async function setMemberRole(
     }
     if (role === null) {
       await deleteMembership(tx, teamId, accountId);
-      await revokeTeamTokens(tx, accountId, teamId);
-      await dropTeamSpacesFromGrants(tx, accountId, teamId);
+      await revokeTeamSpaceTokens(tx, accountId, teamId);
+      await removeTeamSpacesFromGrants(tx, accountId, teamId);
     } else await upsertMembership(tx, teamId, accountId, role);
   });
 }
@@ -97,7 +96,7 @@ export async function addTeamMember(
       throw new AppError("forbidden", `Only an owner of team "${input.teamId}" can add an owner`);
     }
     const email = input.email.trim();
-    const account = email ? await findAccountByEmail(tx, email) : null;
+    const account = email ? await selectAccountByEmail(tx, email) : null;
     if (!account) throw new AppError("not_found", `No account has the email "${email}"`);
     if (members.some((m) => m.account_id === account.id)) {
       throw new AppError(
@@ -174,11 +173,6 @@ export function requireManager(members: MemberRow[], actorId: string, teamId: st
   return actor;
 }
 
-/** The teams the account belongs to, with its role in each. */
-export function teamsOf(db: Db, accountId: string): Promise<(TeamRow & { role: Role })[]> {
-  return selectTeamsOf(db, accountId);
-}
-
 /** Whether a team role may put spaces in the team (create one there, or move one in). */
 export function canOwnSpaces(role: Role): boolean {
   return manages(role);
@@ -189,15 +183,7 @@ export async function teamsThatCanOwnSpaces(
   db: Db,
   accountId: string,
 ): Promise<(TeamRow & { role: Role })[]> {
-  return (await teamsOf(db, accountId)).filter((t) => canOwnSpaces(t.role));
-}
-
-/** The spaces a team owns, by title. */
-export function teamSpaces(
-  db: Db,
-  teamId: string,
-): Promise<{ id: string; title: string; visibility: "public" | "private" }[]> {
-  return selectTeamSpaces(db, teamId);
+  return (await selectTeamsOf(db, accountId)).filter((t) => canOwnSpaces(t.role));
 }
 
 export type { TeamRow };

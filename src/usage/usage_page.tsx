@@ -3,7 +3,7 @@ import { Fragment } from "hono/jsx";
 import { PageFrame, type SpaceView } from "../kit/web/wiki_frame.tsx";
 import type { PageContext } from "../kit/web/layout.tsx";
 import { pageUrl } from "../lib/urls.ts";
-import type { WikiRow } from "../wikis/wikis.ts";
+import type { WikiRow } from "../db/wiki_row.ts";
 import { DailyChart } from "./chart.tsx";
 import { newPageHref, toolHref } from "../kit/web/space_urls.ts";
 import type {
@@ -52,15 +52,9 @@ export function UsagePage(
   props: PageContext & UsageView & { view?: SpaceView; ratings?: Child },
 ) {
   const { wiki, days } = props;
-  const base = `/w/${wiki.id}/-/usage`;
   const totals = Object.fromEntries(
     SERIES.map((s) => [s.key, props.daily.reduce((sum, d) => sum + d[s.key], 0)]),
-  ) as Record<Kind["key"], number>;
-  const noun = (s: Kind) => totals[s.key] === 1 ? s.one : s.label.toLowerCase();
-  const count = (s: Kind) => `${totals[s.key]} ${noun(s)}`;
-  const active = props.daily.filter((d) => d.searches + d.asks + d.reads + d.confirms > 0);
-  const first = props.daily[0]?.day ?? "";
-  const last = props.daily[props.daily.length - 1]?.day ?? "";
+  ) as Totals;
   return (
     <PageFrame
       title={`Usage of ${wiki.title}`}
@@ -68,65 +62,8 @@ export function UsagePage(
       csrfToken={props.csrfToken}
       view={props.view}
     >
-      <p>
-        What assistants searched, asked, read and confirmed using in{" "}
-        <a href={`/w/${wiki.id}`}>{wiki.title}</a>{" "}
-        <code>{wiki.id}</code>, counted per day (UTC) over MCP and the REST API, with the questions
-        asked on the <a href={toolHref(wiki.id, "ask")}>Ask page</a>{" "}
-        and the searches made in the web app. What they reported and proposed is on the{" "}
-        <a href={`/w/${wiki.id}/-/feedback`}>feedback page</a>.
-      </p>
-      <nav aria-label="Period" class="periods">
-        Show the last {PERIODS.map((p, i) => (
-          <>
-            {i > 0 && " · "}
-            <a href={`${base}?days=${p}`} aria-current={p === days ? "page" : undefined}>
-              {p} days
-            </a>
-          </>
-        ))}
-      </nav>
-
-      <h2>Per day</h2>
-      <ul class="totals">
-        {SERIES.map((s) => (
-          <li>
-            <strong>{totals[s.key]}</strong> {noun(s)}
-          </li>
-        ))}
-      </ul>
-      <DailyChart
-        days={props.daily.map((d) => d.day)}
-        series={SERIES.map((s) => ({
-          ...s,
-          values: props.daily.map((d) => d[s.key]),
-        }))}
-        label={`Searches, questions, page reads and confirmed uses per day from ${first} to ${last}: ` +
-          `${SERIES.map(count).join(", ")} in all. The numbers are in the table "Numbers per day".`}
-      />
-      <details>
-        <summary>Numbers per day</summary>
-        {active.length === 0 ? <p>No activity in this period.</p> : (
-          <table class="per-day">
-            <caption class="sr-only">Numbers per day</caption>
-            <thead>
-              <tr>
-                <th scope="col">Day</th>
-                {SERIES.map(columnHeader)}
-              </tr>
-            </thead>
-            <tbody>
-              {active.map((d) => (
-                <tr>
-                  <th scope="row">{d.day}</th>
-                  {SERIES.map((s) => cell(d[s.key]))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-        {active.length > 0 && <p class="hint">Days not listed had no activity.</p>}
-      </details>
+      <UsageIntro wikiId={wiki.id} title={wiki.title} days={days} />
+      <PerDay daily={props.daily} totals={totals} />
 
       <h2 id="gaps">Coverage gaps</h2>
       <p class="hint">
@@ -153,7 +90,114 @@ export function UsagePage(
       <PageTable wikiId={wiki.id} rows={props.read} column="Reads" empty="None" />
 
       <h2>By client</h2>
-      {props.clients.length === 0 ? <p>No client has called yet in this period.</p> : (
+      <ClientTable clients={props.clients} />
+      <AssistantNotes wikiId={wiki.id} notes={props.notes} />
+
+      {totals.searches + totals.asks + totals.reads + totals.confirms === 0 && (
+        <p>
+          No assistant has used this wiki in the last {days} days.{" "}
+          <a href={`/w/${wiki.id}/-/connect`}>Connect an assistant</a>.
+        </p>
+      )}
+      {props.ratings}
+    </PageFrame>
+  );
+}
+
+type Totals = Record<Kind["key"], number>;
+
+/** The page's opening: what it counts, and the periods it offers. */
+function UsageIntro({ wikiId, title, days }: { wikiId: string; title: string; days: number }) {
+  const base = `/w/${wikiId}/-/usage`;
+  return (
+    <>
+      <p>
+        What assistants searched, asked, read and confirmed using in{" "}
+        <a href={`/w/${wikiId}`}>{title}</a>{" "}
+        <code>{wikiId}</code>, counted per day (UTC) over MCP and the REST API, with the questions
+        asked on the <a href={toolHref(wikiId, "ask")}>Ask page</a>{" "}
+        and the searches made in the web app. What they reported and proposed is on the{" "}
+        <a href={`/w/${wikiId}/-/feedback`}>feedback page</a>.
+      </p>
+      <nav aria-label="Period" class="periods">
+        Show the last {PERIODS.map((p, i) => (
+          <>
+            {i > 0 && " · "}
+            <a href={`${base}?days=${p}`} aria-current={p === days ? "page" : undefined}>
+              {p} days
+            </a>
+          </>
+        ))}
+      </nav>
+    </>
+  );
+}
+
+/** The totals of the period, the chart per day and its table. */
+function PerDay({ daily, totals }: { daily: DailyUsage[]; totals: Totals }) {
+  const noun = (s: Kind) => totals[s.key] === 1 ? s.one : s.label.toLowerCase();
+  const count = (s: Kind) => `${totals[s.key]} ${noun(s)}`;
+  const first = daily[0]?.day ?? "";
+  const last = daily[daily.length - 1]?.day ?? "";
+  return (
+    <>
+      <h2>Per day</h2>
+      <ul class="totals">
+        {SERIES.map((s) => (
+          <li>
+            <strong>{totals[s.key]}</strong> {noun(s)}
+          </li>
+        ))}
+      </ul>
+      <DailyChart
+        days={daily.map((d) => d.day)}
+        series={SERIES.map((s) => ({
+          ...s,
+          values: daily.map((d) => d[s.key]),
+        }))}
+        label={`Searches, questions, page reads and confirmed uses per day from ${first} to ${last}: ` +
+          `${SERIES.map(count).join(", ")} in all. The numbers are in the table "Numbers per day".`}
+      />
+      <PerDayTable daily={daily} />
+    </>
+  );
+}
+
+/** The chart's numbers, for the days that had any. */
+function PerDayTable({ daily }: { daily: DailyUsage[] }) {
+  const active = daily.filter((d) => d.searches + d.asks + d.reads + d.confirms > 0);
+  return (
+    <details>
+      <summary>Numbers per day</summary>
+      {active.length === 0 ? <p>No activity in this period.</p> : (
+        <table class="per-day">
+          <caption class="sr-only">Numbers per day</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              {SERIES.map(columnHeader)}
+            </tr>
+          </thead>
+          <tbody>
+            {active.map((d) => (
+              <tr>
+                <th scope="row">{d.day}</th>
+                {SERIES.map((s) => cell(d[s.key]))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {active.length > 0 && <p class="hint">Days not listed had no activity.</p>}
+    </details>
+  );
+}
+
+/** The period's figures per client. */
+function ClientTable({ clients }: { clients: ClientUsage[] }) {
+  return (
+    <>
+      {clients.length === 0 ? <p>No client has called yet in this period.</p> : (
         <table>
           <thead>
             <tr>
@@ -162,7 +206,7 @@ export function UsagePage(
             </tr>
           </thead>
           <tbody>
-            {props.clients.map((c) => (
+            {clients.map((c) => (
               <tr>
                 <th scope="row">{c.client || <em>unnamed</em>}</th>
                 <td>{c.searches}</td>
@@ -177,33 +221,29 @@ export function UsagePage(
       <p class="hint">
         A client is named by its OAuth registration or its User-Agent (without the version).
       </p>
+    </>
+  );
+}
 
-      {props.notes.length > 0 && (
-        <>
-          <h2>Notes from assistants</h2>
-          <ul class="notes">
-            {props.notes.map((n) => (
-              <li>
-                <a href={pageUrl("", wiki.id, n.page_path)}>{n.page_path}</a>{" "}
-                <span class="hint">
-                  {n.client_name ? `${n.client_name}, ` : ""}
-                  {n.created_at.toISOString().slice(0, 10)}
-                </span>
-                <blockquote>{n.note}</blockquote>
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
-
-      {totals.searches + totals.asks + totals.reads + totals.confirms === 0 && (
-        <p>
-          No assistant has used this wiki in the last {days} days.{" "}
-          <a href={`/w/${wiki.id}/-/connect`}>Connect an assistant</a>.
-        </p>
-      )}
-      {props.ratings}
-    </PageFrame>
+/** The notes assistants left on pages, when there are any. */
+function AssistantNotes({ wikiId, notes }: { wikiId: string; notes: UseNote[] }) {
+  if (notes.length === 0) return null;
+  return (
+    <>
+      <h2>Notes from assistants</h2>
+      <ul class="notes">
+        {notes.map((n) => (
+          <li>
+            <a href={pageUrl("", wikiId, n.page_path)}>{n.page_path}</a>{" "}
+            <span class="hint">
+              {n.client_name ? `${n.client_name}, ` : ""}
+              {n.created_at.toISOString().slice(0, 10)}
+            </span>
+            <blockquote>{n.note}</blockquote>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 

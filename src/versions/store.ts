@@ -28,7 +28,7 @@ export type VersionPageRow = {
 
 /**
  * Publishes the wiki's live pages as a version in one statement (one snapshot): a row, and
- * each live page's id, revision and path key. Null when the name is taken.
+ * each live page's id, revision and path key. Null when the name is taken (in any case).
  */
 export async function insertVersion(
   db: Db,
@@ -40,7 +40,7 @@ export async function insertVersion(
       INSERT INTO space_versions (wiki_id, name, source_ref, source_commit, created_by)
       VALUES (${v.wikiId}, ${v.name}, ${v.sourceRef ?? null}, ${v.sourceCommit ?? null},
         ${createdBy})
-      ON CONFLICT (wiki_id, name) DO NOTHING
+      ON CONFLICT DO NOTHING
       RETURNING *
     ), p AS (
       INSERT INTO version_pages (version_id, page_id, revision, path_key)
@@ -164,6 +164,16 @@ export async function selectDivergedPages(db: Db, versionId: number): Promise<nu
     LEFT JOIN pages p ON p.id = vp.page_id
     WHERE vp.version_id = ${versionId} AND p.revision IS DISTINCT FROM vp.revision`;
   return rows.map((r) => r.page_id);
+}
+
+/** What an export of a version holds before compression: its pages' text at their revisions. */
+export async function selectVersionExportSize(db: Db, versionId: number): Promise<number> {
+  const [row] = await db<{ bytes: string }>`
+    SELECT coalesce(sum(octet_length(r.markdown)), 0)::bigint AS bytes
+    FROM version_pages vp
+    JOIN page_revisions r ON r.page_id = vp.page_id AND r.revision = vp.revision
+    WHERE vp.version_id = ${versionId}`;
+  return Number(row!.bytes);
 }
 
 /** Pages of a version by path key, at their pinned revisions, with the live revision. */

@@ -14,9 +14,9 @@ import {
   setDefaultVersion,
   setVersionPattern,
   versionListSchema,
-  versionPattern,
   versionSchema,
 } from "./versions.ts";
+import { selectVersionPattern } from "./mod.ts";
 
 const versionParams = wikiIdParam.extend({
   name: z.string().min(1).max(64).openapi({
@@ -54,29 +54,45 @@ const settingsBody = z.object({
   }),
 }).openapi("VersionSettings");
 
+const security = [{ bearer: [] }];
+
+/** The space of a version route, for reading or (admin) changing its versions; audited. */
+async function requireSpace(deps: Deps, c: Context, id: string, admin: boolean) {
+  return auditedSpace(
+    c,
+    (await authorize(
+      deps,
+      c.get("credential"),
+      id,
+      admin ? "admin" : "read",
+      "rest",
+      admin ? "change its versions" : undefined,
+    )).wiki.id,
+  );
+}
+
+/** The versions of a space with its Git pattern, as the routes answer them. */
+async function listOf(deps: Deps, wikiId: string) {
+  return {
+    ...await listVersions(deps.db, wikiId),
+    pattern: await selectVersionPattern(deps.db, wikiId),
+  };
+}
+
 /**
  * REST for versions of a space: list them (readers), publish the live pages as a version,
  * rename one, make one the default, delete one and set the Git pattern (owners and admins).
  */
 export function registerVersionRoutes(app: OpenAPIHono, deps: Deps): void {
-  const security = [{ bearer: [] }];
-  const requireSpace = async (c: Context, id: string, admin: boolean) =>
-    auditedSpace(
-      c,
-      (await authorize(
-        deps,
-        c.get("credential"),
-        id,
-        admin ? "admin" : "read",
-        "rest",
-        admin ? "change its versions" : undefined,
-      )).wiki.id,
-    );
-  const listOf = async (wikiId: string) => ({
-    ...await listVersions(deps.db, wikiId),
-    pattern: await versionPattern(deps.db, wikiId),
-  });
+  registerList(app, deps);
+  registerPublish(app, deps);
+  registerSettings(app, deps);
+  registerChange(app, deps);
+  registerDelete(app, deps);
+}
 
+/** `GET /spaces/{id}/versions`: the versions, newest first, and the default. */
+function registerList(app: OpenAPIHono, deps: Deps): void {
   app.openapi(
     createRoute({
       method: "get",
@@ -88,9 +104,13 @@ export function registerVersionRoutes(app: OpenAPIHono, deps: Deps): void {
       request: { params: wikiIdParam },
       responses: { 200: json(listSchema, "The versions"), ...problems(401, 403, 404) },
     }),
-    async (c) => c.json(await listOf(await requireSpace(c, c.req.valid("param").id, false)), 200),
+    async (c) =>
+      c.json(await listOf(deps, await requireSpace(deps, c, c.req.valid("param").id, false)), 200),
   );
+}
 
+/** `POST /spaces/{id}/versions`: the live pages published as a named version. */
+function registerPublish(app: OpenAPIHono, deps: Deps): void {
   app.openapi(
     createRoute({
       method: "post",
@@ -109,7 +129,7 @@ export function registerVersionRoutes(app: OpenAPIHono, deps: Deps): void {
       },
     }),
     async (c) => {
-      const wikiId = await requireSpace(c, c.req.valid("param").id, true);
+      const wikiId = await requireSpace(deps, c, c.req.valid("param").id, true);
       const body = c.req.valid("json");
       const by = c.get("credential")?.accountId ?? null;
       const out = await publishVersion(deps.db, wikiId, { name: body.name }, by);
@@ -117,7 +137,10 @@ export function registerVersionRoutes(app: OpenAPIHono, deps: Deps): void {
       return c.json({ ...out, default: body.default === true }, 201);
     },
   );
+}
 
+/** `PATCH /spaces/{id}/versions`: the default version and the Git pattern. */
+function registerSettings(app: OpenAPIHono, deps: Deps): void {
   app.openapi(
     createRoute({
       method: "patch",
@@ -133,16 +156,19 @@ export function registerVersionRoutes(app: OpenAPIHono, deps: Deps): void {
       responses: { 200: json(listSchema, "Changed"), ...problems(400, 401, 403, 404) },
     }),
     async (c) => {
-      const wikiId = await requireSpace(c, c.req.valid("param").id, true);
+      const wikiId = await requireSpace(deps, c, c.req.valid("param").id, true);
       const body = c.req.valid("json");
       if (body.default !== undefined) await setDefaultVersion(deps.db, wikiId, body.default);
       if (body.pattern !== undefined) {
         await setVersionPattern(deps.db, wikiId, body.pattern ?? null);
       }
-      return c.json(await listOf(wikiId), 200);
+      return c.json(await listOf(deps, wikiId), 200);
     },
   );
+}
 
+/** `PATCH /spaces/{id}/versions/{name}`: rename a version, or (un)make it the default. */
+function registerChange(app: OpenAPIHono, deps: Deps): void {
   app.openapi(
     createRoute({
       method: "patch",
@@ -159,7 +185,7 @@ export function registerVersionRoutes(app: OpenAPIHono, deps: Deps): void {
     }),
     async (c) => {
       const { id, name } = c.req.valid("param");
-      const wikiId = await requireSpace(c, id, true);
+      const wikiId = await requireSpace(deps, c, id, true);
       const body = c.req.valid("json");
       if (body.name === undefined && body.default === undefined) {
         throw new AppError("bad_request", "Say what to change: `name` or `default`");
@@ -176,10 +202,13 @@ export function registerVersionRoutes(app: OpenAPIHono, deps: Deps): void {
           await setDefaultVersion(deps.db, wikiId, LATEST);
         }
       }
-      return c.json(await listOf(wikiId), 200);
+      return c.json(await listOf(deps, wikiId), 200);
     },
   );
+}
 
+/** `DELETE /spaces/{id}/versions/{name}`: the pages stay. */
+function registerDelete(app: OpenAPIHono, deps: Deps): void {
   app.openapi(
     createRoute({
       method: "delete",
@@ -193,7 +222,7 @@ export function registerVersionRoutes(app: OpenAPIHono, deps: Deps): void {
     }),
     async (c) => {
       const { id, name } = c.req.valid("param");
-      await deleteVersion(deps.db, await requireSpace(c, id, true), name);
+      await deleteVersion(deps.db, await requireSpace(deps, c, id, true), name);
       return c.body(null, 204);
     },
   );

@@ -1,22 +1,36 @@
 import { type Context, Hono } from "hono";
-import { zipSync } from "fflate";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { ANONYMOUS, authorize } from "../access/access_policy.ts";
 import { loadWebSpace } from "../kit/web/space_access.ts";
+import { chargeExport } from "../attachments/export_budget.ts";
+import { clientIp } from "../http/client_ip.ts";
 import { rateLimit } from "../limits/rate_limit.ts";
 import { cleanPath } from "../markdown/paths.ts";
 import { renderPage } from "../spaces/render_page.ts";
 import { WikiFrame } from "../kit/web/wiki_frame.tsx";
 import type { SpaceView } from "../kit/web/wiki_frame.tsx";
 import { splitVersion, versionPageUrl } from "../lib/urls.ts";
-import { resolveVersionPage, versionPages } from "./version_pages.ts";
-import { LATEST, listVersions, resolveVersion, type Version } from "./versions.ts";
+import { VersionSwitcher } from "../kit/web/version_switcher.tsx";
+import {
+  resolveVersionPage,
+  type VersionPage,
+  versionPageIndex,
+  versionPages,
+} from "./version_pages.ts";
+import {
+  LATEST,
+  listVersions,
+  resolveVersion,
+  type Version,
+  type VersionList,
+} from "./versions.ts";
+import { exportVersionZip } from "./version_export.ts";
 
 /** `/w/<id>@<version>` as a route segment: a wiki id, `@`, a version name. */
 const SPEC = ":spec{[a-z0-9-]+@[^/]+}";
 
-/** Pages read per statement for a version's llms.txt and export. */
+/** Pages read per statement for a version's llms.txt. */
 const BATCH = 500;
 
 /** A wiki id and version from `<id>@<version>`; the version must exist (or be "latest"). */
@@ -60,16 +74,11 @@ export function versionReadRoutes(deps: Deps): Hono {
   app.get(`/w/${SPEC}/-/export`, budget, async (c) => {
     const { wiki, version } = await open(c.req.param("spec"));
     if (!version) return c.redirect(`/w/${wiki.id}/-/export`);
-    const files: Record<string, Uint8Array> = {};
-    const encoder = new TextEncoder();
-    await eachPage(deps, version, (p) => {
-      files[`${wiki.id}@${version.name}/${p.path}.md`] = encoder.encode(p.markdown);
-    });
-    return new Response(zipSync(files), {
-      headers: {
-        "Content-Type": "application/zip",
-        "Content-Disposition": `attachment; filename="${wiki.id}@${version.name}.zip"`,
-      },
+    // The live export's budget and path: streamed, capped, a few an hour per address.
+    await chargeExport(deps, null, clientIp(c, deps.config));
+    return c.body(await exportVersionZip(deps, version), 200, {
+      "Content-Type": "application/zip",
+      "Content-Disposition": `attachment; filename="${wiki.id}@${version.name}.zip"`,
     });
   });
 
@@ -101,62 +110,50 @@ async function eachPage(
 }
 
 /**
- * The web app's pages of versions: a page in a version (`/w/<id>@<v>/Page`, with a banner on a
- * version that is not the default and a switcher), and the space's versions
- * (`/w/<id>/-/versions`). Mount before the space's own routes.
+ * The web app's pages in a version: a page (`/w/<id>@<v>/Page`, with a banner on a version
+ * that is not the default and the version switcher) and a version's home (`/w/<id>@<v>`: its
+ * Home, README or index page, else the list of its pages). Mount before the space's own routes.
  */
 export function versionWebRoutes(deps: Deps): Hono {
   const app = new Hono();
 
-  app.get("/w/:id/-/versions", async (c) => {
-    const view = await spaceView(deps, c, c.req.param("id"));
-    const list = await listVersions(deps.db, view.space.wiki.id);
+  app.get(`/w/${SPEC}`, async (c) => {
+    const [id, name] = splitVersion(c.req.param("spec"));
+    const view = await spaceView(deps, c, id);
+    const wikiId = view.space.wiki.id;
+    const version = await versionOf(deps, wikiId, name ?? LATEST);
+    const missing = c.req.query("missing");
+    if (!version) {
+      return c.redirect(`/w/${wikiId}${missing ? `?missing=${encodeURIComponent(missing)}` : ""}`);
+    }
+    const index = await versionPageIndex(deps.db, version);
+    const home = ["home", "readme", "index"].find((key) => index.byKey.has(key));
+    if (home) {
+      const page = await resolveVersionPage(deps.db, version, home);
+      return await versionPageView(deps, c, view, version, page);
+    }
+    const pages = await versionPages(deps.db, version, {
+      afterKey: null,
+      limit: BATCH,
+      prefix: null,
+    });
     return c.html(
-      <WikiFrame {...view} title={`Versions of ${view.space.wiki.title}`}>
-        <h1>Versions</h1>
-        <p class="hint">
-          Reads that name no version get <strong>{list.default}</strong>.
-        </p>
-        <VersionSwitcher wikiId={view.space.wiki.id} names={list.versions.map((v) => v.name)} />
-        <table>
-          <thead>
-            <tr>
-              <th>Version</th>
-              <th>Pages</th>
-              <th>Published</th>
-              <th>From</th>
-              <th>Export</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.versions.map((v) => (
-              <tr>
-                <td>
-                  <a href={`/w/${view.space.wiki.id}@${encodeURIComponent(v.name)}`}>{v.name}</a>
-                  {v.default ? " (default)" : ""}
-                </td>
-                <td>{v.pages}</td>
-                <td>{v.created_at.slice(0, 10)}</td>
-                <td>{v.source_ref ?? "published"}</td>
-                <td>
-                  <a href={`/w/${view.space.wiki.id}@${encodeURIComponent(v.name)}/-/export`}>
-                    zip
-                  </a>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <p class="hint">
-          Owners publish, rename and delete versions over REST (
-          <code>/api/v1/spaces/{view.space.wiki.id}/versions</code>) or with{" "}
-          <code>deno task admin publish-version</code>; see the guide's Versions page.
-        </p>
+      <WikiFrame {...view} title={`${view.space.wiki.title} (${version.name})`}>
+        <VersionHead
+          list={await listVersions(deps.db, wikiId)}
+          missing={missing}
+          version={version}
+        />
+        <ul>
+          {pages.map((p) => (
+            <li>
+              <a href={versionPageUrl("", wikiId, version.name, p.path)}>{p.title}</a>
+            </li>
+          ))}
+        </ul>
       </WikiFrame>,
     );
   });
-
-  app.get(`/w/${SPEC}`, (c) => c.redirect(`/w/${c.req.param("spec")}/Home`));
 
   app.get(`/w/${SPEC}/:path{.+}`, async (c) => {
     const [id, name] = splitVersion(c.req.param("spec"));
@@ -167,64 +164,79 @@ export function versionWebRoutes(deps: Deps): Hono {
     const version = await versionOf(deps, wikiId, name ?? LATEST);
     if (!version) return c.redirect(`/w/${wikiId}/${path}`);
     const page = await resolveVersionPage(deps.db, version, path);
-    const fallback = await resolveVersion(deps.db, wikiId);
-    const list = await listVersions(deps.db, wikiId);
-    const html = (await renderPage(deps.db, {
-      wikiId,
-      path: page.path,
-      markdown: page.markdown,
-      canCreate: false,
-      title: page.title,
-    })).replaceAll(
-      `href="/w/${wikiId}/`,
-      `href="/w/${wikiId}@${encodeURIComponent(version.name)}/`,
-    );
-    const defaultName = fallback?.name ?? LATEST;
-    const defaultHref = fallback
-      ? `/w/${wikiId}@${encodeURIComponent(fallback.name)}/${page.path}`
-      : `/w/${wikiId}/${page.path}`;
-    return c.html(
-      <WikiFrame {...view} title={`${page.title} (${version.name})`} path={page.path}>
-        {!version.isDefault && (
-          <p class="banner" role="note">
-            You are reading version <strong>{version.name}</strong>. The default is{" "}
-            <strong>{defaultName}</strong>: <a href={defaultHref}>this page in {defaultName}</a>
-          </p>
-        )}
-        <VersionSwitcher
-          wikiId={wikiId}
-          names={list.versions.map((v) => v.name)}
-          current={version.name}
-          path={page.path}
-        />
-        <article class="prose" dangerouslySetInnerHTML={{ __html: html }} />
-        <p class="hint page-meta">
-          <code>{page.path}</code> · version {version.name} · revision {page.revision} ·{" "}
-          <a href={`/w/${wikiId}@${encodeURIComponent(version.name)}/${page.path}.md`}>Markdown</a>
-        </p>
-      </WikiFrame>,
-    );
+    return await versionPageView(deps, c, view, version, page);
   });
   return app;
 }
 
-/** Links to the same page (or the wiki) in each version and in the live pages. */
-function VersionSwitcher(
-  props: { wikiId: string; names: string[]; current?: string; path?: string },
+/** A page of a version, its links kept in the version. */
+async function versionPageView(
+  deps: Deps,
+  c: Context,
+  view: SpaceView,
+  version: Version,
+  page: VersionPage,
 ) {
-  const tail = props.path ? `/${props.path}` : "";
+  const wikiId = view.space.wiki.id;
+  const html = (await renderPage(deps.db, {
+    wikiId,
+    path: page.path,
+    markdown: page.markdown,
+    canCreate: false,
+    title: page.title,
+  })).replaceAll(
+    `href="/w/${wikiId}/`,
+    `href="/w/${wikiId}@${encodeURIComponent(version.name)}/`,
+  );
+  return c.html(
+    <WikiFrame {...view} title={`${page.title} (${version.name})`} path={page.path}>
+      <VersionHead
+        list={await listVersions(deps.db, wikiId)}
+        missing={c.req.query("missing")}
+        version={version}
+        path={page.path}
+      />
+      <article class="prose" dangerouslySetInnerHTML={{ __html: html }} />
+      <p class="hint page-meta">
+        <code>{page.path}</code> · version {version.name} · revision {page.revision} ·{" "}
+        <a href={`${versionPageUrl("", wikiId, version.name, page.path)}.md`}>Markdown</a>
+      </p>
+    </WikiFrame>,
+  );
+}
+
+/**
+ * The head of a view in a version: a banner when it is not the default (with a link to the
+ * same page, or home, in the default) and the version switcher.
+ */
+function VersionHead(
+  props: { list: VersionList; missing: string | undefined; version: Version; path?: string },
+) {
+  const { version, path, list } = props;
+  const fallback = list.default === LATEST ? null : list.default;
+  const defaultHref = path
+    ? versionPageUrl("", version.wikiId, fallback, path)
+    : fallback
+    ? `/w/${version.wikiId}@${encodeURIComponent(fallback)}`
+    : `/w/${version.wikiId}`;
   return (
-    <nav aria-label="Versions" class="tools version-switcher">
-      {"Version: "}
-      {[...props.names, LATEST].map((name) => {
-        const href = name === LATEST
-          ? `/w/${props.wikiId}${tail}`
-          : `/w/${props.wikiId}@${encodeURIComponent(name)}${tail}`;
-        return name === props.current
-          ? <strong aria-current="page">{name}</strong>
-          : <a href={href}>{name}</a>;
-      })}
-    </nav>
+    <>
+      {!version.isDefault && (
+        <p class="banner" role="note">
+          You are reading version <strong>{version.name}</strong>. The default is{" "}
+          <strong>{list.default}</strong>:{" "}
+          <a href={defaultHref}>{path ? "this page" : "its home"} in {list.default}</a>
+        </p>
+      )}
+      <VersionSwitcher
+        wikiId={version.wikiId}
+        versions={[...list.versions].reverse().map((v) => v.name)}
+        defaultName={list.default}
+        current={version.name}
+        path={path}
+        missing={props.missing}
+      />
+    </>
   );
 }
 

@@ -6,7 +6,6 @@ import {
   insertVersion,
   selectVersionChoice,
   selectVersionNames,
-  selectVersionPattern,
   selectVersions,
   updateDefaultVersion,
   updateVersionName,
@@ -175,11 +174,13 @@ export async function renameVersion(db: Db, wikiId: string, from: string, to: st
 export async function deleteVersion(db: Db, wikiId: string, name: string): Promise<void> {
   const version = await requireNamed(db, wikiId, name);
   if (!await deleteVersionRow(db, version.id)) {
-    throw new AppError(
-      "default_version",
-      `Version "${version.name}" is the default of "${wikiId}": make another version (or "${LATEST}") the default first`,
-    );
+    throw new AppError("default_version", defaultVersionRefusal(wikiId, version.name));
   }
+}
+
+/** Why the default version cannot be deleted, and what to do first. */
+export function defaultVersionRefusal(wikiId: string, name: string): string {
+  return `Version "${name}" is the default of "${wikiId}": make another version (or "${LATEST}") the default first`;
 }
 
 /** Makes a version (or "latest", the live pages) what reads get when they name none. */
@@ -202,11 +203,6 @@ function parseName(name: string): string {
   const parsed = versionName.safeParse(name.trim());
   if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0]!.message);
   return parsed.data;
-}
-
-/** The Git refs a sync of the space publishes as versions (null: none). */
-export function versionPattern(db: Db, wikiId: string): Promise<string | null> {
-  return selectVersionPattern(db, wikiId);
 }
 
 /** Sets the Git refs a sync publishes as versions (`v*`: tags; `branches/release-*`); null: none. */

@@ -17,6 +17,7 @@ import { usageRoutes } from "../usage/usage_routes.tsx";
 import { peopleRoutes } from "../sharing/people_routes.tsx";
 import { syncRoutes } from "../sync/sync_routes.tsx";
 import { feedbackRoutes } from "../feedback/feedback_routes.tsx";
+import { versionManageRoutes } from "../versions/version_manage_routes.tsx";
 import { versionWebRoutes } from "../versions/version_web.tsx";
 import { assetRoutes } from "./asset_routes.ts";
 import { landingRoutes } from "../wikis/landing_routes.tsx";
@@ -82,6 +83,7 @@ export function webRoutes(deps: Deps, options: { fetcher?: DocumentFetcher } = {
   app.route("/", attachmentRoutes(deps));
   app.route("/", syncRoutes(deps));
   app.route("/", feedbackRoutes(deps));
+  app.route("/", versionManageRoutes(deps));
   app.route("/", versionWebRoutes(deps));
   app.route("/", spaceRoutes(deps));
   app.route("/", assetRoutes());

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
-import type { WikiRow } from "./store.ts";
+import type { WikiRow } from "../db/wiki_row.ts";
 import { WIKI_ID } from "../lib/urls.ts";
 import { createWiki, RESERVED_WIKI_IDS } from "./wikis.ts";
-import { countEvent } from "../limits/rate_limit.ts";
 import { teamsThatCanOwnSpaces } from "../teams/teams.ts";
+import { countRequest } from "../limits/mod.ts";
 
 /**
  * Space creations one account may attempt per window. Ids are global, so a create must fail
@@ -73,7 +73,7 @@ export async function createSpace(
     return { ok: false, status: 400, errors };
   }
   const { owner, ...space } = parsed.data;
-  const attempts = await countEvent(
+  const attempts = await countRequest(
     db,
     `space-create:${accountId}`,
     CREATE_ATTEMPTS.windowSeconds,

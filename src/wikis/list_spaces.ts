@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { reachableSpaces } from "../access/access_policy.ts";
-import type { Credential } from "../auth/credentials.ts";
+import type { Credential } from "../access/credential.ts";
 import type { Deps } from "../deps.ts";
 import { wikiUrl } from "../lib/urls.ts";
 import { LATEST, versionNamesOf } from "../versions/versions.ts";

@@ -1,20 +1,5 @@
 import type { Db } from "../db/db.ts";
-
-/** A wiki as stored. */
-export type WikiRow = {
-  id: string;
-  title: string;
-  description: string;
-  visibility: "public" | "private";
-  owner_account_id: string | null;
-  owner_team_id: string | null;
-  instructions: string | null;
-  created_at: Date;
-  updated_at: Date;
-};
-
-/** A wiki with the figures a listing shows. */
-export type WikiSummaryRow = WikiRow & { page_count: number };
+import type { WikiRow, WikiSummaryRow } from "../db/wiki_row.ts";
 
 /** Inserts a wiki; returns null when the id is taken. */
 export async function insertWiki(

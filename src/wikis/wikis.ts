@@ -1,16 +1,7 @@
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
-import {
-  insertWiki,
-  lockWikiForWrite,
-  selectWiki,
-  selectWikis,
-  touchWiki,
-  updateWiki,
-  updateWikiOwnerToTeam,
-  type WikiRow,
-  type WikiSummaryRow,
-} from "./store.ts";
+import { insertWiki, selectWiki } from "./store.ts";
+import type { WikiRow } from "../db/wiki_row.ts";
 import { WIKI_ID } from "../lib/urls.ts";
 
 /** The id of the seeded public wiki holding the user guide. */
@@ -119,42 +110,3 @@ export async function getWiki(db: Db, id: string): Promise<WikiRow> {
   if (!wiki) throw new AppError("wiki_not_found", `Wiki "${id}" not found`);
   return wiki;
 }
-
-/** The wikis with these ids (those that exist), by id. */
-export function findWikis(db: Db, ids: string[]): Promise<WikiRow[]> {
-  return selectWikis(db, ids);
-}
-
-/** Changes a wiki's title, description, visibility and instructions; null if it is gone. */
-export function changeWiki(
-  db: Db,
-  id: string,
-  fields: Pick<WikiRow, "title" | "description" | "visibility" | "instructions">,
-): Promise<WikiRow | null> {
-  return updateWiki(db, id, fields);
-}
-
-/** Moves a personal wiki of `fromAccountId` to team `teamId`; null if it is not theirs. */
-export function giveWikiToTeam(
-  db: Db,
-  id: string,
-  fromAccountId: string,
-  teamId: string,
-): Promise<WikiRow | null> {
-  return updateWikiOwnerToTeam(db, id, fromAccountId, teamId);
-}
-
-/**
- * Takes the write lock of a wiki's row inside a writer's transaction (page writes serialise
- * per wiki on it); false when the wiki does not exist.
- */
-export function lockWikiRow(tx: Db, id: string): Promise<boolean> {
-  return lockWikiForWrite(tx, id);
-}
-
-/** Marks the wiki changed now (`updated_at`), in the writer's transaction. */
-export function touchWikiRow(tx: Db, id: string): Promise<void> {
-  return touchWiki(tx, id);
-}
-
-export type { WikiRow, WikiSummaryRow };

@@ -18,6 +18,11 @@ export type WikiScope = {
   all?(): Promise<string[]>;
   /** The caller's name (OAuth client or User-Agent) that usage is counted under. */
   client?: string | null;
+  /**
+   * The key the caller is counted on (an account, or an address without a credential): a
+   * question asked again by the same asker within a few minutes (a retry) is one asking.
+   */
+  asker?: string | null;
 };
 
 /** The value of the scope's parameter in a tool call's arguments (validated by `withScope`). */

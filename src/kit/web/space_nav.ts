@@ -1,8 +1,8 @@
 import type { Deps } from "../../deps.ts";
-import { pageHeads } from "../../pages/list_pages.ts";
 import type { NavDoc } from "../../navigation/nav_doc.ts";
 import { loadNavDoc } from "../../navigation/space_nav_doc.ts";
-import { pageTree, type TreeNode } from "./page_tree.ts";
+import { pageTree, type TreeNode } from "../../navigation/page_tree.ts";
+import { selectPageHeads } from "../../pages/mod.ts";
 
 /** Pages a wiki's navigation lists at most; search reaches the rest. */
 export const NAV_PAGES = 2_000;
@@ -16,7 +16,7 @@ export type SpaceNav = { tree: TreeNode[]; truncated: boolean; pageCount: number
  */
 export async function loadSpaceNav(deps: Pick<Deps, "db">, wikiId: string): Promise<SpaceNav> {
   const [heads, doc] = await Promise.all([
-    pageHeads(deps.db, wikiId, { afterKey: null, limit: NAV_PAGES + 1 }),
+    selectPageHeads(deps.db, wikiId, { afterKey: null, limit: NAV_PAGES + 1 }),
     loadNavDoc(deps.db, wikiId),
   ]);
   const listed = heads.slice(0, NAV_PAGES);

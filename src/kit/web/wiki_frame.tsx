@@ -100,6 +100,7 @@ export function SpaceTools(props: { space: WebSpace }) {
       {role && <a href={toolHref(wiki.id, "history")}>Recent changes</a>}
       {role && <a href={toolHref(wiki.id, "files")}>Files</a>}
       {role && <a href={toolHref(wiki.id, "export")}>Export</a>}
+      {role && <a href={toolHref(wiki.id, "versions")}>Versions</a>}
       {canWrite(role) && <a href={toolHref(wiki.id, "import")}>Import</a>}
       <a href={toolHref(wiki.id, "connect")}>Connect</a>
       {canWrite(role) && <a href={toolHref(wiki.id, "usage")}>Usage</a>}

@@ -1,17 +1,21 @@
-// Tabs of imported docs (`<div class="tabs" data-tabs>`, one `<section class="tab">` each):
-// a tab list with the arrow keys, Home and End, as the WAI-ARIA tabs pattern. Without script
-// every tab shows under its label.
+// Tabs (`<div class="tabs" data-tabs>`, one `<section class="tab">` each), in imported docs and
+// on the connect page: a tab list with the arrow keys, Home and End, as the WAI-ARIA tabs
+// pattern. Without script every tab shows under its label. A panel with an id opens when the
+// address's #fragment names it, and names its tab `tab-<id>`.
 for (const group of document.querySelectorAll("[data-tabs]")) {
   const panels = [...group.children].filter((el) => el.matches("section.tab"));
   if (panels.length === 0) continue;
   const list = document.createElement("div");
   list.setAttribute("role", "tablist");
+  if (group.dataset.tabsLabel) list.setAttribute("aria-label", group.dataset.tabsLabel);
   const tabs = panels.map((panel, i) => {
-    const id = `tab-${Math.random().toString(36).slice(2, 10)}`;
+    if (!panel.id) panel.id = `panel-${Math.random().toString(36).slice(2, 10)}`;
+    const id = `tab-${panel.id}`;
     const tab = document.createElement("button");
     tab.type = "button";
     tab.id = id;
     tab.setAttribute("role", "tab");
+    tab.setAttribute("aria-controls", panel.id);
     tab.textContent = panel.dataset.tabLabel || `Tab ${i + 1}`;
     panel.setAttribute("role", "tabpanel");
     panel.setAttribute("aria-labelledby", id);
@@ -38,5 +42,6 @@ for (const group of document.querySelectorAll("[data-tabs]")) {
   });
   group.prepend(list);
   group.classList.add("enhanced");
-  select(0, false);
+  const named = panels.findIndex((panel) => `#${panel.id}` === location.hash);
+  select(Math.max(0, named), false);
 }

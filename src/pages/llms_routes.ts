@@ -2,9 +2,9 @@ import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { ANONYMOUS, authorize } from "../access/access_policy.ts";
-import { listPages } from "../pages/list_pages.ts";
-import { pageMarkdown } from "../pages/page_markdown.ts";
-import { listPublicWikis } from "./list_public_wikis.ts";
+import { listPages } from "./list_pages.ts";
+import { pageMarkdown } from "./page_markdown.ts";
+import { listPublicWikis } from "../wikis/list_public_wikis.ts";
 import { wikiUrl } from "../lib/urls.ts";
 import { rateLimit } from "../limits/rate_limit.ts";
 

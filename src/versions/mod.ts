@@ -1,0 +1,7 @@
+/**
+ * The public face of `src/versions/` for its tables: the queries other features and its own
+ * adapters call, exported from its store as they are (no wrapper renames them).
+ *
+ * @module
+ */
+export { selectVersionPattern } from "./store.ts";
