@@ -29,19 +29,18 @@ export const TARGETS = {
 /**
  * Where the figures still miss a target, named one by one, so `--check` (and the boundary test)
  * fails on anything new while these are worked off: each folder pair below is domain code of
- * two features calling each other (the versions feature and the features it layers over; the
- * web kit's frame, the page listing and the navigation model), and the sentence picker is left
- * to the change of answer composition.
+ * two features calling each other (the versions feature and the features it layers over,
+ * including the page view it renders pages with; the web kit's frame, the page listing and the
+ * navigation model), and the sentence picker is left to the change of answer composition.
  */
 export const KNOWN = {
   folderPairs: [
     "ask <-> versions",
     "kit/web <-> navigation",
-    "kit/web <-> pages",
     "navigation <-> pages",
-    "pages <-> sync",
     "pages <-> versions",
     "search <-> versions",
+    "spaces <-> versions",
     "sync <-> versions",
   ],
   functionsOver100: ["ask/extractive.ts pickSentences"],

@@ -11,7 +11,8 @@
  * page never stops the run.
  *
  * Usage: `deno task screenshots` (needs Chromium: `apt-get install chromium`, or
- * `CHROMIUM_PATH`). `ONLY=ask,editor deno task screenshots` takes only those pages.
+ * `CHROMIUM_PATH`). `ONLY=ask,editor deno task screenshots` takes only those pages;
+ * `SCREENSHOTS_PORT` picks the loopback port (8765 by default).
  */
 import type { Browser, BrowserContext, Page } from "npm:playwright-core@1.65.1";
 import { createApp } from "../src/app.ts";
@@ -44,7 +45,8 @@ const MAX_HEIGHT = { desktop: 2000, phone: 2600 };
 
 /**
  * One page of the app: where it is, what shows it is ready, and who looks at it; `act` does
- * what a person does on it first (switch the editor to Visual, create a token).
+ * what a person does on it first (switch the editor to Visual, create a token, open the
+ * palette or the menu).
  */
 type Shot = {
   name: string;
@@ -52,7 +54,22 @@ type Shot = {
   ready: string;
   signedOut?: boolean;
   act?: (page: Page) => Promise<void>;
+  /** Only what the screen shows (an overlay such as the palette covers the screen only). */
+  screen?: boolean;
 };
+
+/** Opens the Ctrl+K palette and types a query with a typo. */
+async function openPalette(page: Page) {
+  await page.keyboard.press("Control+k");
+  await page.getByRole("combobox").fill("configuraton");
+  await page.getByRole("option").first().waitFor({ timeout: 15_000 });
+}
+
+/** Opens the phone's menu (a desktop has none: its links are in the header). */
+async function openMenu(page: Page) {
+  const menu = page.getByRole("button", { name: "Menu" });
+  if (await menu.isVisible()) await menu.click();
+}
 
 const PAGES = (oauthPath: string): Shot[] => [
   { name: "landing", path: "/", ready: "main h1", signedOut: true },
@@ -94,6 +111,24 @@ const PAGES = (oauthPath: string): Shot[] => [
   { name: "api-reference", path: "/api/v1/docs", ready: "form.try" },
   { name: "shortcuts", path: "/shortcuts", ready: "main table" },
   { name: "not-found", path: "/w/no-such-space", ready: "main h1" },
+  // The published guide as an anonymous reader sees it: a docs site.
+  { name: "docs-site", path: "/w/docs/Self-hosting", ready: "article", signedOut: true },
+  { name: "docs-code", path: "/w/docs/Code", ready: "article .code-block", signedOut: true },
+  {
+    name: "docs-palette",
+    path: "/w/docs/Self-hosting",
+    ready: "article",
+    signedOut: true,
+    act: openPalette,
+    screen: true,
+  },
+  {
+    name: "docs-menu",
+    path: "/w/docs/Writing%20pages",
+    ready: "article",
+    signedOut: true,
+    act: openMenu,
+  },
 ];
 
 function q(text: string): string {
@@ -147,10 +182,41 @@ Open port 8000 in the firewall.
 Open the health page. Next: [[Guides/Tuning]], or ask about [[Reference/Glossary]].
 `;
 
+/** A page of the guide's wiki with code, a callout and tabs, as imported docs hold them. */
+const CODE = `# Code and callouts
+
+Run the server, then check it answers.
+
+\`\`\`sh
+deno task start   # listens on $PORT
+curl -s http://localhost:8000/health | jq .status
+\`\`\`
+
+:::warning Back up first
+An import replaces pages of the same path.
+:::
+
+{% tabs %}
+{% tab title="TypeScript" %}
+\`\`\`ts
+const res = await fetch(\`\${base}/api/v1/spaces\`, { headers: { Authorization: "Bearer " + token } });
+console.log((await res.json()).spaces.length);
+\`\`\`
+{% endtab %}
+{% tab title="Python" %}
+\`\`\`python
+import requests
+print(len(requests.get(f"{base}/api/v1/spaces").json()["spaces"]))
+\`\`\`
+{% endtab %}
+{% endtabs %}
+`;
+
 /** The store: the guide, Ana and Bo, a team with its space of a few pages, and some use. */
 async function seed(deps: Parameters<typeof seedDocs>[0] & Pick<Deps, "config">, browser: Browser) {
   const { db } = deps;
   await seedDocs(deps);
+  await writePage(deps, { wikiId: "docs", path: "Code", markdown: CODE }, { source: "web" });
   const ana = await createAccount(db, { email: EMAIL, name: "Ana Lima" });
   await setPassword(db, ana.id, PASSWORD);
   await createAccount(db, { email: "bo@example.com", name: "Bo Chen" });
@@ -290,7 +356,12 @@ async function shoot(page: Page, base: string, shot: Shot, size: keyof typeof SI
     await page.screenshot({
       path: new URL(`${shot.name}-${scheme}-${size}.png`, OUT).pathname,
       fullPage: true,
-      clip: { x: 0, y: 0, width, height: Math.min(height, MAX_HEIGHT[size]) },
+      clip: {
+        x: 0,
+        y: 0,
+        width,
+        height: shot.screen ? SIZES[size].height : Math.min(height, MAX_HEIGHT[size]),
+      },
       animations: "disabled",
       caret: "hide",
     });
@@ -332,7 +403,7 @@ async function main() {
     Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, handler);
   let server: Deno.HttpServer<Deno.NetAddr>;
   try {
-    server = serve(8765);
+    server = serve(Number(Deno.env.get("SCREENSHOTS_PORT") ?? 8765));
   } catch (error) {
     if (!(error instanceof Deno.errors.AddrInUse)) throw error;
     server = serve(0);

@@ -4,7 +4,7 @@ import { createAccount } from "../src/accounts/accounts.ts";
 import { exportWikiZip } from "../src/attachments/export_zip.ts";
 import { loadSpaceNav } from "../src/kit/web/space_nav.ts";
 import { importUploads } from "../src/spaces/import_uploads.ts";
-import { readingOrder } from "../src/kit/web/page_tree.ts";
+import { readingOrder } from "../src/navigation/page_tree.ts";
 import { listPages } from "../src/pages/list_pages.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb, testApp, testDeps } from "./helpers.ts";

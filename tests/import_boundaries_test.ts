@@ -181,7 +181,8 @@ const BELOW_KITS = /^(kit|access|db|lib|http|config|markdown|text)\/|^(errors|de
 const KIT_ALLOWED = new Set([
   "kit/web/space_nav.ts -> pages/mod.ts",
   "kit/web/layout.tsx -> accounts/accounts.ts",
-  "kit/web/page_tree.ts -> navigation/nav_doc.ts",
+  "kit/web/sidebar.tsx -> navigation/page_tree.ts",
+  "kit/web/space_nav.ts -> navigation/page_tree.ts",
   "kit/web/space_nav.ts -> navigation/nav_doc.ts",
   "kit/web/space_nav.ts -> navigation/space_nav_doc.ts",
   "kit/web/wiki_frame.tsx -> navigation/nav_doc.ts",

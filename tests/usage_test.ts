@@ -265,6 +265,8 @@ Deno.test("recordUsage and recordSearch log and swallow a failure instead of fai
   // Counts are written off the request's path: wait for them as the usage page does.
   await usageWritten(db);
   assert.equal(deps.logLines.filter((l) => l.includes("usage not recorded")).length, 1);
+  // A search of a wiki deleted meanwhile is skipped (not a failure of the searches beside it);
+  // a batch that fails is logged and swallowed.
   await recordSearch(deps, {
     wikis: ["no-such-wiki"],
     query: "q",
@@ -273,9 +275,57 @@ Deno.test("recordUsage and recordSearch log and swallow a failure instead of fai
     client: "x",
   });
   await usageWritten(db);
+  assert.equal(deps.logLines.filter((l) => l.includes("usage not recorded")).length, 1);
+  await createWiki(db, { id: "w", visibility: "public" });
+  await recordSearch(deps, {
+    wikis: ["w"],
+    query: "q",
+    results: [],
+    via: "carrier pigeon" as "rest",
+    client: "x",
+  });
+  await usageWritten(db);
   assert.equal(deps.logLines.filter((l) => l.includes("usage not recorded")).length, 2);
   assert.equal((await db`SELECT 1 FROM usage_daily`).length, 0);
   assert.equal((await db`SELECT 1 FROM search_queries`).length, 0);
+});
+
+Deno.test("searches made within a second are counted in one statement, each kept with its time", async () => {
+  await using db = await freshDb();
+  const counted = countingDb(db);
+  const deps = testDeps(counted.db);
+  await createWiki(db, { id: "w", visibility: "public" });
+  await createWiki(db, { id: "v", visibility: "public" });
+  const before = new Date();
+  for (const query of ["one", "two", "three", "four", "five"]) {
+    await recordSearch(deps, {
+      wikis: ["w", "v"],
+      query,
+      results: [{ wiki: "w" }, { wiki: "v" }, { wiki: "w" }],
+      via: "mcp",
+      client: "claude-code/2.0",
+    });
+  }
+  const writes = () =>
+    counted.statements.filter((s) => /INSERT INTO (usage_daily|search_queries)/.test(s));
+  // Nothing is written on the searches' path: the batch waits for its second, or the reader.
+  assert.equal(writes().length, 0);
+  await usageWritten(counted.db);
+  assert.equal(writes().length, 1);
+  const kept = await db<{ wiki_id: string; n: number; results: number; early: boolean }>`
+    SELECT wiki_id, count(*)::int AS n, max(results) AS results,
+      bool_or(created_at < ${before}) AS early
+    FROM search_queries GROUP BY wiki_id ORDER BY wiki_id`;
+  assert.deepEqual(kept, [
+    { wiki_id: "v", n: 5, results: 1, early: false },
+    { wiki_id: "w", n: 5, results: 2, early: false },
+  ]);
+  const counters = await db<{ wiki_id: string; client: string; count: number }>`
+    SELECT wiki_id, client, count FROM usage_daily ORDER BY wiki_id`;
+  assert.deepEqual(counters, [
+    { wiki_id: "v", client: "claude-code", count: 5 },
+    { wiki_id: "w", client: "claude-code", count: 5 },
+  ]);
 });
 
 Deno.test("a search counts alike from MCP, REST and both web search pages, each in one statement", async () => {
@@ -307,6 +357,8 @@ Deno.test("a search counts alike from MCP, REST and both web search pages, each 
   for (const [surface, search] of searches) {
     counted.statements.length = 0;
     await search();
+    // Written with its batch (within a second, or when the usage page reads).
+    await usageWritten(counted.db);
     assert.equal(writes().length, 1, `${surface}: ${writes().join("\n---\n")}`);
   }
   await usageWritten(counted.db);

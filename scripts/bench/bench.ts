@@ -1,6 +1,6 @@
 /**
  * `deno task bench [--quick] [--out file.json] [--no-postgres] [--no-pglite] [--pglite-large]
- * [--private-postgres] [--search-only]`: the benchmark suite, end to end, on PGlite and on PostgreSQL
+ * [--private-postgres] [--search-only] [--no-hub] [--hub-wikis N] [--hub-chunks N]`: the benchmark suite, end to end, on PGlite and on PostgreSQL
  * (DATABASE_URL, else what scripts/setup_postgres.sh starts; `--private-postgres`: a server
  * of its own, for machines where other work restarts the shared one). Imports SQuAD and
  * SciFact (ingestion), compares our search with PostgreSQL `ts_rank` and Orama on SciFact,
@@ -9,7 +9,11 @@
  * of a search goes, and the memory of the real server. Prints every table and writes them as
  * JSON to docs/bench/results.json (bench/out/quick.json with --quick); docs/performance.md
  * quotes them. `--search-only` skips ingestion and peers: the bench wiki's sizes, the profile
- * and the server's memory.
+ * and the server's memory. Last, the scale tier (scripts/bench/scale_tier.ts, issue 33) on
+ * PostgreSQL: a hub of `--hub-wikis` (1,000) public wikis of `--hub-chunks` (1M; 20k with
+ * `--quick`) chunks on a primary with a streaming replica of its own, the replica's searches/s
+ * at c = 8 against the primary's, and MCP against the direct call on the hub's largest wiki;
+ * `--no-hub` skips it.
  */
 import { parseArgs } from "node:util";
 import type { Deps } from "../../src/deps.ts";
@@ -20,6 +24,7 @@ import { asSources, BENCH_WIKI, type EvalPage, replicaPages } from "./corpus.ts"
 import { measureImport } from "./ingest.ts";
 import { describeMachine } from "./machine.ts";
 import { measureMcpOverhead } from "./mcp_overhead.ts";
+import { measureScale, scaleSummary } from "./scale_tier.ts";
 import { comparePeers } from "./peer_comparison.ts";
 import { explainLegs, profileSearch } from "./profile.ts";
 import { countPostingMismatches, withoutPostingKeys } from "./postings.ts";
@@ -52,6 +57,9 @@ const { values } = parseArgs({
     "pglite-large": { type: "boolean", default: false },
     "private-postgres": { type: "boolean", default: false },
     "search-only": { type: "boolean", default: false },
+    "no-hub": { type: "boolean", default: false },
+    "hub-wikis": { type: "string", default: "1000" },
+    "hub-chunks": { type: "string" },
   },
 });
 const quick = values.quick;
@@ -91,7 +99,8 @@ const runStarted = performance.now();
 const elapsed = () => `${((performance.now() - runStarted) / 1000).toFixed(0)} s`;
 const step = (text: string) => console.error(`[${elapsed()}] ${text}`);
 
-const { env, config, embedder, log, sets } = await benchSetup();
+const setup = await benchSetup();
+const { env, config, embedder, log, sets } = setup;
 
 const stores: BenchStore[] = [];
 let postgresServer: string;
@@ -298,6 +307,18 @@ try {
     versions.push(await benchVersions({ name: store.name, databaseUrl }, versionsPlan, step));
   }
 
+  // 6. Past one machine: the hub of 1,000 wikis, a replica, MCP on the hub's largest wiki.
+  const scale = values["no-hub"] || !pg ? null : await measureScale(setup, allPages(), queries, {
+    plan: {
+      wikis: Number(values["hub-wikis"]),
+      chunks: Number(values["hub-chunks"] ?? (quick ? 20_000 : 1_000_000)),
+      skew: 1.1,
+    },
+    calls: quick ? 60 : 300,
+    replica: true,
+    step,
+  });
+
   const results = {
     measured_at: new Date().toISOString(),
     command: ["deno task bench", ...Deno.args].join(" "),
@@ -319,17 +340,27 @@ try {
     profiles,
     memory,
     versions,
+    scale,
   };
   await Deno.mkdir(outFile.slice(0, outFile.lastIndexOf("/")), { recursive: true });
   await Deno.writeTextFile(outFile, JSON.stringify(results, null, 2) + "\n");
   printReport(results);
   console.log(`\n${versionsReport(versions)}`);
+  if (scale) console.log(["", "## Past one machine (issue 33)", ...scaleSummary(scale)].join("\n"));
   console.log(`\nWritten to ${outFile} in ${elapsed()}`);
 } finally {
   for (const store of stores) {
     await store.drop().catch((e) => console.error(`Could not drop the ${store.name} store: ${e}`));
   }
   await privatePostgres?.stop();
+}
+
+/** Every eval page, under its set's folder: what the hub's wikis are copied from. */
+function allPages(): EvalPage[] {
+  return [
+    ...sets.squad.pages.map((p) => ({ ...p, path: `squad/${p.path}` })),
+    ...sets.scifact.pages.map((p) => ({ ...p, path: `scifact/${p.path}` })),
+  ];
 }
 
 /** Runs `fn` with the postings keys of every store dropped, then rebuilt. */

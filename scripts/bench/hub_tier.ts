@@ -4,9 +4,6 @@ import { warmLexicalIndex } from "../../src/search/lexical_cache.ts";
 import { searchWikis } from "../../src/search/search_wikis.ts";
 import { HUB_SEARCH_WIKIS } from "../../src/mcp/servers.ts";
 import { listPublicWikiIds, listPublicWikis } from "../../src/wikis/list_public_wikis.ts";
-import { createWiki } from "../../src/wikis/wikis.ts";
-import { bulkLoadPages } from "./bulk_load.ts";
-import { type EvalPage, replicaPages } from "./corpus.ts";
 import { type Latency, measureLatency, type RunLimits } from "./latency.ts";
 
 /** A hub's shape: how many public wikis, how many chunks in all, how skewed their sizes are. */
@@ -41,35 +38,6 @@ export function hubSizes(plan: HubPlan): number[] {
   const weights = Array.from({ length: plan.wikis }, (_, i) => 1 / (i + 1) ** plan.skew);
   const sum = weights.reduce((a, b) => a + b, 0);
   return weights.map((w) => Math.max(1, Math.round(plan.chunks * w / sum)));
-}
-
-/**
- * Makes the hub: `plan.wikis` public wikis of `hubSizes` chunks each, from distinct copies of
- * the eval pages (scripts/bench/bulk_load.ts). Returns the chunks loaded per wiki.
- */
-export async function loadHub(
-  deps: Deps,
-  base: EvalPage[],
-  plan: HubPlan,
-  progress: (text: string) => void,
-): Promise<number[]> {
-  const sizes = hubSizes(plan);
-  const loaded: number[] = [];
-  let sourced = 0;
-  for (const [i, size] of sizes.entries()) {
-    const id = hubWikiId(i);
-    await createWiki(deps.db, { id, visibility: "public", title: `Hub wiki ${i}` });
-    // Without `copyOf`: a copy's postings are copied from its page in the same wiki, and a hub
-    // wiki's pages are copies of pages no other wiki of it holds; they are computed instead.
-    const pages = replicaPages(base, sourced, sourced + size).map(({ copyOf: _, ...page }) => page);
-    let out = await bulkLoadPages(deps, id, pages, { maxChunks: size });
-    // A wiki of a chunk or two whose first page has more: that one page, not an empty wiki.
-    if (out.pages === 0) out = await bulkLoadPages(deps, id, pages.slice(0, 1));
-    sourced += out.pages;
-    loaded.push(out.chunks);
-    if (i % 100 === 99) progress(`hub: ${i + 1} wikis, ${loaded.reduce((a, b) => a + b)} chunks`);
-  }
-  return loaded;
 }
 
 /**

@@ -94,7 +94,7 @@ function fieldsOf(spec: Spec, input: Schema, prefix = "", depth = 0): Field[] {
 
 function FieldTable(props: { fields: Field[]; caption: string }) {
   return (
-    <div class="scroll">
+    <div class="scroll" role="region" aria-label={props.caption} tabindex={0}>
       <table>
         <caption>{props.caption}</caption>
         <thead>
@@ -214,7 +214,10 @@ function RequestBody({ spec, body }: { spec: Spec; body: NonNullable<Operation["
             <>
               <FieldTable caption={`Fields of ${type}`} fields={fieldsOf(spec, media.schema)} />
               <p class="example-label">Example</p>
-              <pre class="example"><code>{pretty(mediaExample(spec, media))}</code></pre>
+              <pre
+                class="example"
+                tabindex={0}
+              ><code>{pretty(mediaExample(spec, media))}</code></pre>
             </>
           )}
         </>
@@ -246,7 +249,10 @@ function SuccessResponses(
                     fields={fieldsOf(spec, media.schema)}
                   />
                   <p class="example-label">Example</p>
-                  <pre class="example"><code>{pretty(mediaExample(spec, media))}</code></pre>
+                  <pre
+                    class="example"
+                    tabindex={0}
+                  ><code>{pretty(mediaExample(spec, media))}</code></pre>
                 </>
               )}
             </>
@@ -303,7 +309,7 @@ export function OperationSection(
       )}
       {op.requestBody && <RequestBody spec={spec} body={op.requestBody} />}
       <h4>Example request</h4>
-      <pre><code>{curlFor(spec, method, path, op, props.base)}</code></pre>
+      <pre tabindex={0}><code>{curlFor(spec, method, path, op, props.base)}</code></pre>
       <h4>Responses</h4>
       <SuccessResponses spec={spec} success={success} />
       <p class="errors">

@@ -137,7 +137,9 @@ function Authentication({ base }: { base: string }) {
         {" "}
         header:
       </p>
-      <pre><code>{`curl -H "Authorization: Bearer $WIKI_TOKEN" '${base}/spaces'`}</code></pre>
+      <pre
+        tabindex={0}
+      ><code>{`curl -H "Authorization: Bearer $WIKI_TOKEN" '${base}/spaces'`}</code></pre>
       <p>
         A token acts as you, limited to the scopes you gave it. Space tokens (made for one space)
         work on MCP only; the REST API answers 403 to them. A missing or unknown token is a 401.
@@ -183,7 +185,7 @@ function ErrorsAndLimits({ spec }: { spec: Spec }) {
         Every error is <code>application/problem+json</code> (RFC 9457) with a stable{" "}
         <code>code</code> and the request id, for example:
       </p>
-      <pre><code>{JSON.stringify(problem, null, 2)}</code></pre>
+      <pre tabindex={0}><code>{JSON.stringify(problem, null, 2)}</code></pre>
       <p>
         Every response carries the request budget in <code>RateLimit</code> and{" "}
         <code>RateLimit-Policy</code>; a 429 or 503 says when to retry in <code>Retry-After</code>.

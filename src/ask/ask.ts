@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { type Answer, askInput, type Citation, type FrontierNote } from "./ask_schema.ts";
-import { pickSentences } from "./extractive.ts";
+import { pickSentences, sectioned } from "./extractive.ts";
 import { conflictNotes } from "./conflicts.ts";
 import { frontierNotes, WEAK_COVERAGE } from "./frontier.ts";
 import { answerWithLlm, LlmUnavailable } from "./llm.ts";
@@ -14,9 +14,10 @@ import {
   type Evidence,
   gatherEvidence,
   SUPPORTED_AT,
+  SUPPORTED_AT_DOCS,
   UNSUPPORTED_BELOW,
 } from "./verdict.ts";
-import { failingSourceNotes } from "../sync/freshness.ts";
+import { failingSourceNotes } from "../sources/freshness.ts";
 import { recordAsk } from "../usage/record_ask.ts";
 import { resolveVersions } from "../versions/versions.ts";
 import { versionChangeNotes } from "../versions/version_notes.ts";
@@ -94,7 +95,9 @@ export async function assessQuestion(
     passages,
     probability,
   );
-  const level = verdictOf(citations, probability, covered);
+  // Documentation (a page of sections) has its own bar, chosen for the same precision.
+  const docs = extractive.picks[0] !== undefined && sectioned(extractive.picks[0].passage);
+  const level = verdictOf(citations, probability, covered, docs ? SUPPORTED_AT_DOCS : SUPPORTED_AT);
   const frontier = await frontierNotes(deps.db, question, passages, citations, level);
   // Freshness was read with the passages: each citation names one of their pages.
   for (const c of citations) {
@@ -133,11 +136,12 @@ function verdictOf(
   citations: Citation[],
   probability: number,
   covered: boolean | undefined,
+  bar: number,
 ): Answer["coverage"] {
   if (citations.length === 0) return "unsupported";
-  if (covered === false) return probability >= SUPPORTED_AT ? "partial" : "unsupported";
+  if (covered === false) return probability >= bar ? "partial" : "unsupported";
   if (covered === true) return probability >= UNSUPPORTED_BELOW ? "supported" : "partial";
-  return probability >= SUPPORTED_AT ? "supported" : "partial";
+  return probability >= bar ? "supported" : "partial";
 }
 
 /**

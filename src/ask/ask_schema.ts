@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { sourceFreshnessFields } from "../sync/freshness.ts";
+import { sourceFreshnessFields } from "../sources/freshness.ts";
 import { versionParam } from "../versions/versions.ts";
 
 /** A question to a wiki (REST `ask`, MCP `ask`). */

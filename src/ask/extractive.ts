@@ -215,34 +215,10 @@ export function pickSentences(
     chosen.push(c);
     c.terms.forEach((t) => have.add(t));
   };
-  // The retrieval ranking chooses pages better than word overlap does: the best-ranked pages
-  // each get their best sentence in, when it matches the question well enough.
-  for (const page of [...new Set(passages.map((p) => p.page))].slice(0, TOP_PAGES)) {
-    if (chosen.length >= MAX_SENTENCES || chosen.some((c) => c.passage.page === page)) continue;
-    const top = scored.find((c) => c.passage.page === page && addresses(c.terms));
-    // When the best sentence states the amount the question asks for, another page's sentence
-    // that states none only shares a word with the question ("Which events: Just the push
-    // event.").
-    const untyped = amountFound && !holdsNumber(top?.plain ?? "");
-    if (top && top.coverage >= MIN_SHARE * best.coverage && top.coverage > 0 && !untyped) {
-      add(top);
-    }
-  }
-  // Sentences of the best sentence's own page add to it even without the amount it states.
-  const followScore = (c: typeof best) =>
-    c.score + (c.untyped && c.passage.page === best.passage.page ? NO_NUMBER : 0);
-  for (const c of scored.slice(1)) {
-    if (
-      chosen.length >= MAX_SENTENCES || chosen.includes(c) ||
-      followScore(c) < FOLLOW * best.score ||
-      c.coverage === 0
-    ) {
-      continue;
-    }
-    const addsTerms = qTerms.some((t) => c.terms.has(t) && !have.has(t));
-    const newPassage = !chosen.some((p) => p.passage === c.passage);
-    const sameTopic = c.passage.page === best.passage.page || addresses(c.terms);
-    if ((addsTerms || newPassage) && sameTopic) add(c);
+  if (sectioned(best.passage)) {
+    oneSection(best, scored, { add, chosen, have, qTerms, code, number });
+  } else {
+    otherPages(best, scored, passages, { add, chosen, have, addresses, amountFound, qTerms });
   }
   const picks = withContinuations(
     chosen.map((c) => ({ ...toPick(c), terms: c.terms })),
@@ -250,7 +226,13 @@ export function pickSentences(
     best.defines || best.onNamedPage || best.named ? topic : null,
     code,
   );
-  const union = new Set(picks.flatMap((c) => [...c.terms]));
+  // What the answer and the best sentence of each of the top pages hold together: how much of
+  // the question the retrieved passages reach, whether or not the answer shows those pages (a
+  // documentation answer keeps to one section).
+  const union = new Set([
+    ...picks.flatMap((c) => [...c.terms]),
+    ...(sectioned(best.passage) ? topPageTerms(scored, passages, best, addresses) : []),
+  ]);
   const passageTerms = withCompounds(
     question,
     `${best.passage.title} ${best.passage.section ?? ""} ${best.passage.text}`,
@@ -279,6 +261,154 @@ export function pickSentences(
       topSentence: Math.max(0, ...scored.filter((c) => c.rank === 0).map((c) => c.coverage)),
     },
   };
+}
+
+type Scored = {
+  passage: Passage;
+  rank: number;
+  sentence: Sentence & { quote: string };
+  plain: string;
+  terms: Set<string>;
+  untyped: boolean;
+  bonus: number;
+  defines: boolean;
+  onNamedPage: boolean;
+  named: boolean;
+  coverage: number;
+  score: number;
+};
+
+/**
+ * Whether a passage's page is documentation with sections (more than one heading): its answer
+ * comes from one section (`oneSection`). A page of one heading (a SQuAD paragraph, a note) is
+ * one section already, and the best-ranked other pages may hold the answer (`otherPages`).
+ */
+export function sectioned(passage: Passage): boolean {
+  return (passage.markdown.match(/^ {0,3}#{1,6}\s/gm) ?? []).length >= 2;
+}
+
+/** The section a passage stands in, as a key. */
+const sectionKey = (p: Passage) => `${p.pageId}\u0000${p.section ?? ""}`;
+
+/**
+ * Documentation answers from one section: the best sentence's section gives the answer (its
+ * other sentences that match well and add a word of the question), and another section joins
+ * only when the best one lacks what is asked (an amount, a command) and a sentence there holds
+ * it. Sentences of other sections that merely share words with the question read as a second,
+ * unrelated answer ("… 403, No. [1] By default, if the client does not send SNI …").
+ */
+function oneSection(
+  best: Scored,
+  scored: Scored[],
+  ctx: {
+    add: (c: Scored) => void;
+    chosen: Scored[];
+    have: Set<string>;
+    qTerms: string[];
+    code: boolean;
+    number: boolean;
+  },
+): void {
+  const own = sectionKey(best.passage);
+  for (const c of scored.slice(1)) {
+    if (ctx.chosen.length >= MAX_SENTENCES) break;
+    if (sectionKey(c.passage) !== own || c.coverage === 0 || c.score < FOLLOW * best.score) {
+      continue;
+    }
+    ctx.add(c);
+  }
+  // When search ranked another page first, its best sentence joins (search ranks pages better
+  // than word overlap does).
+  const top = scored.find((c) => c.rank === 0);
+  if (
+    top && top.passage.page !== best.passage.page && !top.untyped &&
+    top.coverage >= MIN_SHARE * best.coverage
+  ) {
+    ctx.add(top);
+  }
+  // Another section that holds a word of the question the section lacks ("the first does not
+  // hold what is asked"), and matches as well.
+  for (const c of scored.slice(1)) {
+    if (ctx.chosen.length >= MAX_SENTENCES - 1) break;
+    // Another section's sentence without the amount asked for only shares a word ("Which
+    // events: Just the push event." for "How long are usage events kept?").
+    if (
+      sectionKey(c.passage) === own || c.untyped || c.score < FOLLOW * best.score ||
+      c.coverage < best.coverage
+    ) continue;
+    const adds = ctx.qTerms.some((t) => c.terms.has(t) && !ctx.have.has(t));
+    const held = ctx.qTerms.filter((t) => c.terms.has(t)).length;
+    if (adds && held >= Math.min(2, ctx.qTerms.length)) ctx.add(c);
+  }
+  const lacksAmount = ctx.number && !ctx.chosen.some((c) => holdsNumber(c.plain));
+  const lacksCode = ctx.code && !ctx.chosen.some((c) => c.sentence.kind === "code");
+  if (!lacksAmount && !lacksCode) return;
+  const other = scored.find((c) =>
+    sectionKey(c.passage) !== own && c.rank <= TOP_PAGES && c.score >= FOLLOW * best.score &&
+    (lacksAmount ? holdsNumber(c.plain) : c.sentence.kind === "code")
+  );
+  if (other && ctx.chosen.length < MAX_SENTENCES) ctx.add(other);
+}
+
+/**
+ * A page of one section: the retrieval ranking chooses pages better than word overlap does, so
+ * the best-ranked pages each get their best sentence in when it matches the question well
+ * enough, then others that score at least 60% of the best and add a word or a passage.
+ */
+function otherPages(
+  best: Scored,
+  scored: Scored[],
+  passages: Passage[],
+  ctx: {
+    add: (c: Scored) => void;
+    chosen: Scored[];
+    have: Set<string>;
+    addresses: (terms: Set<string>) => boolean;
+    amountFound: boolean;
+    qTerms: string[];
+  },
+): void {
+  const { add, chosen, have, addresses, amountFound, qTerms } = ctx;
+  for (const page of [...new Set(passages.map((p) => p.page))].slice(0, TOP_PAGES)) {
+    if (chosen.length >= MAX_SENTENCES || chosen.some((c) => c.passage.page === page)) continue;
+    const top = scored.find((c) => c.passage.page === page && addresses(c.terms));
+    // When the best sentence states the amount the question asks for, another page's sentence
+    // that states none only shares a word with the question ("Which events: Just the push
+    // event.").
+    const untyped = amountFound && !holdsNumber(top?.plain ?? "");
+    if (top && top.coverage >= MIN_SHARE * best.coverage && top.coverage > 0 && !untyped) {
+      add(top);
+    }
+  }
+  // Sentences of the best sentence's own page add to it even without the amount it states.
+  const followScore = (c: Scored) =>
+    c.score + (c.untyped && c.passage.page === best.passage.page ? NO_NUMBER : 0);
+  for (const c of scored.slice(1)) {
+    if (
+      chosen.length >= MAX_SENTENCES || chosen.includes(c) ||
+      followScore(c) < FOLLOW * best.score ||
+      c.coverage === 0
+    ) {
+      continue;
+    }
+    const addsTerms = qTerms.some((t) => c.terms.has(t) && !have.has(t));
+    const newPassage = !chosen.some((p) => p.passage === c.passage);
+    const sameTopic = c.passage.page === best.passage.page || addresses(c.terms);
+    if ((addsTerms || newPassage) && sameTopic) add(c);
+  }
+}
+
+/** The words of the best sentence of each of the best-ranked pages that address the question. */
+function topPageTerms(
+  scored: Scored[],
+  passages: Passage[],
+  best: Scored,
+  addresses: (terms: Set<string>) => boolean,
+): string[] {
+  return [...new Set(passages.map((p) => p.page))].slice(0, TOP_PAGES).flatMap((page) => {
+    const top = scored.find((c) => c.passage.page === page && addresses(c.terms));
+    return top && top.coverage >= MIN_SHARE * best.coverage ? [...top.terms] : [];
+  });
 }
 
 function toPick(

@@ -30,10 +30,11 @@ Deno.test("a sentence in two overlapping windows of one page is cited once", () 
 
 Deno.test("an announcement stays only right before its own continuation", () => {
   // The code block after the colon is not asked for, so it does not follow; the sentence after
-  // the block, picked too, does not pass for the announcement's continuation.
+  // the block, picked too, does not pass for the announcement's continuation. (One section: a
+  // page of several keeps its answer to the best sentence's, below.)
   const md =
     "# Tokens\n\nYou list, revoke and rotate tokens in the web app at /account/tokens.\n\n" +
-    "## Shell\n\nTo revoke and rotate tokens from a shell, type this:\n\n" +
+    "To revoke and rotate tokens from a shell, type this:\n\n" +
     "```\ncurl -X DELETE https://h/tokens/1\ncurl -X POST https://h/tokens\n```\n\n" +
     "Rotating tokens and revoking them both take effect at once, everywhere.\n";
   const a = md.indexOf("You list");
@@ -47,7 +48,7 @@ Deno.test("an announcement stays only right before its own continuation", () => 
   });
   const { picks } = pickSentences(q("How do I revoke and rotate tokens everywhere at once?"), [
     window(a, b, 1),
-    { ...window(b, md.length, 2), section: "Tokens > Shell" },
+    window(b, md.length, 2),
   ]);
   assert.ok(picks.length >= 2, JSON.stringify(picks.map((p) => p.plain)));
   for (const p of picks.slice(1)) assert.doesNotMatch(p.plain, /:$/, p.plain);
@@ -60,4 +61,26 @@ Deno.test("Chinese and Japanese words are counted by character: a sentence is no
   assert.ok(wordCount("令牌是一段秘密字符串") >= 10);
   assert.ok(!listsNames("| `create-token` | 创建一个新的令牌 |"));
   assert.ok(listsNames("| `create-space`, `create-token` | See [[Tokens]] |"));
+});
+
+Deno.test("a documentation answer keeps to the section of its best sentence", () => {
+  // The table row's section answers; the SNI sentence of another page shares "default" and
+  // "clients", and was glued after it as a second answer.
+  const allow = "# IP allow list\n\nFilter requests by address.\n\n## Options\n\n" +
+    "The rejectStatusCode option sets the HTTP status sent to rejected clients; by default it is 403.\n";
+  const tls = "# TLS\n\nIntro.\n\n## SNI\n\nBy default, if rejected clients do not send SNI, " +
+    "the default certificate is used.\n";
+  const at = (md: string, page: string, pageId: number, n: number): Passage => ({
+    ...passage(page, page, md),
+    pageId,
+    chunkId: n,
+    n,
+    section: `${page} > ${md.includes("SNI") ? "SNI" : "Options"}`,
+  });
+  const { picks } = pickSentences(
+    q("What HTTP status does the allow list send to rejected clients by default?"),
+    [at(allow, "IP allow list", 1, 1), at(tls, "TLS", 2, 2)],
+  );
+  assert.match(picks[0]!.quote, /rejectStatusCode/);
+  assert.deepEqual(picks.map((p) => p.passage.page), ["IP allow list"]);
 });

@@ -1,6 +1,6 @@
 import type { Deps } from "../deps.ts";
 import { type AskRetrieval, retrieveForAsk } from "../search/ask_retrieval.ts";
-import { sourceFreshness } from "../sync/freshness.ts";
+import { sourceFreshness } from "../sources/freshness.ts";
 import { versionPageUrl } from "../lib/urls.ts";
 import type { Version } from "../versions/versions.ts";
 import { pinnedTexts } from "../versions/version_search.ts";

@@ -40,27 +40,7 @@ export function ConnectPage(
       view={props.view}
     >
       {props.intro}
-      <table>
-        <caption class="sr-only">Endpoints</caption>
-        <thead>
-          <tr>
-            <th scope="col">Endpoint</th>
-            <th scope="col">Address</th>
-            <th scope="col">Serves</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.endpoints.map((e) => (
-            <tr>
-              <th scope="row">{e.label}</th>
-              <td class="path">
-                <code>{e.url}</code>
-              </td>
-              <td>{e.scope}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <EndpointTable endpoints={props.endpoints} />
       {anyPrivate && (
         <div class="notice">
           <p>
@@ -118,6 +98,33 @@ export function ConnectPage(
       <script src="/assets/docs_blocks.js" defer></script>
       <script src="/assets/connect.js" defer></script>
     </PageFrame>
+  );
+}
+
+/** The endpoints the page configures, with their addresses and what each serves. */
+function EndpointTable({ endpoints }: { endpoints: EndpointView[] }) {
+  return (
+    <table>
+      <caption class="sr-only">Endpoints</caption>
+      <thead>
+        <tr>
+          <th scope="col">Endpoint</th>
+          <th scope="col">Address</th>
+          <th scope="col">Serves</th>
+        </tr>
+      </thead>
+      <tbody>
+        {endpoints.map((e) => (
+          <tr>
+            <th scope="row">{e.label}</th>
+            <td class="path">
+              <code>{e.url}</code>
+            </td>
+            <td>{e.scope}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

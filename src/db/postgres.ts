@@ -15,8 +15,18 @@ export function openPostgres(
   options: { max?: number; prepare?: boolean; connectTimeoutSeconds?: number } = {},
 ): Db {
   survivePostgresWriteRace();
+  const prepare = options.prepare ?? true;
   const sql = postgres(url, {
     max: options.max ?? 10,
+    // The driver's own statements too: `commit`, `rollback` and `savepoint` of a transaction
+    // are statements it prepares under this setting, not ours. Left prepared behind a pooler
+    // that does not keep prepared statements, a `commit` could land on a server connection that
+    // never prepared it: it failed (SQLSTATE 26000), which aborted the transaction, and the
+    // driver's retry of that `commit` then ended the aborted transaction with a ROLLBACK that
+    // reports no error. The transaction's writes were lost while the caller saw success (two
+    // processes migrating through PgBouncer both "applied" a migration that one of them had
+    // silently rolled back; tests/migrate_pooler_test.ts).
+    prepare,
     // Fail fast while the database is down (503s), instead of holding requests for 30 s.
     connect_timeout: options.connectTimeoutSeconds ?? 5,
     // Reconnect attempts at most ~2 s apart (the default backs off to 20 s), so that service
@@ -33,7 +43,7 @@ export function openPostgres(
       },
     },
   });
-  return makeDb(postgresDriver(sql, false, options.prepare ?? true));
+  return makeDb(postgresDriver(sql, false, prepare));
 }
 
 function postgresDriver(sql: Sql, inTransaction: boolean, prepare: boolean): Driver {

@@ -1,5 +1,6 @@
 import { sha256Hex } from "../lib/sha256.ts";
 import { type Chunk, chunkMarkdown, headingsOf } from "./chunks.ts";
+import { docsText } from "./docs_blocks.ts";
 import { splitFrontMatter } from "./front_matter.ts";
 import { extractLinks, type ParsedLink } from "./links.ts";
 
@@ -29,7 +30,9 @@ export async function parsePage(
   return {
     title: pageTitle,
     links: extractLinks(markdown, path),
-    chunks: chunkMarkdown(body),
+    // Passages are what assistants read (`docsText`): callouts, tabs and steps as text, never
+    // their syntax (`{% hint %}`, `:::note`, `!!! tip`, `<Tabs>`), which search would match.
+    chunks: chunkMarkdown(docsText(body)),
     contentHash: await sha256Hex(`${pageTitle}\n${markdown}`),
   };
 }

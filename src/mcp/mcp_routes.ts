@@ -16,6 +16,7 @@ import { chargeBatch } from "../limits/rate_limit.ts";
 import { readingDeps } from "../db/replicas.ts";
 import { batchRefusal, readBatch } from "../limits/batch_limit.ts";
 import { DEFAULT_SCOPES } from "../oauth/scopes.ts";
+import type { WikiRow } from "../db/wiki_row.ts";
 import { answerTaskRequest } from "../tasks/task_requests.ts";
 import { buildHubServer, buildPrivateServer, buildWikiServer } from "./servers.ts";
 import { SERVER_INFO } from "./server_info.ts";
@@ -80,22 +81,28 @@ export function mcpRoutes(deps: Deps): Hono {
     app.on(["GET", "DELETE"], path, notAllowed);
   }
   for (const path of ["/mcp/w/:id", "/mcp/w/:id/"]) {
-    app.post(path, async (c) => {
+    app.post(path, (c) => {
       const id = c.req.param("id") ?? "";
-      let wiki;
-      try {
-        ({ wiki } = await authorize(deps, ANONYMOUS, id, "read", "mcp"));
-      } catch (error) {
+      // The wiki is looked up while `serve` reads and charges the request: its round trip is
+      // off the request's path. An unknown (or private) wiki answers 404 before the SDK runs.
+      let wiki: WikiRow | undefined;
+      const found = authorize(deps, ANONYMOUS, id, "read", "mcp").then((access) => {
+        wiki = access.wiki;
+        return null;
+      }, (error) => {
         if (error instanceof AppError && error.code === "wiki_not_found") {
           return jsonRpcError(c, 404, error.detail);
         }
         throw error;
-      }
+      });
+      // A request refused before it is awaited (413, 429) leaves no unhandled rejection.
+      found.catch(() => {});
       return serve(
         c,
         deps,
-        (d) => buildWikiServer(d, wiki, userAgent(c), callerKey(c, deps)),
-        `w:${wiki.id}`,
+        (d) => buildWikiServer(d, wiki!, userAgent(c), callerKey(c, deps)),
+        `w:${id}`,
+        found,
       );
     });
     app.on(["GET", "DELETE"], path, notAllowed);
@@ -147,12 +154,14 @@ export function mcpRoutes(deps: Deps): Hono {
  * server from the same factory, so tools, credentials, usage records and audit are the same.
  * A batch is first charged one request per call against the caller's budget. Task requests
  * (`src/tasks/`) are answered before the SDK; `owner` is who may see the tasks made here.
+ * `admitted` (the endpoint's own check, started before) answers a refusal, or null to go on.
  */
 async function serve(
   c: Context,
   deps: Deps,
   buildWith: (deps: Deps) => McpServer,
   owner: string,
+  admitted: Promise<Response | null> = Promise.resolve(null),
 ): Promise<Response> {
   // The body is read once, here, bounded: the batch count and the SDK both use these bytes.
   const body = await readBounded(c.req.raw, MAX_MCP_BODY);
@@ -174,6 +183,8 @@ async function serve(
   if (unbatchable) {
     return c.json({ jsonrpc: "2.0", error: { code: -32600, message: unbatchable }, id: null }, 400);
   }
+  const refusedHere = await admitted;
+  if (refusedHere) return refusedHere;
   // The tools read through a replica when there is one (and the caller's writes are replayed).
   const reading = await readingDeps(deps, c.get("rateLimit")?.key);
   const build = () => buildWith(reading);

@@ -1,4 +1,4 @@
-import type { TreeNode } from "../kit/web/page_tree.ts";
+import type { TreeNode } from "./page_tree.ts";
 import type { NavItem } from "./nav_doc.ts";
 
 /**

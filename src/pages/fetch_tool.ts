@@ -41,7 +41,7 @@ const fetchInputSchema = z.object({
 });
 
 /**
- * Registers `fetch`: one string argument, an `id` from search (`<wiki>/<path>`) or a page url,
+ * Registers `fetch`: an `id` from search (`<wiki>/<path>`) or a page url (and an optional `version`),
  * as ChatGPT connectors and deep research call it. Reads through the same function as get_page.
  */
 export function registerFetchTool(server: ToolRegistrar, deps: Deps, scope: WikiScope): void {

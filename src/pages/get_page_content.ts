@@ -9,7 +9,7 @@ import { resolveVersionPage, versionLinksOf } from "../versions/version_pages.ts
 import { resolveVersion, versionParam } from "../versions/versions.ts";
 import { resolvePageRef } from "./read_page.ts";
 import { type PageRow, selectLinksFrom, selectRevision } from "./store.ts";
-import { addSourceFreshness, sourceFreshnessFields } from "../sync/freshness.ts";
+import { addSourceFreshness, sourceFreshnessFields } from "../sources/freshness.ts";
 import { forReads } from "../db/replicas.ts";
 
 /** Default and largest slice of a page returned at once (about 5k and 12k tokens). */

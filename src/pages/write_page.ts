@@ -7,7 +7,7 @@ import { cleanPath, nameKey, pathKey } from "../markdown/paths.ts";
 import { prepareChunks } from "../search/prepare_chunks.ts";
 import { countLinks, MAX_LINKS } from "../markdown/links.ts";
 import { indexChunks } from "../search/chunk_index.ts";
-import { refuseSyncedWrite } from "../sync/refuse_synced_write.ts";
+import { refuseSyncedWrite } from "../sources/refuse_synced_write.ts";
 import {
   insertPage,
   insertRevision,

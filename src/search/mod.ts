@@ -4,4 +4,4 @@
  *
  * @module
  */
-export { removeChunks, resetChunkLog } from "./store.ts";
+export { removeChunks, resetChunkLog, selectHeadings, selectWordsLike } from "./store.ts";

@@ -23,7 +23,7 @@ import {
   selectTermEvidence,
 } from "./store.ts";
 import { type Db } from "../db/db.ts";
-import { sourceFreshness, sourceFreshnessFields } from "../sync/freshness.ts";
+import { sourceFreshness, sourceFreshnessFields } from "../sources/freshness.ts";
 import { forReads } from "../db/replicas.ts";
 import { selectWikis } from "../wikis/mod.ts";
 

@@ -109,7 +109,9 @@ export function markSnippet(snippet: Snippet): string {
  * read with its header ("rejectStatusCode — Defines … Default: 403."), never its cells glued
  * with commas; each block on its own line.
  */
-function snippetText(markdown: string): string {
+function snippetText(chunk: string): string {
+  // A quote's (or a callout's, as `docsText` gives it) `>` markers are not words to show.
+  const markdown = chunk.replace(/^[ \t]*(?:>[ \t]?)+/gm, "");
   let out = "";
   let previous: Sentence["kind"] | null = null;
   for (const s of splitSentences(markdown)) {

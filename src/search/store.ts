@@ -619,3 +619,47 @@ export async function selectQueryTerms(db: Db, query: string): Promise<string[]>
     ORDER BY i`;
   return rows.map((r) => r.term);
 }
+
+/**
+ * Each page's headings in a wiki, once per anchor, in page and reading order: the dictionary of
+ * search as you type (`matchTitles`). The page's own title (an empty heading path) is left
+ * out: the wiki's navigation gives it. At most `limit` rows.
+ */
+export function selectHeadings(
+  db: Db,
+  wikiId: string,
+  limit = 5000,
+): Promise<{ path: string; title: string; heading: string; anchor: string }[]> {
+  return db`
+    SELECT path, title, heading, anchor FROM (
+      SELECT DISTINCT ON (p.path, c.anchor) p.path, p.title, c.ord,
+        c.heading_path[array_length(c.heading_path, 1)] AS heading, c.anchor
+      FROM chunks c JOIN pages p ON p.id = c.page_id
+      WHERE c.wiki_id = ${wikiId} AND array_length(c.heading_path, 1) > 0 AND c.anchor <> ''
+      ORDER BY p.path, c.anchor, c.ord
+    ) h
+    ORDER BY path, ord
+    LIMIT ${limit}`;
+}
+
+/**
+ * Words of the wikis' text that begin with `word`, or have its length give or take one and share
+ * its first or last three letters: the candidates of a half-typed or mistyped word, which
+ * `expandQuery` narrows to one edit. Read from the text at each call (no pg_trgm: PGlite has
+ * none), so only for the few words of a query typed into a search box. At most `limit`.
+ */
+export async function selectWordsLike(
+  db: Db,
+  wikiIds: string[],
+  word: string,
+  limit = 50,
+): Promise<string[]> {
+  const rows = await db<{ w: string }>`
+    SELECT DISTINCT w FROM chunks c,
+      regexp_split_to_table(lower(c.heading_text || ' ' || c.text), '[^[:alnum:]]+') AS w
+    WHERE c.wiki_id = ANY(${wikiIds}::text[]) AND (
+      w LIKE ${word} || '%' OR (length(w) BETWEEN ${word.length - 1} AND ${word.length + 1}
+        AND (left(w, 3) = left(${word}, 3) OR right(w, 3) = right(${word}, 3))))
+    LIMIT ${limit}`;
+  return rows.map((r) => r.w);
+}

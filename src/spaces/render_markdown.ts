@@ -7,6 +7,7 @@ import MarkdownIt, {
 } from "markdown-it";
 import { uniqueSlug } from "../markdown/chunks.ts";
 import { docsBlocks, readMarker } from "../markdown/docs_blocks.ts";
+import { highlightCode } from "../markdown/highlight_code.ts";
 import { blockHtml } from "./docs_block_html.ts";
 import { splitFrontMatter } from "../markdown/front_matter.ts";
 import { extractLinks, MAX_LINKS } from "../markdown/links.ts";
@@ -27,14 +28,16 @@ export type RenderContext = {
   title?: string;
 };
 
-// Raw HTML is escaped (`html: false`); markdown-it's own link check already refuses
+// Raw HTML is escaped (`html: false`); code blocks are highlighted on the server (`highlightCode`,
+// no script needed to read them); markdown-it's own link check already refuses
 // `javascript:`, `vbscript:`, `file:` and non-image `data:` URLs.
-const md = new MarkdownIt({ html: false, linkify: true });
+const md = new MarkdownIt({ html: false, linkify: true, highlight: highlightCode });
 md.block.ruler.before("code", "docs_block", docsBlock);
 md.inline.ruler.before("link", "wikilink", wikilink);
 md.core.ruler.push("wiki_links", rewriteTokens);
 /** The same rules without links of any kind: for a page over the links cap. */
-const linkless = new MarkdownIt({ html: false, linkify: false }).disable(["link", "image"]);
+const linkless = new MarkdownIt({ html: false, linkify: false, highlight: highlightCode })
+  .disable(["link", "image"]);
 linkless.block.ruler.before("code", "docs_block", docsBlock);
 linkless.core.ruler.push("wiki_links", rewriteTokens);
 

@@ -5,10 +5,11 @@ import { cleanPath, pathKey } from "../markdown/paths.ts";
 import type { PageRow } from "../pages/read_page.ts";
 import { findPageRecord } from "./find_page_record.ts";
 import { WikiHomePage } from "./home_page.tsx";
-import { readingOrder, type TreeNode } from "../kit/web/page_tree.ts";
+import { readingOrder, type TreeNode } from "../navigation/page_tree.ts";
 import { MissingPageView, PageView } from "./page_view.tsx";
 import { renderPage } from "./render_page.ts";
 import { suggestSections } from "./suggest_sections.ts";
+import { suggestTitles } from "./suggest_titles.ts";
 import { openSpace } from "../kit/web/space_context.ts";
 import { pageHref, spaceHref } from "../kit/web/space_urls.ts";
 import type { SpaceView } from "../kit/web/wiki_frame.tsx";
@@ -42,25 +43,18 @@ export function viewRoutes(deps: Deps): Hono {
 
   app.get("/w/:id/", (c) => c.redirect(spaceHref(c.req.param("id")), 301));
 
-  // Results as you type (search.js): page titles that contain the words, then the best
-  // sections by the wiki's own search; a few of each, as JSON.
+  // Results as you type (search.js, palette.js): titles and headings that match the words
+  // (prefixes, one typo in longer words), then the best sections by the wiki's own search.
   app.get("/w/:id/-/suggest", async (c) => {
     const view = await openSpace(deps, c, "read");
     const query = (c.req.query("q") ?? "").trim().slice(0, 200);
     if (query.length < 2) return c.json({ results: [] });
-    const words = query.toLowerCase().split(/\s+/);
-    const titles = readingOrder(view.nav?.tree ?? [])
-      .filter((p) => words.every((w) => `${p.title} ${p.path}`.toLowerCase().includes(w)))
-      .slice(0, 5)
-      .map((p) => ({
-        title: p.title,
-        section: null,
-        href: pageHref(view.space.wiki.id, p.path),
-        path: p.path,
-      }));
+    const order = readingOrder(view.nav?.tree ?? []);
+    const titles = (await suggestTitles(deps.db, view.space.wiki.id, order, query))
+      .map(({ score: _, ...t }) => t);
     const sections = (await suggestSections(deps, [view.space.wiki.id], query))
       .map(({ wiki: _, ...s }) => s);
-    // A page already named by its title is not listed again for its whole text.
+    // A page or section already named by its title is not listed again for its text.
     const seen = new Set(titles.map((t) => t.href));
     const more = sections.filter((s) => !seen.has(s.href) && !seen.has(s.href.split("#")[0]!));
     const results = [...titles, ...more].slice(0, 8);

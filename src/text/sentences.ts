@@ -146,6 +146,11 @@ export function plainText(sentence: Pick<Sentence, "text" | "kind">): string {
   }
   if (sentence.kind === "heading") t = t.replace(/^ {0,3}#{1,6}\s*/, "").replace(/\s#+\s*$/, "");
   t = t.replace(LIST_ITEM, "")
+    // Admonition markers (Docusaurus `:::note` … `:::`, MkDocs `!!! warning "Title"`, GitHub
+    // `[!NOTE]`) are the format's, not the text's.
+    .replace(/(^|\n)[ \t]*:::[\w-]*/g, "$1")
+    .replace(/(^|\n)[ \t]*(?:!!!|\?\?\?\+?)[ \t]*[\w-]+(?:[ \t]+"([^"\n]*)")?/g, "$1$2")
+    .replace(/\[!(?:NOTE|TIP|WARNING|IMPORTANT|CAUTION)\]/g, "")
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(
       /\[\[([^\]|#]*)(?:#([^\]|]*))?(?:\|([^\]]*))?\]\]/g,

@@ -57,3 +57,14 @@ Deno.test("a list item ending in ; or , ends with a full stop in its place, not 
   assert.equal(plainText({ kind: "item", text: "* apples," }), "Apples.");
   assert.equal(plainText({ kind: "item", text: "- done." }), "Done.");
 });
+
+Deno.test("admonition markers are the format's, not the text's", () => {
+  assert.equal(
+    plainText({ kind: "prose", text: ":::warning\nIf you enable this, all repos use it.\n:::" }),
+    "If you enable this, all repos use it.",
+  );
+  assert.equal(
+    plainText({ kind: "prose", text: '!!! note "Heads up"\n    Keep the key.' }),
+    "Heads up Keep the key.",
+  );
+});

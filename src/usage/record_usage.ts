@@ -1,8 +1,14 @@
 import type { Deps } from "../deps.ts";
 import type { Db } from "../db/db.ts";
 import { pathKey } from "../markdown/paths.ts";
-import { writeUsageLater } from "./usage_writes.ts";
-import { deleteOldQueries, insertSearchUsage, upsertUsage, type UsageSource } from "./store.ts";
+import { batchUsageLater, writeUsageLater } from "./usage_writes.ts";
+import {
+  deleteOldQueries,
+  insertSearchUsage,
+  type SearchUsageRow,
+  upsertUsage,
+  type UsageSource,
+} from "./store.ts";
 
 export type { UsageSource };
 
@@ -91,40 +97,43 @@ export type SearchEvent = UsageSource & {
  * Counts a search on the usage page of each wiki it concerns, the one rule for MCP, REST and the
  * web app: one wiki searched counts there; a search across many counts where it found pages.
  * The query is kept `RETENTION_DAYS` for the wiki's members, with how many pages it found
- * there. All of it is one statement, off the request's path (`writeUsageLater`); a failure is
- * logged and swallowed, as for `recordUsage`.
+ * there. Searches are gathered in memory and written a batch at a time, one statement a
+ * second per process at most (`batchUsageLater`), off the request's path; a failure is logged
+ * and swallowed, as for `recordUsage`.
  */
-export async function recordSearch(
-  deps: Pick<Deps, "db" | "log">,
-  event: SearchEvent,
-): Promise<void> {
+export function recordSearch(deps: Pick<Deps, "db" | "log">, event: SearchEvent): Promise<void> {
   const counted = event.wikis.length === 1
     ? event.wikis
     : [...new Set(event.results.map((r) => r.wiki))];
-  if (counted.length === 0) return;
-  await writeUsageLater(deps.db, () => insertSearchLogged(deps, event, counted));
+  if (counted.length === 0) return Promise.resolve();
+  const row: SearchUsageRow = {
+    counts: counted.map((wikiId) => ({
+      wikiId,
+      results: event.results.filter((r) => r.wiki === wikiId).length,
+    })),
+    query: event.cursor ? null : event.query.slice(0, 1000),
+    via: event.via,
+    client: usageClient(event.client),
+    at: new Date(),
+  };
+  batchUsageLater(deps.db, "search", row, (rows) => insertSearchesLogged(deps, rows));
+  return Promise.resolve();
 }
 
-async function insertSearchLogged(
+async function insertSearchesLogged(
   deps: Pick<Deps, "db" | "log">,
-  event: SearchEvent,
-  counted: string[],
+  rows: SearchUsageRow[],
 ): Promise<void> {
   try {
-    await insertSearchUsage(deps.db, {
-      counts: counted.map((wikiId) => ({
-        wikiId,
-        results: event.results.filter((r) => r.wiki === wikiId).length,
-      })),
-      query: event.cursor ? null : event.query.slice(0, 1000),
-      via: event.via,
-      client: usageClient(event.client),
-    });
-    if (!event.cursor) await pruneKeptQueries(deps.db);
+    await insertSearchUsage(deps.db, rows);
+    // The prune's odds as before, one in `PRUNE_EVERY` kept searches.
+    const kept = rows.filter((r) => r.query !== null).length;
+    if (Math.random() < kept / PRUNE_EVERY) await deleteOldQueries(deps.db, RETENTION_DAYS);
   } catch (error) {
     deps.log.warn("usage not recorded", {
-      wiki_id: counted.join(","),
+      wiki_id: [...new Set(rows.flatMap((r) => r.counts.map((c) => c.wikiId)))].join(","),
       kind: "search",
+      searches: rows.length,
       error: error instanceof Error ? error.message : String(error),
     });
   }

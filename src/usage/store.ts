@@ -235,39 +235,46 @@ export type SearchMade = {
   created_at: Date;
 };
 
+/** One search to count: the wikis it concerns, with the pages it found in each. */
+export type SearchUsageRow = {
+  counts: { wikiId: string; results: number }[];
+  /** Null for a later page of the same results: counted, not kept. */
+  query: string | null;
+  via: SearchMade["via"];
+  client: string;
+  at: Date;
+};
+
 /**
- * Counts one search in today's (UTC) counters of each wiki in `counts` and, unless `query` is
- * null (a later page of the same results), keeps the query with how many pages it found in that
- * wiki: one statement for every wiki a search concerns. A wiki deleted meanwhile fails it (the
- * rows reference `wikis`), and the search goes uncounted in all of them: `recordSearch` logs
- * that and the caller still gets its results.
+ * Counts searches in the (UTC) day's counters of each wiki they concern and keeps their queries
+ * (unless null) with how many pages each found there: one statement for a whole batch of
+ * searches (`recordSearch` gathers them), counters added up per wiki, day and client. Each
+ * search keeps its own time. A wiki deleted meanwhile is skipped, not a failure of the batch.
  */
-export async function insertSearchUsage(
-  db: Db,
-  row: {
-    counts: { wikiId: string; results: number }[];
-    query: string | null;
-    via: SearchMade["via"];
-    client: string;
-  },
-): Promise<void> {
+export async function insertSearchUsage(db: Db, rows: SearchUsageRow[]): Promise<void> {
+  const flat = rows.flatMap((r) => r.counts.map((c) => ({ ...r, ...c })));
+  if (flat.length === 0) return;
   // Committed without waiting for the WAL flush (`synchronous_commit` off in this statement's
-  // own transaction): a count is not worth an fsync on each search, and a crash of the
-  // database forgets at most the last ~0.6 s of counts (3 × wal_writer_delay), never corrupts.
+  // own transaction): a count is not worth an fsync, and a crash of the database forgets at
+  // most the last ~0.6 s of counts (3 × wal_writer_delay), never corrupts.
   await db`
     WITH searched AS (
-      SELECT s.* FROM unnest(${row.counts.map((c) => c.wikiId)}::text[],
-        ${row.counts.map((c) => c.results)}::int[]) AS s(wiki_id, results),
+      SELECT s.* FROM unnest(${flat.map((r) => r.wikiId)}::text[],
+        ${flat.map((r) => r.results)}::int[], ${flat.map((r) => r.query)}::text[],
+        ${flat.map((r) => r.via)}::text[], ${flat.map((r) => r.client)}::text[],
+        ${flat.map((r) => r.at.toISOString())}::timestamptz[])
+        AS s(wiki_id, results, query, via, client, at)
+      JOIN wikis w ON w.id = s.wiki_id,
         (SELECT set_config('synchronous_commit', 'off', true)) AS relaxed
     ), kept AS (
-      INSERT INTO search_queries (wiki_id, query, results, via, client)
-      SELECT wiki_id, ${row.query}::text, results, ${row.via}::text, ${row.client}::text
-      FROM searched WHERE ${row.query}::text IS NOT NULL
+      INSERT INTO search_queries (wiki_id, query, results, via, client, created_at)
+      SELECT wiki_id, query, results, via, client, at
+      FROM searched WHERE query IS NOT NULL
     )
     INSERT INTO usage_daily AS u (wiki_id, day, kind, page_id, page_path, client, count)
-    SELECT wiki_id, (now() AT TIME ZONE 'UTC')::date, 'search', NULL, NULL, ${row.client}::text, 1
-    FROM searched
-    ON CONFLICT (wiki_id, day, kind, page_id, client) DO UPDATE SET count = u.count + 1`;
+    SELECT wiki_id, (at AT TIME ZONE 'UTC')::date, 'search', NULL, NULL, client, count(*)
+    FROM searched GROUP BY wiki_id, (at AT TIME ZONE 'UTC')::date, client
+    ON CONFLICT (wiki_id, day, kind, page_id, client) DO UPDATE SET count = u.count + EXCLUDED.count`;
 }
 
 /** The latest searches of the last `days` days, newest first. */

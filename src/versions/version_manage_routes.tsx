@@ -44,30 +44,6 @@ function noticeOf(query: Record<string, string>): string | undefined {
 export function versionManageRoutes(deps: Deps): Hono {
   const app = new Hono();
   const manage = (c: Context) => openSpace(deps, c, "admin", "change its versions");
-  const listed = async (view: SpaceView, name: string) => {
-    const list = await listVersions(deps.db, view.space.wiki.id);
-    const version = list.versions.find((v) => v.name.toLowerCase() === name.toLowerCase());
-    if (!version) {
-      throw new AppError("version_not_found", `Version "${name}" not found in "${list.wiki}"`);
-    }
-    return version;
-  };
-  const done = (c: Context, view: SpaceView, query: Record<string, string | number>) => {
-    deps.log.info(`version ${query.done}`, {
-      request_id: c.get("requestId"),
-      wiki: view.space.wiki.id,
-      account_id: c.get("account")?.id,
-      version: query.name,
-    });
-    return c.redirect(toolHref(view.space.wiki.id, "versions", query), 303);
-  };
-  /** A change the policy or the name refused: the list again, saying why. */
-  const refused = async (c: Context, view: SpaceView, error: unknown, name?: string) => {
-    if (!(error instanceof AppError) || error.status >= 500) throw error;
-    const list = await listVersions(deps.db, view.space.wiki.id);
-    const page = <VersionsPage {...view} list={list} error={error.detail} name={name} />;
-    return c.html(page, error.status as 400);
-  };
 
   app.get("/w/:id/-/versions", async (c) => {
     const view = await openSpace(deps, c, "read");
@@ -83,9 +59,9 @@ export function versionManageRoutes(deps: Deps): Hono {
       const wikiId = view.space.wiki.id;
       const out = await publishVersion(deps.db, wikiId, { name }, view.account?.id ?? null);
       if (form.default === "yes") await setDefaultVersion(deps.db, wikiId, out.name);
-      return done(c, view, { done: "published", name: out.name, pages: out.pages });
+      return doneRedirect(deps, c, view, { done: "published", name: out.name, pages: out.pages });
     } catch (error) {
-      return await refused(c, view, error, name);
+      return await refusedChange(deps, c, view, error, name);
     }
   });
 
@@ -96,27 +72,27 @@ export function versionManageRoutes(deps: Deps): Hono {
       await setDefaultVersion(deps.db, view.space.wiki.id, name);
       const chosen = name.trim().toLowerCase() === LATEST
         ? LATEST
-        : (await listed(view, name)).name;
-      return done(c, view, { done: "default", name: chosen });
+        : (await listedVersion(deps, view, name)).name;
+      return doneRedirect(deps, c, view, { done: "default", name: chosen });
     } catch (error) {
-      return await refused(c, view, error);
+      return await refusedChange(deps, c, view, error);
     }
   });
 
   app.get("/w/:id/-/versions/rename", async (c) => {
     const view = await manage(c);
-    const version = await listed(view, c.req.query("name") ?? "");
+    const version = await listedVersion(deps, view, c.req.query("name") ?? "");
     return c.html(<RenameVersionPage {...view} version={version} />);
   });
 
   app.post("/w/:id/-/versions/rename", async (c) => {
     const view = await manage(c);
     const form = await c.req.parseBody();
-    const version = await listed(view, formText(form.name));
+    const version = await listedVersion(deps, view, formText(form.name));
     const to = formText(form.to).trim();
     try {
       await renameVersion(deps.db, view.space.wiki.id, version.name, to);
-      return done(c, view, { done: "renamed", name: version.name, to });
+      return doneRedirect(deps, c, view, { done: "renamed", name: version.name, to });
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500) throw error;
       const page = <RenameVersionPage {...view} version={version} to={to} error={error.detail} />;
@@ -126,7 +102,7 @@ export function versionManageRoutes(deps: Deps): Hono {
 
   app.get("/w/:id/-/versions/delete", async (c) => {
     const view = await manage(c);
-    const version = await listed(view, c.req.query("name") ?? "");
+    const version = await listedVersion(deps, view, c.req.query("name") ?? "");
     const refusal = version.default
       ? defaultVersionRefusal(view.space.wiki.id, version.name)
       : undefined;
@@ -138,9 +114,9 @@ export function versionManageRoutes(deps: Deps): Hono {
     const name = formText((await c.req.parseBody()).name);
     try {
       await deleteVersion(deps.db, view.space.wiki.id, name);
-      return done(c, view, { done: "deleted", name });
+      return doneRedirect(deps, c, view, { done: "deleted", name });
     } catch (error) {
-      return await refused(c, view, error);
+      return await refusedChange(deps, c, view, error);
     }
   });
 
@@ -150,6 +126,46 @@ export function versionManageRoutes(deps: Deps): Hono {
   });
 
   return app;
+}
+
+/** A version of the space by name (any case), or `version_not_found`. */
+async function listedVersion(deps: Deps, view: SpaceView, name: string) {
+  const list = await listVersions(deps.db, view.space.wiki.id);
+  const version = list.versions.find((v) => v.name.toLowerCase() === name.toLowerCase());
+  if (!version) {
+    throw new AppError("version_not_found", `Version "${name}" not found in "${list.wiki}"`);
+  }
+  return version;
+}
+
+/** A change made: logged, then the list, which says what happened. */
+function doneRedirect(
+  deps: Deps,
+  c: Context,
+  view: SpaceView,
+  query: Record<string, string | number>,
+) {
+  deps.log.info(`version ${query.done}`, {
+    request_id: c.get("requestId"),
+    wiki: view.space.wiki.id,
+    account_id: c.get("account")?.id,
+    version: query.name,
+  });
+  return c.redirect(toolHref(view.space.wiki.id, "versions", query), 303);
+}
+
+/** A change the policy or the name refused: the list again, saying why. */
+async function refusedChange(
+  deps: Deps,
+  c: Context,
+  view: SpaceView,
+  error: unknown,
+  name?: string,
+) {
+  if (!(error instanceof AppError) || error.status >= 500) throw error;
+  const list = await listVersions(deps.db, view.space.wiki.id);
+  const page = <VersionsPage {...view} list={list} error={error.detail} name={name} />;
+  return c.html(page, error.status as 400);
 }
 
 /**

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { Layout } from "../kit/web/layout.tsx";
 import { EDITOR_KEYS } from "../kit/web/shortcut_keys.ts";
 
-/** The keys the whole site answers to (`/assets/nav.js`, `/assets/search.js`), and the editor's. */
+/** The keys the whole site answers to (`/assets/nav.js`, `/assets/search.js`, `/assets/palette.js`), and the editor's. */
 const SHORTCUTS: { keys: string[][]; what: string; where: string }[] = [
   {
     keys: [["/"]],
@@ -10,6 +10,11 @@ const SHORTCUTS: { keys: string[][]; what: string; where: string }[] = [
     where: "A wiki, your dashboard",
   },
   { keys: [["?"]], what: "Show this list of keys", where: "A wiki, your dashboard" },
+  {
+    keys: [["Ctrl", "K"], ["⌘", "K"]],
+    what: "Open the search palette: titles, headings and pages as you type (↓ ↑, Enter, Esc)",
+    where: "A wiki, your dashboard",
+  },
   {
     keys: [["↓"], ["↑"]],
     what: "Move through the suggestions under the search box",

@@ -11,6 +11,9 @@ header,main.wide{max-width:80rem}
 header{display:flex;flex-wrap:wrap;gap:0.5rem 1rem;align-items:center;border-bottom:1px solid #ddd}
 header nav{display:flex;flex-wrap:wrap;gap:0.25rem 1rem;align-items:center}
 header nav.account{margin-left:auto}
+.site-menu{display:flex;flex-wrap:wrap;gap:0.25rem 1rem;align-items:center;flex:1 1 auto}
+button.menu-button{margin:0;padding:0.2rem 0.7rem}
+.site-menu nav.account{margin-left:auto}
 .brand{font-weight:700;text-decoration:none}
 pre{background:#f5f5f5;padding:0.5rem;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
 .notice{border:2px solid #1b7a1b;padding:0.5rem 1rem;border-radius:4px}
@@ -170,11 +173,20 @@ kbd{border:1px solid #999;border-radius:3px;padding:0 0.3rem;font:0.85rem ui-mon
 }
 /* on a phone, the header and the wiki's tools are one scrolling line each */
 @media (max-width:899px){
-header,header nav,.wiki-bar .tools{flex-wrap:nowrap;overflow-x:auto;white-space:nowrap}
+/* the header's links wrap (with script, they sit behind the Menu button: menu.js) */
+.wiki-bar .tools{flex-wrap:nowrap;overflow-x:auto;white-space:nowrap}
+.has-menu .site-menu{order:3}
+.has-menu .site-menu:not(.open){display:none}
+.has-menu header>nav.account{margin-left:auto}
+.has-menu button.menu-button{margin-left:auto}
+.has-menu header>nav.account+button.menu-button{margin-left:0}
+.has-menu .site-menu.open{flex-basis:100%;flex-direction:column;align-items:stretch;padding:0.5rem 0}
+.has-menu .site-menu.open nav{flex-direction:column;align-items:flex-start;gap:0.5rem;margin:0}
+.has-menu .site-menu.open nav.account{border-top:1px solid #ddd;padding-top:0.5rem}
+.site-menu .sidebar{border-top:1px solid #ddd;margin-top:0.5rem}
 /* a shadow on the side where the line goes on, so a cut-off link reads as "scroll for more" */
-header,.wiki-bar .tools{background:linear-gradient(to right,#fff 30%,#fff0) left/2rem 100% no-repeat local,linear-gradient(to left,#fff 30%,#fff0) right/2rem 100% no-repeat local,linear-gradient(to right,#0003,#0000) left/0.75rem 100% no-repeat scroll,linear-gradient(to left,#0003,#0000) right/0.75rem 100% no-repeat scroll}
+.wiki-bar .tools{background:linear-gradient(to right,#fff 30%,#fff0) left/2rem 100% no-repeat local,linear-gradient(to left,#fff 30%,#fff0) right/2rem 100% no-repeat local,linear-gradient(to right,#0003,#0000) left/0.75rem 100% no-repeat scroll,linear-gradient(to left,#0003,#0000) right/0.75rem 100% no-repeat scroll}
 header{gap:0.5rem}
-header>*{flex-shrink:0}
 main table{display:block;overflow-x:auto}
 h1{font-size:1.6rem;margin:0.5rem 0}
 }
@@ -189,7 +201,7 @@ table.people td:not(:first-child):not(.remove)::before{content:" · "}
 table.people td.remove{display:block}
 }
 @media (max-width:899px) and (prefers-color-scheme:dark){
-header,.wiki-bar .tools{background:linear-gradient(to right,#16181c 30%,#16181c00) left/2rem 100% no-repeat local,linear-gradient(to left,#16181c 30%,#16181c00) right/2rem 100% no-repeat local,linear-gradient(to right,#000c,#0000) left/0.75rem 100% no-repeat scroll,linear-gradient(to left,#000c,#0000) right/0.75rem 100% no-repeat scroll}
+.wiki-bar .tools{background:linear-gradient(to right,#16181c 30%,#16181c00) left/2rem 100% no-repeat local,linear-gradient(to left,#16181c 30%,#16181c00) right/2rem 100% no-repeat local,linear-gradient(to right,#000c,#0000) left/0.75rem 100% no-repeat scroll,linear-gradient(to left,#000c,#0000) right/0.75rem 100% no-repeat scroll}
 }
 .callout{margin:1rem 0;padding:0.5rem 0.9rem;border-left:4px solid #0645ad;background:#eef3fb;border-radius:4px}
 .callout-title{font-weight:600;margin:0.25rem 0}
@@ -211,6 +223,31 @@ ol.steps{padding-left:1.5rem}.step-title{font-weight:600;margin:0.5rem 0 0.25rem
 .helpful fieldset{border:1px solid #8888;border-radius:4px;margin-top:2rem}
 .helpful textarea{width:100%}
 ol.order .order-item{display:flex;gap:0.5rem;align-items:center;margin:0.2rem 0}
+/* code blocks: highlighted on the server (highlight.js classes), a Copy button (code_copy.js) */
+.code-block{position:relative}
+.code-block pre{padding-right:4.5rem}
+/* code wraps at spaces, breaking a long word only where it must */
+.prose pre{word-break:normal;overflow-wrap:anywhere}
+button.copy-code{position:absolute;top:0.35rem;right:0.35rem;margin:0;padding:0.05rem 0.5rem;font-size:0.8rem;background:#fff;color:#0645ad}
+.hljs-keyword,.hljs-selector-tag,.hljs-meta .hljs-keyword,.hljs-doctag,.hljs-template-tag{color:#b3261e}
+.hljs-string,.hljs-regexp,.hljs-meta .hljs-string,.hljs-addition{color:#0a3069}
+.hljs-comment,.hljs-quote{color:#57606a;font-style:italic}
+.hljs-title,.hljs-title.function_,.hljs-section{color:#6639ba}
+.hljs-number,.hljs-literal,.hljs-symbol,.hljs-bullet,.hljs-variable,.hljs-template-variable{color:#0550ae}
+.hljs-attr,.hljs-attribute,.hljs-built_in,.hljs-type,.hljs-params,.hljs-selector-class,.hljs-selector-id,.hljs-name{color:#8a4600}
+.hljs-deletion{color:#82071e}
+.hljs-meta{color:#57606a}
+.hljs-emphasis{font-style:italic}.hljs-strong{font-weight:700}
+/* the search palette (palette.js): a dialog over the page, its results a listbox */
+dialog.palette{width:min(40rem,calc(100vw - 1rem));max-height:min(32rem,calc(100vh - 2rem));margin:4rem auto auto;padding:0.75rem;border:1px solid #767676;border-radius:6px;background:Canvas;color:CanvasText}
+dialog.palette::backdrop{background:#0006}
+.palette input{margin:0}
+.palette ul{list-style:none;margin:0.5rem 0 0;padding:0;max-height:22rem;overflow-y:auto}
+.palette [role=option]{display:block;padding:0.4rem 0.6rem;border-radius:4px;cursor:pointer}
+.palette [role=option][aria-selected=true]{background:#dbe7ff;outline:2px solid #0645ad}
+.palette .palette-title{display:block;font-weight:600}
+.palette .snippet{display:block;font-size:0.85rem;color:#444;overflow:hidden;white-space:nowrap;text-overflow:ellipsis}
+.palette-keys{margin:0.5rem 0 0}
 .skip-link{position:absolute;left:-9999px;top:0.5rem;z-index:10;background:#fff;color:#0645ad;padding:0.4rem 0.8rem;border:2px solid #0645ad;border-radius:4px}
 .skip-link:focus{left:1rem}
 main:focus{outline:none}
@@ -240,6 +277,17 @@ figure.chart [fill="#0645ad"]{fill:#8ab4f8}
 figure.chart [stroke="#1b7a1b"]{stroke:#6fcf7f}
 figure.chart [fill="#1b7a1b"]{fill:#6fcf7f}
 #wiki-suggest .snippet{color:#c0c0c0}
+button.copy-code{background:#24272c;color:#8ab4f8;border-color:#8ab4f8}
+.hljs-keyword,.hljs-selector-tag,.hljs-meta .hljs-keyword,.hljs-doctag,.hljs-template-tag{color:#ff8a80}
+.hljs-string,.hljs-regexp,.hljs-meta .hljs-string,.hljs-addition{color:#a5d6ff}
+.hljs-comment,.hljs-quote,.hljs-meta{color:#a8b1bb}
+.hljs-title,.hljs-title.function_,.hljs-section{color:#d2a8ff}
+.hljs-number,.hljs-literal,.hljs-symbol,.hljs-bullet,.hljs-variable,.hljs-template-variable{color:#79c0ff}
+.hljs-attr,.hljs-attribute,.hljs-built_in,.hljs-type,.hljs-params,.hljs-selector-class,.hljs-selector-id,.hljs-name{color:#ffb366}
+.hljs-deletion{color:#ffdcd7}
+.palette [role=option][aria-selected=true]{background:#2b3340;outline-color:#8ab4f8}
+.palette .snippet{color:#c0c0c0}
+.has-menu .site-menu.open nav.account,.site-menu .sidebar{border-color:#3a3d42}
 .callout{background:#1e2227;border-left-color:#8ab4f8}
 .callout-warning,.callout-caution{background:#2b2615;border-left-color:#e0b341}
 .callout-danger{background:#2d1b1b;border-left-color:#f28b82}
@@ -281,41 +329,56 @@ export function Layout(
           <a href="#main" class="skip-link">Skip to content</a>
           <header>
             <a href="/" class="brand">Wiki</a>
-            <nav aria-label="Site">
-              <a href="/#wikis">Public wikis</a>
-              <a href="/connect">Connect</a>
-              <a href="/w/docs">Guide</a>
-            </nav>
-            <nav aria-label="Account" class="account">
-              {props.account
-                ? (
-                  <>
-                    <a href="/account">Dashboard</a>
-                    <a href="/account/tokens">Tokens</a>
-                    <span>
-                      Signed in as{" "}
-                      <a href="/account/settings">{props.account.name || props.account.email}</a>
-                    </span>
-                    <form class="inline" method="post" action="/signout">
-                      <CsrfField token={props.csrfToken} />
-                      <button type="submit">Sign out</button>
-                    </form>
-                  </>
-                )
-                : (
-                  <>
-                    <a href="/signin">Sign in</a>
-                    <a href="/signup">Sign up</a>
-                  </>
-                )}
-            </nav>
+            <div id="site-menu" class="site-menu">
+              <nav aria-label="Site">
+                <a href="/#wikis">Public wikis</a>
+                <a href="/connect">Connect</a>
+                <a href="/w/docs">Guide</a>
+              </nav>
+              {props.account && <AccountNav account={props.account} csrfToken={props.csrfToken} />}
+            </div>
+            {/* Signed out, "Sign in" and "Sign up" stay in sight on a phone, beside the menu. */}
+            {!props.account && (
+              <nav aria-label="Account" class="account">
+                <a href="/signin">Sign in</a>
+                <a href="/signup">Sign up</a>
+              </nav>
+            )}
+            <button
+              type="button"
+              class="menu-button secondary"
+              aria-expanded="false"
+              aria-controls="site-menu"
+              hidden
+            >
+              Menu
+            </button>
           </header>
           <main id="main" tabindex={-1} class={props.wide ? "wide" : undefined}>
             {props.heading !== false && <h1>{props.title}</h1>}
             {props.children}
           </main>
+          <script src="/assets/menu.js" defer></script>
+          <script src="/assets/palette.js" defer></script>
         </body>
       </html>
     </>
+  );
+}
+
+/** The signed-in visitor's links and sign-out button, in the header's menu. */
+function AccountNav(props: { account: AccountRow; csrfToken: string }) {
+  return (
+    <nav aria-label="Account" class="account">
+      <a href="/account">Dashboard</a>
+      <a href="/account/tokens">Tokens</a>
+      <span>
+        Signed in as <a href="/account/settings">{props.account.name || props.account.email}</a>
+      </span>
+      <form class="inline" method="post" action="/signout">
+        <CsrfField token={props.csrfToken} />
+        <button type="submit">Sign out</button>
+      </form>
+    </nav>
   );
 }

@@ -1,5 +1,5 @@
 import { pathKey } from "../../markdown/paths.ts";
-import { neighbours, trail, type TreeNode } from "./page_tree.ts";
+import { neighbours, trail, type TreeNode } from "../../navigation/page_tree.ts";
 import type { SpaceNav } from "./space_nav.ts";
 import { pageHref, spaceHref, toolHref } from "./space_urls.ts";
 

@@ -1,7 +1,7 @@
 import type { Deps } from "../../deps.ts";
 import type { NavDoc } from "../../navigation/nav_doc.ts";
 import { loadNavDoc } from "../../navigation/space_nav_doc.ts";
-import { pageTree, type TreeNode } from "./page_tree.ts";
+import { pageTree, type TreeNode } from "../../navigation/page_tree.ts";
 import { selectPageHeads } from "../../pages/mod.ts";
 
 /** Pages a wiki's navigation lists at most; search reaches the rest. */

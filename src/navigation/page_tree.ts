@@ -1,5 +1,5 @@
-import { folderOf, pathKey } from "../../markdown/paths.ts";
-import { folderTitle, isGroup, isLink, type NavItem } from "../../navigation/nav_doc.ts";
+import { folderOf, pathKey } from "../markdown/paths.ts";
+import { folderTitle, isGroup, isLink, type NavItem } from "./nav_doc.ts";
 
 /** A folder or a page of a wiki's tree; a folder may be a page too (`Guides` and `Guides/Setup`). */
 export type TreeNode = {

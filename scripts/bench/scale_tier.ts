@@ -1,0 +1,189 @@
+import type { Db } from "../../src/db/db.ts";
+import { openPostgres } from "../../src/db/postgres.ts";
+import type { Deps } from "../../src/deps.ts";
+import { round } from "../../src/search/metrics.ts";
+import { searchWikis } from "../../src/search/search_wikis.ts";
+import type { EvalPage } from "./corpus.ts";
+import { copyHub } from "./hub_copy.ts";
+import { type HubFigures, type HubPlan, hubWikiId, measureHub } from "./hub_tier.ts";
+import { type Latency, measureLatency } from "./latency.ts";
+import { type McpOverhead, measureMcpOverhead } from "./mcp_overhead.ts";
+import type { BenchSetup } from "./setup.ts";
+import { findPostgres, openBenchPostgres } from "./stores.ts";
+import { dropVectorIndex, vacuum } from "./tiers.ts";
+
+/** What the scale tier reports (issue 33). */
+export type ScaleFigures = {
+  servers: string;
+  plan: HubPlan;
+  hub: HubFigures;
+  replica: { primary: Latency; with_replica: Latency; ratio: number } | null;
+  mcp: McpOverhead;
+};
+
+/**
+ * Past one machine, on a primary and a streaming replica of their own (scripts/setup_replica.sh;
+ * `replica: false` or no root: the bench's PostgreSQL, no replica): a hub of `plan.wikis`
+ * public wikis holding `plan.chunks` chunks in all, sizes skewed as hubs are (scripts/bench/
+ * hub_copy.ts), with `list_wikis` paging, per-wiki search and search across the wikis the hub's
+ * `search` covers at c = 1 and c = 8, the first search of cold wikis and this process's memory;
+ * searches/s at c = 8 on the primary alone against primary + replica (on one machine both share
+ * its cores); MCP `search` against the direct call on the largest hub wiki.
+ */
+export async function measureScale(
+  setup: BenchSetup,
+  base: EvalPage[],
+  queries: string[],
+  options: { plan: HubPlan; calls: number; replica: boolean; step: (text: string) => void },
+): Promise<ScaleFigures> {
+  const { plan, calls, step } = options;
+  const limits = { calls, maxSeconds: 10, warmup: 10 };
+  const servers = await primaryAndReplica(setup.env, options.replica, step);
+  const store = await openBenchPostgres(servers.primary);
+  const replicaUrl = servers.replica ? sameDatabase(servers.replica, store.url!) : null;
+  // A loaded machine may take more than the service's 5 s to open a connection.
+  const db = openPostgres(store.url!, { connectTimeoutSeconds: 60 });
+  const deps: Deps = { config: setup.config, db, log: setup.log, embedder: setup.embedder };
+  let replica: Db | null = null;
+  try {
+    await dropVectorIndex(db, setup.embedder);
+    const t = performance.now();
+    const loaded = await copyHub(deps, base, plan, step);
+    await vacuum(db);
+    const loadSeconds = round((performance.now() - t) / 1000);
+    step(`hub loaded: ${loaded.reduce((a, b) => a + b, 0)} chunks in ${loadSeconds} s`);
+    const hub = {
+      ...await measureHub(deps, loaded, queries, [1, 8], limits),
+      load_seconds: loadSeconds,
+    };
+    step(`hub measured: per-wiki c=8 ${hub.per_wiki_search[1]!.calls_per_s}/s`);
+    let replicaRatio = null;
+    if (replicaUrl) {
+      replica = openPostgres(replicaUrl, { connectTimeoutSeconds: 60 });
+      await caughtUp(db, replica);
+      replicaRatio = await compareReplica(deps, replica, loaded, queries.slice(0, calls), limits);
+      step(
+        `c=8: primary ${replicaRatio.primary.calls_per_s}/s, ` +
+          `+ replica ${replicaRatio.with_replica.calls_per_s}/s`,
+      );
+    }
+    const mcp = await measureMcpOverhead(deps, hubWikiId(0), queries.slice(0, 200));
+    step(`MCP/direct on PostgreSQL, hub's largest wiki: ${mcp.ratio_p50}`);
+    return {
+      servers: replicaUrl
+        ? "a primary and a streaming replica of its own (scripts/setup_replica.sh), one machine"
+        : "the bench's PostgreSQL, no replica",
+      plan,
+      hub,
+      replica: replicaRatio,
+      mcp,
+    };
+  } finally {
+    await replica?.close();
+    await db.close();
+    await store.drop();
+  }
+}
+
+/** The primary (and the replica) to load: scripts/setup_replica.sh's, or the bench's server. */
+async function primaryAndReplica(
+  env: Record<string, string>,
+  withReplica: boolean,
+  step: (text: string) => void,
+): Promise<{ primary: string; replica: string | null }> {
+  if (withReplica) {
+    const out = await new Deno.Command("bash", {
+      args: [new URL("../setup_replica.sh", import.meta.url).pathname],
+      env: { PGDATABASE_NAME: "wiki_replica_base" },
+      stdout: "piped",
+      stderr: "inherit",
+    }).output();
+    if (out.code === 0) {
+      const lines = new TextDecoder().decode(out.stdout).trim().split("\n");
+      return { primary: lines.at(-2)!, replica: lines.at(-1)! };
+    }
+    step("no replica: scripts/setup_replica.sh failed (it needs root and PostgreSQL 15)");
+  }
+  const found = await findPostgres(env);
+  if ("reason" in found) throw new Error(`No PostgreSQL: ${found.reason}`);
+  return { primary: found.url, replica: null };
+}
+
+function sameDatabase(server: string, like: string): string {
+  const url = new URL(server);
+  url.pathname = new URL(like).pathname;
+  return url.toString();
+}
+
+/** Waits until the replica has replayed everything the primary has written so far. */
+async function caughtUp(primary: Db, replica: Db): Promise<void> {
+  const [row] = await primary<{ lsn: string }>`SELECT pg_current_wal_lsn()::text AS lsn`;
+  for (let i = 0; i < 1200; i++) {
+    const [replayed] = await replica<{ past: boolean }>`
+      SELECT pg_last_wal_replay_lsn() >= ${row!.lsn}::pg_lsn AS past`;
+    if (replayed!.past) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error("The replica did not catch up in 10 minutes");
+}
+
+/**
+ * Per-wiki searches at c = 8 on the primary alone, then with every other search's reads on the
+ * replica (`reads`, as a process with DATABASE_REPLICA_URLS gives them): the same calls.
+ */
+async function compareReplica(
+  deps: Deps,
+  replica: Db,
+  loaded: number[],
+  queries: string[],
+  limits: { maxSeconds: number; warmup: number },
+): Promise<{ primary: Latency; with_replica: Latency; ratio: number }> {
+  const ids = loaded.map((_, i) => hubWikiId(i)).slice(0, 50);
+  const calls = queries.map((q, n) => ({ id: ids[n % ids.length]!, q, n }));
+  const onReplica: Deps = { ...deps, reads: Object.assign(replica, { home: deps.db }) as Db };
+  const primary = await measureLatency(
+    calls,
+    ({ id, q }) => searchWikis(deps, [id], { query: q, limit: 10 }),
+    8,
+    limits,
+  );
+  const withReplica = await measureLatency(
+    calls,
+    ({ id, q, n }) => searchWikis(n % 2 ? onReplica : deps, [id], { query: q, limit: 10 }),
+    8,
+    limits,
+  );
+  return {
+    primary,
+    with_replica: withReplica,
+    ratio: round(withReplica.calls_per_s / primary.calls_per_s),
+  };
+}
+
+/** The scale tier as lines of text. */
+export function scaleSummary(r: ScaleFigures): string[] {
+  const row = (l: Latency) => `p50 ${l.p50_ms} ms, p95 ${l.p95_ms} ms, ${l.calls_per_s}/s`;
+  const h = r.hub;
+  const lines = [
+    `Hub: ${h.wikis} wikis, ${h.chunks} chunks (largest ${h.largest_wiki_chunks}, median ` +
+    `${h.median_wiki_chunks}), loaded in ${h.load_seconds} s`,
+    `  list_wikis page of 50: ${row(h.list_wikis_page)}`,
+    `  per-wiki search c=1: ${row(h.per_wiki_search[0]!)}; c=8: ${row(h.per_wiki_search[1]!)}`,
+    `  across ${h.across_wikis_covered} wikis c=1: ${row(h.across_wikis_search[0]!)}; c=8: ${
+      row(h.across_wikis_search[1]!)
+    }`,
+    `  first search of a cold wiki: ${row(h.cold_first_search)}`,
+    `  memory: ${h.rss_mib} MiB resident (index cache bound ${h.index_cache_mib_max} MiB)`,
+  ];
+  if (r.replica) {
+    lines.push(
+      `c=8 per-wiki search: primary ${r.replica.primary.calls_per_s}/s, primary + replica ` +
+        `${r.replica.with_replica.calls_per_s}/s (x${r.replica.ratio}, the same cores)`,
+    );
+  }
+  lines.push(
+    `MCP/direct p50, hub's largest wiki: ${r.mcp.ratio_p50} (${r.mcp.mcp.p50_ms} / ` +
+      `${r.mcp.direct.p50_ms} ms; each repetition ${r.mcp.ratios.join(", ")})`,
+  );
+  return lines;
+}
