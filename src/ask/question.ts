@@ -51,6 +51,13 @@ export type Wants = {
   near: "number" | "date" | "name" | null;
 };
 
+/**
+ * Words that point at something else the question names ("a section of another page"): they
+ * carry no topic, so a sentence holding them ("send the link another way") matches nothing.
+ * "other" is a stop word already; these are its kin.
+ */
+const RELATIVE = new Set(["another", "else"]);
+
 /** Parses a question once; see `Question`. */
 export function parseQuestion(text: string): Question {
   parses.count++;
@@ -66,7 +73,7 @@ export function parseQuestion(text: string): Question {
     terms,
     pairs,
     topic,
-    asked: topic ?? [...terms.keys()],
+    asked: topic ?? [...terms.keys()].filter((t) => !RELATIVE.has(t)),
     names: namesOf(text),
     numbers: words.filter((w) => /\d/.test(w)),
     wants: wantsOf(text),
