@@ -50,7 +50,7 @@ Deno.test("search as you type finds a page by a prefix and by a typo, the exact 
   assert.deepEqual(await suggest(app, "ops/-/suggest?q=zzzzzz"), []);
 });
 
-Deno.test("the guide answers a typo as you type: configuraton finds its pages on configuration", async () => {
+Deno.test("the guide answers a typo and a prefix as you type: configuraton and reten find their pages", async () => {
   await using db = await freshDb();
   const { app, deps } = spaceApp(db);
   await seedDocs(deps);
@@ -63,6 +63,15 @@ Deno.test("the guide answers a typo as you type: configuraton finds its pages on
       JSON.stringify(r),
     );
   }
+  // A half-typed word: "reten" reaches the guide's retention of the audit log.
+  const reten = await suggest(app, "docs/-/suggest?q=reten");
+  assert.ok(
+    reten.some((r) =>
+      /^\/w\/docs\/(Tokens|Self-hosting)/.test(r.href) &&
+      /retention|retained|pruned/i.test(`${r.title} ${r.section ?? ""} ${r.snippet ?? ""}`)
+    ),
+    JSON.stringify(reten),
+  );
   const prefix = await suggest(app, "docs/-/suggest?q=self-host");
   assert.equal(prefix[0]?.href, "/w/docs/Self-hosting", JSON.stringify(prefix));
   const heading = await suggest(app, "docs/-/suggest?q=environmnt variables");
