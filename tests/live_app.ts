@@ -63,7 +63,7 @@ export async function signUp(page: Page, base: string, email: string, name = "An
 export async function createSpace(page: Page, base: string, id: string, title: string) {
   await page.goto(`${base}/account`);
   await page.getByLabel("Space id").fill(id);
-  await page.getByLabel("Title").fill(title);
+  await page.getByLabel("Title", { exact: true }).fill(title);
   await page.getByRole("button", { name: "Create space" }).click();
   await page.waitForURL(`${base}/w/${id}`);
 }

@@ -16,10 +16,10 @@ Deno.test({
     await createSpace(page, base, "handbook", "Handbook");
 
     await page.goto(`${base}/account`);
-    await page.getByLabel("Title").fill("Équipe Notes");
+    await page.getByLabel("Title", { exact: true }).fill("Équipe Notes");
     assert.equal(await page.getByLabel("Space id").inputValue(), "equipe-notes");
     await page.getByLabel("Space id").fill("team-notes");
-    await page.getByLabel("Title").fill("Team notes, renamed");
+    await page.getByLabel("Title", { exact: true }).fill("Team notes, renamed");
     assert.equal(
       await page.getByLabel("Space id").inputValue(),
       "team-notes",

@@ -5,7 +5,9 @@
 // Pages without a search box get no palette; the search form works without script.
 (() => {
   const source = document.querySelector("input[data-suggest]");
-  if (!source) return;
+  // The editor keeps Ctrl+K for links, and its visual mode lost keystrokes beside the palette's
+  // dialog: pages that edit a page get no palette (the search box stays).
+  if (!source || document.querySelector("textarea[name=markdown]")) return;
   const dialog = document.createElement("dialog");
   dialog.className = "palette";
   dialog.setAttribute("aria-label", "Search");
