@@ -52,7 +52,11 @@ Deno.test("GET /api/v1/docs lists every operation under its tag, with request an
     assert.ok(start >= 0, `${method.toUpperCase()} ${path} is under "${op.tags?.[0]}"`);
     const article = section.slice(start, section.indexOf("</article>", start));
     assert.ok(article.includes(`<code>${path}</code>`), `${anchor} names its path`);
-    assert.match(article, /Example request<\/h4><pre[^>]*><code>curl /, `${anchor} has a curl example`);
+    assert.match(
+      article,
+      /Example request<\/h4><pre[^>]*><code>curl /,
+      `${anchor} has a curl example`,
+    );
     const json = Object.entries(op.responses).some(([s, r]) =>
       s.startsWith("2") && r.content?.["application/json"]
     );
