@@ -213,16 +213,24 @@ function RequestBody({ spec, body }: { spec: Spec; body: NonNullable<Operation["
           {media.schema && resolveRef(spec, media.schema).properties && (
             <>
               <FieldTable caption={`Fields of ${type}`} fields={fieldsOf(spec, media.schema)} />
-              <p class="example-label">Example</p>
-              <pre
-                class="example"
-                tabindex={0}
-              ><code>{pretty(mediaExample(spec, media))}</code></pre>
+              <Example spec={spec} media={media} />
             </>
           )}
         </>
       ))}
     </section>
+  );
+}
+
+/** A body's example, focusable so a keyboard can scroll it. */
+function Example(
+  { spec, media }: { spec: Spec; media: Parameters<typeof mediaExample>[1] },
+) {
+  return (
+    <>
+      <p class="example-label">Example</p>
+      <pre class="example" tabindex={0}><code>{pretty(mediaExample(spec, media))}</code></pre>
+    </>
   );
 }
 
@@ -248,11 +256,7 @@ function SuccessResponses(
                     caption={`Fields of ${status}`}
                     fields={fieldsOf(spec, media.schema)}
                   />
-                  <p class="example-label">Example</p>
-                  <pre
-                    class="example"
-                    tabindex={0}
-                  ><code>{pretty(mediaExample(spec, media))}</code></pre>
+                  <Example spec={spec} media={media} />
                 </>
               )}
             </>
