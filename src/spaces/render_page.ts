@@ -40,6 +40,9 @@ const rendered = sizedLru<string | string[] | null>(
  * shown with its links as text, so no page takes seconds to view (issue 26.3). A large page
  * is rendered once and its HTML kept (`rendered`).
  */
+/** How many large pages were rendered rather than served from `rendered` (tests read it). */
+export const largeRenders = { count: 0 };
+
 export async function renderPage(db: Db, page: PageToRender): Promise<string> {
   if (page.markdown.length < CACHE_FROM) {
     const keys = countLinks(page.markdown) > MAX_LINKS ? null : linkKeys(page.markdown, page.path);
@@ -66,6 +69,7 @@ export async function renderPage(db: Db, page: PageToRender): Promise<string> {
   const kept = rendered.get(key);
   if (typeof kept === "string") return kept;
   const html = renderWith(page, keys !== null, targets);
+  largeRenders.count++;
   rendered.set(key, html);
   return html;
 }
