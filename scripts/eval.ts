@@ -326,10 +326,11 @@ async function evaluateAnswers(deps: Deps) {
 
 /**
  * Whether an answer carries syntax that is not clean markdown: bold marks or a wikilink outside
- * code, or a table row written with pipes. Answers are markdown: fenced code and lists are theirs.
+ * code (fenced or in a code span: `cli/exec/**` is a glob), or a table row written with pipes.
+ * Answers are markdown: fenced code, code spans and lists are theirs.
  */
 function hasMarkup(answer: string): boolean {
-  return /\*\*|\[\[|(^|\n)\s*\|.*\|/.test(withoutCode(answer));
+  return /\*\*|\[\[|(^|\n)\s*\|.*\|/.test(withoutCode(answer).replace(/`[^`\n]+`/g, " "));
 }
 
 /** An answer's text without its fenced code blocks. */

@@ -2,7 +2,7 @@ import { contentTerms } from "../text/terms.ts";
 import type { Passage } from "./passages.ts";
 import { plainText, type Sentence, splitSentences, wordCount } from "../text/sentences.ts";
 import { announcesPage, holdsNumber, listsNames, withoutSyntaxExamples } from "./sentence_kinds.ts";
-import { definesTopic, headingSubject, sameTerms } from "./topic.ts";
+import { definesTopic, headingName, headingSubject, sameTerms } from "./topic.ts";
 import { type Question, withCompounds } from "./question.ts";
 import { findLoosely } from "./locate.ts";
 import { composeAnswer, unitMarkdown } from "../text/unit_markdown.ts";
@@ -133,6 +133,8 @@ export function pickSentences(
     const heading = subsectionTerms(passage);
     const subject = headingSubject(passage.section);
     const named = subject !== null && subject.every((t) => qSet.has(t));
+    const name = headingName(passage.section);
+    const namedBy = name !== null && name.every((w) => question.names.includes(w));
     const onNamedPage = topic !== null && sameTerms([...contentTerms(passage.title).keys()], topic);
     // The lead of the page the question's topic names says what the topic is.
     const lead = onNamedPage && !(passage.section ?? "").includes(" > ");
@@ -163,6 +165,7 @@ export function pickSentences(
           defines,
           onNamedPage,
           named,
+          namedBy,
         };
       },
     ).filter((c) => c.plain.length >= 15 && (topic === null || topic.some((t) => c.terms.has(t))));
@@ -197,7 +200,10 @@ export function pickSentences(
     .sort((a, b) => b.score - a.score);
   // A sentence holding no word of the question is never an answer, whatever its bonuses (a
   // number where the question asks for an amount).
-  const scored = all.some((c) => c.coverage > 0) ? all.filter((c) => c.coverage > 0) : all;
+  let scored = all.some((c) => c.coverage > 0) ? all.filter((c) => c.coverage > 0) : all;
+  // A section named after a name the question holds ("Cursor") answers it.
+  const byName = scored.find((c) => c.namedBy);
+  if (byName) scored = [byName, ...scored.filter((c) => c !== byName)];
   const best = scored[0]!;
   const chosen = [best];
   // When the best sentence holds every word of the question and stands on the best-ranked
@@ -275,6 +281,7 @@ type Scored = {
   defines: boolean;
   onNamedPage: boolean;
   named: boolean;
+  namedBy: boolean;
   coverage: number;
   score: number;
 };
