@@ -195,3 +195,28 @@ Deno.test("a short section is answered whole: a setting's default, the configura
     assert.equal(SERVER.slice(c.start, c.end), c.quote);
   }
 });
+
+// A long section is indexed in windows cut at blank lines: its YAML block is cut too.
+const REMOTE = "# Configuration\n\nThe configuration file.\n\n## Remote write\n\n" +
+  Array.from(
+    { length: 6 },
+    (_, i) =>
+      `Remote write paragraph ${i} sends samples to a remote endpoint over HTTP, ` +
+      "with retries and backoff, queueing samples in shards while the endpoint is slow.",
+  ).join("\n\n") + "\n\n```yaml\n" +
+  Array.from(
+    { length: 30 },
+    (_, i) => `# Setting number ${i} of the queue.\n[ queue_setting_${i}: <int> | default = ${i} ]`,
+  ).join("\n\n") +
+  "\n# How many samples go into each send request.\n" +
+  "[ max_samples_per_send: <int> | default = 2000 ]\n```\n";
+
+Deno.test("a line of a code block cut by a window is shown as code, not as a sentence", async () => {
+  const { db, app } = await docsWiki({ "configuration": REMOTE });
+  await using _db = db;
+  const answer = await ask(app, "docs", "What is the default max samples per send?");
+  assert.match(answer.answer, /```yaml\n\[ max_samples_per_send: <int> \| default = 2000 \]\n```/);
+  // No line of the block outside a fence.
+  assert.doesNotMatch(answer.answer.replace(/```yaml\n[^`]*\n```/g, ""), /\[ \w+: <int>/);
+  for (const c of answer.citations) assert.equal(REMOTE.slice(c.start, c.end), c.quote);
+});

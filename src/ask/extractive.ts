@@ -6,6 +6,7 @@ import { definesTopic, headingName, headingSubject, sameTerms } from "./topic.ts
 import { type Question, withCompounds } from "./question.ts";
 import { findLoosely } from "./locate.ts";
 import { composeAnswer, unitMarkdown } from "../text/unit_markdown.ts";
+import { boundedMemo } from "../lib/bounded_memo.ts";
 
 /**
  * A sentence chosen for an extractive answer: `quote` is `passage.markdown.slice(start, end)`,
@@ -76,8 +77,11 @@ const TOP_PAGES = 3;
 const MIN_SHARE = 0.2;
 
 /** Sentences of a passage located in its page's markdown (quotes are cut from the page). */
-export function locatedSentences(passage: Passage): (Sentence & { quote: string })[] {
-  const out: (Sentence & { quote: string })[] = [];
+export function locatedSentences(
+  passage: Passage,
+): (Sentence & { quote: string; codeOf?: string })[] {
+  const out: (Sentence & { quote: string; codeOf?: string })[] = [];
+  const blocks = codeBlocks(passage.markdown);
   for (const s of splitSentences(passage.text)) {
     if (s.kind === "heading" || s.kind === "markup") continue;
     let start: number;
@@ -90,10 +94,27 @@ export function locatedSentences(passage: Passage): (Sentence & { quote: string 
       if (!found) continue;
       [start, end] = found;
     }
-    out.push({ ...s, start, end, quote: passage.markdown.slice(start, end) });
+    // A window of a long section may begin or end inside a code block (sections are cut at
+    // blank lines): the lines it holds of the block read as prose ("[ honor_labels: <boolean> |
+    // default = false ]"). They stay candidates, and are shown as the code they are.
+    const block = s.kind === "code" ? undefined : blocks.find(([a, b]) => start >= a && end <= b);
+    const quote = passage.markdown.slice(start, end);
+    out.push({ ...s, start, end, quote, ...(block ? { codeOf: block[2] } : {}) });
   }
   return out;
 }
+
+/** A page's fenced code blocks (start, end, language), remembered for the last pages asked. */
+const codeBlocks: (markdown: string) => [number, number, string][] = boundedMemo(
+  (markdown) =>
+    splitSentences(markdown).filter((s) => s.kind === "code").map((s) => [
+      s.start,
+      s.end,
+      /^ {0,3}(?:`{3,}|~{3,})\s*([\w+#.-]*)/.exec(s.text)?.[1] ?? "",
+    ]),
+  16,
+  Infinity,
+);
 
 /**
  * Chooses the sentences that best answer the question: each scores the share of the
@@ -420,16 +441,24 @@ function topPageTerms(
 }
 
 function toPick(
-  c: { passage: Passage; sentence: Sentence & { quote: string }; plain: string; coverage: number },
+  c: {
+    passage: Passage;
+    sentence: Sentence & { quote: string; codeOf?: string };
+    plain: string;
+    coverage: number;
+  },
 ): Pick {
+  const { codeOf } = c.sentence;
   return {
     passage: c.passage,
     quote: c.sentence.quote,
     start: c.sentence.start,
     end: c.sentence.end,
     plain: c.plain,
-    kind: c.sentence.kind,
-    shown: unitMarkdown(c.sentence, c.passage.markdown, c.sentence.start),
+    kind: codeOf === undefined ? c.sentence.kind : "code",
+    shown: codeOf === undefined
+      ? unitMarkdown(c.sentence, c.passage.markdown, c.sentence.start)
+      : `\`\`\`${codeOf}\n${c.sentence.quote}\n\`\`\``,
     coverage: c.coverage,
   };
 }
