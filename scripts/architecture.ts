@@ -43,7 +43,7 @@ export const KNOWN = {
     "spaces <-> versions",
     "sync <-> versions",
   ],
-  functionsOver100: ["ask/extractive.ts pickSentences"],
+  functionsOver100: [] as string[],
   /** A forward kept on purpose: the reach query stays inside `src/access/`, this is its face. */
   storeForwards: ["access/space_role.ts spaceRole"],
 };
