@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { cleanPath, pathKey } from "../markdown/paths.ts";
-import type { PageRow } from "../pages/read_page.ts";
+import type { PageRow } from "../db/page_row.ts";
 import { findPageRecord } from "./find_page_record.ts";
 import { WikiHomePage } from "./home_page.tsx";
 import { readingOrder, type TreeNode } from "../navigation/page_tree.ts";

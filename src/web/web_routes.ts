@@ -18,7 +18,7 @@ import { peopleRoutes } from "../sharing/people_routes.tsx";
 import { syncRoutes } from "../sync/sync_routes.tsx";
 import { feedbackRoutes } from "../feedback/feedback_routes.tsx";
 import { versionManageRoutes } from "../versions/version_manage_routes.tsx";
-import { versionWebRoutes } from "../versions/version_web.tsx";
+import { versionViewRoutes } from "../spaces/version_view_routes.tsx";
 import { assetRoutes } from "./asset_routes.ts";
 import { landingRoutes } from "../wikis/landing_routes.tsx";
 import { shortcutsRoutes } from "./shortcuts_routes.tsx";
@@ -84,7 +84,7 @@ export function webRoutes(deps: Deps, options: { fetcher?: DocumentFetcher } = {
   app.route("/", syncRoutes(deps));
   app.route("/", feedbackRoutes(deps));
   app.route("/", versionManageRoutes(deps));
-  app.route("/", versionWebRoutes(deps));
+  app.route("/", versionViewRoutes(deps));
   app.route("/", spaceRoutes(deps));
   app.route("/", assetRoutes());
   app.route("/", shortcutsRoutes());
