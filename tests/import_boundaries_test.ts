@@ -174,18 +174,12 @@ const isAdapter = (file: string) =>
 const BELOW_KITS = /^(kit|access|db|lib|http|config|markdown|text)\/|^(errors|deps)\.ts$/;
 
 /**
- * Kit imports of a feature, each with why. The web kit's frame shows every wiki page with its
- * page tree (read from pages/, in the order of the space's navigation model, navigation/), and
- * its layout names the signed-in account's row type.
+ * Kit imports of a feature, each with why. The web kit's layout names the signed-in account's
+ * row type. (The frame's page tree is built by the pages feature and handed to the kit by the
+ * web mount: `withSpaceNav`.)
  */
 const KIT_ALLOWED = new Set([
-  "kit/web/space_nav.ts -> pages/mod.ts",
   "kit/web/layout.tsx -> accounts/accounts.ts",
-  "kit/web/sidebar.tsx -> navigation/page_tree.ts",
-  "kit/web/space_nav.ts -> navigation/page_tree.ts",
-  "kit/web/space_nav.ts -> navigation/nav_doc.ts",
-  "kit/web/space_nav.ts -> navigation/space_nav_doc.ts",
-  "kit/web/wiki_frame.tsx -> navigation/nav_doc.ts",
 ]);
 
 /** The boundary rules of the floor plan, as a list of broken ones (empty when all hold). */

@@ -5,7 +5,7 @@ import { cleanPath, pathKey } from "../markdown/paths.ts";
 import type { PageRow } from "../db/page_row.ts";
 import { findPageRecord } from "./find_page_record.ts";
 import { WikiHomePage } from "./home_page.tsx";
-import { readingOrder, type TreeNode } from "../navigation/page_tree.ts";
+import { readingOrder, type TreeNode } from "../markdown/page_tree.ts";
 import { MissingPageView, PageView } from "./page_view.tsx";
 import { renderPage } from "./render_page.ts";
 import { suggestSections } from "./suggest_sections.ts";
