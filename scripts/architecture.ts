@@ -3,10 +3,10 @@
  * parser: the import graph (circles, imports running back up a floor, folder pairs importing
  * each other) and the length of every function.
  *
- *   deno run --lock=deno.dev.lock --allow-read scripts/architecture.ts [--list] [--check]
+ *   deno run --lock=deno.dev.lock --allow-read --allow-env scripts/architecture.ts [--list] [--check]
  *
  * `--list` names what each figure counts; `--check` exits 1 when a target is missed, except
- * for the misses `KNOWN` names one by one (so none can be added).
+ * for the misses `KNOWN` names one by one (so none can be added), or when one of those is gone.
  *
  * @module
  */
