@@ -11,12 +11,13 @@ import { plainText, splitSentences } from "../src/text/sentences.ts";
  * row's first two cells joined by ", " (a row read as a sentence), and each pair of consecutive
  * lines of a code block joined by "; " (a code block read as one line), both as plain text.
  */
-export type GluedForms = { rows: string[]; code: string[] };
+export type GluedForms = { rows: string[]; code: string[]; codeLines: Set<string> };
 
 /** The glued forms of every table row and code block of the pages. */
 export function gluedForms(markdowns: Iterable<string>): GluedForms {
   const rows = new Set<string>();
   const code = new Set<string>();
+  const codeLines = new Set<string>();
   for (const markdown of markdowns) {
     for (const s of splitSentences(markdown)) {
       if (s.kind === "row") {
@@ -27,6 +28,7 @@ export function gluedForms(markdowns: Iterable<string>): GluedForms {
         }
       } else if (s.kind === "code") {
         const lines = s.text.split("\n").slice(1, -1).map((l) => l.trim()).filter(Boolean);
+        lines.forEach((l) => codeLines.add(l));
         for (let i = 0; i + 1 < lines.length; i++) {
           if (lines[i]!.length + lines[i + 1]!.length >= 8) {
             code.add(`${lines[i]}; ${lines[i + 1]}`);
@@ -35,7 +37,7 @@ export function gluedForms(markdowns: Iterable<string>): GluedForms {
       }
     }
   }
-  return { rows: [...rows], code: [...code] };
+  return { rows: [...rows], code: [...code], codeLines };
 }
 
 const HTML_TAG =
@@ -49,10 +51,15 @@ const CALLOUT =
 /**
  * The kinds of source syntax a text shows (empty when clean): HTML tags, a table row glued with
  * commas, code lines glued with `;`, a tab's info string, wikilink syntax, an include directive,
- * a callout marker. Fenced code in a markdown answer is code, and is not looked into.
+ * a callout marker. Fenced code in a markdown answer is code, and is not looked into; nor is a
+ * line of a plain-text snippet that is a line of one of the pages' code blocks (a snippet shows
+ * a code block's lines one a line, unfenced: an HTML example's `<td>Transmitted</td>` is the
+ * example, not markup the snippet failed to remove).
  */
 export function sourceSyntax(text: string, glued: GluedForms): string[] {
   const prose = text.replace(/(^|\n) {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?\n {0,3}\2[^\n]*/g, "$1")
+    .split("\n").filter((l) => !glued.codeLines.has(l.replace(/^… |\s…$/g, "").trim()))
+    .join("\n")
     .replace(/`[^`\n]*`/g, " ");
   const found: string[] = [];
   if (HTML_TAG.test(prose)) found.push("html");

@@ -326,10 +326,11 @@ async function evaluateAnswers(deps: Deps) {
 
 /**
  * Whether an answer carries syntax that is not clean markdown: bold marks or a wikilink outside
- * code, or a table row written with pipes. Answers are markdown: fenced code and lists are theirs.
+ * code (fenced or in a code span: `cli/exec/**` is a glob), or a table row written with pipes.
+ * Answers are markdown: fenced code, code spans and lists are theirs.
  */
 function hasMarkup(answer: string): boolean {
-  return /\*\*|\[\[|(^|\n)\s*\|.*\|/.test(withoutCode(answer));
+  return /\*\*|\[\[|(^|\n)\s*\|.*\|/.test(withoutCode(answer).replace(/`[^`\n]+`/g, " "));
 }
 
 /** An answer's text without its fenced code blocks. */
@@ -339,10 +340,13 @@ function withoutCode(answer: string): string {
 
 /**
  * An answer that starts in lower case or inside a parenthesis, or ends without sentence
- * punctuation (citation markers, list markers and code blocks aside).
+ * punctuation (citation markers, list markers and code blocks aside; a colon announcing a code
+ * block ends its sentence).
  */
 function isFragment(answer: string): boolean {
-  const text = withoutCode(answer).replace(/\s*\[\d+\]/g, "")
+  // A sentence ending in a colon right before its code block is complete ("… configuration:").
+  const text = withoutCode(answer.replace(/:(?=\s*(?:\[\d+\])?\s*\n {0,3}(?:`{3,}|~{3,}))/g, "."))
+    .replace(/\s*\[\d+\]/g, "")
     .replace(/(^|\n)\s*(?:[-*+]|\d{1,9}[.)])\s+/g, "$1").trim();
   if (!text) return false;
   return /^[\p{Ll})\]]/u.test(text) || /^[^(]*\)/.test(text) ||

@@ -162,3 +162,61 @@ Deno.test("the listen port and the metrics port are not a conflict; two listen p
   assert.ok(answer.citations.length >= 2, JSON.stringify(answer.citations));
   assert.ok(!answer.frontier.some((f) => f.kind === "conflict"), JSON.stringify(answer.frontier));
 });
+
+const SERVER = "# Server\n\nThe server reads its settings from the environment.\n\n" +
+  "## Environment variables\n\n" +
+  "### FORGE_TIMEOUT\n\n- Name: `APP_FORGE_TIMEOUT`\n- Default: 5s\n\n" +
+  "Specify timeout when fetching the configuration from the forge.\n\n" +
+  "### FORGE_RETRY\n\n- Name: `APP_FORGE_RETRY`\n- Default: 3\n\n" +
+  "Specify how many retries of fetching the configuration from a forge are done before we fail\n\n" +
+  "## Caddy\n\nThis guide installs the server behind the Caddy web server. " +
+  "This is an example caddyfile proxy configuration:\n\n" +
+  "```caddy\nci.example.com {\n  reverse_proxy server:8000\n}\n```\n";
+
+Deno.test("a short section is answered whole: a setting's default, the configuration a sentence announces", async () => {
+  const { db, app } = await docsWiki({ "server": SERVER, "other": "# Other\n\nNothing here." });
+  await using _db = db;
+  // The description matched; the default stands in the section's list.
+  const retry = await ask(
+    app,
+    "docs",
+    "How often does the server retry fetching the configuration from the forge?",
+  );
+  assert.equal(retry.citations[0]!.section, "Server > Environment variables > FORGE_RETRY");
+  assert.match(retry.answer, /^- Name: APP_FORGE_RETRY\.\n- Default: 3\.\n\nSpecify how many/);
+  assert.match(retry.answer, /before we fail\.\n\[1\]$/, retry.answer);
+  assert.equal(retry.citations.length, 1, retry.answer);
+  // The sentence announcing the configuration brings it.
+  const caddy = await ask(app, "docs", "How do I put the server behind Caddy?");
+  assert.equal(caddy.citations[0]!.section, "Server > Caddy");
+  assert.match(caddy.answer, /configuration:\n\n```caddy\nci\.example\.com \{/, caddy.answer);
+  // One quote from the section's first unit to its last, verbatim.
+  for (const c of [...retry.citations, ...caddy.citations]) {
+    assert.equal(SERVER.slice(c.start, c.end), c.quote);
+  }
+});
+
+// A long section is indexed in windows cut at blank lines: its YAML block is cut too.
+const REMOTE = "# Configuration\n\nThe configuration file.\n\n## Remote write\n\n" +
+  Array.from(
+    { length: 6 },
+    (_, i) =>
+      `Remote write paragraph ${i} sends samples to a remote endpoint over HTTP, ` +
+      "with retries and backoff, queueing samples in shards while the endpoint is slow.",
+  ).join("\n\n") + "\n\n```yaml\n" +
+  Array.from(
+    { length: 30 },
+    (_, i) => `# Setting number ${i} of the queue.\n[ queue_setting_${i}: <int> | default = ${i} ]`,
+  ).join("\n\n") +
+  "\n# How many samples go into each send request.\n" +
+  "[ max_samples_per_send: <int> | default = 2000 ]\n```\n";
+
+Deno.test("a line of a code block cut by a window is shown as code, not as a sentence", async () => {
+  const { db, app } = await docsWiki({ "configuration": REMOTE });
+  await using _db = db;
+  const answer = await ask(app, "docs", "What is the default max samples per send?");
+  assert.match(answer.answer, /```yaml\n\[ max_samples_per_send: <int> \| default = 2000 \]\n```/);
+  // No line of the block outside a fence.
+  assert.doesNotMatch(answer.answer.replace(/```yaml\n[^`]*\n```/g, ""), /\[ \w+: <int>/);
+  for (const c of answer.citations) assert.equal(REMOTE.slice(c.start, c.end), c.quote);
+});

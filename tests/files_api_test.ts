@@ -6,7 +6,7 @@ import type { Db } from "../src/db/db.ts";
 import { createLog } from "../src/lib/log.ts";
 import { openDeps } from "../src/server.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
-import { freshDb, testConfig } from "./helpers.ts";
+import { freshDb, migratedDataDir, testConfig } from "./helpers.ts";
 import { html, person, seedPages, spaceApp } from "./space_helpers.ts";
 
 /** The first bytes of a PNG, then filler: enough for the type check. */
@@ -97,10 +97,10 @@ Deno.test("a zip exported from the web app imports through REST and through deno
   await image.body?.cancel();
 
   // deno task import of the same zip, into a store of its own.
-  const dataDir = await Deno.makeTempDir({ prefix: "import_task_" });
+  const dataDir = await migratedDataDir("import_task_");
   const zipPath = `${dataDir}/lab.zip`;
   await Deno.writeFile(zipPath, zip);
-  const env = { SEED_DOCS: "false", DATA_DIR: `${dataDir}/data`, DATABASE_URL: db.url ?? "" };
+  const env = { SEED_DOCS: "false", DATA_DIR: dataDir, DATABASE_URL: db.url ?? "" };
   try {
     const out = await new Deno.Command(Deno.execPath(), {
       args: ["task", "import", "lab3", zipPath],

@@ -10,7 +10,7 @@ import { syncSpace } from "../src/sync/run_sync.ts";
 import { runSyncJob } from "../src/sync/sync_jobs.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { startGitServer } from "./git_server.ts";
-import { freshDb, testApp, testConfig } from "./helpers.ts";
+import { freshDb, migratedDataDir, testApp, testConfig } from "./helpers.ts";
 import { openDeps } from "../src/server.ts";
 import { createLog } from "../src/lib/log.ts";
 import { connectGitSource, connectSchema } from "../src/sync/connect_source.ts";
@@ -441,7 +441,7 @@ Deno.test("web: connect on the sync page, Sync now from settings, freshness show
 Deno.test("deno task sync <space> syncs a connected space and says what it did", async () => {
   await using git = await startGitServer();
   await using db = await freshDb();
-  const dataDir = await Deno.makeTempDir({ prefix: "sync_task_" });
+  const dataDir = await migratedDataDir("sync_task_");
   const env: Record<string, string> = {
     SYNC_ALLOW_HOSTS: git.host,
     SEED_DOCS: "false",

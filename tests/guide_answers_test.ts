@@ -145,7 +145,8 @@ Deno.test("ask on the guide: a question naming a topic, a section or an amount i
   const title = await ask(app, "docs", "How does a page get its title?");
   assert.match(
     title.answer,
-    /^The title is taken from the first of these that exists: \[1\]\n\n1\. A title: field in YAML front matter at the very top of the file\. \[2\]\n2\. The first heading/,
+    // (A short section is its answer whole: the announcement, the list and the example.)
+    /^The title is taken from the first of these that exists:\n\n1\. A title: field in YAML front matter at the very top of the file\.\n2\. The first heading/,
   );
   await assertVerbatim(db, title);
   const confirm = await ask(app, "docs", "What does confirm_use do?");
@@ -273,4 +274,22 @@ Deno.test("with a model: its 'not covered' is checked against the passages, and 
   } finally {
     await fake.close();
   }
+});
+
+Deno.test("ask on the guide: a question naming a client is answered from that client's section, not from parameters that share its name", async () => {
+  await using db = await freshDb();
+  const app = await guideApp(db);
+  // Before: four unrelated sentences (a Git sync token row, the `search` tool's `space`, `limit`
+  // and `cursor` parameters), though the guide has a Cursor section.
+  const cursor = await ask(app, "docs", "How do I connect Cursor to a private space?");
+  const first = cursor.citations[0]!;
+  assert.equal(first.page, "Connecting an assistant", cursor.answer);
+  assert.match(first.section ?? "", /> Cursor$/, cursor.answer);
+  assert.match(first.url, /#cursor$/);
+  assert.match(cursor.answer, /\.cursor\/mcp\.json/);
+  for (const c of cursor.citations) {
+    assert.doesNotMatch(c.quote, /`(?:cursor|limit|space)`/, c.quote);
+    assert.notEqual(c.page, "Git sync", c.quote);
+  }
+  await assertVerbatim(db, cursor);
 });

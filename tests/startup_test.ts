@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { DATABASE_URL, freshDb, testApp } from "./helpers.ts";
+import { DATABASE_URL, freshDb, migratedDataDir, testApp } from "./helpers.ts";
 
 /** `deno task start` (main.ts) with this environment; stdout and stderr as text once it ends. */
 function start(env: Record<string, string>) {
@@ -14,7 +14,7 @@ function start(env: Record<string, string>) {
 }
 
 Deno.test("a port already in use ends the start with one sentence naming it and PORT, no stack trace; a start says where to open the app", async () => {
-  const dataDir = await Deno.makeTempDir({ prefix: "startup_" });
+  const dataDir = await migratedDataDir("startup_");
   const held = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (held.addr as Deno.NetAddr).port;
   const env = {

@@ -2,10 +2,11 @@ import { contentTerms } from "../text/terms.ts";
 import type { Passage } from "./passages.ts";
 import { plainText, type Sentence, splitSentences, wordCount } from "../text/sentences.ts";
 import { announcesPage, holdsNumber, listsNames, withoutSyntaxExamples } from "./sentence_kinds.ts";
-import { definesTopic, headingSubject, sameTerms } from "./topic.ts";
+import { definesTopic, headingName, headingSubject, sameTerms } from "./topic.ts";
 import { type Question, withCompounds } from "./question.ts";
 import { findLoosely } from "./locate.ts";
-import { unitMarkdown } from "../text/unit_markdown.ts";
+import { composeAnswer, unitMarkdown } from "../text/unit_markdown.ts";
+import { boundedMemo } from "../lib/bounded_memo.ts";
 
 /**
  * A sentence chosen for an extractive answer: `quote` is `passage.markdown.slice(start, end)`,
@@ -18,10 +19,11 @@ export type Pick = {
   end: number;
   plain: string;
   /**
-   * What block the sentence is (`Sentence["kind"]`, or a whole numbered list: `wholeList`), and
+   * What block the sentence is (`Sentence["kind"]`, a whole numbered list: `wholeList`, or a
+   * whole short section: `wholeSection`), and
    * its clean markdown (`unitMarkdown`).
    */
-  kind: Sentence["kind"] | "list";
+  kind: Sentence["kind"] | "list" | "section";
   shown: string;
   coverage: number;
 };
@@ -75,8 +77,11 @@ const TOP_PAGES = 3;
 const MIN_SHARE = 0.2;
 
 /** Sentences of a passage located in its page's markdown (quotes are cut from the page). */
-export function locatedSentences(passage: Passage): (Sentence & { quote: string })[] {
-  const out: (Sentence & { quote: string })[] = [];
+export function locatedSentences(
+  passage: Passage,
+): (Sentence & { quote: string; codeOf?: string })[] {
+  const out: (Sentence & { quote: string; codeOf?: string })[] = [];
+  const blocks = codeBlocks(passage.markdown);
   for (const s of splitSentences(passage.text)) {
     if (s.kind === "heading" || s.kind === "markup") continue;
     let start: number;
@@ -89,10 +94,27 @@ export function locatedSentences(passage: Passage): (Sentence & { quote: string 
       if (!found) continue;
       [start, end] = found;
     }
-    out.push({ ...s, start, end, quote: passage.markdown.slice(start, end) });
+    // A window of a long section may begin or end inside a code block (sections are cut at
+    // blank lines): the lines it holds of the block read as prose ("[ honor_labels: <boolean> |
+    // default = false ]"). They stay candidates, and are shown as the code they are.
+    const block = s.kind === "code" ? undefined : blocks.find(([a, b]) => start >= a && end <= b);
+    const quote = passage.markdown.slice(start, end);
+    out.push({ ...s, start, end, quote, ...(block ? { codeOf: block[2] } : {}) });
   }
   return out;
 }
+
+/** A page's fenced code blocks (start, end, language), remembered for the last pages asked. */
+const codeBlocks: (markdown: string) => [number, number, string][] = boundedMemo(
+  (markdown) =>
+    splitSentences(markdown).filter((s) => s.kind === "code").map((s) => [
+      s.start,
+      s.end,
+      /^ {0,3}(?:`{3,}|~{3,})\s*([\w+#.-]*)/.exec(s.text)?.[1] ?? "",
+    ]),
+  16,
+  Infinity,
+);
 
 /**
  * Chooses the sentences that best answer the question: each scores the share of the
@@ -128,7 +150,7 @@ export function pickSentences(
     ...(sectioned(best.passage) ? topPageTerms(scored, passages, best, addresses) : []),
   ]);
   return {
-    picks: wholeList(picks.map(({ terms, ...pick }) => ({ ...pick, coverage: covered(terms) }))),
+    picks: wholeShape(picks.map(({ terms, ...pick }) => ({ ...pick, coverage: covered(terms) }))),
     coverage: covered(union),
     evidence: evidenceOf(question, best, scored, { idf, covered, union }),
   };
@@ -185,6 +207,8 @@ function candidatesIn(question: Question, passage: Passage, rank: number): Candi
   const heading = subsectionTerms(passage);
   const subject = headingSubject(passage.section);
   const named = subject !== null && subject.every((t) => qSet.has(t));
+  const name = headingName(passage.section);
+  const namedBy = name !== null && name.every((w) => question.names.includes(w));
   const onNamedPage = topic !== null && sameTerms([...contentTerms(passage.title).keys()], topic);
   // The lead of the page the question's topic names says what the topic is.
   const lead = onNamedPage && !(passage.section ?? "").includes(" > ");
@@ -215,6 +239,7 @@ function candidatesIn(question: Question, passage: Passage, rank: number): Candi
         defines,
         onNamedPage,
         named,
+        namedBy,
       };
     },
   ).filter((c) => c.plain.length >= 15 && (topic === null || topic.some((t) => c.terms.has(t))));
@@ -240,7 +265,10 @@ function scoreCandidates(qTerms: string[], candidates: Candidate[]) {
     .sort((a, b) => b.score - a.score);
   // A sentence holding no word of the question is never an answer, whatever its bonuses (a
   // number where the question asks for an amount).
-  const scored = all.some((c) => c.coverage > 0) ? all.filter((c) => c.coverage > 0) : all;
+  let scored = all.some((c) => c.coverage > 0) ? all.filter((c) => c.coverage > 0) : all;
+  // A section named after a name the question holds ("Cursor") answers it.
+  const byName = scored.find((c) => c.namedBy);
+  if (byName) scored = [byName, ...scored.filter((c) => c !== byName)];
   return { idf, covered, scored };
 }
 
@@ -329,6 +357,7 @@ type Scored = {
   defines: boolean;
   onNamedPage: boolean;
   named: boolean;
+  namedBy: boolean;
   coverage: number;
   score: number;
 };
@@ -467,16 +496,24 @@ function topPageTerms(
 }
 
 function toPick(
-  c: { passage: Passage; sentence: Sentence & { quote: string }; plain: string; coverage: number },
+  c: {
+    passage: Passage;
+    sentence: Sentence & { quote: string; codeOf?: string };
+    plain: string;
+    coverage: number;
+  },
 ): Pick {
+  const { codeOf } = c.sentence;
   return {
     passage: c.passage,
     quote: c.sentence.quote,
     start: c.sentence.start,
     end: c.sentence.end,
     plain: c.plain,
-    kind: c.sentence.kind,
-    shown: unitMarkdown(c.sentence, c.passage.markdown, c.sentence.start),
+    kind: codeOf === undefined ? c.sentence.kind : "code",
+    shown: codeOf === undefined
+      ? unitMarkdown(c.sentence, c.passage.markdown, c.sentence.start)
+      : `\`\`\`${codeOf}\n${c.sentence.quote}\n\`\`\``,
     coverage: c.coverage,
   };
 }
@@ -620,4 +657,77 @@ function wholeList(picks: Pick[]): Pick[] {
   const inList = (p: Pick) =>
     p.passage.pageId === first.passage.pageId && p.start >= start && p.end <= end;
   return [list, ...picks.slice(1).filter((p) => !inList(p))];
+}
+
+/** A whole section is the answer when its prose holds at most this many words… */
+const SHORT_SECTION_WORDS = 120;
+/** …in at most this many units (sentences, items, rows, code blocks)… */
+const SHORT_SECTION_UNITS = 8;
+/** …and its code blocks at most this many lines. */
+const SHORT_SECTION_CODE_LINES = 30;
+
+/** A short section whole (`wholeSection`), else a whole list (`wholeList`), else the picks. */
+function wholeShape(picks: Pick[]): Pick[] {
+  return wholeSection(picks) ?? wholeList(picks);
+}
+
+/**
+ * A short section of documentation is its answer whole: when the best unit stands in a section
+ * (of a page with sections) of a few units, the answer is every unit of that section in page
+ * order, one quote from its first unit to its last, and the other picks from it go. A setting's
+ * section says its name and default in a list and what it does in a sentence: "How often does the
+ * server retry fetching the pipeline configuration?" matched the sentence and answered without
+ * "Default: 3"; "How do I put Woodpecker behind Caddy?" quoted the section's first sentence and
+ * left out the configuration it announces. Null when the section is long, or the passage is a
+ * window of one (it does not run from a heading to the next), or the page's lead.
+ */
+function wholeSection(picks: Pick[]): Pick[] | null {
+  const first = picks[0];
+  if (!first || first.kind === "list" || !sectioned(first.passage)) return null;
+  const { passage } = first;
+  if (passage.offset < 0) return null;
+  const heading = /^ {0,3}#{1,6}\s/;
+  const before = passage.markdown.slice(0, passage.offset).trimEnd();
+  const after = passage.markdown.slice(passage.offset + passage.text.length).trimStart();
+  // Under a heading below the page's title: a page's lead (under its `#` title, or under no
+  // heading) introduces the page rather than answering.
+  if (!/^ {0,3}#{2,6}\s/.test(before.slice(before.lastIndexOf("\n") + 1))) return null;
+  if (after !== "" && !heading.test(after)) return null;
+  // An image alone says nothing in words (its alt text is a caption, not a sentence), and a
+  // sentence announcing its section answers nothing.
+  // An HTML comment is no unit at all.
+  const units = locatedSentences(passage).filter((u) =>
+    !/^!\[[^\]]*\]\([^)]*\)$/.test(u.text) && !announcesPage(u.text) &&
+    !/^<!--[\s\S]*-->$/.test(u.text.trim())
+  );
+  if (units.length < 2 || units.length > SHORT_SECTION_UNITS) return null;
+  const prose = units.filter((u) => u.kind !== "code");
+  const code = units.filter((u) => u.kind === "code");
+  if (prose.reduce((n, u) => n + wordCount(plainText(u)), 0) > SHORT_SECTION_WORDS) return null;
+  if (code.reduce((n, u) => n + u.text.split("\n").length, 0) > SHORT_SECTION_CODE_LINES) {
+    return null;
+  }
+  // A sentence the page left without its full stop (a setting's description) gets one.
+  const stopped = (text: string) => /[.!?:]["')\]]?$/.test(text) ? text : `${text}.`;
+  const shown = units.map((u) => ({
+    kind: u.kind,
+    shown: u.kind === "prose"
+      ? stopped(unitMarkdown(u, passage.markdown, u.start))
+      : unitMarkdown(u, passage.markdown, u.start),
+    plain: plainText(u),
+  }));
+  const start = units[0]!.start;
+  const end = units.at(-1)!.end;
+  const section: Pick = {
+    ...first,
+    quote: passage.markdown.slice(start, end),
+    start,
+    end,
+    plain: shown.map((u) => u.plain).join(" "),
+    kind: "section",
+    shown: composeAnswer(shown, false),
+  };
+  const inSection = (p: Pick) =>
+    p.passage.pageId === passage.pageId && p.start >= start && p.end <= end;
+  return [section, ...picks.slice(1).filter((p) => !inSection(p))];
 }

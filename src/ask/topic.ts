@@ -72,3 +72,16 @@ export function headingSubject(section: string | null): string[] | null {
   const terms = [...contentTerms(own.slice(0, colon)).keys()];
   return terms.length > 0 ? terms : null;
 }
+
+/**
+ * The name a section's own heading is, when it is one: one to three words, each capitalised
+ * ("Cursor", "VS Code", "Claude Desktop"), in lower case. Null for another heading, and for the
+ * page's own (its title).
+ */
+export function headingName(section: string | null): string[] | null {
+  const parts = (section ?? "").split(" > ");
+  if (parts.length < 2) return null;
+  const words = parts.at(-1)!.replace(/`/g, "").trim().split(/\s+/);
+  if (words.length > 3 || !words.every((w) => /^\p{Lu}/u.test(w))) return null;
+  return words.map((w) => w.toLowerCase());
+}

@@ -16,6 +16,7 @@ import {
 } from "./attachments.ts";
 import { fileHeaders } from "./file_headers.ts";
 import {
+  deleteAttachmentVersion,
   selectAttachment,
   selectAttachmentHeads,
   selectAttachmentVersion,
@@ -171,7 +172,10 @@ function registerRead(
   );
 }
 
-/** `DELETE /spaces/{id}/files/{name}`: the bytes are kept as an earlier version. */
+/**
+ * `DELETE /spaces/{id}/files/{name}`: the bytes are kept as an earlier version; with
+ * `?version=N`, that earlier version is deleted for good (admins: it frees the space's quota).
+ */
 function registerDelete(
   app: OpenAPIHono,
   deps: Deps,
@@ -185,12 +189,32 @@ function registerDelete(
       operationId: "deleteSpaceFile",
       tags: ["Files"],
       summary: "Delete a file (its bytes are kept as an earlier version)",
+      description: "With `version=N`, deletes that earlier version for good instead (owners " +
+        "and admins): earlier versions count against the space's bytes quota.",
       security,
-      request: { params: fileParams },
-      responses: { 204: { description: "Deleted" }, ...problems(401, 403, 404) },
+      request: {
+        params: fileParams,
+        query: z.object({
+          version: z.coerce.number().int().min(1).max(2_147_483_647).optional().openapi({
+            description: "An earlier version to delete for good",
+          }),
+        }),
+      },
+      responses: { 204: { description: "Deleted" }, ...problems(400, 401, 403, 404) },
     }),
     async (c) => {
       const { id, name } = c.req.valid("param");
+      const { version } = c.req.valid("query");
+      if (version !== undefined) {
+        const wikiId = await requireSpace(c, id, "admin");
+        if (!await deleteAttachmentVersion(deps.db, wikiId, name, version)) {
+          throw new AppError(
+            "not_found",
+            `No version ${version} of file "${name}" in space "${wikiId}"`,
+          );
+        }
+        return c.body(null, 204);
+      }
       const wikiId = await requireSpace(c, id, "write");
       if (!await deleteAttachment(deps, wikiId, name, c.get("credential").accountId)) {
         throw new AppError("not_found", `No file "${name}" in space "${wikiId}"`);

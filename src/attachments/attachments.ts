@@ -187,14 +187,19 @@ function suffixedName(name: string, n: number): string {
 export async function attachmentUsage(
   deps: Pick<Deps, "db" | "config">,
   wikiId: string,
-): Promise<{ files: number; bytes: number; maxFiles: number; maxBytes: number }> {
+): Promise<
+  { files: number; bytes: number; versionBytes: number; maxFiles: number; maxBytes: number }
+> {
   const used = await selectAttachmentUsage(deps.db, wikiId);
   return { ...used, maxFiles: deps.config.files.maxFiles, maxBytes: deps.config.files.maxBytes };
 }
 
 /**
  * Refuses a file that would take the wiki past its quota of files or bytes (issue 26.1): a
- * space's files are what its export and its storage hold, so both are bounded per space.
+ * space's files are what its export and its storage hold, so both are bounded per space. The
+ * bytes count the files' earlier versions too: a replace or a delete keeps the old bytes, so
+ * without them a loop of replaces stored without bound. An admin frees their room by deleting
+ * versions for good (`DELETE …/files/{name}?version=N`).
  */
 async function requireRoomFor(
   deps: Pick<Deps, "db" | "config">,
@@ -210,11 +215,16 @@ async function requireRoomFor(
     );
   }
   if (usage.bytes + size > usage.maxBytes) {
+    const versions = usage.versionBytes > 0
+      ? ` (${
+        megabytes(usage.versionBytes)
+      } of it earlier versions of files, which an admin may delete for good)`
+      : "";
     throw new AppError(
       "payload_too_large",
       `The file "${name}" (${megabytes(size)}) would take the wiki "${wikiId}" past its quota: ${
         megabytes(usage.bytes)
-      } of ${megabytes(usage.maxBytes)} used`,
+      } of ${megabytes(usage.maxBytes)} used${versions}`,
     );
   }
 }

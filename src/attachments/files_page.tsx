@@ -13,7 +13,13 @@ import { megabytes } from "../lib/megabytes.ts";
 export function FilesPage(
   props: SpaceView & {
     files: AttachmentHead[];
-    usage: { files: number; bytes: number; maxFiles: number; maxBytes: number };
+    usage: {
+      files: number;
+      bytes: number;
+      versionBytes: number;
+      maxFiles: number;
+      maxBytes: number;
+    };
     versions: Map<string, number>;
     uploaded?: string;
     status?: string;
@@ -41,6 +47,10 @@ export function FilesPage(
       <p class="hint" id="files-quota">
         {usage.files} of {usage.maxFiles} files, {megabytes(usage.bytes)} of{" "}
         {megabytes(usage.maxBytes)} used: the most this space holds.
+        {usage.versionBytes > 0 &&
+          ` Earlier versions of files take ${
+            megabytes(usage.versionBytes)
+          } of it; an admin may delete them for good through the API.`}
       </p>
       <FileTable wikiId={wiki.id} files={props.files} versions={props.versions} />
     </WikiFrame>

@@ -5,6 +5,7 @@
  * @module
  */
 export {
+  deleteAttachmentVersion,
   selectAttachment,
   selectAttachmentHeads,
   selectAttachmentVersion,

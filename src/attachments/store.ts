@@ -114,15 +114,35 @@ export function selectAttachmentHeads(
     FROM attachments WHERE wiki_id = ${wikiId} ORDER BY created_at DESC, name LIMIT ${limit}`;
 }
 
-/** How many files a wiki holds and their bytes together (for its quota). */
+/**
+ * How many files a wiki holds and the bytes it stores for them (for its quota): its files'
+ * and their earlier versions' (`versionBytes`, part of `bytes`), which are stored bytes too.
+ */
 export async function selectAttachmentUsage(
   db: Db,
   wikiId: string,
-): Promise<{ files: number; bytes: number }> {
-  const [row] = await db<{ files: number; bytes: string }>`
-    SELECT count(*)::int AS files, coalesce(sum(size), 0)::bigint AS bytes
-    FROM attachments WHERE wiki_id = ${wikiId}`;
-  return { files: row!.files, bytes: Number(row!.bytes) };
+): Promise<{ files: number; bytes: number; versionBytes: number }> {
+  const [row] = await db<{ files: number; bytes: string; version_bytes: string }>`
+    SELECT (SELECT count(*)::int FROM attachments WHERE wiki_id = ${wikiId}) AS files,
+      (SELECT coalesce(sum(size), 0)::bigint FROM attachments WHERE wiki_id = ${wikiId}) AS bytes,
+      (SELECT coalesce(sum(size), 0)::bigint FROM attachment_versions
+       WHERE wiki_id = ${wikiId}) AS version_bytes`;
+  const versionBytes = Number(row!.version_bytes);
+  return { files: row!.files, bytes: Number(row!.bytes) + versionBytes, versionBytes };
+}
+
+/** Deletes a kept earlier version of a file for good; false when there is no such version. */
+export async function deleteAttachmentVersion(
+  db: Db,
+  wikiId: string,
+  name: string,
+  version: number,
+): Promise<boolean> {
+  const rows = await db`
+    DELETE FROM attachment_versions
+    WHERE wiki_id = ${wikiId} AND name = ${name} AND version = ${version}
+    RETURNING 1`;
+  return rows.length > 0;
 }
 
 /** What an export of the wiki holds before compression: its pages' and its files' bytes. */

@@ -89,9 +89,16 @@ function rowWithHeader(row: string, header: string[] | null): string {
 /**
  * The extractive answer: each unit followed by its `[n]` marker; prose sentences run on in one
  * paragraph, list items stand as a list, a code block and a table row each as their own block.
+ * Without `marked`, the same blocks without markers (a whole section, cited once).
  */
 export function composeAnswer(
-  units: { kind: Sentence["kind"] | "list"; shown: string; plain: string; from?: unknown }[],
+  units: {
+    kind: Sentence["kind"] | "list" | "section";
+    shown: string;
+    plain: string;
+    from?: unknown;
+  }[],
+  marked = true,
 ): string {
   const blocks: string[] = [];
   let paragraph: string[] = [];
@@ -108,16 +115,17 @@ export function composeAnswer(
     units[j]?.kind === "item" && units[j]!.from === units[i]!.from;
   const listed = (i: number) => units[i]?.kind === "item" && (item(i, i - 1) || item(i, i + 1));
   units.forEach((u, i) => {
-    const marked = `${u.kind === "item" && !listed(i) ? u.plain : u.shown} [${i + 1}]`;
+    const mark = marked ? ` [${i + 1}]` : "";
+    const line = `${u.kind === "item" && !listed(i) ? u.plain : u.shown}${mark}`;
     if (u.kind === "item" && listed(i)) {
       if (paragraph.length > 0 || !item(i, i - 1)) flush();
-      list.push(marked);
-    } else if (u.kind === "code" || u.kind === "row" || u.kind === "list") {
+      list.push(line);
+    } else if (u.kind === "code" || u.kind === "row" || u.kind === "list" || u.kind === "section") {
       flush();
-      blocks.push(u.kind === "row" ? marked : `${u.shown}\n[${i + 1}]`);
+      blocks.push(u.kind === "row" ? line : `${u.shown}${marked ? `\n[${i + 1}]` : ""}`);
     } else {
       if (list.length > 0) flush();
-      paragraph.push(marked);
+      paragraph.push(line);
     }
   });
   flush();

@@ -8,6 +8,7 @@ import type { Db } from "../../src/db/db.ts";
 import { openPostgres } from "../../src/db/postgres.ts";
 import { createLog } from "../../src/lib/log.ts";
 import { openDeps } from "../../src/server.ts";
+import { migratedDataDir } from "../helpers.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 
@@ -168,7 +169,7 @@ export async function makeStore(
   serverUrl?: string,
 ): Promise<Store> {
   if (kind === "pglite") {
-    const dir = await Deno.makeTempDir({ prefix: "wiki_rel_" });
+    const dir = await migratedDataDir("wiki_rel_");
     return {
       kind,
       env: { DATA_DIR: dir, DATABASE_URL: "" },

@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { createWiki } from "../src/wikis/wikis.ts";
+import { writePage } from "../src/pages/write_page.ts";
+import { largeRenders } from "../src/spaces/render_page.ts";
+import { freshDb } from "./helpers.ts";
+import { person, spaceApp } from "./space_helpers.ts";
+
+// Issue 26.3: a large page is rendered once per content and context, and its kept HTML never
+// shows a link other than the live one (docs/security.md, "Limits").
+
+/** A 1 MB page at the links cap: 4,999 links to `q.md`, then prose. */
+const AT_CAP = "# Cap\n\n" + "[a](q.md) ".repeat(4_999) + "\n\n" +
+  "Plain words of text. ".repeat(45_000);
+
+Deno.test("a large page is rendered once: the views after the first are served from its kept HTML", async () => {
+  await using db = await freshDb();
+  const { app, deps } = spaceApp(db);
+  await createWiki(db, { id: "kb", visibility: "public" });
+  const by = { source: "test" };
+  await writePage(deps, { wikiId: "kb", path: "Cap", markdown: AT_CAP }, by);
+  const view = async () => {
+    const res = await app.request("/w/kb/Cap");
+    const body = await res.text();
+    assert.equal(res.status, 200);
+    assert.ok(body.length > 1_500_000, "the page is rendered whole");
+  };
+  const before = largeRenders.count;
+  await view();
+  assert.equal(largeRenders.count, before + 1, "the first view renders");
+  for (let i = 0; i < 3; i++) await view();
+  assert.equal(largeRenders.count, before + 1, "three more views render nothing");
+});
+
+Deno.test("a large page's kept HTML follows its links' targets, its text and who reads it", async () => {
+  await using db = await freshDb();
+  const { app, deps } = spaceApp(db);
+  const ana = await person(app, db, "ana@example.com", "Ana");
+  await createWiki(db, { id: "kb", visibility: "public", ownerAccountId: ana.id });
+  const by = { source: "test" };
+  const big = (extra: string) =>
+    "# Big\n\nSee [[Guide]]. " + extra + "\n\n" +
+    "Plain words of text. ".repeat(3_000);
+  await writePage(deps, { wikiId: "kb", path: "Big", markdown: big("") }, by);
+  const read = async (who: { get(path: string): Promise<Response> } | null = null) => {
+    const res = who ? await who.get("/w/kb/Big") : await app.request("/w/kb/Big");
+    assert.equal(res.status, 200);
+    return await res.text();
+  };
+  const missing = /<a href="\/w\/kb\/Guide" class="missing"/;
+  assert.match(await read(), missing);
+  // A member may create the page: the same content, another context, another entry.
+  assert.match(await read(ana), /<a href="\/w\/kb\/-\/new\?path=Guide" class="missing"/);
+  assert.match(await read(), missing, "the reader's view is not the member's");
+  // The target is written: the same page's link is no longer missing.
+  await writePage(deps, { wikiId: "kb", path: "Guide", markdown: "# The guide\n" }, by);
+  assert.match(await read(), /<a href="\/w\/kb\/Guide">The guide<\/a>/);
+  // Retitled: a wikilink without a label shows the target's new title.
+  await writePage(deps, { wikiId: "kb", path: "Guide", markdown: "# The manual\n" }, by);
+  assert.match(await read(), /<a href="\/w\/kb\/Guide">The manual<\/a>/);
+  // The page's own text changes: its new text is shown.
+  await writePage(deps, { wikiId: "kb", path: "Big", markdown: big("Now edited.") }, by);
+  assert.match(await read(), /Now edited\./);
+});
