@@ -19,7 +19,7 @@ import { serverCardRoutes } from "./mcp/server_card.ts";
 import { serverCardsRoutes } from "./mcp/server_cards.ts";
 import { type OAuthOptions, oauthRoutes } from "./oauth/oauth_routes.ts";
 import { llmsRoutes } from "./pages/llms_routes.ts";
-import { versionReadRoutes } from "./versions/version_web.tsx";
+import { versionReadRoutes } from "./versions/version_read_routes.ts";
 import { webRoutes } from "./web/web_routes.ts";
 
 /** The MCP SDK transport refuses bodies over 4 MiB itself, as a JSON-RPC error. */

@@ -4,7 +4,7 @@ import { docsText } from "../src/markdown/docs_blocks.ts";
 import { readJsLiteral } from "../src/navigation/formats/js_literal.ts";
 import { parsePage } from "../src/markdown/parse_page.ts";
 import { renderMarkdown } from "../src/spaces/render_markdown.ts";
-import { pageTree, readingOrder, type TreeNode } from "../src/navigation/page_tree.ts";
+import { pageTree, readingOrder, type TreeNode } from "../src/markdown/page_tree.ts";
 
 const FIXTURES = new URL("./fixtures/docs_formats/", import.meta.url).pathname;
 

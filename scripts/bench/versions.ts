@@ -24,7 +24,7 @@ import { createEmbedder } from "../../src/search/create_embedder.ts";
 import { lexicalCacheSize } from "../../src/search/lexical_cache.ts";
 import { round } from "../../src/search/metrics.ts";
 import { searchWikis } from "../../src/search/search_wikis.ts";
-import { versionViewBytes } from "../../src/versions/version_search.ts";
+import { versionViewBytes } from "../../src/search/version_index.ts";
 import { publishVersion } from "../../src/versions/versions.ts";
 import { createWiki } from "../../src/wikis/wikis.ts";
 import { bulkLoadPages } from "./bulk_load.ts";

@@ -102,6 +102,36 @@ export async function reachableSpaces(db: Db, caller: Caller): Promise<Space[]> 
   return spaces;
 }
 
+/** Whether an account writes in a space: its role there is one that writes (`canWrite`). */
+export async function accountWrites(db: Db, accountId: string, wikiId: string): Promise<boolean> {
+  return canWrite(await selectSpaceRole(db, accountId, wikiId));
+}
+
+/**
+ * May this account mint a token for space `spaceId`? Returns the space's id, or throws: a space
+ * where the account has no role is "not one of this account's spaces"; a viewer reads it, so
+ * its tokens may only read (`proposes`: the token would also propose edits). For checks made
+ * before any caller exists.
+ */
+export async function authorizeSpaceToken(
+  db: Db,
+  accountId: string,
+  spaceId: string | undefined,
+  proposes: boolean,
+): Promise<string> {
+  const role = spaceId ? await selectSpaceRole(db, accountId, spaceId) : null;
+  if (!spaceId || !role) {
+    throw new AppError("wiki_not_found", `Space "${spaceId}" is not one of this account's spaces`);
+  }
+  if (role === "viewer" && proposes) {
+    throw new AppError(
+      "forbidden",
+      `You can read space "${spaceId}" but not change it, so its tokens may only read`,
+    );
+  }
+  return spaceId;
+}
+
 /**
  * The space an MCP call means when its `space` parameter may be left out: the named one if
  * the credential reaches it, the token's own space for a space token, the only space of an

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
-import { type AccountRow, insertAccount } from "./store.ts";
+import type { AccountRow } from "../db/account_row.ts";
+import { insertAccount } from "./store.ts";
 
 const emailSchema = z.email().max(254);
 
@@ -25,5 +26,3 @@ export async function createAccount(
   }
   return account;
 }
-
-export type { AccountRow };

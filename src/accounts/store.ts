@@ -1,7 +1,7 @@
+import type { AccountRow } from "../db/account_row.ts";
 import type { Db } from "../db/db.ts";
 
 /** An account as stored (without its password hash). */
-export type AccountRow = { id: string; email: string; name: string; created_at: Date };
 
 /** Inserts an account; null when the email is taken. */
 export async function insertAccount(

@@ -20,7 +20,7 @@ import {
 import { failingSourceNotes } from "../sources/freshness.ts";
 import { recordAsk } from "../usage/record_ask.ts";
 import { resolveVersions } from "../versions/versions.ts";
-import { versionChangeNotes } from "../versions/version_notes.ts";
+import { versionChangeNotes } from "./version_notes.ts";
 import type { UsageSource } from "../usage/record_usage.ts";
 
 type AskDeps = Pick<Deps, "db" | "embedder" | "log" | "config">;

@@ -54,12 +54,12 @@ export type SentenceEvidence = {
   topSentence: number;
 };
 
-/** At most this many sentences make an extractive answer. */
 /**
  * A "sentence" longer than this is not an answer (a page of one run-on paragraph, a log without
  * full stops); leaving it out keeps the work per question bounded whatever a page holds.
  */
 const LONGEST = 2_000;
+/** At most this many sentences make an extractive answer. */
 const MAX_SENTENCES = 4;
 /** Weight of the passage's retrieval rank beside the sentence's own match. */
 const RANK_PRIOR = 0.3;
@@ -127,11 +127,38 @@ export function pickSentences(
   question: Question,
   passages: Passage[],
 ): { picks: Pick[]; coverage: number; evidence: SentenceEvidence } {
-  // A question asking what something is ("How do tokens work?") is about its topic alone: the
-  // words of its form ("work") are not what an answer must hold.
-  const topic = question.topic;
   const qTerms = question.asked;
-  const none: SentenceEvidence = {
+  if (qTerms.length === 0 || passages.length === 0) {
+    return { picks: [], coverage: 0, evidence: noEvidence(qTerms) };
+  }
+  const candidates = candidatesOf(question, passages);
+  if (candidates.length === 0) return { picks: [], coverage: 0, evidence: noEvidence(qTerms) };
+  const { idf, covered, scored } = scoreCandidates(qTerms, candidates);
+  const best = scored[0]!;
+  const { chosen, addresses } = chooseSentences(question, best, scored, passages);
+  const picks = withContinuations(
+    chosen.map((c) => ({ ...toPick(c), terms: c.terms })),
+    question,
+    best.defines || best.onNamedPage || best.named ? question.topic : null,
+    question.wants.code,
+  );
+  // What the answer and the best sentence of each of the top pages hold together: how much of
+  // the question the retrieved passages reach, whether or not the answer shows those pages (a
+  // documentation answer keeps to one section).
+  const union = new Set([
+    ...picks.flatMap((c) => [...c.terms]),
+    ...(sectioned(best.passage) ? topPageTerms(scored, passages, best, addresses) : []),
+  ]);
+  return {
+    picks: wholeShape(picks.map(({ terms, ...pick }) => ({ ...pick, coverage: covered(terms) }))),
+    coverage: covered(union),
+    evidence: evidenceOf(question, best, scored, { idf, covered, union }),
+  };
+}
+
+/** The evidence of a question no sentence answers. */
+function noEvidence(qTerms: string[]): SentenceEvidence {
+  return {
     best: 0,
     passage: 0,
     union: 0,
@@ -144,53 +171,15 @@ export function pickSentences(
     bestRank: 8,
     topSentence: 0,
   };
-  if (qTerms.length === 0 || passages.length === 0) {
-    return { picks: [], coverage: 0, evidence: none };
-  }
-  const code = question.wants.code;
-  const number = question.wants.amount;
-  const qSet = new Set(qTerms);
-  let candidates = passages.flatMap((passage, rank) => {
-    const heading = subsectionTerms(passage);
-    const subject = headingSubject(passage.section);
-    const named = subject !== null && subject.every((t) => qSet.has(t));
-    const name = headingName(passage.section);
-    const namedBy = name !== null && name.every((w) => question.names.includes(w));
-    const onNamedPage = topic !== null && sameTerms([...contentTerms(passage.title).keys()], topic);
-    // The lead of the page the question's topic names says what the topic is.
-    const lead = onNamedPage && !(passage.section ?? "").includes(" > ");
-    return locatedSentences(passage).filter((s) =>
-      s.text.length >= 20 && s.text.length <= LONGEST && !announcesPage(s.text) &&
-      (code || s.kind !== "code") &&
-      !(s.kind === "row" && listsNames(s.text))
-    ).map(
-      (s) => {
-        const plain = plainText(s);
-        const terms = new Set([
-          ...withCompounds(question, plainText({ ...s, text: withoutSyntaxExamples(s.text) })),
-          ...heading,
-        ]);
-        const defines = topic !== null &&
-          (definesTopic(plain, topic) || (lead && topic.some((t) => terms.has(t))));
-        const untyped = number && !holdsNumber(plain);
-        const bonus = (defines ? DEFINES : 0) + (named ? NAMED_SECTION : 0) -
-          (untyped ? NO_NUMBER : 0);
-        return {
-          passage,
-          rank,
-          sentence: s,
-          plain,
-          terms,
-          bonus,
-          untyped,
-          defines,
-          onNamedPage,
-          named,
-          namedBy,
-        };
-      },
-    ).filter((c) => c.plain.length >= 15 && (topic === null || topic.some((t) => c.terms.has(t))));
-  });
+}
+
+/**
+ * The sentences of the retrieved passages that may answer the question, each once, with the
+ * words it holds and its bonuses; only the named page's when a page's title is the question's
+ * topic.
+ */
+function candidatesOf(question: Question, passages: Passage[]): Candidate[] {
+  let candidates = passages.flatMap((passage, rank) => candidatesIn(question, passage, rank));
   // A page whose title is the question's topic answers it; the other pages only mention the
   // topic ("`[[Tokens]]` links to the page `Tokens`…"), unless a sentence there defines it.
   if (candidates.some((c) => c.onNamedPage)) {
@@ -199,13 +188,68 @@ export function pickSentences(
   // Overlapping windows of a long section hold the same sentence at the same page offset: it
   // counts once, from the better-ranked passage.
   const once = new Set<string>();
-  candidates = candidates.filter((c) => {
+  return candidates.filter((c) => {
     const at = `${c.passage.pageId}:${c.sentence.start}`;
     if (once.has(at)) return false;
     once.add(at);
     return true;
   });
-  if (candidates.length === 0) return { picks: [], coverage: 0, evidence: none };
+}
+
+/** The sentences of one passage (at retrieval rank `rank`) that may answer the question. */
+function candidatesIn(question: Question, passage: Passage, rank: number): Candidate[] {
+  // A question asking what something is ("How do tokens work?") is about its topic alone: the
+  // words of its form ("work") are not what an answer must hold.
+  const topic = question.topic;
+  const code = question.wants.code;
+  const number = question.wants.amount;
+  const qSet = new Set(question.asked);
+  const heading = subsectionTerms(passage);
+  const subject = headingSubject(passage.section);
+  const named = subject !== null && subject.every((t) => qSet.has(t));
+  const name = headingName(passage.section);
+  const namedBy = name !== null && name.every((w) => question.names.includes(w));
+  const onNamedPage = topic !== null && sameTerms([...contentTerms(passage.title).keys()], topic);
+  // The lead of the page the question's topic names says what the topic is.
+  const lead = onNamedPage && !(passage.section ?? "").includes(" > ");
+  return locatedSentences(passage).filter((s) =>
+    s.text.length >= 20 && s.text.length <= LONGEST && !announcesPage(s.text) &&
+    (code || s.kind !== "code") &&
+    !(s.kind === "row" && listsNames(s.text))
+  ).map(
+    (s) => {
+      const plain = plainText(s);
+      const terms = new Set([
+        ...withCompounds(question, plainText({ ...s, text: withoutSyntaxExamples(s.text) })),
+        ...heading,
+      ]);
+      const defines = topic !== null &&
+        (definesTopic(plain, topic) || (lead && topic.some((t) => terms.has(t))));
+      const untyped = number && !holdsNumber(plain);
+      const bonus = (defines ? DEFINES : 0) + (named ? NAMED_SECTION : 0) -
+        (untyped ? NO_NUMBER : 0);
+      return {
+        passage,
+        rank,
+        sentence: s,
+        plain,
+        terms,
+        bonus,
+        untyped,
+        defines,
+        onNamedPage,
+        named,
+        namedBy,
+      };
+    },
+  ).filter((c) => c.plain.length >= 15 && (topic === null || topic.some((t) => c.terms.has(t))));
+}
+
+/**
+ * Scores the candidates, best first: the rarity-weighted share of the question's words each
+ * holds (`covered`, with each word's weight in `idf`), plus the rank prior and its bonuses.
+ */
+function scoreCandidates(qTerms: string[], candidates: Candidate[]) {
   const idf = new Map(qTerms.map((t) => {
     const df = candidates.filter((c) => c.terms.has(t)).length;
     return [t, Math.log(1 + candidates.length / (1 + df))];
@@ -225,7 +269,17 @@ export function pickSentences(
   // A section named after a name the question holds ("Cursor") answers it.
   const byName = scored.find((c) => c.namedBy);
   if (byName) scored = [byName, ...scored.filter((c) => c !== byName)];
-  const best = scored[0]!;
+  return { idf, covered, scored };
+}
+
+/**
+ * The sentences of the answer, the best first (`oneSection` on a page of sections, else
+ * `otherPages`), and whether a sentence's words address the question (`addresses`).
+ */
+function chooseSentences(question: Question, best: Scored, scored: Scored[], passages: Passage[]) {
+  const qTerms = question.asked;
+  const code = question.wants.code;
+  const number = question.wants.amount;
   const chosen = [best];
   // When the best sentence holds every word of the question and stands on the best-ranked
   // page (word overlap and retrieval agree), a sentence of another page addresses the
@@ -239,7 +293,7 @@ export function pickSentences(
     !settled || qTerms.filter((t) => terms.has(t)).length >= Math.min(2, qTerms.length);
   const amountFound = number && holdsNumber(best.plain);
   const have = new Set(best.terms);
-  const add = (c: typeof best) => {
+  const add = (c: Scored) => {
     chosen.push(c);
     c.terms.forEach((t) => have.add(t));
   };
@@ -248,19 +302,21 @@ export function pickSentences(
   } else {
     otherPages(best, scored, passages, { add, chosen, have, addresses, amountFound, qTerms });
   }
-  const picks = withContinuations(
-    chosen.map((c) => ({ ...toPick(c), terms: c.terms })),
-    question,
-    best.defines || best.onNamedPage || best.named ? topic : null,
-    code,
-  );
-  // What the answer and the best sentence of each of the top pages hold together: how much of
-  // the question the retrieved passages reach, whether or not the answer shows those pages (a
-  // documentation answer keeps to one section).
-  const union = new Set([
-    ...picks.flatMap((c) => [...c.terms]),
-    ...(sectioned(best.passage) ? topPageTerms(scored, passages, best, addresses) : []),
-  ]);
+  return { chosen, addresses };
+}
+
+/** What the verdict reads of the picker's work (`SentenceEvidence`). */
+function evidenceOf(
+  question: Question,
+  best: Scored,
+  scored: Scored[],
+  { idf, covered, union }: {
+    idf: Map<string, number>;
+    covered: (terms: Set<string>) => number;
+    union: Set<string>;
+  },
+): SentenceEvidence {
+  const qTerms = question.asked;
   const passageTerms = withCompounds(
     question,
     `${best.passage.title} ${best.passage.section ?? ""} ${best.passage.text}`,
@@ -273,23 +329,22 @@ export function pickSentences(
     ? best.coverage
     : own.reduce((sum, t) => sum + (best.terms.has(t) ? idf.get(t)! : 0), 0) / ownTotal;
   return {
-    picks: wholeShape(picks.map(({ terms, ...pick }) => ({ ...pick, coverage: covered(terms) }))),
-    coverage: covered(union),
-    evidence: {
-      best: best.coverage,
-      passage: covered(passageTerms),
-      union: covered(union),
-      bigrams: bigramShare(qTerms, best.plain),
-      rarest: best.terms.has(rarest),
-      typeMatch: typeMatch(question, best.plain),
-      terms: qTerms.length,
-      specific,
-      missing: qTerms.filter((t) => !best.terms.has(t)).length,
-      bestRank: best.rank,
-      topSentence: Math.max(0, ...scored.filter((c) => c.rank === 0).map((c) => c.coverage)),
-    },
+    best: best.coverage,
+    passage: covered(passageTerms),
+    union: covered(union),
+    bigrams: bigramShare(qTerms, best.plain),
+    rarest: best.terms.has(rarest),
+    typeMatch: typeMatch(question, best.plain),
+    terms: qTerms.length,
+    specific,
+    missing: qTerms.filter((t) => !best.terms.has(t)).length,
+    bestRank: best.rank,
+    topSentence: Math.max(0, ...scored.filter((c) => c.rank === 0).map((c) => c.coverage)),
   };
 }
+
+/** A sentence that may answer the question, before it is scored. */
+type Candidate = Omit<Scored, "coverage" | "score">;
 
 type Scored = {
   passage: Passage;

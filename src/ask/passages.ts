@@ -3,7 +3,7 @@ import { type AskRetrieval, retrieveForAsk } from "../search/ask_retrieval.ts";
 import { sourceFreshness } from "../sources/freshness.ts";
 import { versionPageUrl } from "../lib/urls.ts";
 import type { Version } from "../versions/versions.ts";
-import { pinnedTexts } from "../versions/version_search.ts";
+import { pinnedTexts } from "../versions/version_pages.ts";
 import { selectPageMarkdown } from "./store.ts";
 import { contentTerms } from "../text/terms.ts";
 import { definesTopic, sameTerms } from "./topic.ts";

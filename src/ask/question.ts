@@ -24,7 +24,10 @@ export type Question = {
    * its stemmed content words (`definitionTopic`), else null.
    */
   topic: string[] | null;
-  /** The words an answer must hold: the topic's when it has one, else all its content words. */
+  /**
+   * The words an answer must hold: the topic's when it has one, else its content words but
+   * those that point at something else it names (`RELATIVE`).
+   */
   asked: string[];
   /** Its capitalised words past the first, lower case, stop words aside. */
   names: string[];

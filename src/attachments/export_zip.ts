@@ -4,7 +4,7 @@ import { megabytes } from "../lib/megabytes.ts";
 import { type ZipEntry, zipStream } from "../lib/zip_stream.ts";
 import { pathKey } from "../markdown/paths.ts";
 import { writeSummary } from "../navigation/formats/gitbook.ts";
-import type { NavDoc } from "../navigation/nav_doc.ts";
+import type { NavDoc } from "../markdown/nav_doc.ts";
 import { loadNavDoc } from "../navigation/space_nav_doc.ts";
 import { attachmentHref } from "./attachments.ts";
 import { selectAttachmentSizes, selectAttachmentSlice, selectExportSize } from "./store.ts";

@@ -1,4 +1,4 @@
-import { spaceRole } from "../access/space_role.ts";
+import { authorizeSpaceToken } from "../access/access_policy.ts";
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
 import { randomId, randomSecret } from "../lib/secrets.ts";
@@ -43,20 +43,8 @@ export async function createToken(
   }
   let wikiId: string | null = null;
   if (input.kind === "space") {
-    const role = input.spaceId ? await spaceRole(db, input.accountId, input.spaceId) : null;
-    if (!role) {
-      throw new AppError(
-        "wiki_not_found",
-        `Space "${input.spaceId}" is not one of this account's spaces`,
-      );
-    }
-    if (role === "viewer" && (input.scope ?? "read") !== "read") {
-      throw new AppError(
-        "forbidden",
-        `You can read space "${input.spaceId}" but not change it, so its tokens may only read`,
-      );
-    }
-    wikiId = input.spaceId!;
+    const proposes = (input.scope ?? "read") !== "read";
+    wikiId = await authorizeSpaceToken(db, input.accountId, input.spaceId, proposes);
   }
   const secret = TOKEN_PREFIX[input.kind] +
     randomSecret();

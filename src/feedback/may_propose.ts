@@ -1,5 +1,4 @@
-import { canWrite } from "../access/role.ts";
-import { spaceRole } from "../access/space_role.ts";
+import { accountWrites } from "../access/access_policy.ts";
 import type { Credential } from "../access/credential.ts";
 import type { Db } from "../db/db.ts";
 import { selectAgentProposals, selectCredentialGrant } from "./store.ts";
@@ -63,14 +62,14 @@ export async function mayPropose(
   credential: Credential,
   spaceId: string,
 ): Promise<ProposeDecision> {
-  const [role, proposalsOn, grant] = await Promise.all([
-    spaceRole(db, credential.accountId, spaceId),
+  const [writes, proposalsOn, grant] = await Promise.all([
+    accountWrites(db, credential.accountId, spaceId),
     selectAgentProposals(db, spaceId),
     selectCredentialGrant(db, credential.kind, credential.id),
   ]);
   return decidePropose({
     spaceId,
-    accountWrites: canWrite(role),
+    accountWrites: writes,
     proposalsOn,
     credentialKind: credential.kind,
     scope: grant?.scope ?? null,

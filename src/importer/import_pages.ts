@@ -5,7 +5,7 @@ import { deletePage } from "../pages/rename_page.ts";
 import { parseOrThrow, requirePath, writePage } from "../pages/write_page.ts";
 import { type BatchPage, writePages } from "../pages/write_pages.ts";
 import type { SourcePage } from "./read_sources.ts";
-import type { NavDoc } from "../navigation/nav_doc.ts";
+import type { NavDoc } from "../markdown/nav_doc.ts";
 import { saveImportedNav } from "../navigation/space_nav_doc.ts";
 import { selectPageHashes } from "../pages/mod.ts";
 

@@ -1,6 +1,6 @@
 import { isAttachmentName, MAX_ATTACHMENT_BYTES } from "../attachments/attachments.ts";
 import { isDocsFile } from "../navigation/docs_layout.ts";
-import type { NavDoc } from "../navigation/nav_doc.ts";
+import type { NavDoc } from "../markdown/nav_doc.ts";
 import type { SourceFile } from "./read_attachments.ts";
 import { readDocsSet, type SourcePage } from "./read_sources.ts";
 import { inflateZip, ZIP_LIMITS, zipEntries, type ZipLimits } from "./read_zip.ts";

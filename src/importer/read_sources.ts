@@ -1,6 +1,6 @@
 import { cleanPath } from "../markdown/paths.ts";
 import { type DocsFiles, isDocsFile, readDocsLayout } from "../navigation/docs_layout.ts";
-import type { NavDoc } from "../navigation/nav_doc.ts";
+import type { NavDoc } from "../markdown/nav_doc.ts";
 import { inflateZip, ZIP_LIMITS, type ZipLimits } from "./read_zip.ts";
 
 /** One page to import, or the reason a file could not be read. */

@@ -6,7 +6,7 @@ import { gitbookConfig, parseSummary } from "./formats/gitbook.ts";
 import { parseMintlify } from "./formats/mintlify.ts";
 import { parseMkdocs } from "./formats/mkdocs.ts";
 import { NOTION_ID, rewriteNotionLinks, stripNotionIds } from "./formats/notion.ts";
-import { type DocsFormat, emptyNav, type NavDoc, type NavItem } from "./nav_doc.ts";
+import { type DocsFormat, emptyNav, type NavDoc, type NavItem } from "../markdown/nav_doc.ts";
 
 /** The files of a source (a folder, a zip, a Git tree): their names, and a way to read one. */
 export type DocsFiles = { names: string[]; read(name: string): Promise<Uint8Array | null> };

@@ -1,5 +1,5 @@
 import { CsrfField } from "../kit/web/form_kit.tsx";
-import type { TreeNode } from "./page_tree.ts";
+import type { TreeNode } from "../markdown/page_tree.ts";
 import { toolHref } from "../kit/web/space_urls.ts";
 import { type SpaceView, WikiFrame } from "../kit/web/wiki_frame.tsx";
 

@@ -2,12 +2,11 @@ import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { formText, openSpace } from "../kit/web/space_context.ts";
-import { loadSpaceNav } from "../kit/web/space_nav.ts";
+import { spaceNavOf } from "../kit/web/space_nav.ts";
 import { toolHref } from "../kit/web/space_urls.ts";
 import { OrderPage } from "./order_page.tsx";
 import { moveItem, parseAt, treeToItems } from "./reorder.ts";
 import { saveNavDoc } from "./space_nav_doc.ts";
-import { selectPageHeads } from "../pages/mod.ts";
 
 /** The order editor of a wiki (owners and admins): `GET/POST /w/<id>/-/order`. */
 export function orderRoutes(deps: Deps): Hono {
@@ -27,10 +26,8 @@ export function orderRoutes(deps: Deps): Hono {
     if (!at || (move !== "up" && move !== "down")) {
       throw new AppError("bad_request", "Say which item to move (at) and where (up or down)");
     }
-    const nav = await loadSpaceNav(deps, wikiId);
-    const heads = await selectPageHeads(deps.db, wikiId, { afterKey: null, limit: 2_000 });
-    const titles = new Map(heads.map((h) => [h.path, h.title]));
-    const items = moveItem(treeToItems(nav.tree, titles), at, move);
+    const nav = await spaceNavOf(c, wikiId);
+    const items = moveItem(treeToItems(nav.tree, nav.titles), at, move);
     if (!items) throw new AppError("bad_request", "That item cannot move further that way");
     await saveNavDoc(deps.db, wikiId, { ...nav.doc, items, edited: true });
     let node = { children: nav.tree } as {

@@ -1,5 +1,5 @@
-import type { TreeNode } from "./page_tree.ts";
-import type { NavItem } from "./nav_doc.ts";
+import type { TreeNode } from "../markdown/page_tree.ts";
+import type { NavItem } from "../markdown/nav_doc.ts";
 
 /**
  * The navigation a tree shows, as items to store: every page and folder in the order shown,

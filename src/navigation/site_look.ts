@@ -1,4 +1,4 @@
-import { type SiteLook, siteSchema } from "./nav_doc.ts";
+import { type SiteLook, siteSchema } from "../markdown/nav_doc.ts";
 
 /** The site form as posted. */
 export type SiteForm = { title: string; logo: string; accent: string; links: string };

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { formText, openSpace } from "../kit/web/space_context.ts";
 import { toolHref } from "../kit/web/space_urls.ts";
-import type { SiteLook } from "./nav_doc.ts";
+import type { SiteLook } from "../markdown/nav_doc.ts";
 import { readSiteForm, type SiteForm } from "./site_look.ts";
 import { SitePage } from "./site_page.tsx";
 import { loadNavDoc, saveNavDoc } from "./space_nav_doc.ts";

@@ -1,5 +1,5 @@
 import type { Db } from "../db/db.ts";
-import { emptyNav, type NavDoc, navDocSchema } from "./nav_doc.ts";
+import { emptyNav, type NavDoc, navDocSchema } from "../markdown/nav_doc.ts";
 import { selectNavText, upsertNavText } from "./store.ts";
 
 /** A space's navigation document; an empty one (order by path) when it has none or it is unreadable. */

@@ -8,7 +8,8 @@ import { versionPageUrl } from "../lib/urls.ts";
 import { resolveVersionPage, versionLinksOf } from "../versions/version_pages.ts";
 import { resolveVersion, versionParam } from "../versions/versions.ts";
 import { resolvePageRef } from "./read_page.ts";
-import { type PageRow, selectLinksFrom, selectRevision } from "./store.ts";
+import type { PageRow } from "../db/page_row.ts";
+import { selectLinksFrom, selectRevision } from "./store.ts";
 import { addSourceFreshness, sourceFreshnessFields } from "../sources/freshness.ts";
 import { forReads } from "../db/replicas.ts";
 

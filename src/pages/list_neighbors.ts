@@ -4,7 +4,7 @@ import { resolvePageRef } from "./read_page.ts";
 import { type Neighbors, neighborsSchema } from "./neighbors_schema.ts";
 
 export { type Neighbors, neighborsSchema };
-import { versionNeighbors } from "../versions/version_neighbors.ts";
+import { versionNeighbors } from "./version_neighbors.ts";
 import { resolveVersion, versionParam } from "../versions/versions.ts";
 import { selectLinksFrom, selectLinksTo } from "./store.ts";
 

@@ -12,7 +12,7 @@ import { type PageHead, selectPageHeads } from "./store.ts";
 import { type Db } from "../db/db.ts";
 import { forReads } from "../db/replicas.ts";
 import { loadNavDoc } from "../navigation/space_nav_doc.ts";
-import { pageTree, readingOrder } from "../navigation/page_tree.ts";
+import { pageTree, readingOrder } from "../markdown/page_tree.ts";
 
 /** Input of a page listing (MCP `list_pages`, REST `GET …/pages`); the wiki comes from the caller. */
 export const listPagesInput = z.object({

@@ -1,13 +1,8 @@
 import type { Db } from "../db/db.ts";
+import type { PageRow } from "../db/page_row.ts";
 import { AppError } from "../errors.ts";
 import { cleanPath, pathKey } from "../markdown/paths.ts";
-import {
-  type PageRow,
-  type RevisionRow,
-  selectPage,
-  selectPageById,
-  selectSimilarPaths,
-} from "./store.ts";
+import { type RevisionRow, selectPage, selectPageById, selectSimilarPaths } from "./store.ts";
 
 /**
  * Finds a page by its path (case-insensitive, `_` equal to space, `.md` optional) or,
@@ -30,4 +25,4 @@ export async function resolvePageRef(db: Db, wikiId: string, ref: string): Promi
   });
 }
 
-export type { PageRow, RevisionRow };
+export type { RevisionRow };

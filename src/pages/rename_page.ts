@@ -1,4 +1,5 @@
 import type { Db } from "../db/db.ts";
+import type { PageRow } from "../db/page_row.ts";
 import type { WriteDeps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { rewriteLinks } from "../markdown/links.ts";
@@ -8,7 +9,6 @@ import {
   deletePageRow,
   insertRevision,
   lockPage,
-  type PageRow,
   resolveLinks,
   selectLinksTo,
   selectPageById,

@@ -1,20 +1,6 @@
 import type { Db } from "../db/db.ts";
+import type { PageRow } from "../db/page_row.ts";
 import { linkIdentity, type ParsedLink } from "../markdown/links.ts";
-
-/** A page as stored. */
-export type PageRow = {
-  id: number;
-  wiki_id: string;
-  path: string;
-  path_key: string;
-  name_key: string;
-  title: string;
-  markdown: string;
-  revision: number;
-  content_hash: string;
-  created_at: Date;
-  updated_at: Date;
-};
 
 /** A page without its body, for listings. */
 export type PageHead = Omit<PageRow, "markdown">;

@@ -1,4 +1,5 @@
 import type { Db } from "../db/db.ts";
+import type { PageRow } from "../db/page_row.ts";
 import type { WriteDeps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { requireWellFormed } from "../lib/well_formed.ts";
@@ -12,7 +13,6 @@ import {
   insertPage,
   insertRevision,
   lockPage,
-  type PageRow,
   replaceLinks,
   resolveLinks,
   type RevisionBy,

@@ -1,4 +1,5 @@
 import type { Db } from "../db/db.ts";
+import type { PageRow } from "../db/page_row.ts";
 import type { WriteDeps } from "../deps.ts";
 import type { ParsedPage } from "../markdown/parse_page.ts";
 import { nameKey } from "../markdown/paths.ts";
@@ -8,7 +9,6 @@ import {
   insertPages,
   insertRevisions,
   lockPages,
-  type PageRow,
   replaceLinksOfPages,
   resolveLinksOfPages,
   updatePages,

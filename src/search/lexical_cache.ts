@@ -26,7 +26,7 @@ import {
   selectTermAfter,
 } from "./store.ts";
 import type { Version } from "../versions/versions.ts";
-import { versionTopK, versionView } from "../versions/version_search.ts";
+import { versionTopK, versionView } from "./version_index.ts";
 
 /** One wiki's slot: its index (null while none is built), and the queue of its updates. */
 type Entry = {
@@ -62,7 +62,7 @@ type LexicalDeps = { db: Db; config: Pick<Config, "searchIndexBytes"> };
  * in `searchIndexBytes` are scored in SQL (`selectBm25`), with the same formula. `found`
  * receives the wikis whose statistics were read: they exist (a wiki that never held a chunk
  * has none, so its absence proves nothing). A wiki in `versions` is searched in that version
- * of it (src/versions/version_search.ts), over the same in-memory index.
+ * of it (src/search/version_index.ts), over the same in-memory index.
  */
 export async function lexicalTopK(
   deps: LexicalDeps,

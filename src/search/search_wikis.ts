@@ -7,7 +7,7 @@ import { requireWellFormed } from "../lib/well_formed.ts";
 import { pathKey } from "../markdown/paths.ts";
 import { versionPageUrl } from "../lib/urls.ts";
 import { resolveVersions, type Version, versionParam } from "../versions/versions.ts";
-import { overlayRow, overlayTerms, versionSharesPage } from "../versions/version_search.ts";
+import { overlayRow, overlayTerms, versionSharesPage } from "./version_index.ts";
 import { EmbedderError } from "../lib/embedder.ts";
 import { BM25, CANDIDATES, fuse, lexicalWeight, storesVectors } from "./fusion.ts";
 import { lexicalTopK } from "./lexical_cache.ts";
@@ -325,7 +325,7 @@ export type RankOptions = {
   /** How many of the best fused chunks come with their text (ask quotes from its best 40). */
   texts?: number;
   /**
-   * The wikis searched in a version of them (src/versions/version_search.ts); with `defaults`,
+   * The wikis searched in a version of them (src/search/version_index.ts); with `defaults`,
    * the lexical leg adds each other wiki's default version to it.
    */
   versions?: Map<string, Version>;

@@ -663,3 +663,25 @@ export async function selectWordsLike(
     LIMIT ${limit}`;
   return rows.map((r) => r.w);
 }
+
+/**
+ * The term frequencies of texts as the lexical index counts them (PostgreSQL's English
+ * lexemes, in the heading text and in the body), without storing anything: the postings of a
+ * version's chunks that the live index no longer holds. One row per (text, term).
+ */
+export function selectTextTerms(
+  db: Db,
+  texts: { heading: string; body: string }[],
+): Promise<{ n: number; term: string; h: number; b: number }[]> {
+  return db`
+    SELECT r.n, u.lexeme AS term, sum(u.h)::int AS h, sum(u.b)::int AS b
+    FROM jsonb_to_recordset(${JSON.stringify(texts.map((t, n) => ({ ...t, n })))}::text::jsonb)
+      AS r(n int, heading text, body text)
+    CROSS JOIN LATERAL (
+      SELECT lexeme, cardinality(positions) AS h, 0 AS b
+      FROM unnest(to_tsvector('english', r.heading))
+      UNION ALL
+      SELECT lexeme, 0, cardinality(positions) FROM unnest(to_tsvector('english', r.body))
+    ) u
+    GROUP BY r.n, u.lexeme`;
+}

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import type { AccountRow } from "../accounts/accounts.ts";
+import type { AccountRow } from "../db/account_row.ts";
 import type { Config } from "../config/config.ts";
 import type { Db } from "../db/db.ts";
 import type { Deps } from "../deps.ts";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { createAccount } from "../accounts/accounts.ts";
-import type { AccountRow } from "../accounts/accounts.ts";
+import type { AccountRow } from "../db/account_row.ts";
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
 import { checkLoginLimit, clearLoginFailures, recordLoginFailure } from "./login_limit.ts";

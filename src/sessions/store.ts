@@ -1,4 +1,4 @@
-import type { AccountRow } from "../accounts/accounts.ts";
+import type { AccountRow } from "../db/account_row.ts";
 import type { Db } from "../db/db.ts";
 
 /** A session as stored: its id only as a hash. */

@@ -1,6 +1,6 @@
 import type { Db } from "../db/db.ts";
 import { cleanPath, pathKey } from "../markdown/paths.ts";
-import type { PageRow } from "../pages/read_page.ts";
+import type { PageRow } from "../db/page_row.ts";
 import { type HistoryRow, selectHistory, selectLastRevisionAt } from "./store.ts";
 import { selectPage, selectPageById } from "../pages/mod.ts";
 

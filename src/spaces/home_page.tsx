@@ -1,5 +1,5 @@
 import { canWrite } from "../access/role.ts";
-import type { TreeNode } from "../navigation/page_tree.ts";
+import type { TreeNode } from "../markdown/page_tree.ts";
 import { newPageHref, pageHref } from "../kit/web/space_urls.ts";
 import { type SpaceView, Time, WikiFrame } from "../kit/web/wiki_frame.tsx";
 

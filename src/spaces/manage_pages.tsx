@@ -1,5 +1,5 @@
 import { Alert, CsrfField, Field } from "../kit/web/form_kit.tsx";
-import type { PageRow } from "../pages/read_page.ts";
+import type { PageRow } from "../db/page_row.ts";
 import { actionHref, pageHref } from "../kit/web/space_urls.ts";
 import { type SpaceView, WikiFrame } from "../kit/web/wiki_frame.tsx";
 

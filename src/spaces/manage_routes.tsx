@@ -5,7 +5,7 @@ import { AppError } from "../errors.ts";
 import type {} from "../http/request_id.ts";
 import { cleanPath, pathKey } from "../markdown/paths.ts";
 import { deletePage, renamePage } from "../pages/rename_page.ts";
-import type { PageRow } from "../pages/read_page.ts";
+import type { PageRow } from "../db/page_row.ts";
 import { DeletePageForm, RenamePageForm } from "./manage_pages.tsx";
 import { formText, openSpace, revisionParam } from "../kit/web/space_context.ts";
 import { pageHref, spaceHref } from "../kit/web/space_urls.ts";

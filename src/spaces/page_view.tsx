@@ -1,5 +1,5 @@
 import { canWrite } from "../access/role.ts";
-import type { PageRow } from "../pages/read_page.ts";
+import type { PageRow } from "../db/page_row.ts";
 import type { HistoryRow } from "./store.ts";
 import { actionHref, newPageHref, pageHref, toolHref } from "../kit/web/space_urls.ts";
 import { PrevNext, TableOfContents } from "../kit/web/sidebar.tsx";

@@ -16,7 +16,7 @@ import {
 } from "./fetch_tree.ts";
 import type { ResolveDns } from "./git_http.ts";
 import { openToken } from "./secret_box.ts";
-import { publishRefs, refsToPublish } from "../versions/sync_versions.ts";
+import { publishRefs, refsToPublish } from "./sync_versions.ts";
 import {
   type GitSourceRow,
   recordSyncFailure,

@@ -4,4 +4,9 @@
  *
  * @module
  */
-export { selectVersionPattern } from "./store.ts";
+export {
+  selectDivergedPages,
+  selectRevisionsOf,
+  selectVersionPattern,
+  selectVersions,
+} from "./store.ts";

@@ -1,13 +1,10 @@
 import { type Context, Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { pathKey } from "../markdown/paths.ts";
-import { selectPage } from "../pages/mod.ts";
 import { formText, openSpace } from "../kit/web/space_context.ts";
-import { pageHref, spaceHref, toolHref } from "../kit/web/space_urls.ts";
+import { toolHref } from "../kit/web/space_urls.ts";
 import type { SpaceView } from "../kit/web/wiki_frame.tsx";
 import { DeleteVersionPage, RenameVersionPage, VersionsPage } from "./version_manage_page.tsx";
-import { resolveVersionPage } from "./version_pages.ts";
 import {
   defaultVersionRefusal,
   deleteVersion,
@@ -15,7 +12,6 @@ import {
   listVersions,
   publishVersion,
   renameVersion,
-  resolveVersion,
   setDefaultVersion,
 } from "./versions.ts";
 
@@ -38,8 +34,9 @@ function noticeOf(query: Record<string, string>): string | undefined {
 
 /**
  * The versions page of a space (`/w/<id>/-/versions`: every reader sees the list; owners and
- * admins publish, rename, delete and choose the default) and the version switcher's target
- * (`/w/<id>/-/versions/go`). Each change redirects to the list, which says what happened.
+ * admins publish, rename, delete and choose the default). Each change redirects to the list,
+ * which says what happened. (The version switcher's target, `/w/<id>/-/versions/go`, is the
+ * space's: src/spaces/version_view_routes.tsx.)
  */
 export function versionManageRoutes(deps: Deps): Hono {
   const app = new Hono();
@@ -120,11 +117,6 @@ export function versionManageRoutes(deps: Deps): Hono {
     }
   });
 
-  app.get("/w/:id/-/versions/go", async (c) => {
-    const view = await openSpace(deps, c, "read");
-    return c.redirect(await switchTarget(deps, view.space.wiki.id, c.req.query()), 303);
-  });
-
   return app;
 }
 
@@ -166,32 +158,4 @@ async function refusedChange(
   const list = await listVersions(deps.db, view.space.wiki.id);
   const page = <VersionsPage {...view} list={list} error={error.detail} name={name} />;
   return c.html(page, error.status as 400);
-}
-
-/**
- * Where the switcher goes: the page at `path` in version `v`, or that version's home with
- * `?missing=<path>` (the home says the page is not in it). An unknown version is an error
- * that lists the versions there are.
- */
-async function switchTarget(
-  deps: Pick<Deps, "db">,
-  wikiId: string,
-  query: Record<string, string>,
-): Promise<string> {
-  const path = query.path?.trim() || null;
-  const missing = path ? `?missing=${encodeURIComponent(path)}` : "";
-  const version = await resolveVersion(deps.db, wikiId, query.v?.trim() || LATEST);
-  if (!version) {
-    const page = path ? await selectPage(deps.db, wikiId, pathKey(path)) : null;
-    return page ? pageHref(wikiId, page.path) : `${spaceHref(wikiId)}${missing}`;
-  }
-  const home = `/w/${wikiId}@${encodeURIComponent(version.name)}`;
-  if (!path) return home;
-  try {
-    const page = await resolveVersionPage(deps.db, version, path);
-    return `${home}/${page.path.split("/").map(encodeURIComponent).join("/")}`;
-  } catch (error) {
-    if (!(error instanceof AppError && error.code === "page_not_found")) throw error;
-    return `${home}${missing}`;
-  }
 }

@@ -2,8 +2,13 @@ import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
 import { extractLinks } from "../markdown/links.ts";
 import { cleanPath, pathKey } from "../markdown/paths.ts";
-import type { PageRow } from "../pages/read_page.ts";
-import { selectVersionPageIndex, selectVersionPages, type VersionPageRow } from "./store.ts";
+import type { PageRow } from "../db/page_row.ts";
+import {
+  selectRevisionsOf,
+  selectVersionPageIndex,
+  selectVersionPages,
+  type VersionPageRow,
+} from "./store.ts";
 import type { Version } from "./versions.ts";
 
 /** Where each page of a version stands: by path key and by page id, with the pinned revision. */
@@ -145,4 +150,13 @@ export async function versionLinksOf(
 /** Whether a page's pinned revision is still its live one (the version shares its text). */
 export function isShared(page: VersionPage): boolean {
   return page.live_revision === page.revision;
+}
+
+/** The markdown of pinned revisions by page id (a version's passages quote from it). */
+export async function pinnedTexts(
+  db: Db,
+  pairs: { page_id: number; revision: number }[],
+): Promise<Map<number, string>> {
+  if (pairs.length === 0) return new Map();
+  return new Map((await selectRevisionsOf(db, pairs)).map((r) => [r.page_id, r.markdown]));
 }

@@ -12,13 +12,15 @@ import { teamRoutes } from "../teams/team_routes.tsx";
 import { inviteLinkRoutes } from "../teams/invite_link_routes.tsx";
 import { searchAllRoutes } from "../dashboard/search_all_routes.tsx";
 import { webErrorHandler } from "../kit/web/web_error_handler.tsx";
+import { withSpaceNav } from "../kit/web/space_nav.ts";
+import { loadSpaceNav } from "../pages/load_space_nav.ts";
 import { spaceBodyLimit, spaceRoutes } from "./space_routes.tsx";
 import { usageRoutes } from "../usage/usage_routes.tsx";
 import { peopleRoutes } from "../sharing/people_routes.tsx";
 import { syncRoutes } from "../sync/sync_routes.tsx";
 import { feedbackRoutes } from "../feedback/feedback_routes.tsx";
 import { versionManageRoutes } from "../versions/version_manage_routes.tsx";
-import { versionWebRoutes } from "../versions/version_web.tsx";
+import { versionViewRoutes } from "../spaces/version_view_routes.tsx";
 import { assetRoutes } from "./asset_routes.ts";
 import { landingRoutes } from "../wikis/landing_routes.tsx";
 import { shortcutsRoutes } from "./shortcuts_routes.tsx";
@@ -62,6 +64,8 @@ const WEB_PATHS: [string, WebPageOptions][] = [
 export function webRoutes(deps: Deps, options: { fetcher?: DocumentFetcher } = {}): Hono {
   const app = new Hono();
   for (const [path, pathOptions] of WEB_PATHS) app.use(path, ...webPage(deps, pathOptions));
+  // A wiki's pages show its page tree: built by the pages feature, handed to the web kit.
+  app.use("/w/:id/*", withSpaceNav((wikiId) => loadSpaceNav(deps, wikiId)));
   // Refusals of the middleware itself (CSRF, body limit) render as pages, like the features'.
   app.onError(webErrorHandler(deps, { signInNext: true }));
   app.route("/", sessionRoutes(deps));
@@ -84,7 +88,7 @@ export function webRoutes(deps: Deps, options: { fetcher?: DocumentFetcher } = {
   app.route("/", syncRoutes(deps));
   app.route("/", feedbackRoutes(deps));
   app.route("/", versionManageRoutes(deps));
-  app.route("/", versionWebRoutes(deps));
+  app.route("/", versionViewRoutes(deps));
   app.route("/", spaceRoutes(deps));
   app.route("/", assetRoutes());
   app.route("/", shortcutsRoutes());

@@ -1,6 +1,6 @@
 import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
-import type { AccountRow } from "../../accounts/accounts.ts";
+import type { AccountRow } from "../../db/account_row.ts";
 import { CsrfField } from "./form_kit.tsx";
 
 const CSS = `

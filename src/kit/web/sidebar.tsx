@@ -1,6 +1,5 @@
 import { pathKey } from "../../markdown/paths.ts";
-import { neighbours, trail, type TreeNode } from "../../navigation/page_tree.ts";
-import type { SpaceNav } from "./space_nav.ts";
+import { neighbours, type SpaceNav, trail, type TreeNode } from "../../markdown/page_tree.ts";
 import { pageHref, spaceHref, toolHref } from "./space_urls.ts";
 
 /** Folders of the sidebar start open while the wiki has at most this many pages. */

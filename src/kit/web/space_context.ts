@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { loadWebSpace, type WebAccess } from "./space_access.ts";
-import { loadSpaceNav } from "./space_nav.ts";
+import { spaceNavOf } from "./space_nav.ts";
 import type { SpaceView } from "./wiki_frame.tsx";
 
 /**
@@ -16,7 +16,7 @@ export async function openSpace(
   purpose?: string,
 ): Promise<SpaceView> {
   const space = await loadWebSpace(deps, c, c.req.param("id") ?? "", need, purpose);
-  const nav = c.req.method === "GET" ? await loadSpaceNav(deps, space.wiki.id) : undefined;
+  const nav = c.req.method === "GET" ? await spaceNavOf(c, space.wiki.id) : undefined;
   return { account: c.get("account"), csrfToken: c.get("csrfToken"), space, nav };
 }
 

@@ -1,29 +1,38 @@
-import type { Deps } from "../../deps.ts";
-import type { NavDoc } from "../../navigation/nav_doc.ts";
-import { loadNavDoc } from "../../navigation/space_nav_doc.ts";
-import { pageTree, type TreeNode } from "../../navigation/page_tree.ts";
-import { selectPageHeads } from "../../pages/mod.ts";
-
-/** Pages a wiki's navigation lists at most; search reaches the rest. */
-export const NAV_PAGES = 2_000;
-
-/** A wiki's page tree as its sidebar, index and previous/next links show it. */
-export type SpaceNav = { tree: TreeNode[]; truncated: boolean; pageCount: number; doc: NavDoc };
+import type { Context, MiddlewareHandler } from "hono";
+import type { SpaceNav } from "../../markdown/page_tree.ts";
 
 /**
- * Loads the page tree of a wiki: the first `NAV_PAGES` pages by path, in the order of the
- * space's navigation (pages it does not name after their siblings; by path without one).
+ * Reads a wiki's page tree. The pages feature builds it (its pages in the order of the space's
+ * navigation), which the kit does not import: the web mount gives the reader (`withSpaceNav`).
  */
-export async function loadSpaceNav(deps: Pick<Deps, "db">, wikiId: string): Promise<SpaceNav> {
-  const [heads, doc] = await Promise.all([
-    selectPageHeads(deps.db, wikiId, { afterKey: null, limit: NAV_PAGES + 1 }),
-    loadNavDoc(deps.db, wikiId),
-  ]);
-  const listed = heads.slice(0, NAV_PAGES);
-  return {
-    tree: pageTree(listed, doc.items),
-    truncated: heads.length > NAV_PAGES,
-    pageCount: listed.length,
-    doc,
+export type SpaceNavReader = (wikiId: string) => Promise<SpaceNav>;
+
+declare module "hono" {
+  interface ContextVariableMap {
+    /** The page tree reader of the wiki's pages, set where the web mount declares it. */
+    spaceNavReader: SpaceNavReader;
+  }
+}
+
+/**
+ * Gives the wiki's pages under it their page tree reader; declared by the web mount on
+ * `/w/:id/*`.
+ *
+ * @example
+ * ```ts
+ * app.use("/w/:id/*", withSpaceNav((wikiId) => loadSpaceNav(deps, wikiId)));
+ * ```
+ */
+export function withSpaceNav(read: SpaceNavReader): MiddlewareHandler {
+  return async function withSpaceNav(c, next) {
+    c.set("spaceNavReader", read);
+    await next();
   };
+}
+
+/** The page tree of a wiki, read with the reader the mount gave the request. */
+export function spaceNavOf(c: Context, wikiId: string): Promise<SpaceNav> {
+  const read = c.get("spaceNavReader");
+  if (!read) throw new Error(`No page tree reader on ${c.req.path}: mount withSpaceNav`);
+  return read(wikiId);
 }

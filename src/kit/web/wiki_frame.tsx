@@ -4,9 +4,9 @@ import { SearchForm } from "./form_kit.tsx";
 import { Layout, type PageContext } from "./layout.tsx";
 import type { WebSpace } from "./space_access.ts";
 import { Crumbs, Sidebar } from "./sidebar.tsx";
-import type { SpaceNav } from "./space_nav.ts";
 import { newPageHref, spaceHref, toolHref } from "./space_urls.ts";
-import type { SiteLook } from "../../navigation/nav_doc.ts";
+import type { SiteLook } from "../../markdown/nav_doc.ts";
+import type { SpaceNav } from "../../markdown/page_tree.ts";
 
 /** What every page of a wiki is rendered with: the visitor, the wiki with their role, and
  * (on a GET) its page tree for the sidebar. */

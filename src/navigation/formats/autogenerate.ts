@@ -1,5 +1,5 @@
 import { folderOf, pathKey } from "../../markdown/paths.ts";
-import { folderTitle, type NavItem } from "../nav_doc.ts";
+import { folderTitle, type NavItem } from "../../markdown/nav_doc.ts";
 
 /** What a page's front matter says of its place (`sidebar_position`, `order`, `nav_order`). */
 export type PagePlace = { path: string; position?: number; label?: string };

@@ -1,4 +1,4 @@
-import type { NavItem } from "../nav_doc.ts";
+import type { NavItem } from "../../markdown/nav_doc.ts";
 import { parse } from "yaml";
 
 /** A `.gitbook.yaml`'s root folder and summary file (defaults: the repository root, `SUMMARY.md`). */

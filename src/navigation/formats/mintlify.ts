@@ -1,4 +1,4 @@
-import type { NavItem } from "../nav_doc.ts";
+import type { NavItem } from "../../markdown/nav_doc.ts";
 
 /**
  * A Mintlify `docs.json` (or the older `mint.json`) navigation: tabs, anchors, dropdowns and

@@ -1,5 +1,5 @@
 import { parse } from "yaml";
-import type { NavItem } from "../nav_doc.ts";
+import type { NavItem } from "../../markdown/nav_doc.ts";
 
 /**
  * An `mkdocs.yml`'s docs folder and `nav:` as navigation. The YAML is read as data: tags such

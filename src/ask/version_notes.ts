@@ -1,9 +1,9 @@
 import type { Db } from "../db/db.ts";
-import type { Citation, FrontierNote } from "../ask/ask_schema.ts";
+import type { Citation, FrontierNote } from "./ask_schema.ts";
 import { pathKey } from "../markdown/paths.ts";
-import { versionPageIndex } from "./version_pages.ts";
-import { versionSharesPage } from "./version_search.ts";
-import { LATEST, resolveVersion, type Version } from "./versions.ts";
+import { versionSharesPage } from "../search/version_index.ts";
+import { versionPageIndex } from "../versions/version_pages.ts";
+import { LATEST, resolveVersion, type Version } from "../versions/versions.ts";
 
 /**
  * Frontier notes for an answer from a version older than the wiki's default: each cited page

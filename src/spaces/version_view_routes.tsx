@@ -1,127 +1,55 @@
 import { type Context, Hono } from "hono";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { ANONYMOUS, authorize } from "../access/access_policy.ts";
 import { loadWebSpace } from "../kit/web/space_access.ts";
-import { chargeExport } from "../attachments/export_budget.ts";
-import { clientIp } from "../http/client_ip.ts";
-import { rateLimit } from "../limits/rate_limit.ts";
-import { cleanPath } from "../markdown/paths.ts";
-import { renderPage } from "../spaces/render_page.ts";
-import { WikiFrame } from "../kit/web/wiki_frame.tsx";
-import type { SpaceView } from "../kit/web/wiki_frame.tsx";
-import { splitVersion, versionPageUrl } from "../lib/urls.ts";
+import { openSpace } from "../kit/web/space_context.ts";
+import { pageHref, spaceHref } from "../kit/web/space_urls.ts";
 import { VersionSwitcher } from "../kit/web/version_switcher.tsx";
+import { type SpaceView, WikiFrame } from "../kit/web/wiki_frame.tsx";
+import { splitVersion, versionPageUrl } from "../lib/urls.ts";
+import { cleanPath, pathKey } from "../markdown/paths.ts";
+import { selectPage } from "../pages/mod.ts";
 import {
   resolveVersionPage,
   type VersionPage,
   versionPageIndex,
   versionPages,
-} from "./version_pages.ts";
+} from "../versions/version_pages.ts";
 import {
   LATEST,
   listVersions,
   resolveVersion,
   type Version,
   type VersionList,
-} from "./versions.ts";
-import { exportVersionZip } from "./version_export.ts";
+} from "../versions/versions.ts";
+import { renderPage } from "./render_page.ts";
 
 /** `/w/<id>@<version>` as a route segment: a wiki id, `@`, a version name. */
 const SPEC = ":spec{[a-z0-9-]+@[^/]+}";
 
-/** Pages read per statement for a version's llms.txt. */
+/** Pages a version's home lists when it has no home page. */
 const BATCH = 500;
 
-/** A wiki id and version from `<id>@<version>`; the version must exist (or be "latest"). */
-async function versionOf(deps: Pick<Deps, "db">, wikiId: string, name: string) {
-  const version = await resolveVersion(deps.db, wikiId, name);
-  return version;
-}
-
 /**
- * Machine reads of a public wiki's version, beside `llms.txt` and the `.md` views of the live
- * pages (src/wikis/llms_routes.ts): `/w/<id>@<v>/llms.txt`, `/w/<id>@<v>/<path>.md` and
- * `/w/<id>@<v>/-/export` (a zip of the version's markdown). Mount before `llmsRoutes`.
+ * The web app's pages in a version, rendered as the space's page view renders its pages: a
+ * page (`/w/<id>@<v>/Page`, with a banner on a version that is not the default and the version
+ * switcher), a version's home (`/w/<id>@<v>`: its Home, README or index page, else the list of
+ * its pages) and the version switcher's target (`/w/<id>/-/versions/go`). Mount before the
+ * space's own routes.
  */
-export function versionReadRoutes(deps: Deps): Hono {
+export function versionViewRoutes(deps: Deps): Hono {
   const app = new Hono();
-  const budget = rateLimit(deps, "api");
-  const open = async (spec: string) => {
-    const [id, name] = splitVersion(spec);
-    const { wiki } = await authorize(deps, ANONYMOUS, id, "read", "web");
-    return { wiki, version: await versionOf(deps, wiki.id, name ?? LATEST) };
-  };
-  const text = (body: string, type = "text/plain") =>
-    new Response(body, {
-      headers: { "Content-Type": `${type}; charset=utf-8`, "Cache-Control": "public, max-age=300" },
-    });
 
-  app.get(`/w/${SPEC}/llms.txt`, budget, async (c) => {
-    const { wiki, version } = await open(c.req.param("spec"));
-    if (!version) return c.redirect(`/w/${wiki.id}/llms.txt`);
-    const lines = [`# ${wiki.title} (version ${version.name})`, ""];
-    if (wiki.description) lines.push(`> ${wiki.description}`, "");
-    lines.push("## Pages", "");
-    await eachPage(deps, version, (p) => {
-      lines.push(
-        `- [${p.title}](${versionPageUrl(deps.config.baseUrl, wiki.id, version.name, p.path)}.md)`,
-      );
-    });
-    return text([...lines, ""].join("\n"));
+  app.get("/w/:id/-/versions/go", async (c) => {
+    const view = await openSpace(deps, c, "read");
+    return c.redirect(await switchTarget(deps, view.space.wiki.id, c.req.query()), 303);
   });
-
-  app.get(`/w/${SPEC}/-/export`, budget, async (c) => {
-    const { wiki, version } = await open(c.req.param("spec"));
-    if (!version) return c.redirect(`/w/${wiki.id}/-/export`);
-    // The live export's budget and path: streamed, capped, a few an hour per address.
-    await chargeExport(deps, null, clientIp(c, deps.config));
-    return c.body(await exportVersionZip(deps, version), 200, {
-      "Content-Type": "application/zip",
-      "Content-Disposition": `attachment; filename="${wiki.id}@${version.name}.zip"`,
-    });
-  });
-
-  app.get(`/w/${SPEC}/:path{.+\\.md}`, budget, async (c) => {
-    const { wiki, version } = await open(c.req.param("spec"));
-    const path = c.req.param("path").replace(/\.md$/, "");
-    if (!version) return c.redirect(`/w/${wiki.id}/${path}.md`);
-    const page = await resolveVersionPage(deps.db, version, path);
-    return text(page.markdown, "text/markdown");
-  });
-  return app;
-}
-
-async function eachPage(
-  deps: Pick<Deps, "db">,
-  version: Version,
-  each: (page: { path: string; title: string; markdown: string }) => void,
-) {
-  for (let after: string | null = null;;) {
-    const batch = await versionPages(deps.db, version, {
-      afterKey: after,
-      limit: BATCH,
-      prefix: null,
-    });
-    batch.forEach(each);
-    if (batch.length < BATCH) break;
-    after = batch[batch.length - 1]!.path_key;
-  }
-}
-
-/**
- * The web app's pages in a version: a page (`/w/<id>@<v>/Page`, with a banner on a version
- * that is not the default and the version switcher) and a version's home (`/w/<id>@<v>`: its
- * Home, README or index page, else the list of its pages). Mount before the space's own routes.
- */
-export function versionWebRoutes(deps: Deps): Hono {
-  const app = new Hono();
 
   app.get(`/w/${SPEC}`, async (c) => {
     const [id, name] = splitVersion(c.req.param("spec"));
     const view = await spaceView(deps, c, id);
     const wikiId = view.space.wiki.id;
-    const version = await versionOf(deps, wikiId, name ?? LATEST);
+    const version = await resolveVersion(deps.db, wikiId, name ?? LATEST);
     const missing = c.req.query("missing");
     if (!version) {
       return c.redirect(`/w/${wikiId}${missing ? `?missing=${encodeURIComponent(missing)}` : ""}`);
@@ -161,7 +89,7 @@ export function versionWebRoutes(deps: Deps): Hono {
     const wikiId = view.space.wiki.id;
     const path = cleanPath(c.req.param("path"));
     if (!path) throw new AppError("not_found", `No page "${c.req.param("path")}"`);
-    const version = await versionOf(deps, wikiId, name ?? LATEST);
+    const version = await resolveVersion(deps.db, wikiId, name ?? LATEST);
     if (!version) return c.redirect(`/w/${wikiId}/${path}`);
     const page = await resolveVersionPage(deps.db, version, path);
     return await versionPageView(deps, c, view, version, page);
@@ -243,4 +171,32 @@ function VersionHead(
 async function spaceView(deps: Deps, c: Context, id: string): Promise<SpaceView> {
   const space = await loadWebSpace(deps, c, id, "read");
   return { account: c.get("account"), csrfToken: c.get("csrfToken"), space };
+}
+
+/**
+ * Where the switcher goes: the page at `path` in version `v`, or that version's home with
+ * `?missing=<path>` (the home says the page is not in it). An unknown version is an error
+ * that lists the versions there are.
+ */
+async function switchTarget(
+  deps: Pick<Deps, "db">,
+  wikiId: string,
+  query: Record<string, string>,
+): Promise<string> {
+  const path = query.path?.trim() || null;
+  const missing = path ? `?missing=${encodeURIComponent(path)}` : "";
+  const version = await resolveVersion(deps.db, wikiId, query.v?.trim() || LATEST);
+  if (!version) {
+    const page = path ? await selectPage(deps.db, wikiId, pathKey(path)) : null;
+    return page ? pageHref(wikiId, page.path) : `${spaceHref(wikiId)}${missing}`;
+  }
+  const home = `/w/${wikiId}@${encodeURIComponent(version.name)}`;
+  if (!path) return home;
+  try {
+    const page = await resolveVersionPage(deps.db, version, path);
+    return `${home}/${page.path.split("/").map(encodeURIComponent).join("/")}`;
+  } catch (error) {
+    if (!(error instanceof AppError && error.code === "page_not_found")) throw error;
+    return `${home}${missing}`;
+  }
 }

@@ -1,7 +1,7 @@
 import type { Db } from "../db/db.ts";
-import type { RepoTree } from "../sync/fetch_tree.ts";
-import { selectVersionPattern, selectVersions } from "./store.ts";
-import { publishVersion } from "./versions.ts";
+import { selectVersionPattern, selectVersions } from "../versions/mod.ts";
+import { publishVersion } from "../versions/versions.ts";
+import type { RepoTree } from "./fetch_tree.ts";
 
 /** A Git ref a sync publishes as a version: its full name, commit and the version's name. */
 export type VersionRef = { ref: string; oid: string; name: string };

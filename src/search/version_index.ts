@@ -10,12 +10,13 @@ import {
   indexBytes,
   type LexicalIndex,
   topKChunks,
-} from "../search/lexical_index.ts";
-import { headingTextOf } from "../search/prepare_chunks.ts";
+} from "./lexical_index.ts";
+import { headingTextOf } from "./prepare_chunks.ts";
 import { lexicalText } from "../text/terms.ts";
-import { selectDivergedPages, selectRevisionsOf, selectTextTerms } from "./store.ts";
-import { versionPageIndex } from "./version_pages.ts";
-import type { Version } from "./versions.ts";
+import { selectDivergedPages, selectRevisionsOf } from "../versions/mod.ts";
+import { versionPageIndex } from "../versions/version_pages.ts";
+import type { Version } from "../versions/versions.ts";
+import { selectTextTerms } from "./store.ts";
 
 /**
  * A version's lexical index, built over the live one (docs/decisions.md, "Versions of a
@@ -283,13 +284,4 @@ async function chunkRevisions(db: Db, pairs: { page_id: number; revision: number
     cache.overlayChunkCount -= old.length;
     for (const c of old) overlayById.delete(c.row.chunk_id);
   }
-}
-
-/** The markdown of pinned revisions by page id (a version's passages quote from it). */
-export async function pinnedTexts(
-  db: Db,
-  pairs: { page_id: number; revision: number }[],
-): Promise<Map<number, string>> {
-  if (pairs.length === 0) return new Map();
-  return new Map((await selectRevisionsOf(db, pairs)).map((r) => [r.page_id, r.markdown]));
 }

@@ -1,7 +1,7 @@
 import type { Db } from "../db/db.ts";
-import type { Neighbors } from "../pages/neighbors_schema.ts";
-import { resolveVersionPage, versionLinksOf, versionPages } from "./version_pages.ts";
-import type { Version } from "./versions.ts";
+import { resolveVersionPage, versionLinksOf, versionPages } from "../versions/version_pages.ts";
+import type { Version } from "../versions/versions.ts";
+import type { Neighbors } from "./neighbors_schema.ts";
 
 /** Pages read per statement when the links into a page of a version are gathered. */
 const BATCH = 500;

@@ -1,5 +1,5 @@
-import { folderOf, pathKey } from "../markdown/paths.ts";
-import { folderTitle, isGroup, isLink, type NavItem } from "./nav_doc.ts";
+import { folderOf, pathKey } from "./paths.ts";
+import { folderTitle, isGroup, isLink, type NavDoc, type NavItem } from "./nav_doc.ts";
 
 /** A folder or a page of a wiki's tree; a folder may be a page too (`Guides` and `Guides/Setup`). */
 export type TreeNode = {
@@ -13,6 +13,19 @@ export type TreeNode = {
 };
 
 type PageHead = { path: string; title: string };
+
+/**
+ * A wiki's page tree as its sidebar, index and previous/next links show it: its first pages
+ * (`truncated` when it has more) in the order of its navigation document (`doc`), with each
+ * page's own title by path (`titles`: a title the navigation gives may differ).
+ */
+export type SpaceNav = {
+  tree: TreeNode[];
+  truncated: boolean;
+  pageCount: number;
+  doc: NavDoc;
+  titles: Map<string, string>;
+};
 
 /** The last segment of a path. */
 function baseName(path: string): string {
