@@ -14,9 +14,10 @@ import { AppError } from "../errors.ts";
 import { clientIp } from "../http/client_ip.ts";
 import { chargeBatch } from "../limits/rate_limit.ts";
 import { readingDeps } from "../db/replicas.ts";
-import { batchRefusal, readBatch } from "../limits/batch_limit.ts";
+import { batchRefusal } from "../limits/batch_limit.ts";
 import { DEFAULT_SCOPES } from "../oauth/scopes.ts";
 import type { WikiRow } from "../db/wiki_row.ts";
+import type { ToolMiddleware } from "../kit/mcp/tool_middleware.ts";
 import { answerTaskRequest } from "../tasks/task_requests.ts";
 import { buildHubServer, buildPrivateServer, buildWikiServer } from "./servers.ts";
 import { SERVER_INFO } from "./server_info.ts";
@@ -76,7 +77,13 @@ export function mcpRoutes(deps: Deps): Hono {
   for (const path of ["/mcp/hub", "/mcp/hub/"]) {
     app.post(
       path,
-      (c) => serve(c, deps, (d) => buildHubServer(d, userAgent(c), callerKey(c, deps)), "hub"),
+      (c) =>
+        serve(
+          c,
+          deps,
+          (d, around) => buildHubServer(d, userAgent(c), callerKey(c, deps), around),
+          "hub",
+        ),
     );
     app.on(["GET", "DELETE"], path, notAllowed);
   }
@@ -100,7 +107,7 @@ export function mcpRoutes(deps: Deps): Hono {
       return serve(
         c,
         deps,
-        (d) => buildWikiServer(d, wiki!, userAgent(c), callerKey(c, deps)),
+        (d, around) => buildWikiServer(d, wiki!, userAgent(c), callerKey(c, deps), around),
         `w:${id}`,
         found,
       );
@@ -130,7 +137,8 @@ export function mcpRoutes(deps: Deps): Hono {
       return serve(
         c,
         deps,
-        (d) => buildPrivateServer(d, credential, clientNameOf(c, credential), requestIdOf(c)),
+        (d, around) =>
+          buildPrivateServer(d, credential, clientNameOf(c, credential), requestIdOf(c), around),
         `${credential.kind}:${credential.id}`,
       );
     });
@@ -155,11 +163,14 @@ export function mcpRoutes(deps: Deps): Hono {
  * A batch is first charged one request per call against the caller's budget. Task requests
  * (`src/tasks/`) are answered before the SDK; `owner` is who may see the tasks made here.
  * `admitted` (the endpoint's own check, started before) answers a refusal, or null to go on.
+ * The body is parsed once, here, and handed to the SDK parsed (`parsedBody`); each tool result
+ * gets the caller's remaining budget from `around` as the SDK builds it, not by parsing and
+ * serialising the SDK's answer again.
  */
 async function serve(
   c: Context,
   deps: Deps,
-  buildWith: (deps: Deps) => McpServer,
+  buildWith: (deps: Deps, around: ToolMiddleware) => McpServer,
   owner: string,
   admitted: Promise<Response | null> = Promise.resolve(null),
 ): Promise<Response> {
@@ -176,7 +187,8 @@ async function serve(
       id: null,
     }, 413);
   }
-  const batch = readBatch(new TextDecoder().decode(body));
+  const parsed = parseJson(body);
+  const batch = Array.isArray(parsed) ? parsed : null;
   const refused = await chargeBatch(c, deps, batch?.length || 1, mcpTooManyRequests);
   if (refused) return refused;
   const unbatchable = batch && batchRefusal(batch, c.req.header("mcp-protocol-version"));
@@ -187,13 +199,14 @@ async function serve(
   if (refusedHere) return refusedHere;
   // The tools read through a replica when there is one (and the caller's writes are replayed).
   const reading = await readingDeps(deps, c.get("rateLimit")?.key);
-  const build = () => buildWith(reading);
+  const build = () => buildWith(reading, withBudget(c));
   // A task (`ask` where the client declares the Tasks extension) is answered before the SDK.
   const task = { deps, owner, build, serverInfo: SERVER_INFO };
   const tasked = await answerTaskRequest(task, c.req.raw.headers, body);
   if (tasked) return tasked;
-  const response = await serveBuilt(c, deps, body, build);
-  if (deps.replicas && response.status < 400 && callsWriteTool(body)) {
+  const writes = deps.replicas !== undefined && callsWriteTool(parsed);
+  const response = await serveBuilt(c, deps, body, parsed, build);
+  if (deps.replicas && response.status < 400 && writes) {
     await deps.replicas.wrote(c.get("rateLimit")?.key);
   }
   return response;
@@ -204,11 +217,13 @@ async function serveBuilt(
   c: Context,
   deps: Deps,
   body: Uint8Array<ArrayBuffer>,
+  parsed: unknown,
   build: () => McpServer,
 ): Promise<Response> {
   const exchange = new AbortController();
   const request = forTransport(c.req.raw, body, exchange.signal);
-  if (await isLegacyRequest(request)) return withBudget(c, await serveLegacy(request, build()));
+  // Unparseable JSON (`parsed` undefined) is left to the SDK: it reads the body for its error.
+  if (await isLegacyRequest(request, parsed)) return await serveLegacy(request, build(), parsed);
   const handler = createMcpHandler(build, {
     legacy: "reject",
     // Reporting only: the SDK has already answered the refused request (bad revision,
@@ -217,7 +232,7 @@ async function serveBuilt(
       deps.log.info("mcp request refused", { request_id: requestIdOf(c), error: error.message }),
   });
   try {
-    return await withBudget(c, await handler.fetch(request));
+    return await handler.fetch(request, { parsedBody: parsed });
   } finally {
     // The exchange is over once the handler has answered: its per-request server and transport
     // tear down on this signal (stateless: nothing outlives the response).
@@ -238,53 +253,59 @@ const READ_TOOLS = new Set([
   "my_spaces",
 ]);
 
-/** Whether a JSON-RPC body calls a tool that may write (`tools/call` of one not in READ_TOOLS). */
-function callsWriteTool(body: Uint8Array): boolean {
-  let parsed: unknown;
+/** The body as JSON, or undefined when it is empty or not JSON. */
+function parseJson(body: Uint8Array): unknown {
+  if (body.byteLength === 0) return undefined;
   try {
-    parsed = JSON.parse(new TextDecoder().decode(body));
+    return JSON.parse(new TextDecoder().decode(body));
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** Whether a JSON-RPC body calls a tool that may write (`tools/call` of one not in READ_TOOLS). */
+function callsWriteTool(parsed: unknown): boolean {
+  if (parsed === undefined) return false;
   return (Array.isArray(parsed) ? parsed : [parsed]).some((m) =>
     m?.method === "tools/call" && !READ_TOOLS.has(String(m?.params?.name))
   );
 }
 
-async function serveLegacy(request: Request, server: McpServer): Promise<Response> {
+async function serveLegacy(
+  request: Request,
+  server: McpServer,
+  parsedBody: unknown,
+): Promise<Response> {
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(request);
+    return await transport.handleRequest(request, { parsedBody });
   } finally {
     await transport.close();
     await server.close();
   }
 }
 
-/** Adds the caller's remaining request budget to a tool result's `_meta`. */
-async function withBudget(c: Context, response: Response): Promise<Response> {
-  const state = c.get("rateLimit");
-  if (!state || !response.headers.get("content-type")?.includes("application/json")) {
-    return response;
-  }
-  const body = await response.json();
-  if (body?.result && Array.isArray(body.result.content)) {
-    body.result._meta = {
-      ...body.result._meta,
-      ratelimit: {
-        limit: state.budget.limit,
-        remaining: state.remaining,
-        reset_seconds: state.resetSeconds,
-      },
+/**
+ * Tool middleware that adds the caller's remaining request budget to each tool result's
+ * `_meta` (`ratelimit`), as charged for this request. A result the SDK makes itself (arguments
+ * that fail the tool's schema) carries none.
+ */
+function withBudget(c: Context): ToolMiddleware {
+  return async (_call, next) => {
+    const result = await next();
+    const state = c.get("rateLimit");
+    if (!state) return result;
+    const ratelimit = {
+      limit: state.budget.limit,
+      remaining: state.remaining,
+      reset_seconds: state.resetSeconds,
     };
-  }
-  const headers = new Headers(response.headers);
-  headers.delete("content-length");
-  return new Response(JSON.stringify(body), { status: response.status, headers });
+    return { ...result, _meta: { ...result._meta, ratelimit } };
+  };
 }
 
 /**
