@@ -19,6 +19,7 @@ import { DEFAULT_SCOPES } from "../oauth/scopes.ts";
 import type { WikiRow } from "../db/wiki_row.ts";
 import type { ToolMiddleware } from "../kit/mcp/tool_middleware.ts";
 import { answerTaskRequest } from "../tasks/task_requests.ts";
+import { foundWiki, mayStartEarly, recentlyPublic } from "./early_admission.ts";
 import { buildHubServer, buildPrivateServer, buildWikiServer } from "./servers.ts";
 import { SERVER_INFO } from "./server_info.ts";
 import { mcpTooManyRequests } from "./too_many_requests.ts";
@@ -91,13 +92,18 @@ export function mcpRoutes(deps: Deps): Hono {
     app.post(path, (c) => {
       const id = c.req.param("id") ?? "";
       // The wiki is looked up while `serve` reads and charges the request: its round trip is
-      // off the request's path. An unknown (or private) wiki answers 404 before the SDK runs.
+      // off the request's path. An unknown (or private) wiki answers 404 before the SDK runs,
+      // or, for a read-only tool call on a wiki found public moments ago, instead of the
+      // answer the SDK gave meanwhile (src/mcp/early_admission.ts).
+      const known = recentlyPublic(deps.db, id);
       let wiki: WikiRow | undefined;
       const found = authorize(deps, ANONYMOUS, id, "read", "mcp").then((access) => {
         wiki = access.wiki;
+        foundWiki(deps.db, id, access.wiki);
         return null;
       }, (error) => {
         if (error instanceof AppError && error.code === "wiki_not_found") {
+          foundWiki(deps.db, id, null);
           return jsonRpcError(c, 404, error.detail);
         }
         throw error;
@@ -107,9 +113,9 @@ export function mcpRoutes(deps: Deps): Hono {
       return serve(
         c,
         deps,
-        (d, around) => buildWikiServer(d, wiki!, userAgent(c), callerKey(c, deps), around),
+        (d, around) => buildWikiServer(d, wiki ?? known!, userAgent(c), callerKey(c, deps), around),
         `w:${id}`,
-        found,
+        { check: found, early: known !== undefined },
       );
     });
     app.on(["GET", "DELETE"], path, notAllowed);
@@ -162,7 +168,8 @@ export function mcpRoutes(deps: Deps): Hono {
  * server from the same factory, so tools, credentials, usage records and audit are the same.
  * A batch is first charged one request per call against the caller's budget. Task requests
  * (`src/tasks/`) are answered before the SDK; `owner` is who may see the tasks made here.
- * `admitted` (the endpoint's own check, started before) answers a refusal, or null to go on.
+ * `admission` is the endpoint's own check, started before: a refusal, or null to go on, awaited
+ * before the SDK runs, or after it for a read-only tool call when `early` allows it.
  * The body is parsed once, here, and handed to the SDK parsed (`parsedBody`); each tool result
  * gets the caller's remaining budget from `around` as the SDK builds it, not by parsing and
  * serialising the SDK's answer again.
@@ -172,7 +179,7 @@ async function serve(
   deps: Deps,
   buildWith: (deps: Deps, around: ToolMiddleware) => McpServer,
   owner: string,
-  admitted: Promise<Response | null> = Promise.resolve(null),
+  admission: Admission = { check: Promise.resolve(null), early: false },
 ): Promise<Response> {
   // The body is read once, here, bounded: the batch count and the SDK both use these bytes.
   const body = await readBounded(c.req.raw, MAX_MCP_BODY);
@@ -195,8 +202,9 @@ async function serve(
   if (unbatchable) {
     return c.json({ jsonrpc: "2.0", error: { code: -32600, message: unbatchable }, id: null }, 400);
   }
-  const refusedHere = await admitted;
-  if (refusedHere) return refusedHere;
+  const early = admission.early && mayStartEarly(parsed);
+  const refusedFirst = early ? null : await admission.check;
+  if (refusedFirst) return refusedFirst;
   // The tools read through a replica when there is one (and the caller's writes are replayed).
   const reading = await readingDeps(deps, c.get("rateLimit")?.key);
   const build = () => buildWith(reading, withBudget(c));
@@ -206,11 +214,16 @@ async function serve(
   if (tasked) return tasked;
   const writes = deps.replicas !== undefined && callsWriteTool(parsed);
   const response = await serveBuilt(c, deps, body, parsed, build);
+  const refusedAfter = early ? await admission.check : null;
+  if (refusedAfter) return refusedAfter;
   if (deps.replicas && response.status < 400 && writes) {
     await deps.replicas.wrote(c.get("rateLimit")?.key);
   }
   return response;
 }
+
+/** An endpoint's own check of a request (see `serve`). */
+type Admission = { check: Promise<Response | null>; early: boolean };
 
 /** `serve`'s exchange with the SDK, once the request is admitted. */
 async function serveBuilt(
