@@ -8,7 +8,7 @@ import {
   fits,
   maxTokensParam,
 } from "../kit/mcp/token_budget.ts";
-import { runTool, toolResult } from "../kit/mcp/tool_result.ts";
+import { convertedOnce, runTool, toolResult } from "../kit/mcp/tool_result.ts";
 import { scopeValue, type WikiScope, withScope } from "../kit/mcp/wiki_scope.ts";
 import { VIEW_TOOL_META } from "../mcp_app/wiki_view.ts";
 import { offerAsTask } from "../tasks/wire.ts";
@@ -16,6 +16,10 @@ import { askWikis } from "./ask.ts";
 import { type Answer, answerSchema, askInput } from "./ask_schema.ts";
 
 const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
+
+/** `ask`'s schemas, declared once: built per request they cost every MCP request their share. */
+const askArgs = askInput.extend({ max_tokens: maxTokensParam });
+const askOutputSchema = convertedOnce(answerSchema.extend({ budget: budgetSchema }));
 
 /** Registers `ask` on a server, scoped as given. */
 export function registerAskTools(server: ToolRegistrar, deps: Deps, scope: WikiScope): void {
@@ -27,8 +31,8 @@ export function registerAskTools(server: ToolRegistrar, deps: Deps, scope: WikiS
       "(parts it does not cover, a single source, stale pages, linked pages nobody wrote). If coverage is " +
       "`unsupported`, the wiki does not answer the question: do not guess from it. `max_tokens` caps the " +
       "response (estimated as characters / 4): notes, then quotes and citations are cut first, as `budget.cut` says.",
-    inputSchema: withScope(scope, askInput.extend({ max_tokens: maxTokensParam })),
-    outputSchema: answerSchema.extend({ budget: budgetSchema }),
+    inputSchema: withScope(scope, askArgs),
+    outputSchema: askOutputSchema,
     annotations: readOnly,
     _meta: VIEW_TOOL_META,
   }, (input) =>

@@ -14,10 +14,12 @@ import { AppError } from "../errors.ts";
 import { clientIp } from "../http/client_ip.ts";
 import { chargeBatch } from "../limits/rate_limit.ts";
 import { readingDeps } from "../db/replicas.ts";
-import { batchRefusal, readBatch } from "../limits/batch_limit.ts";
+import { batchRefusal } from "../limits/batch_limit.ts";
 import { DEFAULT_SCOPES } from "../oauth/scopes.ts";
 import type { WikiRow } from "../db/wiki_row.ts";
+import type { ToolMiddleware } from "../kit/mcp/tool_middleware.ts";
 import { answerTaskRequest } from "../tasks/task_requests.ts";
+import { foundWiki, mayStartEarly, recentlyPublic } from "./early_admission.ts";
 import { buildHubServer, buildPrivateServer, buildWikiServer } from "./servers.ts";
 import { SERVER_INFO } from "./server_info.ts";
 import { mcpTooManyRequests } from "./too_many_requests.ts";
@@ -76,7 +78,13 @@ export function mcpRoutes(deps: Deps): Hono {
   for (const path of ["/mcp/hub", "/mcp/hub/"]) {
     app.post(
       path,
-      (c) => serve(c, deps, (d) => buildHubServer(d, userAgent(c), callerKey(c, deps)), "hub"),
+      (c) =>
+        serve(
+          c,
+          deps,
+          (d, around) => buildHubServer(d, userAgent(c), callerKey(c, deps), around),
+          "hub",
+        ),
     );
     app.on(["GET", "DELETE"], path, notAllowed);
   }
@@ -84,13 +92,18 @@ export function mcpRoutes(deps: Deps): Hono {
     app.post(path, (c) => {
       const id = c.req.param("id") ?? "";
       // The wiki is looked up while `serve` reads and charges the request: its round trip is
-      // off the request's path. An unknown (or private) wiki answers 404 before the SDK runs.
+      // off the request's path. An unknown (or private) wiki answers 404 before the SDK runs,
+      // or, for a read-only tool call on a wiki found public moments ago, instead of the
+      // answer the SDK gave meanwhile (src/mcp/early_admission.ts).
+      const known = recentlyPublic(deps.db, id);
       let wiki: WikiRow | undefined;
       const found = authorize(deps, ANONYMOUS, id, "read", "mcp").then((access) => {
         wiki = access.wiki;
+        foundWiki(deps.db, id, access.wiki);
         return null;
       }, (error) => {
         if (error instanceof AppError && error.code === "wiki_not_found") {
+          foundWiki(deps.db, id, null);
           return jsonRpcError(c, 404, error.detail);
         }
         throw error;
@@ -100,9 +113,9 @@ export function mcpRoutes(deps: Deps): Hono {
       return serve(
         c,
         deps,
-        (d) => buildWikiServer(d, wiki!, userAgent(c), callerKey(c, deps)),
+        (d, around) => buildWikiServer(d, wiki ?? known!, userAgent(c), callerKey(c, deps), around),
         `w:${id}`,
-        found,
+        { check: found, early: known !== undefined },
       );
     });
     app.on(["GET", "DELETE"], path, notAllowed);
@@ -130,7 +143,8 @@ export function mcpRoutes(deps: Deps): Hono {
       return serve(
         c,
         deps,
-        (d) => buildPrivateServer(d, credential, clientNameOf(c, credential), requestIdOf(c)),
+        (d, around) =>
+          buildPrivateServer(d, credential, clientNameOf(c, credential), requestIdOf(c), around),
         `${credential.kind}:${credential.id}`,
       );
     });
@@ -154,14 +168,18 @@ export function mcpRoutes(deps: Deps): Hono {
  * server from the same factory, so tools, credentials, usage records and audit are the same.
  * A batch is first charged one request per call against the caller's budget. Task requests
  * (`src/tasks/`) are answered before the SDK; `owner` is who may see the tasks made here.
- * `admitted` (the endpoint's own check, started before) answers a refusal, or null to go on.
+ * `admission` is the endpoint's own check, started before: a refusal, or null to go on, awaited
+ * before the SDK runs, or after it for a read-only tool call when `early` allows it.
+ * The body is parsed once, here, and handed to the SDK parsed (`parsedBody`); each tool result
+ * gets the caller's remaining budget from `around` as the SDK builds it, not by parsing and
+ * serialising the SDK's answer again.
  */
 async function serve(
   c: Context,
   deps: Deps,
-  buildWith: (deps: Deps) => McpServer,
+  buildWith: (deps: Deps, around: ToolMiddleware) => McpServer,
   owner: string,
-  admitted: Promise<Response | null> = Promise.resolve(null),
+  admission: Admission = { check: Promise.resolve(null), early: false },
 ): Promise<Response> {
   // The body is read once, here, bounded: the batch count and the SDK both use these bytes.
   const body = await readBounded(c.req.raw, MAX_MCP_BODY);
@@ -176,39 +194,49 @@ async function serve(
       id: null,
     }, 413);
   }
-  const batch = readBatch(new TextDecoder().decode(body));
+  const parsed = parseJson(body);
+  const batch = Array.isArray(parsed) ? parsed : null;
   const refused = await chargeBatch(c, deps, batch?.length || 1, mcpTooManyRequests);
   if (refused) return refused;
   const unbatchable = batch && batchRefusal(batch, c.req.header("mcp-protocol-version"));
   if (unbatchable) {
     return c.json({ jsonrpc: "2.0", error: { code: -32600, message: unbatchable }, id: null }, 400);
   }
-  const refusedHere = await admitted;
-  if (refusedHere) return refusedHere;
+  const early = admission.early && mayStartEarly(parsed);
+  const refusedFirst = early ? null : await admission.check;
+  if (refusedFirst) return refusedFirst;
   // The tools read through a replica when there is one (and the caller's writes are replayed).
   const reading = await readingDeps(deps, c.get("rateLimit")?.key);
-  const build = () => buildWith(reading);
+  const build = () => buildWith(reading, withBudget(c));
   // A task (`ask` where the client declares the Tasks extension) is answered before the SDK.
   const task = { deps, owner, build, serverInfo: SERVER_INFO };
   const tasked = await answerTaskRequest(task, c.req.raw.headers, body);
   if (tasked) return tasked;
-  const response = await serveBuilt(c, deps, body, build);
-  if (deps.replicas && response.status < 400 && callsWriteTool(body)) {
+  const writes = deps.replicas !== undefined && callsWriteTool(parsed);
+  const response = await serveBuilt(c, deps, body, parsed, build);
+  const refusedAfter = early ? await admission.check : null;
+  if (refusedAfter) return refusedAfter;
+  if (deps.replicas && response.status < 400 && writes) {
     await deps.replicas.wrote(c.get("rateLimit")?.key);
   }
   return response;
 }
+
+/** An endpoint's own check of a request (see `serve`). */
+type Admission = { check: Promise<Response | null>; early: boolean };
 
 /** `serve`'s exchange with the SDK, once the request is admitted. */
 async function serveBuilt(
   c: Context,
   deps: Deps,
   body: Uint8Array<ArrayBuffer>,
+  parsed: unknown,
   build: () => McpServer,
 ): Promise<Response> {
   const exchange = new AbortController();
   const request = forTransport(c.req.raw, body, exchange.signal);
-  if (await isLegacyRequest(request)) return withBudget(c, await serveLegacy(request, build()));
+  // Unparseable JSON (`parsed` undefined) is left to the SDK: it reads the body for its error.
+  if (await isLegacyRequest(request, parsed)) return await serveLegacy(request, build(), parsed);
   const handler = createMcpHandler(build, {
     legacy: "reject",
     // Reporting only: the SDK has already answered the refused request (bad revision,
@@ -217,12 +245,14 @@ async function serveBuilt(
       deps.log.info("mcp request refused", { request_id: requestIdOf(c), error: error.message }),
   });
   try {
-    return await withBudget(c, await handler.fetch(request));
+    return await handler.fetch(request, { parsedBody: parsed });
   } finally {
     // The exchange is over once the handler has answered: its per-request server and transport
     // tear down on this signal (stateless: nothing outlives the response).
-    exchange.abort();
-    await handler.close();
+    await withoutStackTraces(async () => {
+      exchange.abort();
+      await handler.close();
+    });
   }
 }
 
@@ -238,53 +268,79 @@ const READ_TOOLS = new Set([
   "my_spaces",
 ]);
 
-/** Whether a JSON-RPC body calls a tool that may write (`tools/call` of one not in READ_TOOLS). */
-function callsWriteTool(body: Uint8Array): boolean {
-  let parsed: unknown;
+/** The body as JSON, or undefined when it is empty or not JSON. */
+function parseJson(body: Uint8Array): unknown {
+  if (body.byteLength === 0) return undefined;
   try {
-    parsed = JSON.parse(new TextDecoder().decode(body));
+    return JSON.parse(new TextDecoder().decode(body));
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** Whether a JSON-RPC body calls a tool that may write (`tools/call` of one not in READ_TOOLS). */
+function callsWriteTool(parsed: unknown): boolean {
+  if (parsed === undefined) return false;
   return (Array.isArray(parsed) ? parsed : [parsed]).some((m) =>
     m?.method === "tools/call" && !READ_TOOLS.has(String(m?.params?.name))
   );
 }
 
-async function serveLegacy(request: Request, server: McpServer): Promise<Response> {
+async function serveLegacy(
+  request: Request,
+  server: McpServer,
+  parsedBody: unknown,
+): Promise<Response> {
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(request);
+    return await transport.handleRequest(request, { parsedBody });
   } finally {
-    await transport.close();
-    await server.close();
+    await withoutStackTraces(async () => {
+      await transport.close();
+      await server.close();
+    });
   }
 }
 
-/** Adds the caller's remaining request budget to a tool result's `_meta`. */
-async function withBudget(c: Context, response: Response): Promise<Response> {
-  const state = c.get("rateLimit");
-  if (!state || !response.headers.get("content-type")?.includes("application/json")) {
-    return response;
+/**
+ * Runs a per-request server's teardown without stack traces: the SDK makes a "Connection
+ * closed" error on every close for the handlers still waiting, whose stack trace cost ~0.2 ms
+ * a request, and after the answer nobody waits. The teardown's synchronous part runs here
+ * (the SDK's close hooks are synchronous); the limit is back before anything else runs.
+ */
+async function withoutStackTraces(teardown: () => Promise<void>): Promise<void> {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  let done: Promise<void>;
+  try {
+    done = teardown();
+  } finally {
+    Error.stackTraceLimit = limit;
   }
-  const body = await response.json();
-  if (body?.result && Array.isArray(body.result.content)) {
-    body.result._meta = {
-      ...body.result._meta,
-      ratelimit: {
-        limit: state.budget.limit,
-        remaining: state.remaining,
-        reset_seconds: state.resetSeconds,
-      },
+  await done;
+}
+
+/**
+ * Tool middleware that adds the caller's remaining request budget to each tool result's
+ * `_meta` (`ratelimit`), as charged for this request. A result the SDK makes itself (arguments
+ * that fail the tool's schema) carries none.
+ */
+function withBudget(c: Context): ToolMiddleware {
+  return async (_call, next) => {
+    const result = await next();
+    const state = c.get("rateLimit");
+    if (!state) return result;
+    const ratelimit = {
+      limit: state.budget.limit,
+      remaining: state.remaining,
+      reset_seconds: state.resetSeconds,
     };
-  }
-  const headers = new Headers(response.headers);
-  headers.delete("content-length");
-  return new Response(JSON.stringify(body), { status: response.status, headers });
+    return { ...result, _meta: { ...result._meta, ratelimit } };
+  };
 }
 
 /**

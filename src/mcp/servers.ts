@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ANONYMOUS, authorize, chooseSpace, reachableSpaces } from "../access/access_policy.ts";
 import type { Credential } from "../access/credential.ts";
 import { auditToolCall } from "../audit/audit_hooks.ts";
-import { type ToolRegistrar, toolsWith } from "../kit/mcp/tool_middleware.ts";
+import { type ToolMiddleware, type ToolRegistrar, toolsWith } from "../kit/mcp/tool_middleware.ts";
 import { parsePageUrl } from "../lib/urls.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -68,15 +68,18 @@ const REPORT_SPACE_PARAM = { ...SPACE_PARAM, searchSchema: SPACE_PARAM.schema };
 /**
  * The hub: every public wiki, chosen per call by the `wiki` parameter. `client` names the
  * caller in usage counts; `caller` is the key its requests are counted on (its report budget,
- * and the asker its repeated questions are recorded once for).
+ * and the asker its repeated questions are recorded once for). `around` runs around every tool
+ * call (the endpoint adds the caller's remaining budget to each result with it).
  */
 export function buildHubServer(
   deps: Deps,
   client: string | null = null,
   caller = "unknown",
+  around: ToolMiddleware = passThrough,
 ): McpServer {
   const server = newServer("Public wikis", HUB_INSTRUCTIONS, "public");
-  registerListWikisTool(server, deps);
+  const tools = toolsWith(server, around);
+  registerListWikisTool(tools, deps);
   const scope = {
     param: HUB_PARAM,
     resolve: async (id: string | undefined) =>
@@ -86,8 +89,8 @@ export function buildHubServer(
     asker: caller,
   };
   registerWikiView(server);
-  readTools(server, deps, scope);
-  registerReportTool(server, deps, scope, anonymous(client), caller);
+  readTools(tools, deps, scope);
+  registerReportTool(tools, deps, scope, anonymous(client), caller);
   registerSkillResources(server, deps.config.baseUrl, { kind: "hub" });
   return server;
 }
@@ -98,12 +101,14 @@ export function buildWikiServer(
   wiki: WikiRow,
   client: string | null = null,
   caller = "unknown",
+  around: ToolMiddleware = passThrough,
 ): McpServer {
   const server = newServer(wiki.title, wikiInstructions(wiki), "public");
+  const tools = toolsWith(server, around);
   const scope = { param: null, resolve: () => Promise.resolve(wiki.id), client, asker: caller };
   registerWikiView(server);
-  readTools(server, deps, scope);
-  registerReportTool(server, deps, scope, anonymous(client), caller);
+  readTools(tools, deps, scope);
+  registerReportTool(tools, deps, scope, anonymous(client), caller);
   registerSkillResources(server, deps.config.baseUrl, { kind: "wiki", id: wiki.id });
   return server;
 }
@@ -114,6 +119,7 @@ export function buildPrivateServer(
   credential: Credential,
   clientName: string | null,
   requestId: string | null = null,
+  around: ToolMiddleware = passThrough,
 ): McpServer {
   const server = newServer("My spaces", PRIVATE_INSTRUCTIONS, "private");
   // Every tool call made with a credential goes into the space's audit log: declared here, as
@@ -123,7 +129,7 @@ export function buildPrivateServer(
     { credential, clientName, requestId },
     (args) => auditedSpaceOf(deps, credential, args),
   );
-  const tools = toolsWith(server, audit);
+  const tools = toolsWith(server, (call, next) => around(call, () => audit(call, next)));
   const resolve = (id: string | undefined) => chooseSpace(deps, credential, id);
 
   registerMySpacesTool(tools, deps, credential);
@@ -165,6 +171,9 @@ export function buildPrivateServer(
   registerConfirmUseTool(tools, deps, { credential, clientName }, SPACE_PARAM.schema, resolve);
   return server;
 }
+
+/** No middleware. */
+const passThrough: ToolMiddleware = (_call, next) => next();
 
 /** The sender of an anonymous report: only the client's name is known. */
 function anonymous(client: string | null) {

@@ -53,7 +53,8 @@ function scopeShape(
  * handler's arguments are typed from the schema, the parameter read with `scopeValue`. On
  * `search` (`on: "search"`) the parameter may be left out when the scope searches `all`.
  * Built once per parameter and schema (zod's `extend` costs a fresh stateless server on every
- * request its share): declare both at module level and the same extended schema comes back.
+ * request its share): declare both at module level and the same extended schema comes back;
+ * without a parameter (a wiki's own endpoint) it is `schema` itself.
  */
 export function withScope<Shape extends z.ZodRawShape>(
   scope: WikiScope,
@@ -62,7 +63,9 @@ export function withScope<Shape extends z.ZodRawShape>(
 ) {
   const kind = on === "search" && scope.all ? "search" : "tool";
   const build = () => schema.extend(scopeShape(scope, kind));
-  if (!scope.param) return build();
+  // Nothing to add: the declared schema itself, whose parser zod has compiled already (a fresh
+  // `extend({})` per request is a new schema, compiled again on its first call).
+  if (!scope.param) return schema as ReturnType<typeof build>;
   let byParam = scoped.get(scope.param);
   if (!byParam) scoped.set(scope.param, byParam = new WeakMap());
   let forSchema = byParam.get(schema);
