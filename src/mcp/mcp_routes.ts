@@ -19,7 +19,7 @@ import { DEFAULT_SCOPES } from "../oauth/scopes.ts";
 import type { WikiRow } from "../db/wiki_row.ts";
 import type { ToolMiddleware } from "../kit/mcp/tool_middleware.ts";
 import { answerTaskRequest } from "../tasks/task_requests.ts";
-import { foundWiki, mayStartEarly, recentlyPublic } from "./early_admission.ts";
+import { foundWiki, mayStartEarly, recentlyPublic } from "../access/early_admission.ts";
 import { buildHubServer, buildPrivateServer, buildWikiServer } from "./servers.ts";
 import { SERVER_INFO } from "./server_info.ts";
 import { mcpTooManyRequests } from "./too_many_requests.ts";
@@ -94,7 +94,7 @@ export function mcpRoutes(deps: Deps): Hono {
       // The wiki is looked up while `serve` reads and charges the request: its round trip is
       // off the request's path. An unknown (or private) wiki answers 404 before the SDK runs,
       // or, for a read-only tool call on a wiki found public moments ago, instead of the
-      // answer the SDK gave meanwhile (src/mcp/early_admission.ts).
+      // answer the SDK gave meanwhile (src/access/early_admission.ts).
       const known = recentlyPublic(deps.db, id);
       let wiki: WikiRow | undefined;
       const found = authorize(deps, ANONYMOUS, id, "read", "mcp").then((access) => {
