@@ -26,7 +26,17 @@ async function block(page: Page, name: string) {
     await page.screenshot({ path: "/tmp/visual_debug.png" });
     console.log(await menu.innerText().catch((e) => String(e)));
   }
-  await menu.getByText(name, { exact: true }).click();
+  // Crepe shows its menu from a debounced check of the caret's block; on a loaded machine that
+  // check can miss the "/" (CI's call log: the menu stayed hidden). A person types it again.
+  const item = menu.getByText(name, { exact: true });
+  for (let tries = 1; !(await item.isVisible()); tries++) {
+    await item.waitFor({ state: "visible", timeout: 5_000 }).catch(async () => {
+      if (tries >= 3) throw new Error(`the "/" menu did not open for ${name}`);
+      await page.keyboard.press("Backspace");
+      await page.keyboard.type("/");
+    });
+  }
+  await item.click();
 }
 
 /** Pastes a PNG into the focused element, as a screenshot is pasted. */
