@@ -251,15 +251,9 @@ Deno.test("earlier versions count against the bytes quota, and deleting one for 
   assert.match(page, /1 of 200 files, 0\.8 MB of 1 MB used/);
   assert.match(page, /Earlier versions of files take 0\.4 MB of it/);
   // Deleting the file keeps its bytes, so it frees nothing; deleting the version frees it.
-  const gone = await app.request("/api/v1/spaces/lab/files/a.png?version=1", {
-    method: "DELETE",
-    headers: auth,
-  });
+  const gone = await deleteVersion(app, auth);
   assert.equal(gone.status, 204);
-  const again = await app.request("/api/v1/spaces/lab/files/a.png?version=1", {
-    method: "DELETE",
-    headers: auth,
-  });
+  const again = await deleteVersion(app, auth);
   assert.equal(again.status, 404);
   assert.equal((await replace(3)).status, 201);
   const [kept] = await db<{ n: number }>`SELECT count(*)::int AS n FROM attachment_versions`;
@@ -293,10 +287,7 @@ Deno.test("only an owner or admin deletes an earlier version for good", async ()
     });
     assert.equal(res.status, 201);
   }
-  const byMember = await app.request("/api/v1/spaces/lab/files/a.png?version=1", {
-    method: "DELETE",
-    headers: bos,
-  });
+  const byMember = await deleteVersion(app, bos);
   assert.equal(byMember.status, 403);
   const byOwner = await app.request("/api/v1/spaces/lab/files/a.png?version=1", {
     method: "DELETE",
@@ -304,3 +295,11 @@ Deno.test("only an owner or admin deletes an earlier version for good", async ()
   });
   assert.equal(byOwner.status, 204);
 });
+
+/** DELETE of `a.png`'s version 1 in space `lab`, as the REST API's caller with `headers`. */
+function deleteVersion(
+  app: { request(path: string, init: RequestInit): Response | Promise<Response> },
+  headers: HeadersInit,
+) {
+  return app.request("/api/v1/spaces/lab/files/a.png?version=1", { method: "DELETE", headers });
+}
