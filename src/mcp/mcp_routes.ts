@@ -17,7 +17,7 @@ import { readingDeps } from "../db/replicas.ts";
 import { batchRefusal } from "../limits/batch_limit.ts";
 import { DEFAULT_SCOPES } from "../oauth/scopes.ts";
 import type { WikiRow } from "../db/wiki_row.ts";
-import type { ToolMiddleware } from "../kit/mcp/tool_middleware.ts";
+import { calledTool, type ToolMiddleware } from "../kit/mcp/tool_middleware.ts";
 import { answerTaskRequest } from "../tasks/task_requests.ts";
 import { foundWiki, mayStartEarly, recentlyPublic } from "../access/early_admission.ts";
 import { buildHubServer, buildPrivateServer, buildWikiServer } from "./servers.ts";
@@ -82,7 +82,7 @@ export function mcpRoutes(deps: Deps): Hono {
         serve(
           c,
           deps,
-          (d, around) => buildHubServer(d, userAgent(c), callerKey(c, deps), around),
+          (d, around, only) => buildHubServer(d, userAgent(c), callerKey(c, deps), around, only),
           "hub",
         ),
     );
@@ -113,7 +113,8 @@ export function mcpRoutes(deps: Deps): Hono {
       return serve(
         c,
         deps,
-        (d, around) => buildWikiServer(d, wiki ?? known!, userAgent(c), callerKey(c, deps), around),
+        (d, around, only) =>
+          buildWikiServer(d, wiki ?? known!, userAgent(c), callerKey(c, deps), around, only),
         `w:${id}`,
         { check: found, early: known !== undefined },
       );
@@ -140,11 +141,11 @@ export function mcpRoutes(deps: Deps): Hono {
       const resolved = await requestCredential(c, deps);
       if (!resolved.ok) return challenge(c, deps, resolved.reason);
       const { credential } = resolved;
+      const [client, requestId] = [clientNameOf(c, credential), requestIdOf(c)];
       return serve(
         c,
         deps,
-        (d, around) =>
-          buildPrivateServer(d, credential, clientNameOf(c, credential), requestIdOf(c), around),
+        (d, around, only) => buildPrivateServer(d, credential, client, requestId, around, only),
         `${credential.kind}:${credential.id}`,
       );
     });
@@ -177,7 +178,7 @@ export function mcpRoutes(deps: Deps): Hono {
 async function serve(
   c: Context,
   deps: Deps,
-  buildWith: (deps: Deps, around: ToolMiddleware) => McpServer,
+  buildWith: (deps: Deps, around: ToolMiddleware, only?: string) => McpServer,
   owner: string,
   admission: Admission = { check: Promise.resolve(null), early: false },
 ): Promise<Response> {
@@ -207,7 +208,9 @@ async function serve(
   if (refusedFirst) return refusedFirst;
   // The tools read through a replica when there is one (and the caller's writes are replayed).
   const reading = await readingDeps(deps, c.get("rateLimit")?.key);
-  const build = () => buildWith(reading, withBudget(c));
+  // One `tools/call` needs the server with that tool alone: the others are not built.
+  const only = calledTool(parsed);
+  const build = () => buildWith(reading, withBudget(c), only);
   // A task (`ask` where the client declares the Tasks extension) is answered before the SDK.
   const task = { deps, owner, build, serverInfo: SERVER_INFO };
   const tasked = await answerTaskRequest(task, c.req.raw.headers, body);

@@ -1,9 +1,16 @@
 import { McpServer } from "@modelcontextprotocol/server";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import { z } from "zod";
 import { ANONYMOUS, authorize, chooseSpace, reachableSpaces } from "../access/access_policy.ts";
 import type { Credential } from "../access/credential.ts";
 import { auditToolCall } from "../audit/audit_hooks.ts";
-import { type ToolMiddleware, type ToolRegistrar, toolsWith } from "../kit/mcp/tool_middleware.ts";
+import {
+  builtFor,
+  type BuiltServer,
+  type ToolMiddleware,
+  type ToolRegistrar,
+  toolsWith,
+} from "../kit/mcp/tool_middleware.ts";
 import { parsePageUrl } from "../lib/urls.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -27,6 +34,13 @@ import { registerConfirmUseTool } from "../pages/page_use_tools.ts";
 const LIST_TTL_MS = 300_000;
 
 /**
+ * The JSON Schema validator every server of this process shares. Without one, each
+ * (per-request) server makes its own Ajv instance, whose schema cache then never outlives the
+ * request; the validator holds no per-request state (the SDK uses it on elicitation answers).
+ */
+const JSON_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
+
+/**
  * A server with our identity. `tools.listChanged` stays false: the tool set never changes
  * while a process runs, and a stateless endpoint has no stream to announce a change on. The
  * 2026-07-28 cache hints let clients reuse the tool list for five minutes: shared caches may
@@ -36,6 +50,7 @@ function newServer(title: string, instructions: string, scope: "public" | "priva
   const hint = { ttlMs: LIST_TTL_MS, cacheScope: scope };
   return new McpServer({ ...SERVER_INFO, title }, {
     instructions,
+    jsonSchemaValidator: JSON_SCHEMA_VALIDATOR,
     capabilities: { tools: { listChanged: false }, ...TASK_CAPABILITIES },
     cacheHints: { "tools/list": hint, "server/discover": hint },
   });
@@ -76,23 +91,26 @@ export function buildHubServer(
   client: string | null = null,
   caller = "unknown",
   around: ToolMiddleware = passThrough,
+  only?: string,
 ): McpServer {
-  const server = newServer("Public wikis", HUB_INSTRUCTIONS, "public");
-  const tools = toolsWith(server, around);
-  registerListWikisTool(tools, deps);
-  const scope = {
-    param: HUB_PARAM,
-    resolve: async (id: string | undefined) =>
-      (await authorize(deps, ANONYMOUS, id ?? "", "read", "mcp")).wiki.id,
-    all: () => publicWikiIds(deps),
-    client,
-    asker: caller,
-  };
-  registerWikiView(server);
-  readTools(tools, deps, scope);
-  registerReportTool(tools, deps, scope, anonymous(client), caller);
-  registerSkillResources(server, deps.config.baseUrl, { kind: "hub" });
-  return server;
+  return builtFor(only, (one) => {
+    const server = newServer("Public wikis", HUB_INSTRUCTIONS, "public");
+    const tools = toolsWith(server, around, one);
+    registerListWikisTool(tools, deps);
+    const scope = {
+      param: HUB_PARAM,
+      resolve: async (id: string | undefined) =>
+        (await authorize(deps, ANONYMOUS, id ?? "", "read", "mcp")).wiki.id,
+      all: () => publicWikiIds(deps),
+      client,
+      asker: caller,
+    };
+    if (one === undefined) registerWikiView(server);
+    readTools(tools, deps, scope);
+    registerReportTool(tools, deps, scope, anonymous(client), caller);
+    if (one === undefined) registerSkillResources(server, deps.config.baseUrl, { kind: "hub" });
+    return { server, missed: tools.missed };
+  });
 }
 
 /** One public wiki, fixed by the endpoint's path; its own instructions are appended. */
@@ -102,15 +120,20 @@ export function buildWikiServer(
   client: string | null = null,
   caller = "unknown",
   around: ToolMiddleware = passThrough,
+  only?: string,
 ): McpServer {
-  const server = newServer(wiki.title, wikiInstructions(wiki), "public");
-  const tools = toolsWith(server, around);
-  const scope = { param: null, resolve: () => Promise.resolve(wiki.id), client, asker: caller };
-  registerWikiView(server);
-  readTools(tools, deps, scope);
-  registerReportTool(tools, deps, scope, anonymous(client), caller);
-  registerSkillResources(server, deps.config.baseUrl, { kind: "wiki", id: wiki.id });
-  return server;
+  return builtFor(only, (one) => {
+    const server = newServer(wiki.title, wikiInstructions(wiki), "public");
+    const tools = toolsWith(server, around, one);
+    const scope = { param: null, resolve: () => Promise.resolve(wiki.id), client, asker: caller };
+    if (one === undefined) registerWikiView(server);
+    readTools(tools, deps, scope);
+    registerReportTool(tools, deps, scope, anonymous(client), caller);
+    if (one === undefined) {
+      registerSkillResources(server, deps.config.baseUrl, { kind: "wiki", id: wiki.id });
+    }
+    return { server, missed: tools.missed };
+  });
 }
 
 /** The caller's private spaces, reached with an account token, a space token or OAuth. */
@@ -120,7 +143,23 @@ export function buildPrivateServer(
   clientName: string | null,
   requestId: string | null = null,
   around: ToolMiddleware = passThrough,
+  only?: string,
 ): McpServer {
+  return builtFor(
+    only,
+    (one) => privateServer(deps, credential, clientName, requestId, around, one),
+  );
+}
+
+/** `buildPrivateServer`'s server, with the tool `one` alone when it is given. */
+function privateServer(
+  deps: Deps,
+  credential: Credential,
+  clientName: string | null,
+  requestId: string | null,
+  around: ToolMiddleware,
+  one: string | undefined,
+): BuiltServer {
   const server = newServer("My spaces", PRIVATE_INSTRUCTIONS, "private");
   // Every tool call made with a credential goes into the space's audit log: declared here, as
   // middleware around the tools the features register.
@@ -129,11 +168,11 @@ export function buildPrivateServer(
     { credential, clientName, requestId },
     (args) => auditedSpaceOf(deps, credential, args),
   );
-  const tools = toolsWith(server, (call, next) => around(call, () => audit(call, next)));
+  const tools = toolsWith(server, (call, next) => around(call, () => audit(call, next)), one);
   const resolve = (id: string | undefined) => chooseSpace(deps, credential, id);
 
   registerMySpacesTool(tools, deps, credential);
-  registerWikiView(server);
+  if (one === undefined) registerWikiView(server);
   readTools(tools, deps, {
     param: SPACE_PARAM,
     resolve,
@@ -166,10 +205,10 @@ export function buildPrivateServer(
     `account:${credential.accountId}`,
   );
   registerProposeTool(tools, deps, SPACE_PARAM.schema, resolve, { credential, clientName });
-  registerSkillResources(server, deps.config.baseUrl, { kind: "private" });
+  if (one === undefined) registerSkillResources(server, deps.config.baseUrl, { kind: "private" });
 
   registerConfirmUseTool(tools, deps, { credential, clientName }, SPACE_PARAM.schema, resolve);
-  return server;
+  return { server, missed: tools.missed };
 }
 
 /** No middleware. */

@@ -61,14 +61,34 @@ export function registerSearchTools(server: ToolRegistrar, deps: Deps, scope: Wi
       };
       const out = input.max_tokens ? fitSearch(all, input.max_tokens, input.cursor) : all;
       await recordSearch(deps, { wikis, ...input, results: out.results, ...mcpSource(scope) });
-      // The text is the JSON of the results (the convention of ChatGPT's search/fetch tools),
-      // with the matched words marked ⟦ ⟧ in each snippet: markers no markdown uses.
-      const marked = out.results.map(({ matches, ...r }) => ({
-        ...r,
-        snippet: markSnippet({ text: r.snippet, matches }),
-      }));
-      return toolResult(out, JSON.stringify({ ...out, results: marked }));
+      return toolResult(out, searchText(out));
     }));
+}
+
+/** A result as `searchText` renders it: what a model reads to choose and fetch a page. */
+type TextResult = z.infer<typeof toolSearchOutputSchema>["results"][number];
+
+/**
+ * The text form of a search: JSON (the convention of ChatGPT's search/fetch tools) of what a
+ * model reads to choose a page and fetch it, with the matched words marked ⟦ ⟧ in each snippet
+ * (markers no markdown uses). The structured result carries the rest (`matches`, `score`,
+ * `revision`, `updated_at`); repeating them here doubled the answer's size for nothing a model
+ * acts on, and the answer's size is a cost of every call (serialised, sent, parsed, validated).
+ */
+export function searchText(out: z.infer<typeof toolSearchOutputSchema>): string {
+  const results = out.results.map((r: TextResult) => ({
+    id: r.id,
+    wiki: r.wiki,
+    page: r.page,
+    title: r.title,
+    section: r.section,
+    snippet: markSnippet({ text: r.snippet, matches: r.matches }),
+    url: r.url,
+    ...(r.version ? { version: r.version } : {}),
+    ...(r.source_commit ? { source_commit: r.source_commit } : {}),
+    ...(r.synced_at ? { synced_at: r.synced_at } : {}),
+  }));
+  return JSON.stringify({ results, next_cursor: out.next_cursor, budget: out.budget });
 }
 
 /** Who a tool's search is counted for on the usage pages. */

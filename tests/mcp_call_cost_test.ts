@@ -1,0 +1,100 @@
+import assert from "node:assert/strict";
+import { Client } from "npm:@modelcontextprotocol/client@2.4.0";
+import { InMemoryTransport } from "@modelcontextprotocol/server";
+import { writePage } from "../src/pages/write_page.ts";
+import { buildWikiServer } from "../src/mcp/servers.ts";
+import { createWiki } from "../src/wikis/wikis.ts";
+import { freshDb, testApp, testDeps } from "./helpers.ts";
+import { mcpClient } from "./mcp_helpers.ts";
+
+// What an MCP call costs beyond its tool's work (issue 33): the answer's size and the server
+// built for it. Structural checks, not timings.
+
+Deno.test("search's text carries what a model acts on once; the structured result the rest", async () => {
+  await using db = await freshDb();
+  const deps = testDeps(db);
+  await createWiki(db, { id: "docs", title: "Docs", visibility: "public" });
+  const pages: [string, string][] = [["Setup", "Run the installer with deno."], [
+    "Tools",
+    "Tools run.",
+  ]];
+  for (const [path, body] of pages) {
+    await writePage(deps, { wikiId: "docs", path, markdown: `# ${path}\n${body}` }, {
+      source: "test",
+    });
+  }
+  const client = await mcpClient(testApp(db).app, "/mcp/w/docs/");
+  try {
+    const result = await client.callTool({ name: "search", arguments: { query: "installer" } });
+    const content = result.content as { type: string; text: string }[];
+    assert.equal(content.length, 1);
+    const text = JSON.parse(content[0]!.text) as { results: Record<string, unknown>[] };
+    const structured = result.structuredContent as { results: Record<string, unknown>[] };
+    const hit = text.results[0]!;
+    assert.deepEqual(Object.keys(hit), [
+      "id",
+      "wiki",
+      "page",
+      "title",
+      "section",
+      "snippet",
+      "url",
+    ]);
+    assert.equal(hit.id, "docs/Setup");
+    assert.match(String(hit.snippet), /⟦installer⟧/);
+    // The rest is in the structured result only: offsets, score, revision, time.
+    for (const key of ["matches", "score", "revision", "updated_at"]) {
+      assert.ok(key in structured.results[0]!, key);
+      assert.ok(!(key in hit), key);
+    }
+    assert.ok(content[0]!.text.length < JSON.stringify(structured).length * 0.8);
+  } finally {
+    await client.close();
+  }
+});
+
+/** The tools a server built for `only` lists (over an in-memory transport). */
+async function toolsOf(only: string | undefined): Promise<string[]> {
+  await using db = await freshDb();
+  await createWiki(db, { id: "docs", title: "Docs", visibility: "public" });
+  const wiki = { id: "docs", title: "Docs", visibility: "public" } as Parameters<
+    typeof buildWikiServer
+  >[1];
+  const server = buildWikiServer(testDeps(db), wiki, null, "test", undefined, only);
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(a);
+  const client = new Client({ name: "t", version: "1" });
+  await client.connect(b);
+  try {
+    return (await client.listTools()).tools.map((t) => t.name);
+  } finally {
+    await client.close();
+    await server.close();
+  }
+}
+
+Deno.test("a server built for one tools/call holds that tool alone, or all of them for an unknown one", async () => {
+  const all = await toolsOf(undefined);
+  assert.ok(all.length >= 6 && all.includes("search") && all.includes("fetch"), String(all));
+  assert.deepEqual(await toolsOf("search"), ["search"]);
+  assert.deepEqual(await toolsOf("no_such_tool"), all);
+});
+
+Deno.test("over HTTP, an unknown tool is answered as before and a known one after it works", async () => {
+  await using db = await freshDb();
+  await createWiki(db, { id: "docs", title: "Docs", visibility: "public" });
+  const client = await mcpClient(testApp(db).app, "/mcp/w/docs/");
+  try {
+    const refused = await client.callTool({ name: "no_such_tool", arguments: {} }).then(
+      (r) => JSON.stringify(r.content),
+      (e: Error) => e.message,
+    );
+    assert.match(refused, /no_such_tool/);
+    const listed = await client.listTools();
+    assert.ok(listed.tools.length >= 6);
+    const found = await client.callTool({ name: "search", arguments: { query: "anything" } });
+    assert.ok(!found.isError, JSON.stringify(found.content));
+  } finally {
+    await client.close();
+  }
+});
