@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { writePage } from "../src/pages/write_page.ts";
+import { runJob } from "../src/spaces/render_job.ts";
 import { largeRenders } from "../src/spaces/render_page.ts";
+import { renderThreads } from "../src/spaces/render_threads.ts";
 import { freshDb } from "./helpers.ts";
 import { person, spaceApp } from "./space_helpers.ts";
 
@@ -29,6 +31,29 @@ Deno.test("a large page is rendered once: the views after the first are served f
   assert.equal(largeRenders.count, before + 1, "the first view renders");
   for (let i = 0; i < 3; i++) await view();
   assert.equal(largeRenders.count, before + 1, "three more views render nothing");
+});
+
+Deno.test("a large page's first view is scanned and rendered in the render worker, not the event loop, to the one rendering's HTML", async () => {
+  await using db = await freshDb();
+  const { app, deps } = spaceApp(db);
+  await createWiki(db, { id: "kb", visibility: "public" });
+  await writePage(deps, { wikiId: "kb", path: "Old", markdown: "# Old\n" }, { source: "test" });
+  // 1 MB of 100,000 copies of one link, stored as it could be before the links cap.
+  const repeated = "# Old\n\n" + "[a](q.md) ".repeat(100_000);
+  await db`UPDATE pages SET markdown = ${repeated} WHERE wiki_id = 'kb' AND path = 'Old'`;
+  const before = { ...renderThreads };
+  const res = await app.request("/w/kb/Old");
+  const body = await res.text();
+  assert.equal(res.status, 200);
+  assert.equal(
+    renderThreads.worker - before.worker,
+    2,
+    "its link scan and its render ran in the worker",
+  );
+  assert.equal(renderThreads.inThread, before.inThread, "nothing of it ran in the server's thread");
+  const page = { wikiId: "kb", path: "Old", markdown: repeated, canCreate: false, title: "Old" };
+  const html = runJob({ op: "render", page, links: false, targets: new Map() });
+  assert.ok(html.length > 1_000_000 && body.includes(html), "the worker's HTML is runJob's");
 });
 
 Deno.test("a large page's kept HTML follows its links' targets, its text and who reads it", async () => {
