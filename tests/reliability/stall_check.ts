@@ -83,6 +83,18 @@ async function watched(url: string, pid: number, work: () => Promise<string>) {
   };
 }
 
+/**
+ * The same probe for 3 s with nothing else running: `/healthz`'s own latency on this machine at
+ * this load (the figures above it are only as good as this floor is low).
+ */
+async function idleFloor(server: { url: string; pid: number }, what: string): Promise<void> {
+  const figures = await watched(server.url, server.pid, async () => {
+    await sleep(3000);
+    return "idle";
+  });
+  console.log(`idle before ${what} (${kind}): ${JSON.stringify(figures)}`);
+}
+
 /** A process's user and system CPU time so far, in ms (`/proc/<pid>/stat`, 100 ticks a second). */
 async function cpuMs(pid: number): Promise<number> {
   const fields = (await Deno.readTextFile(`/proc/${pid}/stat`)).split(") ")[1]!.split(" ");
@@ -119,6 +131,7 @@ async function measureExport(): Promise<void> {
     });
     const server = await startServer(store.env, { port, denoFlags });
     try {
+      await idleFloor(server, "export");
       const figures = await watched(server.url, server.pid, async () => {
         const res = await fetch(`${server.url}/w/big/-/export`);
         let bytes = 0;
@@ -212,6 +225,7 @@ async function measureLinks(): Promise<void> {
     try {
       // A first view compiles the rendering code: not what a page costs.
       await (await fetch(`${server.url}/w/links/Warm`)).text();
+      await idleFloor(server, "views");
       for (const path of ["Old", "Cap", "Old", "Cap"]) {
         const figures = await watched(server.url, server.pid, async () => {
           const res = await fetch(`${server.url}/w/links/${path}`);
