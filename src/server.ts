@@ -63,9 +63,12 @@ export async function startServer(
     }
   }
   const app = createApp(deps);
-  keepRenderWorker().then((started) => {
-    if (!started) log.warn("no render worker: large pages render in the server's thread");
-  });
+  keepRenderWorker().then(
+    (started) => {
+      if (!started) log.warn("no render worker: large pages render in the server's thread");
+    },
+    (error) => log.warn("render worker failed to start", { error: String(error) }),
+  );
   const scheduler = config.sync.scheduler ? startSyncScheduler(deps) : null;
   let server: Deno.HttpServer;
   try {
