@@ -86,3 +86,32 @@ Deno.test("a large page's kept HTML follows its links' targets, its text and who
   await writePage(deps, { wikiId: "kb", path: "Big", markdown: big("Now edited.") }, by);
   assert.match(await read(), /Now edited\./);
 });
+
+Deno.test("where no worker can start (no Web Workers on the host), large pages render in the server's thread, to the same HTML", async () => {
+  const module = (path: string) => JSON.stringify(new URL(path, import.meta.url).href);
+  const code = `
+    delete globalThis.Worker;
+    const { keepRenderWorker, renderThreads, withRenderThread } = await import(${
+    module("../src/spaces/render_threads.ts")
+  });
+    const { runJob } = await import(${module("../src/spaces/render_job.ts")});
+    // 10,000 links, over the cap: shown as text.
+    const markdown = "# Big\\n\\n" + "[a](q.md) ".repeat(10_000);
+    const page = { wikiId: "kb", path: "Big", markdown, canCreate: false };
+    const started = await keepRenderWorker();
+    const html = await withRenderThread(async (run) => {
+      const keys = await run({ op: "scan", markdown, path: "Big" });
+      return await run({ op: "render", page, links: keys !== null, targets: new Map() });
+    });
+    const same = html === runJob({ op: "render", page, links: false, targets: new Map() });
+    console.log(JSON.stringify({ started, same, ...renderThreads }));`;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--lock=deno.dev.lock", code],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const result = JSON.parse(new TextDecoder().decode(out.stdout));
+  // The ping at start, the scan and the render: all in the server's thread.
+  assert.deepEqual(result, { started: false, same: true, worker: 0, inThread: 3 });
+});
