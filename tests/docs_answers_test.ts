@@ -220,3 +220,36 @@ Deno.test("a line of a code block cut by a window is shown as code, not as a sen
   assert.doesNotMatch(answer.answer.replace(/```yaml\n[^`]*\n```/g, ""), /\[ \w+: <int>/);
   for (const c of answer.citations) assert.equal(REMOTE.slice(c.start, c.end), c.quote);
 });
+
+// A reference page: each setting's section is headed by its name.
+const SETTINGS = "# Settings\n\nEvery setting of the server.\n\n" +
+  "## Databases\n\n" +
+  "The server keeps its state in an embedded database unless otherwise configured. " +
+  "Upgrades migrate the database automatically unless the release notes say otherwise.\n\n" +
+  "## Environment variables\n\n" +
+  "### LOG_STORE\n\n- Name: `APP_LOG_STORE`\n- Default: `database`\n\n" +
+  "Where to keep step logs. Possible values:\n\n" +
+  "- `database`: keeps the logs in the database\n- `file`: keeps the logs in files\n\n" +
+  "### LOG_STORE_FILE_PATH\n\n- Name: `APP_LOG_STORE_FILE_PATH`\n- Default: none\n\n" +
+  "The folder step logs are stored in when `APP_LOG_STORE` is `file`.\n\n" +
+  "### FORGE_URL\n\n- Name: `APP_FORGE_URL`\n- Default: none\n\n" +
+  "The address of a self-hosted forge.\n\n" +
+  "## App settings\n\n" +
+  "Register an app on the forge. Its callback URL is the server's address followed by " +
+  "`/authorize`.\n";
+
+Deno.test("a section headed by a setting's name answers a question naming its parts in order", async () => {
+  const { db, app } = await docsWiki({ "settings": SETTINGS, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  // "logs … stored" names LOG_STORE ("stored" and "store" are one word): its section, whole,
+  // though "unless otherwise configured" matches the Databases paragraph word for word.
+  const question = "Where are step logs stored unless configured otherwise?";
+  const found = await search(app, "docs", question);
+  assert.equal(found[0]!.section, "Settings > Environment variables > LOG_STORE");
+  const logs = await ask(app, "docs", question);
+  assert.equal(logs.citations[0]!.section, "Settings > Environment variables > LOG_STORE");
+  assert.match(logs.answer, /Default: `?database/, logs.answer);
+  // Parts out of order are not the setting's name: "callback URL … forge app" is not FORGE_URL.
+  const callback = await ask(app, "docs", "What callback URL goes into the forge app?");
+  assert.equal(callback.citations[0]!.section, "Settings > App settings", callback.answer);
+});

@@ -1,8 +1,14 @@
-import { contentTerms } from "../text/terms.ts";
+import { contentTerms, holdsInOrder } from "../text/terms.ts";
 import type { Passage } from "./passages.ts";
 import { plainText, type Sentence, splitSentences, wordCount } from "../text/sentences.ts";
 import { announcesPage, holdsNumber, listsNames, withoutSyntaxExamples } from "./sentence_kinds.ts";
-import { definesTopic, headingName, headingSubject, sameTerms } from "./topic.ts";
+import {
+  definesTopic,
+  headingIdentifier,
+  headingName,
+  headingSubject,
+  sameTerms,
+} from "./topic.ts";
 import { type Question, withCompounds } from "./question.ts";
 import { findLoosely } from "./locate.ts";
 import { composeAnswer, unitMarkdown } from "../text/unit_markdown.ts";
@@ -208,7 +214,9 @@ function candidatesIn(question: Question, passage: Passage, rank: number): Candi
   const subject = headingSubject(passage.section);
   const named = subject !== null && subject.every((t) => qSet.has(t));
   const name = headingName(passage.section);
-  const namedBy = name !== null && name.every((w) => question.names.includes(w));
+  const identifier = headingIdentifier(passage.section);
+  const namedBy = (name !== null && name.every((w) => question.names.includes(w))) ||
+    (identifier !== null && holdsInOrder([...question.terms.keys()], identifier));
   const onNamedPage = topic !== null && sameTerms([...contentTerms(passage.title).keys()], topic);
   // The lead of the page the question's topic names says what the topic is.
   const lead = onNamedPage && !(passage.section ?? "").includes(" > ");
