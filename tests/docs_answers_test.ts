@@ -211,14 +211,29 @@ const REMOTE = "# Configuration\n\nThe configuration file.\n\n## Remote write\n\
   "\n# How many samples go into each send request.\n" +
   "[ max_samples_per_send: <int> | default = 2000 ]\n```\n";
 
-Deno.test("a line of a code block cut by a window is shown as code, not as a sentence", async () => {
+Deno.test("a line of a code block cut by a window is shown as code, with the comment above it", async () => {
   const { db, app } = await docsWiki({ "configuration": REMOTE });
   await using _db = db;
   const answer = await ask(app, "docs", "What is the default max samples per send?");
-  assert.match(answer.answer, /```yaml\n\[ max_samples_per_send: <int> \| default = 2000 \]\n```/);
+  // The comment lines right above a setting describe it: one unit with it.
+  assert.match(
+    answer.answer,
+    /```yaml\n# How many samples go into each send request\.\n\[ max_samples_per_send: <int> \| default = 2000 \]\n```/,
+    answer.answer,
+  );
   // No line of the block outside a fence.
   assert.doesNotMatch(answer.answer.replace(/```yaml\n[^`]*\n```/g, ""), /\[ \w+: <int>/);
   for (const c of answer.citations) assert.equal(REMOTE.slice(c.start, c.end), c.quote);
+  // A question the comment answers, not the setting's line: "sends … request" stands only in it.
+  const what = await ask(
+    app,
+    "docs",
+    "Which setting limits the samples that go into each request?",
+  );
+  assert.match(
+    what.answer,
+    /# How many samples go into each send request\.\n\[ max_samples_per_send/,
+  );
 });
 
 // A reference page: each setting's section is headed by its name.

@@ -104,10 +104,29 @@ export function locatedSentences(
     // blank lines): the lines it holds of the block read as prose ("[ honor_labels: <boolean> |
     // default = false ]"). They stay candidates, and are shown as the code they are.
     const block = s.kind === "code" ? undefined : blocks.find(([a, b]) => start >= a && end <= b);
+    if (block) {
+      // The comment lines right above a setting's line are its description (a configuration
+      // reference's "# If honor_labels is set to "false", … renamed to exported_job"): they
+      // are one unit with it, and are not read as headings of their own.
+      start = commentStart(passage.markdown, start, block[0]);
+      while (out.length > 0 && out.at(-1)!.start >= start) out.pop();
+    }
     const quote = passage.markdown.slice(start, end);
-    out.push({ ...s, start, end, quote, ...(block ? { codeOf: block[2] } : {}) });
+    const text = block ? quote : s.text;
+    out.push({ ...s, text, start, end, quote, ...(block ? { codeOf: block[2] } : {}) });
   }
   return out;
+}
+
+/** Where the comment lines (`#`, `//`) right above the line at `start` begin, within a block. */
+function commentStart(markdown: string, start: number, blockStart: number): number {
+  let at = markdown.lastIndexOf("\n", start - 1) + 1;
+  while (at > blockStart) {
+    const previous = markdown.lastIndexOf("\n", at - 2) + 1;
+    if (previous <= blockStart || !/^[ \t]*(?:#|\/\/)/.test(markdown.slice(previous, at))) break;
+    at = previous;
+  }
+  return Math.min(at, start);
 }
 
 /** A page's fenced code blocks (start, end, language), remembered for the last pages asked. */
