@@ -268,3 +268,27 @@ Deno.test("a section headed by a setting's name answers a question naming its pa
   const callback = await ask(app, "docs", "What callback URL goes into the forge app?");
   assert.equal(callback.citations[0]!.section, "Settings > App settings", callback.answer);
 });
+
+// A Docusaurus page whose answer stands only in a callout.
+const FORGE = "# Forge\n\nThe server supports the forge and its enterprise edition.\n\n" +
+  "You get a client ID and a secret when you register an OAuth application.\n" +
+  "Go to Settings, then Developer settings, then New OAuth2 app.\n\n" +
+  ':::warning\nDo not register an "Integration app" instead of an OAuth2 app: the former ' +
+  "will not work correctly, because its user tokens are not refreshed.\n:::\n\n" +
+  "## App settings\n\n- Name: any name for your app\n";
+
+Deno.test("a callout's text answers: found in its page, quoted as written", async () => {
+  const { db, app } = await docsWiki({ "forge": FORGE, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  // Search reads the callout as a blockquote ("> **Warning**"); the page has ":::warning".
+  const answer = await ask(
+    app,
+    "docs",
+    "Can I register an Integration app instead of an OAuth app?",
+  );
+  const first = answer.citations[0]!;
+  assert.match(first.quote, /^Do not register an "Integration app" instead/, answer.answer);
+  assert.equal(FORGE.slice(first.start, first.end), first.quote);
+  assert.match(answer.answer, /will not work correctly/);
+  assert.doesNotMatch(answer.answer, /:::|\*\*Warning\*\*|^>/m);
+});

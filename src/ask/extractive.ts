@@ -96,7 +96,7 @@ export function locatedSentences(
       start = passage.offset + s.start;
       end = passage.offset + s.end;
     } else {
-      const found = findLoosely(passage.markdown, s.text);
+      const found = findLoosely(passage.markdown, s.text) ?? inCallout(passage.markdown, s.text);
       if (!found) continue;
       [start, end] = found;
     }
@@ -112,10 +112,23 @@ export function locatedSentences(
       while (out.length > 0 && out.at(-1)!.start >= start) out.pop();
     }
     const quote = passage.markdown.slice(start, end);
-    const text = block ? quote : s.text;
+    const text = block || /(?:^|\n)>/.test(s.text) ? quote : s.text;
     out.push({ ...s, text, start, end, quote, ...(block ? { codeOf: block[2] } : {}) });
   }
   return out;
+}
+
+/**
+ * Where a callout's text stands in its page. Search reads a callout (`:::warning`, `!!! note`)
+ * as a blockquote naming its kind ("> **Warning**\n>\n> Do not use…", `docsText`); the page
+ * has it as written, so the unit is found by its words alone, without the quote marks and the
+ * label. Before, a callout was never found in its page and never answered ("Can I register a
+ * GitHub App instead of an OAuth app?" is answered only by a warning).
+ */
+function inCallout(markdown: string, text: string): [number, number] | null {
+  if (!/(?:^|\n)>/.test(text)) return null;
+  const body = text.replace(/^[> \t]*/gm, "").replace(/^\*\*[^*\n]+\*\*\s*/, "").trim();
+  return body.length > 0 ? findLoosely(markdown, body) : null;
 }
 
 /** Where the comment lines (`#`, `//`) right above the line at `start` begin, within a block. */
