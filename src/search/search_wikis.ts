@@ -12,7 +12,7 @@ import { EmbedderError } from "../lib/embedder.ts";
 import { BM25, CANDIDATES, fuse, lexicalWeight, storesVectors } from "./fusion.ts";
 import { lexicalTopK } from "./lexical_cache.ts";
 import { buildSnippet } from "./snippet.ts";
-import { contentTerms } from "../text/terms.ts";
+import { contentTerms, holdsInOrder } from "../text/terms.ts";
 import {
   type ChunkCandidate,
   type ChunkHit,
@@ -273,11 +273,23 @@ function isLinkOnly(d: RescoreFields & { text: string }, terms: Set<string>): bo
  * such as "What the service does" is not named by every question that says "service").
  */
 function namesTopic(d: RescoreFields, terms: Set<string>): boolean {
-  return [d.title, d.heading_path.at(-1) ?? ""].some((field) => {
+  return [d.title, d.heading_path.at(-1) ?? ""].some((field, i) => {
     const words = contentWords(field);
     return words.length > 0 && words.every((w) => terms.has(w)) &&
-      2 * words.length >= terms.size;
+      (2 * words.length >= terms.size ||
+        (i === 1 && words.length >= 2 && isIdentifier(field) && holdsInOrder([...terms], words)));
   });
+}
+
+/**
+ * A heading that is one identifier of several parts — an option or variable name such as
+ * `LOG_STORE`, `AGENT_SINGLE_WORKFLOW`, `scrape_interval`, `web.listen-address` — whose parts
+ * are each a word of the query: reference documentation heads a setting's section with its
+ * name, and a question naming all of its parts in its order ("Where are step logs stored?")
+ * asks for it however many other words it holds.
+ */
+function isIdentifier(field: string): boolean {
+  return /^`?-{0,2}[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+`?$/.test(field.trim());
 }
 
 /**
