@@ -16,7 +16,8 @@ COPY src ./src
 COPY migrations ./migrations
 COPY scripts ./scripts
 COPY docs/guide ./docs/guide
-RUN deno cache --frozen --lock=deno.lock --check main.ts scripts/import.ts scripts/admin.ts scripts/reindex.ts
+RUN deno cache --frozen --lock=deno.lock --check main.ts scripts/import.ts scripts/admin.ts scripts/reindex.ts \
+    src/spaces/render_worker.ts
 
 # 3. What runs: the app and the Deno cache, as the image's non-root user.
 FROM denoland/deno:2.9.6

@@ -259,6 +259,12 @@ async function evaluateAnswers(deps: Deps) {
       if (onGoldSection(answer.citations[0], q.gold, q.section)) shape.firstSection++;
       const found = await searchWikis(deps, ["eval"], { query: q.query, limit: 3 });
       if (onGoldSection(found.results[0], q.gold, q.section)) shape.searchTop++;
+      else if (Deno.env.get("EVAL_SHOW")) {
+        const top = found.results[0];
+        console.log(
+          `${q.id} search top ${top?.page} › ${top?.section}; gold ${q.gold} › ${q.section}`,
+        );
+      }
       for (const r of found.results) {
         shape.snippets++;
         const kinds = sourceSyntax(r.snippet, glued);
@@ -273,8 +279,16 @@ async function evaluateAnswers(deps: Deps) {
     }
     if (Deno.env.get("EVAL_SHOW")) {
       const first = answer.citations[0];
+      const text = answer.answer.toLowerCase();
+      const marks = q.answerable === false ? "" : [
+        q.answers?.some((a) => text.includes(a.toLowerCase())) ? "+value" : "-value",
+        answer.citations.some((c) => q.gold.includes(c.page)) ? "+page" : "-page",
+        q.section ? (onGoldSection(first, q.gold, q.section) ? "+section" : "-section") : "",
+      ].filter(Boolean).join(" ") + " ";
       console.log(
-        `${q.id} ${answer.coverage} [${first ? `${first.page} › ${first.section}` : "-"}] ` +
+        `${q.id} ${answer.coverage} ${marks}[${
+          first ? `${first.page} › ${first.section}` : "-"
+        }] ` +
           `{${answer.citations.map((c) => c.page).join(" | ")}} ` +
           answer.answer,
       );

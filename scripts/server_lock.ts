@@ -18,6 +18,9 @@ export const SERVER_ENTRY_POINTS = [
   "scripts/import.ts",
   "scripts/admin.ts",
   "scripts/reindex.ts",
+  // Started by the server as a Web Worker (`new Worker(new URL(...))`), which `deno info` does
+  // not follow from main.ts: its packages must be in the lock all the same.
+  "src/spaces/render_worker.ts",
 ];
 
 /** A Deno lock file (version 5), as far as this script reads it. */

@@ -6,6 +6,7 @@ import type { Deps } from "./deps.ts";
 import { createLog, type Log } from "./lib/log.ts";
 import { createEmbedder } from "./search/create_embedder.ts";
 import { countStaleChunks, ensureVectorIndex } from "./search/vector_index.ts";
+import { keepRenderWorker } from "./spaces/render_threads.ts";
 import { startSyncScheduler } from "./sync/sync_scheduler.ts";
 import { seedDocs } from "./wikis/seed_docs.ts";
 
@@ -62,6 +63,12 @@ export async function startServer(
     }
   }
   const app = createApp(deps);
+  keepRenderWorker().then(
+    (started) => {
+      if (!started) log.warn("no render worker: large pages render in the server's thread");
+    },
+    (error) => log.warn("render worker failed to start", { error: String(error) }),
+  );
   const scheduler = config.sync.scheduler ? startSyncScheduler(deps) : null;
   let server: Deno.HttpServer;
   try {

@@ -47,7 +47,7 @@ Deno.test("a page's code is highlighted on the server, its text escaped, unknown
     /<pre><code class="language-ts"><span class="hljs-keyword">const<\/span> port = <span class="hljs-number">8000<\/span>; <span class="hljs-comment">\/\/ the default<\/span>/,
   );
   assert.match(page, /<pre><code>plain &lt;b&gt;text&lt;\/b&gt;\n<\/code><\/pre>/);
-  assert.match(page, /<script src="\/assets\/code_copy.js" defer><\/script>/);
+  assert.match(page, /<script src="\/assets\/copy.js" defer><\/script>/);
 });
 
 Deno.test("search never indexes callout or tab markers, only their words", async () => {

@@ -211,12 +211,84 @@ const REMOTE = "# Configuration\n\nThe configuration file.\n\n## Remote write\n\
   "\n# How many samples go into each send request.\n" +
   "[ max_samples_per_send: <int> | default = 2000 ]\n```\n";
 
-Deno.test("a line of a code block cut by a window is shown as code, not as a sentence", async () => {
+Deno.test("a line of a code block cut by a window is shown as code, with the comment above it", async () => {
   const { db, app } = await docsWiki({ "configuration": REMOTE });
   await using _db = db;
   const answer = await ask(app, "docs", "What is the default max samples per send?");
-  assert.match(answer.answer, /```yaml\n\[ max_samples_per_send: <int> \| default = 2000 \]\n```/);
+  // The comment lines right above a setting describe it: one unit with it.
+  assert.match(
+    answer.answer,
+    /```yaml\n# How many samples go into each send request\.\n\[ max_samples_per_send: <int> \| default = 2000 \]\n```/,
+    answer.answer,
+  );
   // No line of the block outside a fence.
   assert.doesNotMatch(answer.answer.replace(/```yaml\n[^`]*\n```/g, ""), /\[ \w+: <int>/);
   for (const c of answer.citations) assert.equal(REMOTE.slice(c.start, c.end), c.quote);
+  // A question the comment answers, not the setting's line: "sends … request" stands only in it.
+  const what = await ask(
+    app,
+    "docs",
+    "Which setting limits the samples that go into each request?",
+  );
+  assert.match(
+    what.answer,
+    /# How many samples go into each send request\.\n\[ max_samples_per_send/,
+  );
+});
+
+// A reference page: each setting's section is headed by its name.
+const SETTINGS = "# Settings\n\nEvery setting of the server.\n\n" +
+  "## Databases\n\n" +
+  "The server keeps its state in an embedded database unless otherwise configured. " +
+  "Upgrades migrate the database automatically unless the release notes say otherwise.\n\n" +
+  "## Environment variables\n\n" +
+  "### LOG_STORE\n\n- Name: `APP_LOG_STORE`\n- Default: `database`\n\n" +
+  "Where to keep step logs. Possible values:\n\n" +
+  "- `database`: keeps the logs in the database\n- `file`: keeps the logs in files\n\n" +
+  "### LOG_STORE_FILE_PATH\n\n- Name: `APP_LOG_STORE_FILE_PATH`\n- Default: none\n\n" +
+  "The folder step logs are stored in when `APP_LOG_STORE` is `file`.\n\n" +
+  "### FORGE_URL\n\n- Name: `APP_FORGE_URL`\n- Default: none\n\n" +
+  "The address of a self-hosted forge.\n\n" +
+  "## App settings\n\n" +
+  "Register an app on the forge. Its callback URL is the server's address followed by " +
+  "`/authorize`.\n";
+
+Deno.test("a section headed by a setting's name answers a question naming its parts in order", async () => {
+  const { db, app } = await docsWiki({ "settings": SETTINGS, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  // "logs … stored" names LOG_STORE ("stored" and "store" are one word): its section, whole,
+  // though "unless otherwise configured" matches the Databases paragraph word for word.
+  const question = "Where are step logs stored unless configured otherwise?";
+  const found = await search(app, "docs", question);
+  assert.equal(found[0]!.section, "Settings > Environment variables > LOG_STORE");
+  const logs = await ask(app, "docs", question);
+  assert.equal(logs.citations[0]!.section, "Settings > Environment variables > LOG_STORE");
+  assert.match(logs.answer, /Default: `?database/, logs.answer);
+  // Parts out of order are not the setting's name: "callback URL … forge app" is not FORGE_URL.
+  const callback = await ask(app, "docs", "What callback URL goes into the forge app?");
+  assert.equal(callback.citations[0]!.section, "Settings > App settings", callback.answer);
+});
+
+// A Docusaurus page whose answer stands only in a callout.
+const FORGE = "# Forge\n\nThe server supports the forge and its enterprise edition.\n\n" +
+  "You get a client ID and a secret when you register an OAuth application.\n" +
+  "Go to Settings, then Developer settings, then New OAuth2 app.\n\n" +
+  ':::warning\nDo not register an "Integration app" instead of an OAuth2 app: the former ' +
+  "will not work correctly, because its user tokens are not refreshed.\n:::\n\n" +
+  "## App settings\n\n- Name: any name for your app\n";
+
+Deno.test("a callout's text answers: found in its page, quoted as written", async () => {
+  const { db, app } = await docsWiki({ "forge": FORGE, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  // Search reads the callout as a blockquote ("> **Warning**"); the page has ":::warning".
+  const answer = await ask(
+    app,
+    "docs",
+    "Can I register an Integration app instead of an OAuth app?",
+  );
+  const first = answer.citations[0]!;
+  assert.match(first.quote, /^Do not register an "Integration app" instead/, answer.answer);
+  assert.equal(FORGE.slice(first.start, first.end), first.quote);
+  assert.match(answer.answer, /will not work correctly/);
+  assert.doesNotMatch(answer.answer, /:::|\*\*Warning\*\*|^>/m);
 });

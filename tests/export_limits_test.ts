@@ -46,6 +46,8 @@ Deno.test("a space's files are held to a quota of files and of bytes, shown on i
   assert.equal((await upload(app, ana, "lab", new File([png(600_000)], "a.png"))).status, 303);
   const page = await html(await ana.get("/w/lab/-/files"), 200);
   assert.match(page, /1 of 2 files, 0\.6 MB of 1 MB used/);
+  // No file has an earlier version yet: no column for them.
+  assert.doesNotMatch(page, /<th>Earlier versions<\/th>/);
 
   const tooBig = await upload(app, ana, "lab", new File([png(600_000, 2)], "b.png"));
   assert.equal(tooBig.status, 413);
@@ -54,6 +56,10 @@ Deno.test("a space's files are held to a quota of files and of bytes, shown on i
     /The file &quot;b\.png&quot; \(0\.6 MB\) would take the wiki &quot;lab&quot; past its quota: 0\.6 MB of 1 MB used/,
   );
   assert.equal((await upload(app, ana, "lab", new File([png(1000, 3)], "c.png"))).status, 303);
+  // A small file is said in kilobytes, in the table and in what the space uses.
+  const small = await html(await ana.get("/w/lab/-/files"), 200);
+  assert.match(small, /<td>1 KB<\/td>/);
+  assert.match(small, /2 of 2 files, 0\.6 MB of 1 MB used/);
   const tooMany = await upload(app, ana, "lab", new File([png(1000, 4)], "d.png"), true);
   assert.equal(tooMany.status, 413);
   assert.match((await tooMany.json()).error, /holds 2 files, its quota.*at most 2 files a space/);
@@ -250,6 +256,7 @@ Deno.test("earlier versions count against the bytes quota, and deleting one for 
   const page = await html(await ana.get("/w/lab/-/files"), 200);
   assert.match(page, /1 of 200 files, 0\.8 MB of 1 MB used/);
   assert.match(page, /Earlier versions of files take 0\.4 MB of it/);
+  assert.match(page, /<th>Earlier versions<\/th>/);
   // Deleting the file keeps its bytes, so it frees nothing; deleting the version frees it.
   const gone = await deleteVersion(app, auth);
   assert.equal(gone.status, 204);

@@ -58,6 +58,12 @@ Deno.test({
     assert.equal(await wide.getByRole("button", { name: "Menu" }).isVisible(), false);
     assert.equal(await wide.getByRole("link", { name: "Public wikis" }).isVisible(), true);
     assert.equal(await wide.locator(".wiki-grid > .sidebar").isVisible(), true);
+    // Each code block has a Copy button (copy.js) that copies the code or, without a clipboard,
+    // selects it.
+    const copy = wide.getByRole("button", { name: "Copy code" }).first();
+    await copy.click();
+    assert.match(await copy.textContent() ?? "", /^(Copied|Selected: press Ctrl\+C)$/);
+    assert.match(await wide.getByRole("status").last().textContent() ?? "", /Copied|Selected/);
     await wide.context().close();
   },
 });

@@ -1,8 +1,14 @@
-import { contentTerms } from "../text/terms.ts";
+import { contentTerms, holdsInOrder } from "../text/terms.ts";
 import type { Passage } from "./passages.ts";
 import { plainText, type Sentence, splitSentences, wordCount } from "../text/sentences.ts";
 import { announcesPage, holdsNumber, listsNames, withoutSyntaxExamples } from "./sentence_kinds.ts";
-import { definesTopic, headingName, headingSubject, sameTerms } from "./topic.ts";
+import {
+  definesTopic,
+  headingIdentifier,
+  headingName,
+  headingSubject,
+  sameTerms,
+} from "./topic.ts";
 import { type Question, withCompounds } from "./question.ts";
 import { findLoosely } from "./locate.ts";
 import { composeAnswer, unitMarkdown } from "../text/unit_markdown.ts";
@@ -90,7 +96,7 @@ export function locatedSentences(
       start = passage.offset + s.start;
       end = passage.offset + s.end;
     } else {
-      const found = findLoosely(passage.markdown, s.text);
+      const found = findLoosely(passage.markdown, s.text) ?? inCallout(passage.markdown, s.text);
       if (!found) continue;
       [start, end] = found;
     }
@@ -98,10 +104,42 @@ export function locatedSentences(
     // blank lines): the lines it holds of the block read as prose ("[ honor_labels: <boolean> |
     // default = false ]"). They stay candidates, and are shown as the code they are.
     const block = s.kind === "code" ? undefined : blocks.find(([a, b]) => start >= a && end <= b);
+    if (block) {
+      // The comment lines right above a setting's line are its description (a configuration
+      // reference's "# If honor_labels is set to "false", … renamed to exported_job"): they
+      // are one unit with it, and are not read as headings of their own.
+      start = commentStart(passage.markdown, start, block[0]);
+      while (out.length > 0 && out.at(-1)!.start >= start) out.pop();
+    }
     const quote = passage.markdown.slice(start, end);
-    out.push({ ...s, start, end, quote, ...(block ? { codeOf: block[2] } : {}) });
+    const text = block || /(?:^|\n)>/.test(s.text) ? quote : s.text;
+    out.push({ ...s, text, start, end, quote, ...(block ? { codeOf: block[2] } : {}) });
   }
   return out;
+}
+
+/**
+ * Where a callout's text stands in its page. Search reads a callout (`:::warning`, `!!! note`)
+ * as a blockquote naming its kind ("> **Warning**\n>\n> Do not use…", `docsText`); the page
+ * has it as written, so the unit is found by its words alone, without the quote marks and the
+ * label. Before, a callout was never found in its page and never answered ("Can I register a
+ * GitHub App instead of an OAuth app?" is answered only by a warning).
+ */
+function inCallout(markdown: string, text: string): [number, number] | null {
+  if (!/(?:^|\n)>/.test(text)) return null;
+  const body = text.replace(/^[> \t]*/gm, "").replace(/^\*\*[^*\n]+\*\*\s*/, "").trim();
+  return body.length > 0 ? findLoosely(markdown, body) : null;
+}
+
+/** Where the comment lines (`#`, `//`) right above the line at `start` begin, within a block. */
+function commentStart(markdown: string, start: number, blockStart: number): number {
+  let at = markdown.lastIndexOf("\n", start - 1) + 1;
+  while (at > blockStart) {
+    const previous = markdown.lastIndexOf("\n", at - 2) + 1;
+    if (previous <= blockStart || !/^[ \t]*(?:#|\/\/)/.test(markdown.slice(previous, at))) break;
+    at = previous;
+  }
+  return Math.min(at, start);
 }
 
 /** A page's fenced code blocks (start, end, language), remembered for the last pages asked. */
@@ -208,7 +246,9 @@ function candidatesIn(question: Question, passage: Passage, rank: number): Candi
   const subject = headingSubject(passage.section);
   const named = subject !== null && subject.every((t) => qSet.has(t));
   const name = headingName(passage.section);
-  const namedBy = name !== null && name.every((w) => question.names.includes(w));
+  const identifier = headingIdentifier(passage.section);
+  const namedBy = (name !== null && name.every((w) => question.names.includes(w))) ||
+    (identifier !== null && holdsInOrder([...question.terms.keys()], identifier));
   const onNamedPage = topic !== null && sameTerms([...contentTerms(passage.title).keys()], topic);
   // The lead of the page the question's topic names says what the topic is.
   const lead = onNamedPage && !(passage.section ?? "").includes(" > ");

@@ -85,3 +85,18 @@ export function headingName(section: string | null): string[] | null {
   if (words.length > 3 || !words.every((w) => /^\p{Lu}/u.test(w))) return null;
   return words.map((w) => w.toLowerCase());
 }
+
+/**
+ * The parts of a section's own heading, stemmed, when that heading is one identifier of
+ * several parts — an option or variable name (`LOG_STORE`, `AGENT_SINGLE_WORKFLOW`,
+ * `scrape_interval`, `web.listen-address`), as reference documentation heads a setting's
+ * section. Null for another heading, and for the page's own (its title).
+ */
+export function headingIdentifier(section: string | null): string[] | null {
+  const parts = (section ?? "").split(" > ");
+  if (parts.length < 2) return null;
+  const own = parts.at(-1)!.trim();
+  if (!/^`?-{0,2}[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+`?$/.test(own)) return null;
+  const terms = [...contentTerms(own).keys()];
+  return terms.length >= 2 ? terms : null;
+}

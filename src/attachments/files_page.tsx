@@ -95,6 +95,8 @@ function FileTable(
   props: { wikiId: string; files: AttachmentHead[]; versions: Map<string, number> },
 ) {
   const snippet = (f: { name: string; content_type: string }) => snippetOf(props.wikiId, f);
+  // The column of earlier versions shows only when a file has one.
+  const versioned = props.files.some((f) => (props.versions.get(f.name) ?? 0) > 0);
   return (
     <>
       {props.files.length === 0 ? <p class="hint">No files yet.</p> : (
@@ -104,7 +106,7 @@ function FileTable(
               <th>File</th>
               <th>Size</th>
               <th>Markdown</th>
-              <th>Earlier versions</th>
+              {versioned && <th>Earlier versions</th>}
             </tr>
           </thead>
           <tbody>
@@ -113,20 +115,22 @@ function FileTable(
                 <td>
                   <a href={attachmentHref(props.wikiId, f.name)}>{f.name}</a>
                 </td>
-                <td>{Math.max(1, Math.round(f.size / 1024))} KB</td>
+                <td>{megabytes(f.size)}</td>
                 <td>
                   <code>{snippet(f)}</code>
                 </td>
-                <td>
-                  {Array.from({ length: props.versions.get(f.name) ?? 0 }, (_, i) => (
-                    <>
-                      {i > 0 && " "}
-                      <a href={`${attachmentHref(props.wikiId, f.name)}?version=${i + 1}`}>
-                        {i + 1}
-                      </a>
-                    </>
-                  ))}
-                </td>
+                {versioned && (
+                  <td>
+                    {Array.from({ length: props.versions.get(f.name) ?? 0 }, (_, i) => (
+                      <>
+                        {i > 0 && " "}
+                        <a href={`${attachmentHref(props.wikiId, f.name)}?version=${i + 1}`}>
+                          {i + 1}
+                        </a>
+                      </>
+                    ))}
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>

@@ -22,10 +22,9 @@ import {
   selectLexicalStats,
   selectPackedPostings,
   selectPagePostings,
-  selectQueryTerms,
   selectTermAfter,
 } from "./store.ts";
-import type { Version } from "../versions/versions.ts";
+import { resolveVersions, type Version } from "../versions/versions.ts";
 import { versionTopK, versionView } from "./version_index.ts";
 
 /** One wiki's slot: its index (null while none is built), and the queue of its updates. */
@@ -62,7 +61,8 @@ type LexicalDeps = { db: Db; config: Pick<Config, "searchIndexBytes"> };
  * in `searchIndexBytes` are scored in SQL (`selectBm25`), with the same formula. `found`
  * receives the wikis whose statistics were read: they exist (a wiki that never held a chunk
  * has none, so its absence proves nothing). A wiki in `versions` is searched in that version
- * of it (src/search/version_index.ts), over the same in-memory index.
+ * of it (src/search/version_index.ts), over the same in-memory index; `asked` names a version
+ * read with the statistics and added to `versions` (an unknown one fails).
  */
 export async function lexicalTopK(
   deps: LexicalDeps,
@@ -73,14 +73,14 @@ export async function lexicalTopK(
   found?: Set<string>,
   versions?: Map<string, Version>,
   defaults = false,
+  asked: string | null = null,
 ): Promise<ChunkHit[]> {
   const cache = cacheOf(deps.db);
   const versioned = (id: string) => versions?.get(id);
-  // A version may hold words the live pages no longer have: it scores all the query's terms.
-  let queryTerms: Promise<string[]> | null = null;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const read = await selectLexicalStats(deps.db, wikiIds, query);
+    const read = await selectLexicalStats(deps.db, wikiIds, query, asked);
     for (const s of read) found?.add(s.wiki_id);
+    if (asked !== null && versions) await addAsked(deps.db, read, asked, versions);
     // A wiki with a default version is searched in it when the caller named none.
     for (const s of read) {
       if (!defaults || !versions || s.default_id === null || versions.has(s.wiki_id)) continue;
@@ -92,9 +92,6 @@ export async function lexicalTopK(
         isDefault: true,
       });
     }
-    if (versions?.size && !queryTerms) {
-      queryTerms = selectQueryTerms(deps.db, query);
-    }
     const stats = read.filter((s) => s.terms.length > 0 || versioned(s.wiki_id));
     const indexes = await Promise.all(
       stats.map((s) => currentIndex(deps, cache, s, versioned(s.wiki_id) !== undefined)),
@@ -104,13 +101,12 @@ export async function lexicalTopK(
       const version = versioned(s.wiki_id);
       return version ? versionView(deps.db, version, indexes[i]!) : null;
     }));
-    const terms = queryTerms ? await queryTerms : [];
     // From here on nothing awaits: the versions checked are the ones scored.
     if (indexes.some((index, i) => index!.version !== stats[i]!.version)) continue;
     if (views.some((v, i) => v && v.liveVersion !== indexes[i]!.version)) continue;
     return indexes.flatMap((index, i) =>
       views[i]
-        ? versionTopK(views[i], terms, params, limit)
+        ? versionTopK(views[i], stats[i]!.query_terms, params, limit)
         : topKChunks(index!, stats[i]!, params, limit)
     )
       .sort((a, b) => b.score - a.score || a.chunk_id - b.chunk_id)
@@ -121,6 +117,32 @@ export async function lexicalTopK(
     throw new Error("A version of this wiki cannot be searched: its index does not fit in memory");
   }
   return await selectBm25(deps.db, wikiIds, query, params, limit);
+}
+
+/**
+ * Adds the version `asked` names of each wiki the statistics read to `versions`; a wiki without
+ * it fails with the versions it has (`resolveVersions`), never answering from another.
+ */
+async function addAsked(
+  db: Db,
+  read: LexicalStats[],
+  asked: string,
+  versions: Map<string, Version>,
+): Promise<void> {
+  for (const s of read) {
+    if (versions.has(s.wiki_id)) continue;
+    if (s.asked_id === null) {
+      for (const [id, v] of await resolveVersions(db, [s.wiki_id], asked)) versions.set(id, v);
+      continue;
+    }
+    versions.set(s.wiki_id, {
+      id: s.asked_id,
+      wikiId: s.wiki_id,
+      name: s.asked_name!,
+      createdAt: s.asked_at!,
+      isDefault: s.asked_id === s.default_id,
+    });
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type Embedder, normalize } from "../lib/embedder.ts";
-import { stem, STOPWORDS, tokenize } from "../text/terms.ts";
+import { lightStem, STOPWORDS, tokenize } from "../text/terms.ts";
 
 /**
  * The built-in offline embedder: no weights, no network, no corpus statistics, so a vector
@@ -28,7 +28,7 @@ function embedText(text: string, dimensions: number): Float32Array {
       previous = ""; // a stopword also breaks a word pair
       continue;
     }
-    const word = stem(token);
+    const word = lightStem(token);
     words.set(word, (words.get(word) ?? 0) + 1);
     if (previous) {
       const pair = `${previous} ${word}`;

@@ -6,13 +6,13 @@ import { decodeCursor, encodeCursor } from "../lib/cursor.ts";
 import { requireWellFormed } from "../lib/well_formed.ts";
 import { pathKey } from "../markdown/paths.ts";
 import { versionPageUrl } from "../lib/urls.ts";
-import { resolveVersions, type Version, versionParam } from "../versions/versions.ts";
-import { overlayRow, overlayTerms, versionSharesPage } from "./version_index.ts";
+import { askedVersion, resolveVersions, type Version, versionParam } from "../versions/versions.ts";
+import { overlayRow, overlayTermsHeld, versionSharesPage } from "./version_index.ts";
 import { EmbedderError } from "../lib/embedder.ts";
 import { BM25, CANDIDATES, fuse, lexicalWeight, storesVectors } from "./fusion.ts";
 import { lexicalTopK } from "./lexical_cache.ts";
 import { buildSnippet } from "./snippet.ts";
-import { contentTerms } from "../text/terms.ts";
+import { contentTerms, holdsInOrder } from "../text/terms.ts";
 import {
   type ChunkCandidate,
   type ChunkHit,
@@ -97,13 +97,19 @@ export async function searchWikis(
   const { query, limit, cursor, version } = parseSearchInput(input);
   if (wikiIds.length === 0) throw new AppError("bad_request", "Name a wiki to search");
   const found = new Set<string>();
-  // A version named is looked up now; the wikis' defaults come with the search's statistics.
-  const versions = version ? await resolveVersions(deps.db, wikiIds, version) : new Map();
+  // A version named, and the wikis' defaults, come with the search's statistics.
+  const asked = askedVersion(wikiIds, version);
+  const versions = new Map<string, Version>();
   const { hits, rows } = await rankChunks(deps, wikiIds, query, "hybrid", {
     found,
     versions,
     defaults: version === undefined,
+    asked,
   });
+  // A wiki without statistics (no chunks yet) still refuses a version it does not have.
+  if (asked !== null && wikiIds.some((id) => !versions.has(id))) {
+    for (const [id, v] of await resolveVersions(deps.db, wikiIds, asked)) versions.set(id, v);
+  }
   await requireWikis(deps, wikiIds, found);
   const ranked = bestPerPage(hits);
   const offset = cursor ? offsetOf(cursor) : 0;
@@ -199,6 +205,7 @@ async function fusedChunks(
       options.found,
       versions,
       options.defaults,
+      options.asked ?? null,
     ),
     mode === "lexical" ? [] : nearestChunks(deps, wikiIds, query),
   ]);
@@ -266,11 +273,23 @@ function isLinkOnly(d: RescoreFields & { text: string }, terms: Set<string>): bo
  * such as "What the service does" is not named by every question that says "service").
  */
 function namesTopic(d: RescoreFields, terms: Set<string>): boolean {
-  return [d.title, d.heading_path.at(-1) ?? ""].some((field) => {
+  return [d.title, d.heading_path.at(-1) ?? ""].some((field, i) => {
     const words = contentWords(field);
     return words.length > 0 && words.every((w) => terms.has(w)) &&
-      2 * words.length >= terms.size;
+      (2 * words.length >= terms.size ||
+        (i === 1 && words.length >= 2 && isIdentifier(field) && holdsInOrder([...terms], words)));
   });
+}
+
+/**
+ * A heading that is one identifier of several parts — an option or variable name such as
+ * `LOG_STORE`, `AGENT_SINGLE_WORKFLOW`, `scrape_interval`, `web.listen-address` — whose parts
+ * are each a word of the query: reference documentation heads a setting's section with its
+ * name, and a question naming all of its parts in its order ("Where are step logs stored?")
+ * asks for it however many other words it holds.
+ */
+function isIdentifier(field: string): boolean {
+  return /^`?-{0,2}[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+`?$/.test(field.trim());
 }
 
 /**
@@ -330,6 +349,8 @@ export type RankOptions = {
    */
   versions?: Map<string, Version>;
   defaults?: boolean;
+  /** A version name the lexical leg looks up with its statistics and adds to `versions`. */
+  asked?: string | null;
 };
 
 /**
@@ -518,7 +539,7 @@ export async function termEvidence(
   const terms = await selectTermEvidence(db, wikiIds, query, chunkIds.filter((id) => id > 0));
   // A version's chunk of a revision the live pages no longer have holds its own terms.
   for (const id of chunkIds.filter((id) => id < 0)) {
-    const held = overlayTerms(db, id);
+    const held = overlayTermsHeld(db, id, terms.map((t) => t.term));
     for (const t of terms) {
       if (!held?.has(t.term)) continue;
       t.chunks.push(id);

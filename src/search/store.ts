@@ -187,10 +187,16 @@ export type LexicalStats = {
   avgdl: number;
   terms: string[];
   dfs: number[];
+  /** All the query's terms, in the wikis or not (a version may hold words the live pages lack). */
+  query_terms: string[];
   /** The wiki's default version (src/versions), read here so a live search costs nothing more. */
   default_id: number | null;
   default_name: string | null;
   default_at: Date | null;
+  /** The version `asked` names, when the wiki has it (one statement for a version's search). */
+  asked_id: number | null;
+  asked_name: string | null;
+  asked_at: Date | null;
 };
 
 /**
@@ -199,12 +205,15 @@ export type LexicalStats = {
  * with their document frequencies. One cheap statement per search, which the in-memory index
  * needs anyway: it is how a process learns that its copy of a wiki is out of date. A hyphenated
  * word taken whole is left out when one of its parts is a query term too, as in `selectBm25`
- * (`HYPHENATED_WHOLE`), so the in-memory leg scores exactly the terms the SQL leg does.
+ * (`HYPHENATED_WHOLE`), so the in-memory leg scores exactly the terms the SQL leg does. With
+ * `asked`, each wiki's version of that name comes too: a version's search needs no statement of
+ * its own to look it up.
  */
 export function selectLexicalStats(
   db: Db,
   wikiIds: string[],
   query: string,
+  asked: string | null = null,
 ): Promise<LexicalStats[]> {
   return db<LexicalStats>`
     WITH lx AS (
@@ -222,12 +231,19 @@ export function selectLexicalStats(
         WHERE d.df > 0 ORDER BY q.i) AS terms,
       ARRAY(SELECT d.df FROM q JOIN term_stats d ON d.wiki_id = s.wiki_id AND d.term = q.term
         WHERE d.df > 0 ORDER BY q.i) AS dfs,
+      ARRAY(SELECT q.term FROM q ORDER BY q.i) AS query_terms,
       (SELECT v.id FROM wikis w JOIN space_versions v ON v.id = w.default_version_id
         WHERE w.id = s.wiki_id)::float8 AS default_id,
       (SELECT v.name FROM wikis w JOIN space_versions v ON v.id = w.default_version_id
         WHERE w.id = s.wiki_id) AS default_name,
       (SELECT v.created_at FROM wikis w JOIN space_versions v ON v.id = w.default_version_id
-        WHERE w.id = s.wiki_id) AS default_at
+        WHERE w.id = s.wiki_id) AS default_at,
+      (SELECT v.id FROM space_versions v WHERE v.wiki_id = s.wiki_id
+        AND lower(v.name) = lower(${asked}::text))::float8 AS asked_id,
+      (SELECT v.name FROM space_versions v WHERE v.wiki_id = s.wiki_id
+        AND lower(v.name) = lower(${asked}::text)) AS asked_name,
+      (SELECT v.created_at FROM space_versions v WHERE v.wiki_id = s.wiki_id
+        AND lower(v.name) = lower(${asked}::text)) AS asked_at
     FROM search_stats s WHERE s.wiki_id = ANY(${wikiIds}::text[])`;
 }
 
@@ -601,23 +617,6 @@ export function selectTermEvidence(
         WHERE p.wiki_id = ANY(${wikiIds}::text[]) AND p.term = q.term
           AND p.chunk_id = ANY(${chunkIds}::bigint[])) AS chunks
     FROM q`;
-}
-
-/**
- * All the lexemes of a query, in order, as `selectLexicalStats` reads them (hyphen rule
- * included), whether the live pages hold them or not: a version may hold words they no longer do.
- */
-export async function selectQueryTerms(db: Db, query: string): Promise<string[]> {
-  const rows = await db<{ term: string }>`
-    WITH lx AS (
-      SELECT u.lexeme, u.i FROM unnest(to_tsvector('english', ${lexicalText(query)}::text))
-        WITH ORDINALITY AS u(lexeme, positions, weights, i)
-    )
-    SELECT lexeme AS term FROM lx
-    WHERE NOT (lexeme ~ ${HYPHENATED_WHOLE}::text AND EXISTS (
-      SELECT 1 FROM lx part WHERE part.lexeme = ANY(string_to_array(lx.lexeme, '-'))))
-    ORDER BY i`;
-  return rows.map((r) => r.term);
 }
 
 /**

@@ -32,7 +32,7 @@ export function PageView(
       title={page.title}
       path={page.path}
       toc={<TableOfContents html={props.html} />}
-      scripts={["docs_blocks.js", "code_copy.js"]}
+      scripts={["docs_blocks.js", "copy.js"]}
     >
       {props.home && wiki.description && <p class="lead">{wiki.description}</p>}
       {props.home && (

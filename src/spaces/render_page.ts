@@ -2,16 +2,10 @@ import type { Db } from "../db/db.ts";
 import { sha256Hex } from "../lib/sha256.ts";
 import { sizedLru } from "../lib/sized_lru.ts";
 import { countLinks, MAX_LINKS } from "../markdown/links.ts";
-import { linkKeys, renderMarkdown } from "./render_markdown.ts";
-import { type LinkTarget, selectLinkTargets } from "./store.ts";
-
-type PageToRender = {
-  wikiId: string;
-  path: string;
-  markdown: string;
-  canCreate: boolean;
-  title?: string;
-};
+import { type PageToRender, runJob } from "./render_job.ts";
+import { linkKeys } from "./render_markdown.ts";
+import { type RunJob, withRenderThread } from "./render_threads.ts";
+import { selectLinkTargets } from "./store.ts";
 
 /**
  * Pages from this size (characters) are rendered once per content and context, then served
@@ -33,28 +27,32 @@ const rendered = sizedLru<string | string[] | null>(
   (v) => typeof v === "string" ? v.length : (v?.join("").length ?? 0) + 64,
 );
 
+/** How many large pages were rendered rather than served from `rendered` (tests read it). */
+export const largeRenders = { count: 0 };
+
 /**
  * Renders markdown as a page of a wiki: looks up which of its links reach existing pages,
  * then renders (`renderMarkdown`). Used for saved pages, old revisions and previews alike.
  * A page stored before links were capped (`MAX_LINKS`, repeats included) and holding more is
  * shown with its links as text, so no page takes seconds to view (issue 26.3). A large page
- * is rendered once and its HTML kept (`rendered`).
+ * is rendered once and its HTML kept (`rendered`); its link scan and render run in the render
+ * worker (`render_threads.ts`), so the few hundred ms a 1 MB page takes never hold the event
+ * loop.
  */
-/** How many large pages were rendered rather than served from `rendered` (tests read it). */
-export const largeRenders = { count: 0 };
-
 export async function renderPage(db: Db, page: PageToRender): Promise<string> {
   if (page.markdown.length < CACHE_FROM) {
     const keys = countLinks(page.markdown) > MAX_LINKS ? null : linkKeys(page.markdown, page.path);
     const targets = keys ? await selectLinkTargets(db, page.wikiId, keys) : new Map();
-    return renderWith(page, keys !== null, targets);
+    return runJob({ op: "render", page, links: keys !== null, targets });
   }
+  return await withRenderThread((run) => renderLarge(db, page, run));
+}
+
+async function renderLarge(db: Db, page: PageToRender, run: RunJob): Promise<string> {
   const content = await sha256Hex(`${page.path}\0${page.markdown}`);
   let keys = rendered.get(`keys:${content}`) as string[] | null | undefined;
   if (keys === undefined) {
-    keys = countLinks(page.markdown) > MAX_LINKS
-      ? null
-      : [...new Set(linkKeys(page.markdown, page.path))];
+    keys = await run({ op: "scan", markdown: page.markdown, path: page.path });
     rendered.set(`keys:${content}`, keys);
   }
   const targets = keys ? await selectLinkTargets(db, page.wikiId, keys) : new Map();
@@ -68,16 +66,8 @@ export async function renderPage(db: Db, page: PageToRender): Promise<string> {
   const key = `html:${content}:${await sha256Hex(context)}`;
   const kept = rendered.get(key);
   if (typeof kept === "string") return kept;
-  const html = renderWith(page, keys !== null, targets);
+  const html = await run({ op: "render", page, links: keys !== null, targets });
   largeRenders.count++;
   rendered.set(key, html);
   return html;
-}
-
-function renderWith(
-  page: PageToRender,
-  links: boolean,
-  targets: Map<string, LinkTarget>,
-): string {
-  return renderMarkdown(page.markdown, { ...page, targets }, { links });
 }

@@ -28,10 +28,22 @@ const SUFFIXES: [RegExp, string | ((m: string) => string)][] = [
 
 /**
  * Light English stemming: enough to meet `running` with `run` and `studies` with `study`.
- * Remembered across calls for 50,000 words (`boundedMemo`): a search stems the words of its
- * query, its candidates' titles and headings and its snippets' texts, mostly the same words again.
+ * The offline embedder's: its vectors are stored, so its words stay as they were indexed.
  */
-export const stem: (word: string) => string = boundedMemo(stemOnce, 50_000);
+export const lightStem: (word: string) => string = boundedMemo(stemOnce, 50_000);
+
+/**
+ * The stem words are compared by: `lightStem`, then a final `e` dropped when three letters
+ * remain, so a verb meets its own past and present forms: "stored" and "store" (`stor`),
+ * "enabled" and "enable", "making" and "make", "required" and "require". Without it "Where are
+ * step logs stored?" shared no word with a section headed `LOG_STORE`. Remembered across calls
+ * for 50,000 words (`boundedMemo`): a search stems the words of its query, its candidates'
+ * titles and headings and its snippets' texts, mostly the same words again.
+ */
+export const stem: (word: string) => string = boundedMemo((word) => {
+  const light = stemOnce(word);
+  return light.length > 3 && light.endsWith("e") && !/\d/.test(light) ? light.slice(0, -1) : light;
+}, 50_000);
 
 function stemOnce(word: string): string {
   if (word.length <= 3 || /\d/.test(word)) return word;
@@ -128,4 +140,15 @@ export function contentTerms(text: string): Map<string, string> {
     if (!terms.has(term)) terms.set(term, token);
   }
   return terms;
+}
+
+/**
+ * Whether a text's content words (`contentTerms` order) hold `parts` in the same order, other
+ * words between them allowed: "Where are step logs stored?" names `LOG_STORE`, "What callback
+ * URL goes into the GitHub app?" does not name `GITHUB_URL`.
+ */
+export function holdsInOrder(words: string[], parts: string[]): boolean {
+  let at = 0;
+  for (const w of words) if (w === parts[at]) at++;
+  return parts.length > 0 && at === parts.length;
 }

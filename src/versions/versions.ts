@@ -74,12 +74,9 @@ export async function resolveVersions(
   wikiIds: string[],
   name?: string | null,
 ): Promise<Map<string, Version>> {
-  const asked = name?.trim() || null;
+  const asked = askedVersion(wikiIds, name);
   const out = new Map<string, Version>();
-  if (asked?.toLowerCase() === LATEST || wikiIds.length === 0) return out;
-  if (asked && wikiIds.length > 1) {
-    throw new AppError("bad_request", `Name one wiki to read version "${asked}" of`);
-  }
+  if ((name?.trim() && asked === null) || wikiIds.length === 0) return out;
   for (const r of await selectVersionChoice(db, wikiIds, asked)) {
     if (r.id === null) {
       if (asked) throw versionNotFound(r.wiki_id, asked, r.names);
@@ -94,6 +91,19 @@ export async function resolveVersions(
     });
   }
   return out;
+}
+
+/**
+ * The version name a read asks for, to be looked up: null for none and for the live pages
+ * ("latest"). A name needs one wiki to be read in.
+ */
+export function askedVersion(wikiIds: string[], name?: string | null): string | null {
+  const asked = name?.trim() || null;
+  if (asked === null || asked.toLowerCase() === LATEST) return null;
+  if (wikiIds.length > 1) {
+    throw new AppError("bad_request", `Name one wiki to read version "${asked}" of`);
+  }
+  return asked;
 }
 
 /** The error of an unknown version: it lists the versions the wiki has. */

@@ -45,12 +45,12 @@ export function freePort(): number {
  */
 export async function startServer(
   env: Record<string, string>,
-  options: { port?: number; startSeconds?: number } = {},
+  options: { port?: number; startSeconds?: number; denoFlags?: string[] } = {},
 ): Promise<ServerProcess> {
   const port = options.port ?? freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "main.ts"],
+    args: ["run", "-A", ...options.denoFlags ?? [], "main.ts"],
     cwd: ROOT,
     env: {
       PORT: String(port),

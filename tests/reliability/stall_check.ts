@@ -4,7 +4,7 @@
  * server's RSS sampled every 100 ms.
  *
  *   deno run -A tests/reliability/stall_check.ts [--store pglite|postgres] [--port 8101]
- *     [--only export|sync|links]
+ *     [--only export|sync|links] [--cpu-prof <dir>]
  *
  * - export: an anonymous export of a public wiki holding files up to its quota
  *   (`SPACE_FILES_MB`, 100 MB by default: 20 files of 5 MB);
@@ -31,10 +31,13 @@ const { values } = parseArgs({
     store: { type: "string", default: "pglite" },
     port: { type: "string", default: "8101" },
     only: { type: "string" },
+    "cpu-prof": { type: "string" },
   },
 });
 const kind = values.store === "postgres" ? "postgres" : "pglite";
 const port = Number(values.port);
+/** `--cpu-prof <dir>`: the server writes a V8 CPU profile there when it stops. */
+const denoFlags = values["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${values["cpu-prof"]}`] : [];
 
 /** Runs `work` against the server while watching `/healthz` and the process's RSS. */
 async function watched(url: string, pid: number, work: () => Promise<string>) {
@@ -80,6 +83,18 @@ async function watched(url: string, pid: number, work: () => Promise<string>) {
   };
 }
 
+/**
+ * The same probe for 3 s with nothing else running: `/healthz`'s own latency on this machine at
+ * this load (the figures above it are only as good as this floor is low).
+ */
+async function idleFloor(server: { url: string; pid: number }, what: string): Promise<void> {
+  const figures = await watched(server.url, server.pid, async () => {
+    await sleep(3000);
+    return "idle";
+  });
+  console.log(`idle before ${what} (${kind}): ${JSON.stringify(figures)}`);
+}
+
 /** A process's user and system CPU time so far, in ms (`/proc/<pid>/stat`, 100 ticks a second). */
 async function cpuMs(pid: number): Promise<number> {
   const fields = (await Deno.readTextFile(`/proc/${pid}/stat`)).split(") ")[1]!.split(" ");
@@ -114,8 +129,9 @@ async function measureExport(): Promise<void> {
         });
       }
     });
-    const server = await startServer(store.env, { port });
+    const server = await startServer(store.env, { port, denoFlags });
     try {
+      await idleFloor(server, "export");
       const figures = await watched(server.url, server.pid, async () => {
         const res = await fetch(`${server.url}/w/big/-/export`);
         let bytes = 0;
@@ -166,7 +182,7 @@ async function measureSync(): Promise<void> {
       ...store.env,
       SYNC_ALLOW_HOSTS: git.host,
       SYNC_SCHEDULER: "false",
-    }, { port });
+    }, { port, denoFlags });
     try {
       const figures = await watched(server.url, server.pid, async () => {
         const res = await fetch(`${server.url}/api/v1/spaces/handbook/sync`, {
@@ -205,10 +221,11 @@ async function measureLinks(): Promise<void> {
       await writePage(deps, { wikiId: "links", path: "Cap", markdown: atCap }, by);
       await writePage(deps, { wikiId: "links", path: "Warm", markdown: "# Warm\n\n[a](q.md)" }, by);
     });
-    const server = await startServer(store.env, { port });
+    const server = await startServer(store.env, { port, denoFlags });
     try {
       // A first view compiles the rendering code: not what a page costs.
       await (await fetch(`${server.url}/w/links/Warm`)).text();
+      await idleFloor(server, "views");
       for (const path of ["Old", "Cap", "Old", "Cap"]) {
         const figures = await watched(server.url, server.pid, async () => {
           const res = await fetch(`${server.url}/w/links/${path}`);

@@ -233,7 +233,7 @@ export function SearchForm(props: {
       <button type="submit">Search</button>
       {props.children}
       <script src="/assets/nav.js" defer></script>
-      <script src="/assets/search.js" defer></script>
+      <script type="module" src="/assets/search.js"></script>
     </form>
   );
 }

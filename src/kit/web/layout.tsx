@@ -223,7 +223,7 @@ ol.steps{padding-left:1.5rem}.step-title{font-weight:600;margin:0.5rem 0 0.25rem
 .helpful fieldset{border:1px solid #8888;border-radius:4px;margin-top:2rem}
 .helpful textarea{width:100%}
 ol.order .order-item{display:flex;gap:0.5rem;align-items:center;margin:0.2rem 0}
-/* code blocks: highlighted on the server (highlight.js classes), a Copy button (code_copy.js) */
+/* code blocks: highlighted on the server (highlight.js classes), a Copy button (copy.js) */
 .code-block{position:relative}
 .code-block pre{padding-right:4.5rem}
 /* code wraps at spaces, breaking a long word only where it must */
@@ -359,7 +359,7 @@ export function Layout(
             {props.children}
           </main>
           <script src="/assets/menu.js" defer></script>
-          <script src="/assets/palette.js" defer></script>
+          <script type="module" src="/assets/palette.js"></script>
         </body>
       </html>
     </>

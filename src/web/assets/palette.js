@@ -3,6 +3,8 @@
 // sections from the page's suggest address (`data-suggest` of the search box, JSON). The box is
 // a combobox (WAI-ARIA 1.2 pattern): ↓/↑ move through the options, Enter opens one, Esc closes.
 // Pages without a search box get no palette; the search form works without script.
+import { suggestAsYouType } from "./suggest.js";
+
 (() => {
   const source = document.querySelector("input[data-suggest]");
   // The editor keeps Ctrl+K for links, and its visual mode lost keystrokes beside the palette's
@@ -26,8 +28,6 @@
   const input = dialog.querySelector("input");
   const list = dialog.querySelector("ul");
   let active = -1;
-  let timer = null;
-  let pending = null;
 
   const options = () => [...list.querySelectorAll("[role=option]")];
   function activate(at) {
@@ -69,23 +69,7 @@
     activate(0);
   }
 
-  input.addEventListener("input", () => {
-    clearTimeout(timer);
-    timer = setTimeout(async () => {
-      const query = input.value.trim();
-      pending?.abort();
-      if (query.length < 2) return show([]);
-      const controller = new AbortController();
-      pending = controller;
-      try {
-        const url = `${source.dataset.suggest}?q=${encodeURIComponent(query)}`;
-        const res = await fetch(url, { signal: controller.signal });
-        if (res.ok) show((await res.json()).results);
-      } catch {
-        // a newer query took over, or the network failed: Enter still searches
-      }
-    }, 120);
-  });
+  suggestAsYouType(input, source.dataset.suggest, 120, show);
   input.addEventListener("keydown", (event) => {
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       event.preventDefault();

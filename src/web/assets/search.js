@@ -2,6 +2,8 @@
 // titles and the best sections with their snippets (and spaces), from GET <data-suggest>?q=…
 // (JSON), in a list under the box. Enter still submits the form to the
 // full results page, which is what happens without this script.
+import { suggestAsYouType } from "./suggest.js";
+
 (() => {
   const input = document.querySelector("input[data-suggest]");
   if (!input) return;
@@ -11,8 +13,6 @@
   list.hidden = true;
   input.after(list);
   input.setAttribute("aria-controls", "wiki-suggest");
-  let timer = null;
-  let pending = null;
 
   function show(results) {
     list.replaceChildren(...results.map((r) => {
@@ -40,23 +40,7 @@
     list.hidden = results.length === 0;
   }
 
-  input.addEventListener("input", () => {
-    clearTimeout(timer);
-    timer = setTimeout(async () => {
-      const query = input.value.trim();
-      pending?.abort();
-      if (query.length < 2) return show([]);
-      const controller = new AbortController();
-      pending = controller;
-      try {
-        const url = `${input.dataset.suggest}?q=${encodeURIComponent(query)}`;
-        const res = await fetch(url, { signal: controller.signal });
-        if (res.ok) show((await res.json()).results);
-      } catch {
-        // a newer query took over, or the network failed: the form still works
-      }
-    }, 150);
-  });
+  suggestAsYouType(input, input.dataset.suggest, 150, show);
   input.addEventListener("keydown", (event) => {
     if (event.key === "Escape") show([]);
     if (event.key === "ArrowDown" && !list.hidden) {
