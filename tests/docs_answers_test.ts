@@ -292,3 +292,28 @@ Deno.test("a callout's text answers: found in its page, quoted as written", asyn
   assert.match(answer.answer, /will not work correctly/);
   assert.doesNotMatch(answer.answer, /:::|\*\*Warning\*\*|^>/m);
 });
+
+// A question whose answer's section never names part of what is asked: the cluster page's
+// section on reaching steps by name, and the services page that names the database service.
+const CLUSTER = "# Cluster backend\n\nThe cluster backend runs each step in its own pod.\n\n" +
+  "## Tips\n\n### Reaching other steps\n\n" +
+  "Every step of a run can reach the other steps by using the step name as the hostname, " +
+  "so any port of another step is reached directly.\n\n" +
+  "## Volumes\n\nEach run gets a temporary volume.\n";
+const SERVICES = "# Services\n\nA pipeline can start services for its steps, such as a " +
+  "database or a cache.\n\n" +
+  "In the example below, the MySQL service is named database and is available at " +
+  "database:3306.\n\n## Detached steps\n\nA step can also run detached.\n";
+
+Deno.test("a part of the question its section never names is answered from the best other page", async () => {
+  const { db, app } = await docsWiki({ "cluster": CLUSTER, "services": SERVICES });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "From a step, at what hostname and port do I reach another step's MySQL service named database?",
+  );
+  assert.equal(answer.citations[0]!.page, "cluster", answer.answer);
+  assert.ok(answer.citations.some((c) => c.page === "services"), answer.answer);
+  assert.match(answer.answer, /database:3306/);
+});

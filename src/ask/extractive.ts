@@ -81,6 +81,10 @@ const FOLLOW = 0.6;
 const TOP_PAGES = 3;
 /** …when it matches at least this share of what the best sentence matches. */
 const MIN_SHARE = 0.2;
+/** The share of the best sentence's coverage another page's sentence needs to add a part asked. */
+const OTHER_PART = 0.5;
+/** How many of the words the section lacks that sentence must hold (a part, not a shared word). */
+const PART_WORDS = 2;
 
 /** Sentences of a passage located in its page's markdown (quotes are cut from the page). */
 export function locatedSentences(
@@ -339,6 +343,7 @@ function chooseSentences(question: Question, best: Scored, scored: Scored[], pas
   };
   if (sectioned(best.passage)) {
     oneSection(best, scored, { add, chosen, have, qTerms, code, number });
+    otherPart(question, best, scored, passages, { add, chosen, have });
   } else {
     otherPages(best, scored, passages, { add, chosen, have, addresses, amountFound, qTerms });
   }
@@ -472,6 +477,36 @@ function oneSection(
     (lacksAmount ? holdsNumber(c.plain) : c.sentence.kind === "code")
   );
   if (other && ctx.chosen.length < MAX_SENTENCES) ctx.add(other);
+}
+
+/**
+ * A question that asks for more than its answer's section holds: words of the question absent
+ * from the passage (its heading and text) and from the answer, two of them held by the best
+ * sentence of the best-ranked other page ("… reach a MySQL service named database?" answered
+ * from a section on reaching steps by name, which never names MySQL or a database). That
+ * sentence joins, when it matches at least half as well as the best.
+ */
+function otherPart(
+  question: Question,
+  best: Scored,
+  scored: Scored[],
+  passages: Passage[],
+  ctx: { add: (c: Scored) => void; chosen: Scored[]; have: Set<string> },
+): void {
+  if (ctx.chosen.length >= MAX_SENTENCES) return;
+  const section = withCompounds(
+    question,
+    `${best.passage.section ?? ""} ${best.passage.text}`,
+  );
+  const missing = question.asked.filter((t) => !section.has(t) && !ctx.have.has(t));
+  if (missing.length === 0) return;
+  const page = passages.find((p) => p.page !== best.passage.page)?.page;
+  const other = scored.find((c) =>
+    c.passage.page === page && !c.untyped && !ctx.chosen.includes(c) &&
+    missing.filter((t) => c.terms.has(t)).length >= PART_WORDS &&
+    c.coverage >= OTHER_PART * best.coverage
+  );
+  if (other) ctx.add(other);
 }
 
 /**
