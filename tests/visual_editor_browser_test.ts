@@ -28,15 +28,36 @@ async function block(page: Page, name: string) {
   }
   // Crepe shows its menu from a debounced check of the caret's block; on a loaded machine that
   // check can miss the "/" (CI's call log: the menu stayed hidden). A person types it again.
+  // Crepe shows no "/" menu inside a list: if the caret is still in one, leave it as a person would.
   const item = menu.getByText(name, { exact: true });
   for (let tries = 1; !(await item.isVisible()); tries++) {
     await item.waitFor({ state: "visible", timeout: 5_000 }).catch(async () => {
-      if (tries >= 3) throw new Error(`the "/" menu did not open for ${name}`);
+      const where = await caretBlock(page);
+      if (tries >= 3) {
+        const markdown = await page.locator("textarea[name=markdown]").inputValue();
+        throw new Error(
+          `the "/" menu did not open for ${name}; caret in ${where}; markdown: ${
+            JSON.stringify(markdown)
+          }`,
+        );
+      }
       await page.keyboard.press("Backspace");
+      if (where.includes("LI")) await page.keyboard.press("Enter");
       await page.keyboard.type("/");
     });
   }
   await item.click();
+}
+
+/** The elements around the caret, innermost first (e.g. "P < LI < UL < DIV"), for a failure's message. */
+function caretBlock(page: Page): Promise<string> {
+  return page.evaluate(`(() => {
+    const names = [];
+    for (let n = getSelection()?.anchorNode; n && names.length < 5; n = n.parentElement) {
+      if (n.nodeType === 1) names.push(n.tagName);
+    }
+    return names.join(" < ");
+  })()`) as Promise<string>;
 }
 
 /** Pastes a PNG into the focused element, as a screenshot is pasted. */
