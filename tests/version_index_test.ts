@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { Hono } from "hono";
 import { writePage } from "../src/pages/write_page.ts";
+import type { Deps } from "../src/deps.ts";
 import { searchWikis } from "../src/search/search_wikis.ts";
 import { versionViewBytes } from "../src/search/version_index.ts";
 import { publishVersion } from "../src/versions/versions.ts";
@@ -17,6 +18,11 @@ const PAGES: Record<string, string> = {
   Seeds: "# Seeds\n\nSeeds sown in spring want a fine tilth and a moist heap of compost.\n",
 };
 
+/** Writes a page as a test would: a test source, no account. */
+function write(deps: Deps, wikiId: string, path: string, markdown: string) {
+  return writePage(deps, { wikiId, path, markdown }, { source: "test" });
+}
+
 async function search(app: Hono, wiki: string, q: string, version?: string) {
   const params = new URLSearchParams({ q, ...(version ? { version } : {}) });
   const res = await app.request(`/api/v1/public/wikis/${wiki}/search?${params}`);
@@ -27,21 +33,16 @@ async function search(app: Hono, wiki: string, q: string, version?: string) {
 Deno.test("versions pinning the same revision index it once, and rank as a wiki of their pages", async () => {
   await using db = await freshDb();
   const { app, deps } = testApp(db);
-  const by = { source: "test" };
   for (const id of ["lab", "copy"]) await createWiki(db, { id, visibility: "public" });
   for (const [path, markdown] of Object.entries(PAGES)) {
-    await writePage(deps, { wikiId: "lab", path, markdown }, by);
-    await writePage(deps, { wikiId: "copy", path, markdown }, by);
+    await write(deps, "lab", path, markdown);
+    await write(deps, "copy", path, markdown);
   }
   // v1 and v2 pin the same revisions; Compost and Mulch change after both.
   await publishVersion(db, "lab", { name: "v1" }, null);
   await publishVersion(db, "lab", { name: "v2" }, null);
-  await writePage(deps, {
-    wikiId: "lab",
-    path: "Compost",
-    markdown: "# Compost\n\nA hot bin is ready after ten days.\n",
-  }, by);
-  await writePage(deps, { wikiId: "lab", path: "Mulch", markdown: "# Mulch\n\nGravel.\n" }, by);
+  await write(deps, "lab", "Compost", "# Compost\n\nA hot bin is ready after ten days.\n");
+  await write(deps, "lab", "Mulch", "# Mulch\n\nGravel.\n");
 
   const queries = ["compost heap ready", "moist heap", "worms kitchen", "three months"];
   const copy = await Promise.all(queries.map((q) => search(app, "copy", q)));
@@ -67,11 +68,7 @@ Deno.test("versions pinning the same revision index it once, and rank as a wiki 
 
   // A version pinning another revision of a changed page adds that revision, once.
   await publishVersion(db, "lab", { name: "v3" }, null);
-  await writePage(deps, {
-    wikiId: "lab",
-    path: "Compost",
-    markdown: "# Compost\n\nA tumbler is ready after six weeks.\n",
-  }, by);
+  await write(deps, "lab", "Compost", "# Compost\n\nA tumbler is ready after six weeks.\n");
   const v3 = await search(app, "lab", "ready", "v3");
   assert.match(v3[0]!.snippet, /ten days/);
   const again = await search(app, "lab", "ready", "v1");
@@ -83,13 +80,10 @@ Deno.test("versions pinning the same revision index it once, and rank as a wiki 
 Deno.test("a search in a version is as many statements as one of the live pages: two, warm", async () => {
   await using db = await freshDb();
   const deps = testDeps(db);
-  const by = { source: "test" };
   await createWiki(db, { id: "lab", visibility: "public" });
-  for (const [path, markdown] of Object.entries(PAGES)) {
-    await writePage(deps, { wikiId: "lab", path, markdown }, by);
-  }
+  for (const [path, markdown] of Object.entries(PAGES)) await write(deps, "lab", path, markdown);
   await publishVersion(db, "lab", { name: "v1" }, null);
-  await writePage(deps, { wikiId: "lab", path: "Compost", markdown: "# Compost\n\nGone.\n" }, by);
+  await write(deps, "lab", "Compost", "# Compost\n\nGone.\n");
   const counted = countingDb(db);
   const search = { ...deps, db: counted.db };
   const statements = async (version?: string) => {
