@@ -1,9 +1,7 @@
 import type { Db } from "../db/db.ts";
 import { sha256Hex } from "../lib/sha256.ts";
 import { sizedLru } from "../lib/sized_lru.ts";
-import { countLinks, MAX_LINKS } from "../markdown/links.ts";
-import { type PageToRender, runJob } from "./render_job.ts";
-import { linkKeys } from "./render_markdown.ts";
+import { type PageToRender, runJob, scanLinks } from "./render_job.ts";
 import { type RunJob, withRenderThread } from "./render_threads.ts";
 import { selectLinkTargets } from "./store.ts";
 
@@ -41,7 +39,7 @@ export const largeRenders = { count: 0 };
  */
 export async function renderPage(db: Db, page: PageToRender): Promise<string> {
   if (page.markdown.length < CACHE_FROM) {
-    const keys = countLinks(page.markdown) > MAX_LINKS ? null : linkKeys(page.markdown, page.path);
+    const keys = scanLinks(page.markdown, page.path);
     const targets = keys ? await selectLinkTargets(db, page.wikiId, keys) : new Map();
     return runJob({ op: "render", page, links: keys !== null, targets });
   }
