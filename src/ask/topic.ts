@@ -1,4 +1,4 @@
-import { contentTerms, stem, STOPWORDS, tokenize } from "../text/terms.ts";
+import { contentTerms, isIdentifier, stem, STOPWORDS, tokenize } from "../text/terms.ts";
 
 /**
  * What a question asks about, by its form: "What is a space?", "What are teams?", "How do
@@ -96,7 +96,7 @@ export function headingIdentifier(section: string | null): string[] | null {
   const parts = (section ?? "").split(" > ");
   if (parts.length < 2) return null;
   const own = parts.at(-1)!.trim();
-  if (!/^`?-{0,2}[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+`?$/.test(own)) return null;
+  if (!isIdentifier(own)) return null;
   const terms = [...contentTerms(own).keys()];
   return terms.length >= 2 ? terms : null;
 }

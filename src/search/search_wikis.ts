@@ -12,7 +12,7 @@ import { EmbedderError } from "../lib/embedder.ts";
 import { BM25, CANDIDATES, fuse, lexicalWeight, storesVectors } from "./fusion.ts";
 import { lexicalTopK } from "./lexical_cache.ts";
 import { buildSnippet } from "./snippet.ts";
-import { contentTerms, holdsInOrder } from "../text/terms.ts";
+import { contentTerms, holdsInOrder, isIdentifier } from "../text/terms.ts";
 import {
   type ChunkCandidate,
   type ChunkHit,
@@ -270,7 +270,9 @@ function isLinkOnly(d: RescoreFields & { text: string }, terms: Set<string>): bo
 /**
  * Whether the query names the page's title or the chunk's own heading: every content word of
  * it is in the query, and they are at least half of the query's content words (a heading
- * such as "What the service does" is not named by every question that says "service").
+ * such as "What the service does" is not named by every question that says "service"). A heading
+ * that is a setting's name (`isIdentifier`: `LOG_STORE`) is named by a query holding all its
+ * parts in their order, however many other words it has ("Where are step logs stored?").
  */
 function namesTopic(d: RescoreFields, terms: Set<string>): boolean {
   return [d.title, d.heading_path.at(-1) ?? ""].some((field, i) => {
@@ -279,17 +281,6 @@ function namesTopic(d: RescoreFields, terms: Set<string>): boolean {
       (2 * words.length >= terms.size ||
         (i === 1 && words.length >= 2 && isIdentifier(field) && holdsInOrder([...terms], words)));
   });
-}
-
-/**
- * A heading that is one identifier of several parts — an option or variable name such as
- * `LOG_STORE`, `AGENT_SINGLE_WORKFLOW`, `scrape_interval`, `web.listen-address` — whose parts
- * are each a word of the query: reference documentation heads a setting's section with its
- * name, and a question naming all of its parts in its order ("Where are step logs stored?")
- * asks for it however many other words it holds.
- */
-function isIdentifier(field: string): boolean {
-  return /^`?-{0,2}[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+`?$/.test(field.trim());
 }
 
 /**

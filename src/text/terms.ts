@@ -152,3 +152,12 @@ export function holdsInOrder(words: string[], parts: string[]): boolean {
   for (const w of words) if (w === parts[at]) at++;
   return parts.length > 0 && at === parts.length;
 }
+
+/**
+ * Whether a text is one identifier of several parts — an option or variable name such as
+ * `LOG_STORE`, `AGENT_SINGLE_WORKFLOW`, `scrape_interval`, `web.listen-address`, `--dry-run` — as
+ * reference documentation heads a setting's section with its name.
+ */
+export function isIdentifier(text: string): boolean {
+  return /^`?-{0,2}[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+`?$/.test(text.trim());
+}
