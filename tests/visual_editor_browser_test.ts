@@ -17,9 +17,16 @@ async function visual(page: Page) {
   await page.locator(".milkdown .ProseMirror").waitFor();
 }
 
+/**
+ * Keys as a person types them, a few dozen ms apart. All at once, a key typed while an input rule
+ * ("- " making a list) rebuilds the block can land elsewhere on a loaded machine (CI's failure:
+ * "- one" saved as "- ne" with the "o" at the end), a race in the editor's handling of DOM input.
+ */
+const TYPING = { delay: 30 };
+
 /** Picks a block from the "/" menu. */
 async function block(page: Page, name: string) {
-  await page.keyboard.type("/");
+  await page.keyboard.type("/", TYPING);
   const menu = page.locator(".milkdown-slash-menu");
   if (Deno.env.get("DEBUG_VISUAL")) {
     await page.waitForTimeout(500);
@@ -43,7 +50,7 @@ async function block(page: Page, name: string) {
       }
       await page.keyboard.press("Backspace");
       if (where.includes("LI")) await page.keyboard.press("Enter");
-      await page.keyboard.type("/");
+      await page.keyboard.type("/", TYPING);
     });
   }
   await item.click();
@@ -90,7 +97,7 @@ async function writeInVisualMode(device: string, viewport: { width: number; heig
   await visual(page);
   const editor = page.locator(".milkdown .ProseMirror");
   await editor.click();
-  const type = (text: string) => page.keyboard.type(text);
+  const type = (text: string) => page.keyboard.type(text, TYPING);
   const press = (key: string) => page.keyboard.press(key);
 
   await type("# Visual page");
