@@ -1,16 +1,14 @@
 import assert from "node:assert/strict";
-import axe from "axe-core";
 import type { Page } from "npm:playwright-core@1.65.1";
 import { writePage } from "../src/pages/write_page.ts";
+import { axeWindow, SIZES, violationsInBothSchemes } from "./axe.ts";
 import { CHROMIUM, createSpace, liveApp, signUp } from "./live_app.ts";
 
-// axe-core (the accessibility engine, test-only) run inside real headless Chromium on the
-// pages people read and work in: the published reading view (anonymous, with callouts, tabs
-// and code), the editor, the dashboard, the usage page and the API reference, on a desktop and
-// a phone, light and dark (the app follows the system's scheme), plus the palette and the
-// phone menu open. None may have a serious or critical violation.
-
-const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
+// axe-core run inside real headless Chromium on the pages people read and work in: the
+// published reading view (anonymous, with callouts, tabs and code), the editor, the dashboard
+// and the usage page, on a desktop and a phone, light and dark, plus the palette and the phone
+// menu open. None may have a serious or critical violation. The API reference, the longest page
+// to check, is its own test (axe_api_reference_browser_test.ts) so the two run side by side.
 
 const DOCS_PAGE = `# Callouts and code
 
@@ -36,28 +34,9 @@ const port: number = 8000; // "the default"
 \`\`\`
 `;
 
-/** What differs between the schemes: colours only. The dark run checks just these rules. */
-const COLOUR_RULES = ["color-contrast", "link-in-text-block"];
-
-/** Runs axe-core in the page; gives its serious and critical violations, one line each. */
-async function seriousViolations(page: Page, rules?: string[]): Promise<string[]> {
-  if (!(await page.evaluate("typeof window.axe === 'object'"))) await page.evaluate(axe.source);
-  const options = { resultTypes: ["violations"], ...(rules && { runOnly: rules }) };
-  const results = await page.evaluate(
-    `axe.run(document, ${JSON.stringify(options)})`,
-  ) as axe.AxeResults;
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) =>
-      `${v.id} (${v.impact}): ${v.help} — ${
-        v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")
-      }`
-    );
-}
-
 Deno.test({
   name: "axe-core finds no serious or critical violation on the reading view, editor, " +
-    "dashboard, usage page and API reference, desktop and phone, light and dark",
+    "dashboard and usage page, desktop and phone, light and dark",
   ignore: !CHROMIUM,
   fn: async () => {
     await using live = await liveApp({}, { seedDocs: true });
@@ -65,12 +44,8 @@ Deno.test({
     await writePage(live.deps, { wikiId: "docs", path: "Callouts", markdown: DOCS_PAGE }, {
       source: "test",
     });
-    // axe is injected as the test's own script: the app's CSP allows this origin's only.
-    const open = async () =>
-      await (await live.browser.newContext({ viewport: SIZES.desktop, bypassCSP: true }))
-        .newPage();
-    const anon = await open();
-    const member = await open();
+    const anon = await axeWindow(live);
+    const member = await axeWindow(live);
     await signUp(member, base, "ana@example.com");
     await createSpace(member, base, "notes", "Notes");
     const views: [Page, string, string][] = [
@@ -78,17 +53,10 @@ Deno.test({
       [member, "editor", "/w/notes/-/edit/Home"],
       [member, "dashboard", "/account"],
       [member, "usage", "/w/notes/-/usage"],
-      [member, "API reference", "/api/v1/docs"],
     ];
     const found: string[] = [];
-    const check = async (page: Page, where: string) => {
-      await page.emulateMedia({ colorScheme: "light" });
-      for (const v of await seriousViolations(page)) found.push(`${where}, light: ${v}`);
-      await page.emulateMedia({ colorScheme: "dark" });
-      for (const v of await seriousViolations(page, COLOUR_RULES)) {
-        found.push(`${where}, dark: ${v}`);
-      }
-    };
+    const check = async (page: Page, where: string) =>
+      found.push(...await violationsInBothSchemes(page, where));
     for (const [device, viewport] of Object.entries(SIZES)) {
       await anon.setViewportSize(viewport);
       await member.setViewportSize(viewport);
