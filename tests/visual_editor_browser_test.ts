@@ -67,6 +67,21 @@ function caretBlock(page: Page): Promise<string> {
   })()`) as Promise<string>;
 }
 
+/** Waits until the caret is inside `depth` list items (the list the screen shows it in). */
+async function caretInListItems(page: Page, depth: number) {
+  await page.waitForFunction(
+    `(() => {
+      let items = 0;
+      for (let n = getSelection()?.anchorNode; n; n = n.parentElement) {
+        if (n.nodeName === "LI") items++;
+      }
+      return items === ${depth};
+    })()`,
+    undefined,
+    { timeout: 10_000 },
+  );
+}
+
 /** Pastes a PNG into the focused element, as a screenshot is pasted. */
 async function pastePng(page: Page, name: string, base64: string) {
   await page.evaluate(`(() => {
@@ -107,9 +122,14 @@ async function writeInVisualMode(device: string, viewport: { width: number; heig
 
   await type("# Visual page");
   await press("Enter");
-  await type("- one");
+  // A person sees the bullet (and then the indent) before typing the item's text: typed before
+  // the editor has moved the caret into the new list item, a key can land elsewhere (CI, loaded).
+  await type("- ");
+  await caretInListItems(page, 1);
+  await type("one");
   await press("Enter");
   await press("Tab");
+  await caretInListItems(page, 2);
   await type("two");
   await press("Enter");
   await press("Enter");
