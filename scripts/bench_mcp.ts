@@ -33,7 +33,11 @@ try {
   const queries: string[] = (await Deno.readTextFile(`${set}queries.jsonl`)).split("\n")
     .filter(Boolean).map((l) => JSON.parse(l).query).slice(0, Number(values.queries));
   const figures = await measureMcpOverhead(deps, "squad", queries);
-  console.table({ direct: figures.direct, mcp: figures.mcp });
+  console.table({
+    direct: figures.direct,
+    "mcp (SDK client)": figures.mcp,
+    "mcp (plain JSON-RPC client)": figures.mcp_plain,
+  });
   console.log(JSON.stringify(figures));
   await Deno.mkdir(new URL("../bench/out/", import.meta.url), { recursive: true });
   await Deno.writeTextFile(
