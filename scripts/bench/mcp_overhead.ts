@@ -16,12 +16,28 @@ export type McpOverhead = {
   store: string;
   wiki: string;
   direct: Latency;
+  /** Through the MCP TypeScript SDK's client (the real client: its own cost included). */
   mcp: Latency;
-  /** The median of `ratios`: the figure to quote. */
+  /** The median of `ratios`: the figure to quote for the SDK's client. */
   ratio_p50: number;
   ratio_throughput: number;
-  /** MCP p50 / direct p50 of each repetition, in order. */
+  /** MCP (SDK client) p50 / direct p50 of each repetition, in order. */
   ratios: number[];
+  /**
+   * Through a plain JSON-RPC-over-HTTP client (`connectPlainSearch`: what a hosted assistant
+   * sends, a POST and a JSON answer parsed): the service's own fixed cost, without the SDK
+   * client's. Its ratio is the median of `ratios_plain`, in the same repetitions.
+   */
+  mcp_plain: Latency;
+  ratio_plain_p50: number;
+  ratios_plain: number[];
+  /**
+   * Process CPU time per call (`process.cpuUsage`, user + system, ms) of each leg in the
+   * median repetition: the bench process holds the client and the server, so the MCP legs
+   * count both; the PostgreSQL server's own CPU is not counted. Steadier than latency on a
+   * shared machine.
+   */
+  cpu_ms_per_call: { direct: number; mcp: number; mcp_plain: number };
 };
 
 /** An MCP client of `/mcp/w/<wikiId>/` on a given base URL: one `search` call per query. */
@@ -38,13 +54,74 @@ export async function connectMcpSearch(baseUrl: string, wikiId: string) {
 }
 
 /**
+ * A plain JSON-RPC client of `/mcp/w/<wikiId>/`, as a hosted assistant's connector calls it:
+ * `initialize` and `notifications/initialized` once, then each `search` a POST with the headers
+ * such clients send (`MCP-Protocol-Version` 2025-11-25, JSON and SSE accepted), its JSON answer
+ * parsed and checked. No SDK: what it costs is the service's, plus `fetch` and `JSON.parse`.
+ */
+export async function connectPlainSearch(baseUrl: string, wikiId: string) {
+  const url = `${baseUrl}/mcp/w/${wikiId}/`;
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": PLAIN_REVISION,
+  };
+  let id = 0;
+  const post = async (message: Record<string, unknown>) => {
+    const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(message) });
+    if (response.status === 202) return await response.body?.cancel();
+    const answer = await response.json();
+    if (answer.error || answer.result?.isError) throw new Error(JSON.stringify(answer));
+    return answer.result;
+  };
+  await post({
+    jsonrpc: "2.0",
+    id: ++id,
+    method: "initialize",
+    params: {
+      protocolVersion: PLAIN_REVISION,
+      capabilities: {},
+      clientInfo: { name: "bench-plain", version: "1" },
+    },
+  });
+  await post({ jsonrpc: "2.0", method: "notifications/initialized" });
+  return {
+    search: async (query: string) => {
+      await post({
+        jsonrpc: "2.0",
+        id: ++id,
+        method: "tools/call",
+        params: { name: "search", arguments: { query, limit: 10 } },
+      });
+    },
+  };
+}
+
+/** The revision the plain client speaks: the one hosted assistants send today. */
+const PLAIN_REVISION = "2025-11-25";
+
+/** Latency of `call` over `inputs` (one caller), and the process CPU time it took per call. */
+async function timedLeg(
+  inputs: string[],
+  call: (input: string) => Promise<unknown>,
+  limits: RunLimits,
+): Promise<{ latency: Latency; cpu: number }> {
+  for (const input of inputs.slice(0, limits.warmup ?? 5)) await call(input);
+  const before = process.cpuUsage();
+  const latency = await measureLatency(inputs, call, 1, { ...limits, warmup: 0 });
+  const used = process.cpuUsage(before);
+  return { latency, cpu: round((used.user + used.system) / 1000 / latency.calls) };
+}
+
+/**
  * The protocol's cost: the same queries, one at a time, through `searchWikis` directly and
  * through MCP `search` on `/mcp/w/<wikiId>/` over loopback HTTP (the app served in this
  * process, the real SDK client: a stateless server per request, JSON-RPC, zod validation of
- * input and output), `repetitions` times in turn (direct, MCP, direct, MCP…) so that a burst of
- * other work on the machine weighs on both alike. `ratio_p50` is the median of the
- * repetitions' ratios; `direct` and `mcp` are the figures of the median repetition. The wiki
- * must be public.
+ * input and output), and again through a plain JSON-RPC client (`connectPlainSearch`),
+ * `repetitions` times in turn (direct, SDK client, plain client, direct…) so that a burst of
+ * other work on the machine weighs on all alike. `ratio_p50` (SDK client) and `ratio_plain_p50`
+ * are the medians of the repetitions' ratios; `direct`, `mcp`, `mcp_plain` and the CPU times
+ * are the figures of the repetition with the median SDK ratio. The wiki must be public.
  */
 export async function measureMcpOverhead(
   deps: Deps,
@@ -57,28 +134,46 @@ export async function measureMcpOverhead(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
     createApp(deps).fetch,
   );
-  const client = await connectMcpSearch(`http://127.0.0.1:${http.addr.port}`, wikiId);
+  const base = `http://127.0.0.1:${http.addr.port}`;
+  const client = await connectMcpSearch(base, wikiId);
+  const plain = await connectPlainSearch(base, wikiId);
   try {
-    const runs: { direct: Latency; mcp: Latency; ratio: number }[] = [];
+    const runs = [];
+    const run = { warmup: 20, ...limits };
     for (let r = 0; r < repetitions; r++) {
-      const direct = await measureLatency(
+      const direct = await timedLeg(
         queries,
         (q) => searchWikis(deps, [wikiId], { query: q, limit: 10 }),
-        1,
-        { warmup: 20, ...limits },
+        run,
       );
-      const mcp = await measureLatency(queries, client.search, 1, { warmup: 20, ...limits });
-      runs.push({ direct, mcp, ratio: round(mcp.p50_ms / direct.p50_ms) });
+      const mcp = await timedLeg(queries, client.search, run);
+      const viaPlain = await timedLeg(queries, plain.search, run);
+      runs.push({
+        direct,
+        mcp,
+        plain: viaPlain,
+        ratio: round(mcp.latency.p50_ms / direct.latency.p50_ms),
+        ratioPlain: round(viaPlain.latency.p50_ms / direct.latency.p50_ms),
+      });
     }
-    const median = runs.toSorted((a, b) => a.ratio - b.ratio)[Math.floor(runs.length / 2)]!;
+    const middle = (values: number[]) => values.toSorted((a, b) => a - b)[values.length >> 1]!;
+    const median = runs.toSorted((a, b) => a.ratio - b.ratio)[runs.length >> 1]!;
     return {
       store: deps.db.kind,
       wiki: wikiId,
-      direct: median.direct,
-      mcp: median.mcp,
+      direct: median.direct.latency,
+      mcp: median.mcp.latency,
       ratio_p50: median.ratio,
-      ratio_throughput: round(median.direct.calls_per_s / median.mcp.calls_per_s),
+      ratio_throughput: round(median.direct.latency.calls_per_s / median.mcp.latency.calls_per_s),
       ratios: runs.map((r) => r.ratio),
+      mcp_plain: median.plain.latency,
+      ratio_plain_p50: middle(runs.map((r) => r.ratioPlain)),
+      ratios_plain: runs.map((r) => r.ratioPlain),
+      cpu_ms_per_call: {
+        direct: median.direct.cpu,
+        mcp: median.mcp.cpu,
+        mcp_plain: median.plain.cpu,
+      },
     };
   } finally {
     await client.close();

@@ -113,8 +113,11 @@ export function printReport(r: BenchResults): void {
       "Store",
       "Chunks",
       "Direct p50 / p95 ms, calls/s",
-      "MCP p50 / p95 ms, calls/s",
-      "MCP/direct p50",
+      "MCP, SDK client: p50 / p95 ms, calls/s",
+      "MCP/direct p50, SDK client",
+      "MCP, plain JSON-RPC client: p50 / p95 ms",
+      "MCP/direct p50, plain client",
+      "CPU ms/call direct / SDK / plain",
     ],
     r.mcp.map((x) => [
       x.store,
@@ -122,6 +125,11 @@ export function printReport(r: BenchResults): void {
       `${ms(x.direct.p50_ms)} / ${ms(x.direct.p95_ms)}, ${x.direct.calls_per_s.toFixed(1)}`,
       `${ms(x.mcp.p50_ms)} / ${ms(x.mcp.p95_ms)}, ${x.mcp.calls_per_s.toFixed(1)}`,
       x.ratio_p50.toFixed(2),
+      x.mcp_plain ? `${ms(x.mcp_plain.p50_ms)} / ${ms(x.mcp_plain.p95_ms)}` : "",
+      x.ratio_plain_p50?.toFixed(2) ?? "",
+      x.cpu_ms_per_call
+        ? [x.cpu_ms_per_call.direct, x.cpu_ms_per_call.mcp, x.cpu_ms_per_call.mcp_plain].join(" / ")
+        : "",
     ]),
   );
   table(

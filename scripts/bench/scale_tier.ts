@@ -68,7 +68,10 @@ export async function measureScale(
       );
     }
     const mcp = await measureMcpOverhead(deps, hubWikiId(0), queries.slice(0, 200));
-    step(`MCP/direct on PostgreSQL, hub's largest wiki: ${mcp.ratio_p50}`);
+    step(
+      `MCP/direct on PostgreSQL, hub's largest wiki: ${mcp.ratio_p50} (SDK client), ` +
+        `${mcp.ratio_plain_p50} (plain JSON-RPC client)`,
+    );
     return {
       servers: replicaUrl
         ? "a primary and a streaming replica of its own (scripts/setup_replica.sh), one machine"
@@ -182,8 +185,13 @@ export function scaleSummary(r: ScaleFigures): string[] {
     );
   }
   lines.push(
-    `MCP/direct p50, hub's largest wiki: ${r.mcp.ratio_p50} (${r.mcp.mcp.p50_ms} / ` +
+    `MCP/direct p50, hub's largest wiki, SDK client: ${r.mcp.ratio_p50} (${r.mcp.mcp.p50_ms} / ` +
       `${r.mcp.direct.p50_ms} ms; each repetition ${r.mcp.ratios.join(", ")})`,
+    `MCP/direct p50, hub's largest wiki, plain JSON-RPC client: ${r.mcp.ratio_plain_p50} ` +
+      `(${r.mcp.mcp_plain.p50_ms} / ${r.mcp.direct.p50_ms} ms; each repetition ` +
+      `${r.mcp.ratios_plain.join(", ")}); CPU ms a call, direct / SDK / plain: ` +
+      `${r.mcp.cpu_ms_per_call.direct} / ${r.mcp.cpu_ms_per_call.mcp} / ` +
+      `${r.mcp.cpu_ms_per_call.mcp_plain}`,
   );
   return lines;
 }

@@ -34,6 +34,7 @@ const envSchema = z.object({
   SEED_DOCS: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
   ALLOWED_HOSTS: z.string().optional(),
   TRUST_PROXY: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+  MCP_LEAN_CALLS: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   RATE_LIMIT_ANON_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_TOKEN_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
@@ -113,6 +114,11 @@ export type Config = {
   allowedOrigins: string[];
   /** Take the client address from X-Forwarded-For (behind a proxy that sets it). */
   trustProxy: boolean;
+  /**
+   * Answer one 2025-era `tools/call` of a wiki endpoint's read-only tool without the SDK's
+   * per-request server (src/kit/mcp/lean_call.ts); false sends every request through the SDK.
+   */
+  mcpLeanCalls: boolean;
   /** Request budgets per window: per credential, per IP without one, per IP on /token and /register. */
   rateLimits: {
     windowSeconds: number;
@@ -243,6 +249,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     ],
     allowedOrigins: [new URL(baseUrl).origin, ...list(e.ALLOWED_ORIGINS)],
     trustProxy: e.TRUST_PROXY,
+    mcpLeanCalls: e.MCP_LEAN_CALLS,
     rateLimits: rateLimitsOf(e),
     timeouts: { requestMs: e.REQUEST_TIMEOUT_MS, importMs: e.IMPORT_TIMEOUT_MS },
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,

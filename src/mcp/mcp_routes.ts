@@ -18,9 +18,16 @@ import { batchRefusal } from "../limits/batch_limit.ts";
 import { DEFAULT_SCOPES } from "../oauth/scopes.ts";
 import type { WikiRow } from "../db/wiki_row.ts";
 import { calledTool, type ToolMiddleware } from "../kit/mcp/tool_middleware.ts";
+import { answerLean, leanCallOf, type LeanTool } from "../kit/mcp/lean_call.ts";
 import { answerTaskRequest } from "../tasks/task_requests.ts";
 import { foundWiki, mayStartEarly, recentlyPublic } from "../access/early_admission.ts";
-import { buildHubServer, buildPrivateServer, buildWikiServer } from "./servers.ts";
+import {
+  buildHubServer,
+  buildPrivateServer,
+  buildWikiServer,
+  WIKI_LEAN_TOOLS,
+  wikiLeanTool,
+} from "./servers.ts";
 import { SERVER_INFO } from "./server_info.ts";
 import { mcpTooManyRequests } from "./too_many_requests.ts";
 
@@ -89,36 +96,7 @@ export function mcpRoutes(deps: Deps): Hono {
     app.on(["GET", "DELETE"], path, notAllowed);
   }
   for (const path of ["/mcp/w/:id", "/mcp/w/:id/"]) {
-    app.post(path, (c) => {
-      const id = c.req.param("id") ?? "";
-      // The wiki is looked up while `serve` reads and charges the request: its round trip is
-      // off the request's path. An unknown (or private) wiki answers 404 before the SDK runs,
-      // or, for a read-only tool call on a wiki found public moments ago, instead of the
-      // answer the SDK gave meanwhile (src/access/early_admission.ts).
-      const known = recentlyPublic(deps.db, id);
-      let wiki: WikiRow | undefined;
-      const found = authorize(deps, ANONYMOUS, id, "read", "mcp").then((access) => {
-        wiki = access.wiki;
-        foundWiki(deps.db, id, access.wiki);
-        return null;
-      }, (error) => {
-        if (error instanceof AppError && error.code === "wiki_not_found") {
-          foundWiki(deps.db, id, null);
-          return jsonRpcError(c, 404, error.detail);
-        }
-        throw error;
-      });
-      // A request refused before it is awaited (413, 429) leaves no unhandled rejection.
-      found.catch(() => {});
-      return serve(
-        c,
-        deps,
-        (d, around, only) =>
-          buildWikiServer(d, wiki ?? known!, userAgent(c), callerKey(c, deps), around, only),
-        `w:${id}`,
-        { check: found, early: known !== undefined },
-      );
-    });
+    app.post(path, (c) => serveWiki(c, deps));
     app.on(["GET", "DELETE"], path, notAllowed);
   }
   for (const path of ["/mcp", "/mcp/"]) {
@@ -162,6 +140,45 @@ export function mcpRoutes(deps: Deps): Hono {
 }
 
 /**
+ * A POST to `/mcp/w/<id>/`. The wiki is looked up while `serve` reads and charges the request:
+ * its round trip is off the request's path. An unknown (or private) wiki answers 404 before the
+ * SDK runs, or, for a read-only tool call on a wiki found public moments ago, instead of the
+ * answer given meanwhile (src/access/early_admission.ts). One read-only tool call may be
+ * answered by the lean path (src/kit/mcp/lean_call.ts).
+ */
+function serveWiki(c: Context, deps: Deps): Promise<Response> {
+  const id = c.req.param("id") ?? "";
+  const known = recentlyPublic(deps.db, id);
+  let wiki: WikiRow | undefined;
+  const found = authorize(deps, ANONYMOUS, id, "read", "mcp").then((access) => {
+    wiki = access.wiki;
+    foundWiki(deps.db, id, access.wiki);
+    return null;
+  }, (error) => {
+    if (error instanceof AppError && error.code === "wiki_not_found") {
+      foundWiki(deps.db, id, null);
+      return jsonRpcError(c, 404, error.detail);
+    }
+    throw error;
+  });
+  // A request refused before it is awaited (413, 429) leaves no unhandled rejection.
+  found.catch(() => {});
+  return serve(
+    c,
+    deps,
+    (d, around, only) =>
+      buildWikiServer(d, wiki ?? known!, userAgent(c), callerKey(c, deps), around, only),
+    `w:${id}`,
+    { check: found, early: known !== undefined },
+    {
+      tools: WIKI_LEAN_TOOLS,
+      tool: (d, around, name) =>
+        wikiLeanTool(d, wiki ?? known!, userAgent(c), callerKey(c, deps), around, name),
+    },
+  );
+}
+
+/**
  * Serves one POST through the SDK. A 2025-era request (no per-request `_meta` envelope) goes
  * to a fresh stateless streamable-HTTP transport answering JSON, as before; everything else
  * goes to the SDK's 2026-07-28 handler, which also owns that revision's errors (an envelope
@@ -170,7 +187,9 @@ export function mcpRoutes(deps: Deps): Hono {
  * A batch is first charged one request per call against the caller's budget. Task requests
  * (`src/tasks/`) are answered before the SDK; `owner` is who may see the tasks made here.
  * `admission` is the endpoint's own check, started before: a refusal, or null to go on, awaited
- * before the SDK runs, or after it for a read-only tool call when `early` allows it.
+ * before the SDK runs, or after it for a read-only tool call when `early` allows it. `lean`,
+ * when the endpoint has one, answers one 2025-era read-only tool call without the SDK's
+ * per-request server when `MCP_LEAN_CALLS` allows (src/kit/mcp/lean_call.ts).
  * The body is parsed once, here, and handed to the SDK parsed (`parsedBody`); each tool result
  * gets the caller's remaining budget from `around` as the SDK builds it, not by parsing and
  * serialising the SDK's answer again.
@@ -181,6 +200,7 @@ async function serve(
   buildWith: (deps: Deps, around: ToolMiddleware, only?: string) => McpServer,
   owner: string,
   admission: Admission = { check: Promise.resolve(null), early: false },
+  lean?: Lean,
 ): Promise<Response> {
   // The body is read once, here, bounded: the batch count and the SDK both use these bytes.
   const body = await readBounded(c.req.raw, MAX_MCP_BODY);
@@ -216,7 +236,10 @@ async function serve(
   const tasked = await answerTaskRequest(task, c.req.raw.headers, body);
   if (tasked) return tasked;
   const writes = deps.replicas !== undefined && callsWriteTool(parsed);
-  const response = await serveBuilt(c, deps, body, parsed, build);
+  const leanAnswer = lean && deps.config.mcpLeanCalls
+    ? await answerLeanCall(c, parsed, lean, (name) => lean.tool(reading, withBudget(c), name))
+    : undefined;
+  const response = leanAnswer ?? await serveBuilt(c, deps, body, parsed, build);
   const refusedAfter = early ? await admission.check : null;
   if (refusedAfter) return refusedAfter;
   if (deps.replicas && response.status < 400 && writes) {
@@ -227,6 +250,30 @@ async function serve(
 
 /** An endpoint's own check of a request (see `serve`). */
 type Admission = { check: Promise<Response | null>; early: boolean };
+
+/**
+ * An endpoint's lean path (src/kit/mcp/lean_call.ts): the tools one 2025-era call of which it
+ * answers without the SDK's per-request server, and how it registers one of them.
+ */
+type Lean = {
+  tools: ReadonlySet<string>;
+  tool: (deps: Deps, around: ToolMiddleware, name: string) => LeanTool | undefined;
+};
+
+/** The lean answer to the request, or undefined when the SDK is to answer it. */
+async function answerLeanCall(
+  c: Context,
+  parsed: unknown,
+  lean: Lean,
+  toolOf: (name: string) => LeanTool | undefined,
+): Promise<Response | undefined> {
+  if (parsed === undefined) return undefined;
+  const headers = c.req.raw.headers;
+  const legacy = await isLegacyRequest(c.req.raw, parsed);
+  const call = leanCallOf(parsed, headers, legacy, lean.tools);
+  const tool = call && toolOf(call.name);
+  return tool && await answerLean(call, tool);
+}
 
 /** `serve`'s exchange with the SDK, once the request is admitted. */
 async function serveBuilt(

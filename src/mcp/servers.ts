@@ -25,6 +25,7 @@ import { registerFetchTool } from "../pages/fetch_tool.ts";
 import { registerSearchTools } from "../search/search_tools.ts";
 import { registerAskTools } from "../ask/ask_tools.ts";
 import type { WikiScope } from "../kit/mcp/wiki_scope.ts";
+import { type LeanTool, leanTool } from "../kit/mcp/lean_call.ts";
 import { SERVER_INFO } from "./server_info.ts";
 import { registerSkillResources } from "./skills.ts";
 import { registerListWikisTool, registerMySpacesTool } from "../wikis/wiki_tools.ts";
@@ -125,15 +126,45 @@ export function buildWikiServer(
   return builtFor(only, (one) => {
     const server = newServer(wiki.title, wikiInstructions(wiki), "public");
     const tools = toolsWith(server, around, one);
-    const scope = { param: null, resolve: () => Promise.resolve(wiki.id), client, asker: caller };
     if (one === undefined) registerWikiView(server);
-    readTools(tools, deps, scope);
-    registerReportTool(tools, deps, scope, anonymous(client), caller);
+    registerWikiTools(tools, deps, wiki, client, caller);
     if (one === undefined) {
       registerSkillResources(server, deps.config.baseUrl, { kind: "wiki", id: wiki.id });
     }
     return { server, missed: tools.missed };
   });
+}
+
+/** The tools of the wiki endpoint, registered on `tools` (`buildWikiServer`, `wikiLeanTool`). */
+function registerWikiTools(
+  tools: ToolRegistrar,
+  deps: Deps,
+  wiki: WikiRow,
+  client: string | null,
+  caller: string,
+): void {
+  const scope = { param: null, resolve: () => Promise.resolve(wiki.id), client, asker: caller };
+  readTools(tools, deps, scope);
+  registerReportTool(tools, deps, scope, anonymous(client), caller);
+}
+
+/** The wiki endpoint's read-only tools a single call of which the lean path answers. */
+export const WIKI_LEAN_TOOLS: ReadonlySet<string> = new Set(["search", "fetch", "get_page"]);
+
+/**
+ * The wiki endpoint's tool `name` (one of `WIKI_LEAN_TOOLS`) as `buildWikiServer` registers it,
+ * without a server, for the lean answer to one call of it (src/kit/mcp/lean_call.ts).
+ */
+export function wikiLeanTool(
+  deps: Deps,
+  wiki: WikiRow,
+  client: string | null,
+  caller: string,
+  around: ToolMiddleware,
+  name: string,
+): LeanTool | undefined {
+  if (!WIKI_LEAN_TOOLS.has(name)) return undefined;
+  return leanTool(around, name, (tools) => registerWikiTools(tools, deps, wiki, client, caller));
 }
 
 /** The caller's private spaces, reached with an account token, a space token or OAuth. */
