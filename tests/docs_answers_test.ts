@@ -324,20 +324,48 @@ Deno.test("a part of the question its section never names is answered from the b
 // "loaded too many samples" question, in our own words. The section's comments filled the
 // answer and the row was left out.
 const GLOBAL_SETTINGS = [
-  ["body_size_limit", "An uncompressed response body larger than this many bytes makes the scrape fail. 0 means no limit."],
-  ["sample_limit", "Per-scrape limit on the number of scraped samples accepted. Above it the scrape fails. 0 means no limit."],
-  ["label_limit", "Limit on the number of labels accepted per sample. Above it the scrape fails. 0 means no limit."],
-  ["label_name_length_limit", "Limit on the length of each label name. Above it the scrape fails. 0 means no limit."],
-  ...["scrape_interval", "scrape_timeout", "evaluation_interval", "rule_query_offset", "external_labels",
-    "query_log_file", "scrape_failure_log_file", "metric_name_validation_scheme", "scrape_protocols",
-    "always_scrape_classic_histograms", "convert_classic_histograms", "honor_labels"].map((name) =>
-      [name, `How the ${name.replaceAll("_", " ")} setting behaves for every job that does not set its own.`]
-    ),
+  [
+    "body_size_limit",
+    "An uncompressed response body larger than this many bytes makes the scrape fail. 0 means no limit.",
+  ],
+  [
+    "sample_limit",
+    "Per-scrape limit on the number of scraped samples accepted. Above it the scrape fails. 0 means no limit.",
+  ],
+  [
+    "label_limit",
+    "Limit on the number of labels accepted per sample. Above it the scrape fails. 0 means no limit.",
+  ],
+  [
+    "label_name_length_limit",
+    "Limit on the length of each label name. Above it the scrape fails. 0 means no limit.",
+  ],
+  ...[
+    "scrape_interval",
+    "scrape_timeout",
+    "evaluation_interval",
+    "rule_query_offset",
+    "external_labels",
+    "query_log_file",
+    "scrape_failure_log_file",
+    "metric_name_validation_scheme",
+    "scrape_protocols",
+    "always_scrape_classic_histograms",
+    "convert_classic_histograms",
+    "honor_labels",
+  ].map((
+    name,
+  ) => [
+    name,
+    `How the ${name.replaceAll("_", " ")} setting behaves for every job that does not set its own.`,
+  ]),
 ];
-const CONFIG_FILE = "# Configuration file\n\nThe global section holds the defaults of every job.\n\n" +
+const CONFIG_FILE =
+  "# Configuration file\n\nThe global section holds the defaults of every job.\n\n" +
   "```yaml\nglobal:\n" +
   GLOBAL_SETTINGS.map(([name, comment]) => `  # ${comment}\n  [ ${name}: <value> | default = 0 ]\n`)
-    .join("\n") + "```\n";
+    .join("\n") +
+  "```\n";
 const FLAGS = [
   ["--config.file", "Configuration file path.", "`prometheus.yml`"],
   ["--web.listen-address", "Address to listen on for the UI and API.", "`0.0.0.0:9090`"],
@@ -349,7 +377,11 @@ const FLAGS = [
   ["--query.lookback-delta", "The maximum lookback duration for retrieving metrics.", "`5m`"],
   ["--query.timeout", "Maximum time a query may take before being aborted.", "`2m`"],
   ["--query.max-concurrency", "Maximum number of queries executed concurrently.", "`20`"],
-  ["--query.max-samples", "Maximum number of samples a single query can load into memory. Queries that try to load more samples than this fail.", "`50000000`"],
+  [
+    "--query.max-samples",
+    "Maximum number of samples a single query can load into memory. Queries that try to load more samples than this fail.",
+    "`50000000`",
+  ],
   ["--log.level", "Only log messages with the given severity or above.", "`info`"],
 ];
 const SERVER_FLAGS = "# Server\n\nThe server's command line.\n\n## Flags\n\n" +
