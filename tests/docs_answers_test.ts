@@ -400,3 +400,26 @@ Deno.test("another section holding what the first lacks keeps a place in an answ
   assert.match(answer.answer, /--query\.max-samples/);
   assert.match(answer.answer, /50000000/);
 });
+
+// A setting and its TLS variant, each in its own short section: the variant's section holds
+// "port", the base's "HTTP". The base's section joins as the part the first lacks, whole, so its
+// default stands in the answer.
+const LISTEN = "# Server\n\nThe server's settings.\n\n## Environment variables\n\n" +
+  "### SERVER_ADDR\n\n- Name: `APP_SERVER_ADDR`\n- Default: `:8000`\n\n" +
+  "Configures the HTTP listener, supports unix sockets via the unix:// prefix.\n\n" +
+  "### SERVER_ADDR_TLS\n\n- Name: `APP_SERVER_ADDR_TLS`\n- Default: `:443`\n\n" +
+  "Configures the port of the HTTPS listener when SSL is enabled: the server listens on this " +
+  "port for HTTPS.\n\n" +
+  "### SERVER_CERT\n\n- Name: `APP_SERVER_CERT`\n- Default: none\n\n" +
+  "Path to an SSL certificate used by the server to accept HTTPS requests.\n";
+
+Deno.test("the section that joins for the part the first lacks is shown whole when short", async () => {
+  const { db, app } = await docsWiki({ "server": LISTEN, "other": "# Other\n\nNothing here." });
+  await using _db = db;
+  const answer = await ask(app, "docs", "What port does the server listen on for HTTP by default?");
+  assert.ok(answer.citations.some((c) => c.section?.endsWith("> SERVER_ADDR")), answer.answer);
+  assert.match(answer.answer, /:8000/);
+  for (const c of answer.citations) {
+    assert.equal(LISTEN.slice(c.start, c.end), c.quote);
+  }
+});

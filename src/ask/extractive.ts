@@ -770,7 +770,26 @@ function wholeShape(picks: Pick[]): Pick[] {
  */
 function wholeSection(picks: Pick[]): Pick[] | null {
   const first = picks[0];
-  if (!first || first.kind === "list" || !sectioned(first.passage)) return null;
+  const section = first ? sectionOf(first) : null;
+  if (!first || !section) return null;
+  const inSection = (p: Pick) =>
+    p.passage.pageId === first.passage.pageId && p.start >= section.start && p.end <= section.end;
+  const rest = picks.slice(1).filter((p) => !inSection(p));
+  // Another section's unit that joined (the part the first section lacks) is its section whole
+  // too, when that is short: "Configures the HTTP listener…" without its "Default: `:8000`".
+  const out = [section];
+  for (const p of rest.map((p) => sectionOf(p) ?? p)) {
+    const held = out.some((o) =>
+      o.passage.pageId === p.passage.pageId && p.start >= o.start && p.end <= o.end
+    );
+    if (!held) out.push(p);
+  }
+  return out;
+}
+
+/** A pick's short section whole (see `wholeSection`), or null. */
+function sectionOf(first: Pick): Pick | null {
+  if (first.kind === "list" || !sectioned(first.passage)) return null;
   const { passage } = first;
   if (passage.offset < 0) return null;
   const heading = /^ {0,3}#{1,6}\s/;
@@ -814,7 +833,5 @@ function wholeSection(picks: Pick[]): Pick[] | null {
     kind: "section",
     shown: composeAnswer(shown, false),
   };
-  const inSection = (p: Pick) =>
-    p.passage.pageId === passage.pageId && p.start >= start && p.end <= end;
-  return [section, ...picks.slice(1).filter((p) => !inSection(p))];
+  return section;
 }
