@@ -317,3 +317,109 @@ Deno.test("a part of the question its section never names is answered from the b
   assert.ok(answer.citations.some((c) => c.page === "services"), answer.answer);
   assert.match(answer.answer, /database:3306/);
 });
+
+// A two-part question ("the default limit and which flag") over a long configuration file
+// whose section holds "limit" and "fail" in comment after comment, and a long flags table whose
+// row holds the question's other words but never says "flag" (its header does): docsqa-dev's
+// "loaded too many samples" question, in our own words. The section's comments filled the
+// answer and the row was left out.
+const GLOBAL_SETTINGS = [
+  [
+    "body_size_limit",
+    "An uncompressed response body larger than this many bytes makes the scrape fail. 0 means no limit.",
+  ],
+  [
+    "sample_limit",
+    "Per-scrape limit on the number of scraped samples accepted. Above it the scrape fails. 0 means no limit.",
+  ],
+  [
+    "label_limit",
+    "Limit on the number of labels accepted per sample. Above it the scrape fails. 0 means no limit.",
+  ],
+  [
+    "label_name_length_limit",
+    "Limit on the length of each label name. Above it the scrape fails. 0 means no limit.",
+  ],
+  ...[
+    "scrape_interval",
+    "scrape_timeout",
+    "evaluation_interval",
+    "rule_query_offset",
+    "external_labels",
+    "query_log_file",
+    "scrape_failure_log_file",
+    "metric_name_validation_scheme",
+    "scrape_protocols",
+    "always_scrape_classic_histograms",
+    "convert_classic_histograms",
+    "honor_labels",
+  ].map((
+    name,
+  ) => [
+    name,
+    `How the ${name.replaceAll("_", " ")} setting behaves for every job that does not set its own.`,
+  ]),
+];
+const CONFIG_FILE =
+  "# Configuration file\n\nThe global section holds the defaults of every job.\n\n" +
+  "```yaml\nglobal:\n" +
+  GLOBAL_SETTINGS.map(([name, comment]) => `  # ${comment}\n  [ ${name}: <value> | default = 0 ]\n`)
+    .join("\n") +
+  "```\n";
+const FLAGS = [
+  ["--config.file", "Configuration file path.", "`prometheus.yml`"],
+  ["--web.listen-address", "Address to listen on for the UI and API.", "`0.0.0.0:9090`"],
+  ["--web.read-timeout", "Maximum duration before timing out read of the request.", "`5m`"],
+  ["--web.max-connections", "Maximum number of simultaneous connections.", "`512`"],
+  ["--storage.tsdb.path", "Base path for metrics storage.", "`data/`"],
+  ["--storage.tsdb.retention.time", "How long to retain samples in storage.", "`15d`"],
+  ["--rules.alert.for-grace-period", "Minimum duration between alert and restored state.", "`10m`"],
+  ["--query.lookback-delta", "The maximum lookback duration for retrieving metrics.", "`5m`"],
+  ["--query.timeout", "Maximum time a query may take before being aborted.", "`2m`"],
+  ["--query.max-concurrency", "Maximum number of queries executed concurrently.", "`20`"],
+  [
+    "--query.max-samples",
+    "Maximum number of samples a single query can load into memory. Queries that try to load more samples than this fail.",
+    "`50000000`",
+  ],
+  ["--log.level", "Only log messages with the given severity or above.", "`info`"],
+];
+const SERVER_FLAGS = "# Server\n\nThe server's command line.\n\n## Flags\n\n" +
+  "| Flag | Description | Default |\n| --- | --- | --- |\n" +
+  FLAGS.map(([flag, text, value]) => `| <code>${flag}</code> | ${text} | ${value} |\n`).join("");
+
+Deno.test("another section holding what the first lacks keeps a place in an answer the first would fill", async () => {
+  const { db, app } = await docsWiki({ "configuration": CONFIG_FILE, "server": SERVER_FLAGS });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "Queries fail saying they loaded too many samples. What's the default limit and which flag raises it?",
+  );
+  assert.ok(answer.citations.some((c) => c.page === "server"), answer.answer);
+  assert.match(answer.answer, /--query\.max-samples/);
+  assert.match(answer.answer, /50000000/);
+});
+
+// A setting and its TLS variant, each in its own short section: the variant's section holds
+// "port", the base's "HTTP". The base's section joins as the part the first lacks, whole, so its
+// default stands in the answer.
+const LISTEN = "# Server\n\nThe server's settings.\n\n## Environment variables\n\n" +
+  "### SERVER_ADDR\n\n- Name: `APP_SERVER_ADDR`\n- Default: `:8000`\n\n" +
+  "Configures the HTTP listener, supports unix sockets via the unix:// prefix.\n\n" +
+  "### SERVER_ADDR_TLS\n\n- Name: `APP_SERVER_ADDR_TLS`\n- Default: `:443`\n\n" +
+  "Configures the port of the HTTPS listener when SSL is enabled: the server listens on this " +
+  "port for HTTPS.\n\n" +
+  "### SERVER_CERT\n\n- Name: `APP_SERVER_CERT`\n- Default: none\n\n" +
+  "Path to an SSL certificate used by the server to accept HTTPS requests.\n";
+
+Deno.test("the section that joins for the part the first lacks is shown whole when short", async () => {
+  const { db, app } = await docsWiki({ "server": LISTEN, "other": "# Other\n\nNothing here." });
+  await using _db = db;
+  const answer = await ask(app, "docs", "What port does the server listen on for HTTP by default?");
+  assert.ok(answer.citations.some((c) => c.section?.endsWith("> SERVER_ADDR")), answer.answer);
+  assert.match(answer.answer, /:8000/);
+  for (const c of answer.citations) {
+    assert.equal(LISTEN.slice(c.start, c.end), c.quote);
+  }
+});

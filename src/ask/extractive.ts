@@ -11,7 +11,7 @@ import {
 } from "./topic.ts";
 import { type Question, withCompounds } from "./question.ts";
 import { findLoosely } from "./locate.ts";
-import { composeAnswer, unitMarkdown } from "../text/unit_markdown.ts";
+import { composeAnswer, rowLabel, unitMarkdown } from "../text/unit_markdown.ts";
 import { boundedMemo } from "../lib/bounded_memo.ts";
 
 /**
@@ -266,6 +266,7 @@ function candidatesIn(question: Question, passage: Passage, rank: number): Candi
       const terms = new Set([
         ...withCompounds(question, plainText({ ...s, text: withoutSyntaxExamples(s.text) })),
         ...heading,
+        ...(s.kind === "row" ? columnTerms(s.text, passage.markdown, s.start) : []),
       ]);
       const defines = topic !== null &&
         (definesTopic(plain, topic) || (lead && topic.some((t) => terms.has(t))));
@@ -439,11 +440,31 @@ function oneSection(
   },
 ): void {
   const own = sectionKey(best.passage);
+  const followers = scored.slice(1).filter((c) =>
+    sectionKey(c.passage) === own && c.coverage > 0 && c.score >= FOLLOW * best.score
+  ).slice(0, MAX_SENTENCES - 1);
+  const have = new Set([...ctx.have, ...followers.flatMap((c) => [...c.terms])]);
+  // Another section that holds a word of the question the section lacks ("the first does not
+  // hold what is asked"), and matches as well. One such sentence keeps its place even when the
+  // section's own sentences would fill the answer: "What's the default limit and which flag
+  // raises it?" was answered with four comments of a configuration file, each holding "limit",
+  // while the flags table's row holding the question's other words was left out.
+  const others: Scored[] = [];
   for (const c of scored.slice(1)) {
-    if (ctx.chosen.length >= MAX_SENTENCES) break;
-    if (sectionKey(c.passage) !== own || c.coverage === 0 || c.score < FOLLOW * best.score) {
-      continue;
-    }
+    if (others.length >= 1 && 1 + followers.length + others.length >= MAX_SENTENCES - 1) break;
+    // Another section's sentence without the amount asked for only shares a word ("Which
+    // events: Just the push event." for "How long are usage events kept?").
+    if (
+      sectionKey(c.passage) === own || c.untyped || c.score < FOLLOW * best.score ||
+      c.coverage < best.coverage
+    ) continue;
+    const adds = ctx.qTerms.some((t) => c.terms.has(t) && !have.has(t));
+    const held = ctx.qTerms.filter((t) => c.terms.has(t)).length;
+    if (!adds || held < Math.min(2, ctx.qTerms.length)) continue;
+    others.push(c);
+    c.terms.forEach((t) => have.add(t));
+  }
+  for (const c of [...followers.slice(0, MAX_SENTENCES - 1 - others.length), ...others]) {
     ctx.add(c);
   }
   // When search ranked another page first, its best sentence joins (search ranks pages better
@@ -454,20 +475,6 @@ function oneSection(
     top.coverage >= MIN_SHARE * best.coverage
   ) {
     ctx.add(top);
-  }
-  // Another section that holds a word of the question the section lacks ("the first does not
-  // hold what is asked"), and matches as well.
-  for (const c of scored.slice(1)) {
-    if (ctx.chosen.length >= MAX_SENTENCES - 1) break;
-    // Another section's sentence without the amount asked for only shares a word ("Which
-    // events: Just the push event." for "How long are usage events kept?").
-    if (
-      sectionKey(c.passage) === own || c.untyped || c.score < FOLLOW * best.score ||
-      c.coverage < best.coverage
-    ) continue;
-    const adds = ctx.qTerms.some((t) => c.terms.has(t) && !ctx.have.has(t));
-    const held = ctx.qTerms.filter((t) => c.terms.has(t)).length;
-    if (adds && held >= Math.min(2, ctx.qTerms.length)) ctx.add(c);
   }
   const lacksAmount = ctx.number && !ctx.chosen.some((c) => holdsNumber(c.plain));
   const lacksCode = ctx.code && !ctx.chosen.some((c) => c.sentence.kind === "code");
@@ -685,6 +692,11 @@ function typeMatch(question: Question, sentence: string): number {
  * I link to a section of another page?". The page's own heading (its title) is left out: it names
  * the topic every sentence of the page shares, and the verdict weighs title words on its own.
  */
+/** The words of what a table row names by its header (`rowLabel`: "Flag"). */
+function columnTerms(row: string, markdown: string, start: number): string[] {
+  return [...contentTerms(rowLabel(row, markdown, start)).keys()];
+}
+
 function subsectionTerms(passage: Passage): string[] {
   const below = (passage.section ?? "").split(" > ").slice(1).join(" ");
   return below ? [...contentTerms(below).keys()] : [];
@@ -758,7 +770,26 @@ function wholeShape(picks: Pick[]): Pick[] {
  */
 function wholeSection(picks: Pick[]): Pick[] | null {
   const first = picks[0];
-  if (!first || first.kind === "list" || !sectioned(first.passage)) return null;
+  const section = first ? sectionOf(first) : null;
+  if (!first || !section) return null;
+  const inSection = (p: Pick) =>
+    p.passage.pageId === first.passage.pageId && p.start >= section.start && p.end <= section.end;
+  const rest = picks.slice(1).filter((p) => !inSection(p));
+  // Another section's unit that joined (the part the first section lacks) is its section whole
+  // too, when that is short: "Configures the HTTP listener…" without its "Default: `:8000`".
+  const out = [section];
+  for (const p of rest.map((p) => sectionOf(p) ?? p)) {
+    const held = out.some((o) =>
+      o.passage.pageId === p.passage.pageId && p.start >= o.start && p.end <= o.end
+    );
+    if (!held) out.push(p);
+  }
+  return out;
+}
+
+/** A pick's short section whole (see `wholeSection`), or null. */
+function sectionOf(first: Pick): Pick | null {
+  if (first.kind === "list" || !sectioned(first.passage)) return null;
   const { passage } = first;
   if (passage.offset < 0) return null;
   const heading = /^ {0,3}#{1,6}\s/;
@@ -802,7 +833,5 @@ function wholeSection(picks: Pick[]): Pick[] | null {
     kind: "section",
     shown: composeAnswer(shown, false),
   };
-  const inSection = (p: Pick) =>
-    p.passage.pageId === passage.pageId && p.start >= start && p.end <= end;
-  return [section, ...picks.slice(1).filter((p) => !inSection(p))];
+  return section;
 }

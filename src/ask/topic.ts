@@ -36,6 +36,18 @@ export function sameTerms(a: string[], b: string[]): boolean {
 const DETERMINER = /^(?:an?|the|one|another|any|some|what|how|where|when|who)$/;
 
 /**
+ * Whether "are" is followed by a plural noun that a preposition or relative word goes on from:
+ * "Exemplars are references to data outside of the MetricSet" and "Teams are groups of users"
+ * say what the topic is, as "A team is a group of users" would; "Stromules are very rare" and
+ * "Exemplars are stored in memory" do not.
+ */
+function pluralNoun(words: string[], verb: number): boolean {
+  const noun = words[verb + 1] ?? "";
+  return /^[a-z]{3,}[^su]s$/.test(noun) && !/ous$/.test(noun) && !STOPWORDS.has(noun) &&
+    /^(?:of|to|that|which|for|with|from|in|on|between)$/.test(words[verb + 2] ?? "");
+}
+
+/**
  * Whether a sentence says what the topic is: it opens with the topic as its subject (after
  * "a" or "an"; an aside in parentheses is skipped) followed by "is", "are", "means" or
  * "refers", and for "is" and "are" a noun phrase after ("a", "the", "one", "what"…): "A *space*
@@ -50,7 +62,8 @@ export function definesTopic(plain: string, topic: string[]): boolean {
   // "A space is a wiki…" says what a space is; "the space is…" speaks of one space, "a space
   // is fixed by…" and "stromules are very rare" of what happens to it or what it is like.
   if (
-    words[verb] !== "means" && words[verb] !== "refers" && !DETERMINER.test(words[verb + 1] ?? "")
+    words[verb] !== "means" && words[verb] !== "refers" &&
+    !DETERMINER.test(words[verb + 1] ?? "") && !(words[verb] === "are" && pluralNoun(words, verb))
   ) {
     return false;
   }

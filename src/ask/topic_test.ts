@@ -45,3 +45,14 @@ Deno.test("a table row of names alone is not an answer; a row with a description
   );
   assert.ok(!listsNames("| `PORT` | `8000` | Port the HTTP server listens on |"));
 });
+
+Deno.test("a plural definition: 'are' then a plural noun going on with a preposition", () => {
+  // docsqa-dev: "What is an exemplar?" is answered by "Exemplars are references to data…".
+  assert.ok(
+    definesTopic("Exemplars are references to data outside of the MetricSet.", ["exemplar"]),
+  );
+  assert.ok(definesTopic("Teams are groups of users that share spaces.", ["team"]));
+  assert.ok(!definesTopic("Exemplars are stored in memory for all series.", ["exemplar"]));
+  assert.ok(!definesTopic("Exemplars are dangerous in production.", ["exemplar"]));
+  assert.ok(!definesTopic("Exemplars are kept for days.", ["exemplar"]));
+});

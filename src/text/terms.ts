@@ -41,9 +41,24 @@ export const lightStem: (word: string) => string = boundedMemo(stemOnce, 50_000)
  * titles and headings and its snippets' texts, mostly the same words again.
  */
 export const stem: (word: string) => string = boundedMemo((word) => {
-  const light = stemOnce(word);
+  if (SECURE_PROTOCOL.test(word)) return word;
+  const light = stemOnce(word).replace(AGENT_OF_EN_VERB, "$1en");
   return light.length > 3 && light.endsWith("e") && !/\d/.test(light) ? light.slice(0, -1) : light;
 }, 50_000);
+
+/**
+ * A protocol's secure form (`https`, `ftps`, `sftps`) is another protocol, not a plural: taken
+ * as one, "What port does the server listen on for HTTP?" met the section of the HTTPS
+ * listener (`SERVER_ADDR_TLS`) as well as the HTTP one.
+ */
+const SECURE_PROTOCOL = /^[a-z]*tps$/;
+
+/**
+ * The one who does what an `-en` verb says is the verb's: "listener" meets "listen",
+ * "shortener" meets "shorten" (the light stemmer keeps `-er` nouns
+ * whole, as it must for "server" or "user").
+ */
+const AGENT_OF_EN_VERB = /^([a-z]{3,}[^aeiou])ener$/;
 
 function stemOnce(word: string): string {
   if (word.length <= 3 || /\d/.test(word)) return word;

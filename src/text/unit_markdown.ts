@@ -45,6 +45,22 @@ function headerAbove(markdown: string, start: number): string[] | null {
   return null;
 }
 
+/**
+ * What a table row names, by its table's header: the name of its first column ("Flag",
+ * "Option", "Setting"), when the row fills it in. The row "`--query.max-samples` | Maximum
+ * number of samples a single query can load… | `50000000`" of a table headed "Flag |
+ * Description | Default" names a flag, and answers "… which flag raises it?" although the word
+ * is not in it. The other columns' names are left out: every row of a table has them, and a
+ * "Default" column met every question saying "by default".
+ */
+export function rowLabel(row: string, markdown: string, start: number): string {
+  const header = headerAbove(markdown, start);
+  const name = cells(row)[0];
+  if (!header || !name) return "";
+  const label = cleanCell(header[0] ?? "").replace(/`/g, "");
+  return DESCRIBES.test(label) ? "" : label;
+}
+
 /** A cell as inline markdown: HTML tags and link syntax dropped, code spans kept. */
 function cleanCell(cell: string): string {
   return cell.replace(/<br\s*\/?>/gi, " ")

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { splitSentences } from "./sentences.ts";
-import { composeAnswer, unitMarkdown } from "./unit_markdown.ts";
+import { composeAnswer, rowLabel, unitMarkdown } from "./unit_markdown.ts";
 
 const TABLE = "## Configuration Options\n\n" +
   "| Field | Description | Default | Required |\n" +
@@ -41,4 +41,18 @@ Deno.test("list items side by side stay a list; prose runs on; a code block stan
     "When a node is down: [1]\n\n1. Drain it. [2]\n2. Page the on-call. [3]\n\n" +
       "```sh\nkubectl get nodes\n```\n[4]",
   );
+});
+
+Deno.test("a table row names what its first column's header says: a flag, a field", () => {
+  const flags = "| Flag | Description | Default |\n| --- | --- | --- |\n" +
+    "| <code>--query.max-samples</code> | Maximum number of samples a query can load. | `50000000` |\n";
+  const row = (markdown: string) => {
+    const s = splitSentences(markdown).find((s) => s.kind === "row")!;
+    return rowLabel(s.text, markdown, s.start);
+  };
+  assert.equal(row(flags), "Flag");
+  assert.equal(row(TABLE), "Field");
+  // A first column of descriptions names nothing; a row outside a table has no header.
+  assert.equal(row("| Description | Value |\n| --- | --- |\n| Retries | 3 |\n"), "");
+  assert.equal(row("Some text.\n\n| a | b |\n"), "");
 });
