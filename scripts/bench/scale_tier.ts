@@ -4,7 +4,7 @@ import type { Deps } from "../../src/deps.ts";
 import { round } from "../../src/search/metrics.ts";
 import { searchWikis } from "../../src/search/search_wikis.ts";
 import type { EvalPage } from "./corpus.ts";
-import { copyHub } from "./hub_copy.ts";
+import { copyHub, HUB_TEMPLATE } from "./hub_copy.ts";
 import { type HubFigures, type HubPlan, hubWikiId, measureHub } from "./hub_tier.ts";
 import { type Latency, measureLatency } from "./latency.ts";
 import { type McpOverhead, measureMcpOverhead } from "./mcp_overhead.ts";
@@ -34,24 +34,40 @@ export async function measureScale(
   setup: BenchSetup,
   base: EvalPage[],
   queries: string[],
-  options: { plan: HubPlan; calls: number; replica: boolean; step: (text: string) => void },
-): Promise<ScaleFigures> {
+  options: {
+    plan: HubPlan;
+    calls: number;
+    replica: boolean;
+    step: (text: string) => void;
+    /** The hub's database: its name, reused if it exists, kept at the end. */
+    database?: { name: string; reuse: boolean; keep: boolean };
+    /** Load (or find) the hub and stop: no figures. */
+    loadOnly?: boolean;
+  },
+): Promise<ScaleFigures | null> {
   const { plan, calls, step } = options;
   const limits = { calls, maxSeconds: 10, warmup: 10 };
   const servers = await primaryAndReplica(setup.env, options.replica, step);
-  const store = await openBenchPostgres(servers.primary);
+  const store = await openBenchPostgres(servers.primary, options.database);
   const replicaUrl = servers.replica ? sameDatabase(servers.replica, store.url!) : null;
   // A loaded machine may take more than the service's 5 s to open a connection.
   const db = openPostgres(store.url!, { connectTimeoutSeconds: 60 });
   const deps: Deps = { config: setup.config, db, log: setup.log, embedder: setup.embedder };
   let replica: Db | null = null;
   try {
-    await dropVectorIndex(db, setup.embedder);
     const t = performance.now();
-    const loaded = await copyHub(deps, base, plan, step);
-    await vacuum(db);
+    let loaded = store.reused ? await hubLoaded(db) : [];
+    if (loaded.length === 0) {
+      await dropVectorIndex(db, setup.embedder);
+      loaded = await copyHub(deps, base, plan, step);
+      await vacuum(db);
+    }
     const loadSeconds = round((performance.now() - t) / 1000);
-    step(`hub loaded: ${loaded.reduce((a, b) => a + b, 0)} chunks in ${loadSeconds} s`);
+    step(
+      `hub ${store.reused ? "found" : "loaded"}: ${loaded.length} wikis, ` +
+        `${loaded.reduce((a, b) => a + b, 0)} chunks in ${loadSeconds} s`,
+    );
+    if (options.loadOnly) return null;
     const hub = {
       ...await measureHub(deps, loaded, queries, [1, 8], limits),
       load_seconds: loadSeconds,
@@ -83,6 +99,14 @@ export async function measureScale(
     await db.close();
     await store.drop();
   }
+}
+
+/** Chunks per hub wiki of a hub loaded by an earlier run (`--reuse-db`), largest first. */
+async function hubLoaded(db: Db): Promise<number[]> {
+  const rows = await db<{ chunks: number }>`
+    SELECT s.chunks::int AS chunks FROM search_stats s
+    WHERE s.wiki_id LIKE 'hub-%' AND s.wiki_id <> ${HUB_TEMPLATE} ORDER BY s.wiki_id`;
+  return rows.map((r) => r.chunks);
 }
 
 /** The primary (and the replica) to load: scripts/setup_replica.sh's, or the bench's server. */

@@ -10,6 +10,7 @@ import {
   type LexicalIndex,
   needsCompaction,
   removePages,
+  scoreBound,
   topKChunks,
 } from "./lexical_index.ts";
 import {
@@ -93,6 +94,11 @@ export async function lexicalTopK(
       });
     }
     const stats = read.filter((s) => s.terms.length > 0 || versioned(s.wiki_id));
+    if (stats.length > 1 && !stats.some((s) => versioned(s.wiki_id))) {
+      const hits = await prunedTopK(deps, cache, stats, query, params, limit);
+      if (hits) return hits;
+      continue; // an index newer than the statistics read: read them again
+    }
     const indexes = await Promise.all(
       stats.map((s) => currentIndex(deps, cache, s, versioned(s.wiki_id) !== undefined)),
     );
@@ -117,6 +123,43 @@ export async function lexicalTopK(
     throw new Error("A version of this wiki cannot be searched: its index does not fit in memory");
   }
   return await selectBm25(deps.db, wikiIds, query, params, limit);
+}
+
+/**
+ * The `limit` best chunks of several wikis, as the exhaustive merge of every wiki's own best
+ * gives them, without touching the wikis that cannot reach them (a WAND at the level of wikis):
+ * each wiki's best possible score for the query (`scoreBound`, from the statistics already read)
+ * orders them, and once `limit` chunks are held, a wiki whose bound is below the least of them
+ * (and every wiki after it) is skipped: its index is neither read nor built. A search across
+ * the hundreds of wikis of a hub thus reads the few that hold its best chunks instead of
+ * building an index per wiki. A wiki without an index in memory (too large, or its first build
+ * running in the background) is scored in SQL (`selectBm25`), alone. Null when an index is
+ * newer than the statistics read (the caller reads them again).
+ */
+async function prunedTopK(
+  deps: LexicalDeps,
+  cache: Cache,
+  stats: LexicalStats[],
+  query: string,
+  params: Bm25Params,
+  limit: number,
+): Promise<ChunkHit[] | null> {
+  const order = stats.map((s) => ({ s, bound: scoreBound(s, params) }))
+    .sort((a, b) => b.bound - a.bound || (a.s.wiki_id < b.s.wiki_id ? -1 : 1));
+  let best: ChunkHit[] = [];
+  for (const { s, bound } of order) {
+    // Strictly below: a chunk scoring exactly the least held could still rank by its id.
+    if (best.length >= limit && best[limit - 1]!.score > bound) break;
+    const index = await currentIndex(deps, cache, s);
+    if (index && index.version !== s.version) return null;
+    // Nothing awaits between the version's check and the scoring.
+    const hits = index
+      ? topKChunks(index, s, params, limit)
+      : await selectBm25(deps.db, [s.wiki_id], query, params, limit);
+    best = best.concat(hits).sort((a, b) => b.score - a.score || a.chunk_id - b.chunk_id)
+      .slice(0, limit);
+  }
+  return best;
 }
 
 /**

@@ -251,6 +251,21 @@ export function topKChunks(
   return hits;
 }
 
+/**
+ * A bound no chunk of the wiki reaches for the query: each term's IDF times BM25's saturation
+ * ceiling, `k1 + 1`, which `bm25TermNormed` approaches as the term's frequency grows and never
+ * reaches (a chunk's score is a sum of one such contribution per term it holds). Read from the
+ * statistics alone, before any posting; `prunedTopK` (lexical_cache.ts) skips wikis by it.
+ */
+export function scoreBound(stats: QueryStats, params: Bm25Params): number {
+  let bound = 0;
+  for (let t = 0; t < stats.terms.length; t++) {
+    bound += bm25Idf(stats.n, stats.dfs[t]!) * (params.k1 + 1);
+  }
+  // Above any rounding of the sum of the terms' contributions.
+  return bound * (1 + 1e-9);
+}
+
 /** Each chunk's `bm25Norm` at this average length, computed again when it or the chunks change. */
 function normsOf(index: LexicalIndex, avgdl: number, params: Bm25Params): Float64Array {
   if (index.normsFor !== avgdl) index.normsCount = 0;
