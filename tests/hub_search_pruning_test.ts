@@ -37,7 +37,7 @@ function pages(count: number, shift: number, next: () => number) {
 
 /**
  * A hub of public wikis skewed as hubs are: one large wiki where "falcon" is a rare word in
- * 150 of 400 pages, small wikis where it is in every page (its IDF there near zero: they can
+ * 150 of 400 pages (each with words of its own, so its index is over a megabyte), small wikis where it is in every page (its IDF there near zero: they can
  * never reach a search's best 100 chunks), and mid-sized wikis of random words without it.
  */
 async function hub(deps: ReturnType<typeof testApp>["deps"]): Promise<string[]> {
@@ -52,7 +52,9 @@ async function hub(deps: ReturnType<typeof testApp>["deps"]): Promise<string[]> 
     Array.from({ length: 400 }, (_, i) => ({
       name: `B${i}.md`,
       path: `B${i}`,
-      markdown: `# Bird ${i}\n\n${i % 8 < 3 ? "A falcon" : "A heron"} seen near marker ${i}.`,
+      markdown: `# Bird ${i}\n\n${i % 8 < 3 ? "A falcon" : "A heron"} seen near marker ${i}. ${
+        // Words of its own per page: the wiki's index is over 1 MB (`SEARCH_INDEX_MB=1`).
+        Array.from({ length: 8 }, (_, j) => `tag${i}x${j}`).join(" ")}.`,
     })),
   );
   for (let w = 0; w < 4; w++) {
@@ -108,9 +110,14 @@ Deno.test("a search across a hub's wikis gives the exhaustive search's results, 
   // leg's exhaustive BM25 over every chunk of every wiki, no wiki skipped.
   const sqlDb = otherProcess(db as Db & { url?: string });
   const exhaustive = testApp(sqlDb, { SEARCH_INDEX_MB: "0" }).app;
+  // And one whose bound (1 MB) is below the large wiki's index: that wiki is scored in SQL,
+  // the others in memory, in one ranking.
+  const smallDb = otherProcess(db as Db & { url?: string });
+  const small = testApp(smallDb, { SEARCH_INDEX_MB: "1" }).app;
   try {
     const pruned = await mcpClient(app, "/mcp/hub/");
     const full = await mcpClient(exhaustive, "/mcp/hub/");
+    const mixed = await mcpClient(small, "/mcp/hub/");
 
     // "falcon": the large wiki alone holds its best 100 chunks; the small wikis' bound is
     // below them, so their indexes are never read.
@@ -135,16 +142,19 @@ Deno.test("a search across a hub's wikis gives the exhaustive search's results, 
         () => WORDS[Math.floor(WORDS.length * next())]!,
       ).join(" ");
       for (const limit of [10, 50]) {
-        assertSameResults(
-          await callOk<Found>(pruned, "search", { query, limit }),
-          await callOk<Found>(full, "search", { query, limit }),
-          `${query} (${limit})`,
-        );
+        const expected = await callOk<Found>(full, "search", { query, limit });
+        for (const client of [pruned, mixed]) {
+          assertSameResults(
+            await callOk<Found>(client, "search", { query, limit }),
+            expected,
+            `${query} (${limit})`,
+          );
+        }
       }
     }
-    await pruned.close();
-    await full.close();
+    assert.ok(!lexicalCacheSize(smallDb).some((e) => e.wiki === "big"));
+    for (const client of [pruned, full, mixed]) await client.close();
   } finally {
-    if (sqlDb !== (db as Db)) await sqlDb.close();
+    for (const other of [sqlDb, smallDb]) if (other !== (db as Db)) await other.close();
   }
 });

@@ -130,11 +130,12 @@ export async function lexicalTopK(
  * gives them, without touching the wikis that cannot reach them (a WAND at the level of wikis):
  * each wiki's best possible score for the query (`scoreBound`, from the statistics already read)
  * orders them, and once `limit` chunks are held, a wiki whose bound is below the least of them
- * (and every wiki after it) is skipped: its index is neither read nor built. A search across
- * the hundreds of wikis of a hub thus reads the few that hold its best chunks instead of
- * building an index per wiki. A wiki without an index in memory (too large, or its first build
- * running in the background) is scored in SQL (`selectBm25`), alone. Null when an index is
- * newer than the statistics read (the caller reads them again).
+ * (and every wiki after it) is skipped: its index is neither read nor built. A wiki is scored in
+ * memory when its index is there, or built when the cache has room for it without dropping
+ * another; the others still in reach (too large, a first build running in the background, or
+ * no room: a hub's hundreds of wikis in a cache that holds a few) are scored together in SQL
+ * (`selectBm25`, one statement), so a search across a hub never churns the cache. Null when an
+ * index is newer than the statistics read (the caller reads them again).
  */
 async function prunedTopK(
   deps: LexicalDeps,
@@ -147,19 +148,32 @@ async function prunedTopK(
   const order = stats.map((s) => ({ s, bound: scoreBound(s, params) }))
     .sort((a, b) => b.bound - a.bound || (a.s.wiki_id < b.s.wiki_id ? -1 : 1));
   let best: ChunkHit[] = [];
+  // Strictly below: a chunk scoring exactly the least held could still rank by its id.
+  const outOfReach = (bound: number) => best.length >= limit && best[limit - 1]!.score > bound;
+  const inSql: { id: string; bound: number }[] = [];
   for (const { s, bound } of order) {
-    // Strictly below: a chunk scoring exactly the least held could still rank by its id.
-    if (best.length >= limit && best[limit - 1]!.score > bound) break;
-    const index = await currentIndex(deps, cache, s);
-    if (index && index.version !== s.version) return null;
+    if (outOfReach(bound)) break;
+    const held = cache.wikis.get(s.wiki_id)?.index;
+    const warm = held && held.version >= s.version;
+    const index = warm || cache.bytes < deps.config.searchIndexBytes
+      ? await currentIndex(deps, cache, s)
+      : null;
+    if (!index) {
+      inSql.push({ id: s.wiki_id, bound });
+      continue;
+    }
+    if (index.version !== s.version) return null;
     // Nothing awaits between the version's check and the scoring.
-    const hits = index
-      ? topKChunks(index, s, params, limit)
-      : await selectBm25(deps.db, [s.wiki_id], query, params, limit);
-    best = best.concat(hits).sort((a, b) => b.score - a.score || a.chunk_id - b.chunk_id)
-      .slice(0, limit);
+    best = merged(best, topKChunks(index, s, params, limit), limit);
   }
-  return best;
+  const rest = inSql.filter((w) => !outOfReach(w.bound)).map((w) => w.id);
+  if (rest.length === 0) return best;
+  return merged(best, await selectBm25(deps.db, rest, query, params, limit), limit);
+}
+
+/** Two rankings as one, best first, ties by ascending chunk id, the first `limit`. */
+function merged(a: ChunkHit[], b: ChunkHit[], limit: number): ChunkHit[] {
+  return a.concat(b).sort((x, y) => y.score - x.score || x.chunk_id - y.chunk_id).slice(0, limit);
 }
 
 /**
