@@ -54,7 +54,7 @@ async function hub(deps: ReturnType<typeof testApp>["deps"]): Promise<string[]> 
       path: `B${i}`,
       markdown: `# Bird ${i}\n\n${i % 8 < 3 ? "A falcon" : "A heron"} seen near marker ${i}. ${
         // Words of its own per page: the wiki's index is over 1 MB (`SEARCH_INDEX_MB=1`).
-        Array.from({ length: 8 }, (_, j) => `tag${i}x${j}`).join(" ")}.`,
+        Array.from({ length: 48 }, (_, j) => `tag${i}x${j}`).join(" ")}.`,
     })),
   );
   for (let w = 0; w < 4; w++) {

@@ -1,6 +1,6 @@
 import type { Deps } from "../../src/deps.ts";
 import { round } from "../../src/search/metrics.ts";
-import { warmLexicalIndex } from "../../src/search/lexical_cache.ts";
+import { lexicalCacheSize, warmLexicalIndex } from "../../src/search/lexical_cache.ts";
 import { searchWikis } from "../../src/search/search_wikis.ts";
 import { HUB_SEARCH_WIKIS } from "../../src/mcp/servers.ts";
 import { listPublicWikiIds, listPublicWikis } from "../../src/wikis/list_public_wikis.ts";
@@ -18,11 +18,17 @@ export type HubFigures = {
   load_seconds: number;
   list_wikis_page: Latency;
   per_wiki_search: Latency[];
+  /** The largest wiki alone, then the median-sized wiki alone, at each concurrency. */
+  largest_wiki_search: Latency[];
+  median_wiki_search: Latency[];
   across_wikis_search: Latency[];
   across_wikis_covered: number;
   cold_first_search: Latency;
   rss_mib: number;
   index_cache_mib_max: number;
+  /** What the index cache holds after all of it, by its own count (`lexicalCacheSize`). */
+  index_cache_mib_held: number;
+  index_cache_wikis_held: number;
 };
 
 /** The hub's wiki ids, `hub-0000` (the largest) on. */
@@ -93,6 +99,23 @@ export async function measureHub(
       ),
     );
   }
+  const sorted = loaded.toSorted((a, b) => a - b);
+  const median = loaded.indexOf(sorted[Math.floor(sorted.length / 2)]!);
+  const oneWiki = async (id: string) => {
+    const runs = [];
+    const calls = queries.slice(0, limits.calls);
+    await warmLexicalIndex(deps, [id]);
+    for (const c of concurrency) {
+      runs.push(
+        await measureLatency(calls, (q) => searchWikis(deps, [id], { query: q, limit: 10 }), c, {
+          ...limits,
+        }),
+      );
+    }
+    return runs;
+  };
+  const largest = await oneWiki(ids[0]!);
+  const medianWiki = await oneWiki(ids[median]!);
   const covered = await listPublicWikiIds(deps.db, HUB_SEARCH_WIKIS);
   // Not every covered wiki's index: a search across them reads only the wikis whose bound can
   // reach its best chunks (`prunedTopK`); its warm-up searches read those.
@@ -107,7 +130,7 @@ export async function measureHub(
       ),
     );
   }
-  const sorted = loaded.toSorted((a, b) => a - b);
+  const held = lexicalCacheSize(deps.db);
   return {
     wikis: ids.length,
     chunks: total,
@@ -115,11 +138,15 @@ export async function measureHub(
     median_wiki_chunks: sorted[Math.floor(sorted.length / 2)] ?? 0,
     list_wikis_page: listWikisPage,
     per_wiki_search: perWiki,
+    largest_wiki_search: largest,
+    median_wiki_search: medianWiki,
     across_wikis_search: across,
     across_wikis_covered: covered.length,
     cold_first_search: coldFirst,
     rss_mib: round(Deno.memoryUsage().rss / 1024 / 1024),
     index_cache_mib_max: round(deps.config.searchIndexBytes / 1024 / 1024),
+    index_cache_mib_held: round(held.reduce((a, e) => a + e.bytes, 0) / 1024 / 1024),
+    index_cache_wikis_held: held.length,
   };
 }
 

@@ -1,12 +1,12 @@
 /**
  * `deno task bench:scale [--hub-wikis 1000] [--hub-chunks 1000000] [--calls 300] [--no-replica]
- * [--out file.json] [--db NAME [--keep] [--reuse] [--load-only]]`: the scale tier of `deno task bench` alone (scripts/bench/scale_tier.ts):
+ * [--out file.json] [--db NAME [--keep] [--reuse] [--load-only]] [--no-mcp]`: the scale tier of `deno task bench` alone (scripts/bench/scale_tier.ts):
  * a hub of `--hub-wikis` public wikis holding `--hub-chunks` chunks in all on a primary and a
  * streaming replica of their own, the replica's searches/s against the primary's, and MCP
  * against the direct call on the hub's largest wiki. Writes docs/bench/scale.json (or `--out`).
  * `--db NAME` loads the hub into database NAME (default `wiki_bench`); `--keep` keeps it at the
  * end; `--reuse` measures the hub a `--keep` run left there instead of loading it again (and
- * keeps it); `--load-only` loads (or finds) the hub and stops.
+ * keeps it); `--load-only` loads (or finds) the hub and stops; `--no-mcp` leaves MCP out.
  */
 import { parseArgs } from "node:util";
 import type { EvalPage } from "./corpus.ts";
@@ -26,6 +26,7 @@ const { values } = parseArgs({
     keep: { type: "boolean", default: false },
     reuse: { type: "boolean", default: false },
     "load-only": { type: "boolean", default: false },
+    "no-mcp": { type: "boolean", default: false },
   },
 });
 const calls = Number(values.calls);
@@ -46,6 +47,7 @@ const scale = await measureScale(setup, base, benchQueries(setup.sets, Math.max(
   step,
   database: { name: values.db, reuse: values.reuse, keep: values.keep || values.reuse },
   loadOnly: values["load-only"],
+  mcp: !values["no-mcp"],
 });
 if (!scale) {
   step(`hub kept in database ${values.db}`);

@@ -18,7 +18,7 @@ export type ScaleFigures = {
   plan: HubPlan;
   hub: HubFigures;
   replica: { primary: Latency; with_replica: Latency; ratio: number } | null;
-  mcp: McpOverhead;
+  mcp: McpOverhead | null;
 };
 
 /**
@@ -43,6 +43,8 @@ export async function measureScale(
     database?: { name: string; reuse: boolean; keep: boolean };
     /** Load (or find) the hub and stop: no figures. */
     loadOnly?: boolean;
+    /** False: no MCP against the direct call (`mcp` is null). */
+    mcp?: boolean;
   },
 ): Promise<ScaleFigures | null> {
   const { plan, calls, step } = options;
@@ -83,8 +85,10 @@ export async function measureScale(
           `+ replica ${replicaRatio.with_replica.calls_per_s}/s`,
       );
     }
-    const mcp = await measureMcpOverhead(deps, hubWikiId(0), queries.slice(0, 200));
-    step(`MCP/direct on PostgreSQL, hub's largest wiki: ${mcp.ratio_p50}`);
+    const mcp = options.mcp === false
+      ? null
+      : await measureMcpOverhead(deps, hubWikiId(0), queries.slice(0, 200));
+    if (mcp) step(`MCP/direct on PostgreSQL, hub's largest wiki: ${mcp.ratio_p50}`);
     return {
       servers: replicaUrl
         ? "a primary and a streaming replica of its own (scripts/setup_replica.sh), one machine"
@@ -193,11 +197,14 @@ export function scaleSummary(r: ScaleFigures): string[] {
     `${h.median_wiki_chunks}), loaded in ${h.load_seconds} s`,
     `  list_wikis page of 50: ${row(h.list_wikis_page)}`,
     `  per-wiki search c=1: ${row(h.per_wiki_search[0]!)}; c=8: ${row(h.per_wiki_search[1]!)}`,
+    `  largest wiki c=1: ${row(h.largest_wiki_search[0]!)}; c=8: ${row(h.largest_wiki_search[1]!)}`,
+    `  median wiki c=1: ${row(h.median_wiki_search[0]!)}; c=8: ${row(h.median_wiki_search[1]!)}`,
     `  across ${h.across_wikis_covered} wikis c=1: ${row(h.across_wikis_search[0]!)}; c=8: ${
       row(h.across_wikis_search[1]!)
     }`,
     `  first search of a cold wiki: ${row(h.cold_first_search)}`,
-    `  memory: ${h.rss_mib} MiB resident (index cache bound ${h.index_cache_mib_max} MiB)`,
+    `  memory: ${h.rss_mib} MiB resident (index cache bound ${h.index_cache_mib_max} MiB, ` +
+    `holding ${h.index_cache_mib_held} MiB of ${h.index_cache_wikis_held} wikis)`,
   ];
   if (r.replica) {
     lines.push(
@@ -205,9 +212,11 @@ export function scaleSummary(r: ScaleFigures): string[] {
         `${r.replica.with_replica.calls_per_s}/s (x${r.replica.ratio}, the same cores)`,
     );
   }
-  lines.push(
-    `MCP/direct p50, hub's largest wiki: ${r.mcp.ratio_p50} (${r.mcp.mcp.p50_ms} / ` +
-      `${r.mcp.direct.p50_ms} ms; each repetition ${r.mcp.ratios.join(", ")})`,
-  );
+  if (r.mcp) {
+    lines.push(
+      `MCP/direct p50, hub's largest wiki: ${r.mcp.ratio_p50} (${r.mcp.mcp.p50_ms} / ` +
+        `${r.mcp.direct.p50_ms} ms; each repetition ${r.mcp.ratios.join(", ")})`,
+    );
+  }
   return lines;
 }

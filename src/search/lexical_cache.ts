@@ -12,6 +12,7 @@ import {
   removePages,
   scoreBound,
   topKChunks,
+  trimBlock,
 } from "./lexical_index.ts";
 import {
   type Bm25Params,
@@ -359,6 +360,7 @@ export async function buildIndex(
     }
     after = upto;
   }
+  trimBlock(index);
   return index;
 }
 
