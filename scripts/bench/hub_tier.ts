@@ -60,7 +60,11 @@ export async function measureHub(
   queries: string[],
   concurrency: number[],
   limits: RunLimits & { calls: number },
+  step: (text: string) => void = () => {},
+  /** False: no searches of wikis drawn by size (`per_wiki_search` empty). */
+  drawn = true,
 ): Promise<Omit<HubFigures, "load_seconds">> {
+  const row = (l: Latency) => `p50 ${l.p50_ms} ms, ${l.calls_per_s}/s (c=${l.concurrency})`;
   const ids = loaded.map((_, i) => hubWikiId(i));
   const pages: (string | null)[] = [null];
   for (let cursor: string | null = null;;) {
@@ -83,13 +87,14 @@ export async function measureHub(
     1,
     { warmup: 0 },
   );
+  step(`hub: list_wikis ${row(listWikisPage)}; cold first search ${row(coldFirst)}`);
   const total = loaded.reduce((a, b) => a + b, 0);
   const pick = weightedPicker(loaded, total);
   const calls = queries.slice(0, limits.calls).map((q, n) => ({ id: ids[pick(n)]!, q }));
   // Warm: the first search of each wiki (its index read) is `cold_first_search`'s figure.
-  await warmLexicalIndex(deps, [...new Set(calls.map((c) => c.id))]);
+  if (drawn) await warmLexicalIndex(deps, [...new Set(calls.map((c) => c.id))]);
   const perWiki = [];
-  for (const c of concurrency) {
+  for (const c of drawn ? concurrency : []) {
     perWiki.push(
       await measureLatency(
         calls,
@@ -98,6 +103,7 @@ export async function measureHub(
         limits,
       ),
     );
+    step(`hub: per-wiki search ${row(perWiki.at(-1)!)}`);
   }
   const sorted = loaded.toSorted((a, b) => a - b);
   const median = loaded.indexOf(sorted[Math.floor(sorted.length / 2)]!);
@@ -111,6 +117,7 @@ export async function measureHub(
           ...limits,
         }),
       );
+      step(`hub: ${id} alone ${row(runs.at(-1)!)}`);
     }
     return runs;
   };
@@ -129,6 +136,7 @@ export async function measureHub(
         limits,
       ),
     );
+    step(`hub: across ${covered.length} wikis ${row(across.at(-1)!)}`);
   }
   const held = lexicalCacheSize(deps.db);
   return {

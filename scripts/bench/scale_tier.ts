@@ -45,6 +45,10 @@ export async function measureScale(
     loadOnly?: boolean;
     /** False: no MCP against the direct call (`mcp` is null). */
     mcp?: boolean;
+    /** False: no per-wiki searches of wikis drawn by size (`hub.per_wiki_search` empty). */
+    drawn?: boolean;
+    /** How many of the largest wikis the replica's comparison searches (50). */
+    replicaWikis?: number;
   },
 ): Promise<ScaleFigures | null> {
   const { plan, calls, step } = options;
@@ -71,15 +75,21 @@ export async function measureScale(
     );
     if (options.loadOnly) return null;
     const hub = {
-      ...await measureHub(deps, loaded, queries, [1, 8], limits),
+      ...await measureHub(deps, loaded, queries, [1, 8], limits, step, options.drawn ?? true),
       load_seconds: loadSeconds,
     };
-    step(`hub measured: per-wiki c=8 ${hub.per_wiki_search[1]!.calls_per_s}/s`);
+    step("hub measured");
     let replicaRatio = null;
     if (replicaUrl) {
       replica = openPostgres(replicaUrl, { connectTimeoutSeconds: 60 });
       await caughtUp(db, replica);
-      replicaRatio = await compareReplica(deps, replica, loaded, queries.slice(0, calls), limits);
+      replicaRatio = await compareReplica(
+        deps,
+        replica,
+        loaded.slice(0, options.replicaWikis ?? 50),
+        queries.slice(0, calls),
+        limits,
+      );
       step(
         `c=8: primary ${replicaRatio.primary.calls_per_s}/s, ` +
           `+ replica ${replicaRatio.with_replica.calls_per_s}/s`,
@@ -196,7 +206,7 @@ export function scaleSummary(r: ScaleFigures): string[] {
     `Hub: ${h.wikis} wikis, ${h.chunks} chunks (largest ${h.largest_wiki_chunks}, median ` +
     `${h.median_wiki_chunks}), loaded in ${h.load_seconds} s`,
     `  list_wikis page of 50: ${row(h.list_wikis_page)}`,
-    `  per-wiki search c=1: ${row(h.per_wiki_search[0]!)}; c=8: ${row(h.per_wiki_search[1]!)}`,
+    ...h.per_wiki_search.map((l) => `  per-wiki search, wikis drawn by size: ${row(l)}`),
     `  largest wiki c=1: ${row(h.largest_wiki_search[0]!)}; c=8: ${row(h.largest_wiki_search[1]!)}`,
     `  median wiki c=1: ${row(h.median_wiki_search[0]!)}; c=8: ${row(h.median_wiki_search[1]!)}`,
     `  across ${h.across_wikis_covered} wikis c=1: ${row(h.across_wikis_search[0]!)}; c=8: ${

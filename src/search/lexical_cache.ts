@@ -152,13 +152,16 @@ async function prunedTopK(
   // Strictly below: a chunk scoring exactly the least held could still rank by its id.
   const outOfReach = (bound: number) => best.length >= limit && best[limit - 1]!.score > bound;
   const inSql: { id: string; bound: number }[] = [];
+  let room = deps.config.searchIndexBytes - cache.bytes;
+  const perChunk = bytesPerChunk(cache);
   for (const { s, bound } of order) {
     if (outOfReach(bound)) break;
     const held = cache.wikis.get(s.wiki_id)?.index;
-    const warm = held && held.version >= s.version;
-    const index = warm || cache.bytes < deps.config.searchIndexBytes
-      ? await currentIndex(deps, cache, s)
-      : null;
+    // A wiki not in memory is built only if it fits beside the others (by the bytes a chunk
+    // takes in the indexes held): a build that drops another index would be undone by the next.
+    const fits = !held && s.n * perChunk <= room;
+    if (fits) room -= s.n * perChunk;
+    const index = held || fits ? await currentIndex(deps, cache, s) : null;
     if (!index) {
       inSql.push({ id: s.wiki_id, bound });
       continue;
@@ -170,6 +173,13 @@ async function prunedTopK(
   const rest = inSql.filter((w) => !outOfReach(w.bound)).map((w) => w.id);
   if (rest.length === 0) return best;
   return merged(best, await selectBm25(deps.db, rest, query, params, limit), limit);
+}
+
+/** The bytes a chunk takes in the indexes the cache holds (600 while it holds none). */
+function bytesPerChunk(cache: Cache): number {
+  let chunks = 0;
+  for (const e of cache.wikis.values()) if (e.index) chunks += e.index.size;
+  return chunks > 0 ? cache.bytes / chunks : 600;
 }
 
 /** Two rankings as one, best first, ties by ascending chunk id, the first `limit`. */
