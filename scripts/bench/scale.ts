@@ -11,6 +11,7 @@
  * median wiki are searched alone either way); `--replica-wikis N` (50): how many of the largest
  * wikis the replica's comparison searches.
  */
+import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { EvalPage } from "./corpus.ts";
 import { describeMachine } from "./machine.ts";
@@ -35,7 +36,10 @@ const { values } = parseArgs({
   },
 });
 const calls = Number(values.calls);
-const outFile = values.out ?? new URL("../../docs/bench/scale.json", import.meta.url).pathname;
+// A relative `--out` is the working directory's (it was read as a URL's host and failed).
+const outFile = values.out
+  ? resolve(values.out)
+  : new URL("../../docs/bench/scale.json", import.meta.url).pathname;
 const started = performance.now();
 const step = (text: string) =>
   console.error(`[${((performance.now() - started) / 1000).toFixed(0)} s] ${text}`);
@@ -65,6 +69,6 @@ const results = {
   machine: await describeMachine({}),
   ...scale,
 };
-await Deno.mkdir(new URL(".", `file://${outFile}`), { recursive: true });
+await Deno.mkdir(dirname(outFile), { recursive: true });
 await Deno.writeTextFile(outFile, JSON.stringify(results, null, 2) + "\n");
 console.log(scaleSummary(scale).join("\n"));
