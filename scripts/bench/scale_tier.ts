@@ -78,7 +78,10 @@ export async function measureScale(
       ...await measureHub(deps, loaded, queries, [1, 8], limits, step, options.drawn ?? true),
       load_seconds: loadSeconds,
     };
-    step("hub measured");
+    step(
+      `hub measured: ${hub.rss_mib} MiB resident, index cache ${hub.index_cache_mib_held} of ` +
+        `${hub.index_cache_mib_max} MiB (${hub.index_cache_wikis_held} wikis)`,
+    );
     let replicaRatio = null;
     if (replicaUrl) {
       replica = openPostgres(replicaUrl, { connectTimeoutSeconds: 60 });
