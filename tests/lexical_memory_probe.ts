@@ -12,6 +12,8 @@ import {
   emptyIndex,
   indexBytes,
   type LexicalIndex,
+  termCount,
+  trimBlock,
 } from "../src/search/lexical_index.ts";
 import { tokenize } from "../src/text/terms.ts";
 
@@ -61,6 +63,7 @@ function packed(): LexicalIndex {
     addPackedPostings(index, term, list.length, (i) => list[i]![0], () => 0, (i) => list[i]![1]);
   }
   lists.clear();
+  trimBlock(index);
   return index;
 }
 
@@ -72,7 +75,7 @@ for (const [name, build] of [["incremental", incremental], ["packed", packed]] a
   const measured = used() - before;
   kept.push(index);
   out[name] = {
-    terms: index.terms.size,
+    terms: termCount(index),
     postings: index.postings,
     measured,
     estimated: indexBytes(index),

@@ -1,6 +1,6 @@
 import type { Deps } from "../../src/deps.ts";
 import { round } from "../../src/search/metrics.ts";
-import { warmLexicalIndex } from "../../src/search/lexical_cache.ts";
+import { lexicalCacheSize, warmLexicalIndex } from "../../src/search/lexical_cache.ts";
 import { searchWikis } from "../../src/search/search_wikis.ts";
 import { HUB_SEARCH_WIKIS } from "../../src/mcp/servers.ts";
 import { listPublicWikiIds, listPublicWikis } from "../../src/wikis/list_public_wikis.ts";
@@ -18,11 +18,17 @@ export type HubFigures = {
   load_seconds: number;
   list_wikis_page: Latency;
   per_wiki_search: Latency[];
+  /** The largest wiki alone, then the median-sized wiki alone, at each concurrency. */
+  largest_wiki_search: Latency[];
+  median_wiki_search: Latency[];
   across_wikis_search: Latency[];
   across_wikis_covered: number;
   cold_first_search: Latency;
   rss_mib: number;
   index_cache_mib_max: number;
+  /** What the index cache holds after all of it, by its own count (`lexicalCacheSize`). */
+  index_cache_mib_held: number;
+  index_cache_wikis_held: number;
 };
 
 /** The hub's wiki ids, `hub-0000` (the largest) on. */
@@ -44,7 +50,7 @@ export function hubSizes(plan: HubPlan): number[] {
  * The hub's figures on a loaded hub: `list_wikis` paged through (50 a page), a search of one
  * wiki (each query to a wiki drawn by its traffic share, the sizes' shares) and a search of
  * every wiki the hub's `search` covers without `wiki` (`HUB_SEARCH_WIKIS`), at each concurrency,
- * with the wikis' indexes read first;
+ * the per-wiki searches' wikis read first, the across-wikis search after its warm-up searches;
  * the first search of wikis nobody searched yet (their index is built then); this process's
  * resident memory after all of it, against the index cache's bound.
  */
@@ -54,7 +60,11 @@ export async function measureHub(
   queries: string[],
   concurrency: number[],
   limits: RunLimits & { calls: number },
+  step: (text: string) => void = () => {},
+  /** False: no searches of wikis drawn by size (`per_wiki_search` empty). */
+  drawn = true,
 ): Promise<Omit<HubFigures, "load_seconds">> {
+  const row = (l: Latency) => `p50 ${l.p50_ms} ms, ${l.calls_per_s}/s (c=${l.concurrency})`;
   const ids = loaded.map((_, i) => hubWikiId(i));
   const pages: (string | null)[] = [null];
   for (let cursor: string | null = null;;) {
@@ -77,13 +87,14 @@ export async function measureHub(
     1,
     { warmup: 0 },
   );
+  step(`hub: list_wikis ${row(listWikisPage)}; cold first search ${row(coldFirst)}`);
   const total = loaded.reduce((a, b) => a + b, 0);
   const pick = weightedPicker(loaded, total);
   const calls = queries.slice(0, limits.calls).map((q, n) => ({ id: ids[pick(n)]!, q }));
   // Warm: the first search of each wiki (its index read) is `cold_first_search`'s figure.
-  await warmLexicalIndex(deps, [...new Set(calls.map((c) => c.id))]);
+  if (drawn) await warmLexicalIndex(deps, [...new Set(calls.map((c) => c.id))]);
   const perWiki = [];
-  for (const c of concurrency) {
+  for (const c of drawn ? concurrency : []) {
     perWiki.push(
       await measureLatency(
         calls,
@@ -92,9 +103,29 @@ export async function measureHub(
         limits,
       ),
     );
+    step(`hub: per-wiki search ${row(perWiki.at(-1)!)}`);
   }
+  const sorted = loaded.toSorted((a, b) => a - b);
+  const median = loaded.indexOf(sorted[Math.floor(sorted.length / 2)]!);
+  const oneWiki = async (id: string) => {
+    const runs = [];
+    const calls = queries.slice(0, limits.calls);
+    await warmLexicalIndex(deps, [id]);
+    for (const c of concurrency) {
+      runs.push(
+        await measureLatency(calls, (q) => searchWikis(deps, [id], { query: q, limit: 10 }), c, {
+          ...limits,
+        }),
+      );
+      step(`hub: ${id} alone ${row(runs.at(-1)!)}`);
+    }
+    return runs;
+  };
+  const largest = await oneWiki(ids[0]!);
+  const medianWiki = await oneWiki(ids[median]!);
   const covered = await listPublicWikiIds(deps.db, HUB_SEARCH_WIKIS);
-  await warmLexicalIndex(deps, covered);
+  // Not every covered wiki's index: a search across them reads only the wikis whose bound can
+  // reach its best chunks (`prunedTopK`); its warm-up searches read those.
   const across = [];
   for (const c of concurrency) {
     across.push(
@@ -105,8 +136,9 @@ export async function measureHub(
         limits,
       ),
     );
+    step(`hub: across ${covered.length} wikis ${row(across.at(-1)!)}`);
   }
-  const sorted = loaded.toSorted((a, b) => a - b);
+  const held = lexicalCacheSize(deps.db);
   return {
     wikis: ids.length,
     chunks: total,
@@ -114,11 +146,15 @@ export async function measureHub(
     median_wiki_chunks: sorted[Math.floor(sorted.length / 2)] ?? 0,
     list_wikis_page: listWikisPage,
     per_wiki_search: perWiki,
+    largest_wiki_search: largest,
+    median_wiki_search: medianWiki,
     across_wikis_search: across,
     across_wikis_covered: covered.length,
     cold_first_search: coldFirst,
     rss_mib: round(Deno.memoryUsage().rss / 1024 / 1024),
     index_cache_mib_max: round(deps.config.searchIndexBytes / 1024 / 1024),
+    index_cache_mib_held: round(held.reduce((a, e) => a + e.bytes, 0) / 1024 / 1024),
+    index_cache_wikis_held: held.length,
   };
 }
 

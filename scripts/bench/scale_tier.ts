@@ -4,7 +4,7 @@ import type { Deps } from "../../src/deps.ts";
 import { round } from "../../src/search/metrics.ts";
 import { searchWikis } from "../../src/search/search_wikis.ts";
 import type { EvalPage } from "./corpus.ts";
-import { copyHub } from "./hub_copy.ts";
+import { copyHub, HUB_TEMPLATE } from "./hub_copy.ts";
 import { type HubFigures, type HubPlan, hubWikiId, measureHub } from "./hub_tier.ts";
 import { type Latency, measureLatency } from "./latency.ts";
 import { type McpOverhead, measureMcpOverhead } from "./mcp_overhead.ts";
@@ -18,7 +18,7 @@ export type ScaleFigures = {
   plan: HubPlan;
   hub: HubFigures;
   replica: { primary: Latency; with_replica: Latency; ratio: number } | null;
-  mcp: McpOverhead;
+  mcp: McpOverhead | null;
 };
 
 /**
@@ -34,44 +34,79 @@ export async function measureScale(
   setup: BenchSetup,
   base: EvalPage[],
   queries: string[],
-  options: { plan: HubPlan; calls: number; replica: boolean; step: (text: string) => void },
-): Promise<ScaleFigures> {
+  options: {
+    plan: HubPlan;
+    calls: number;
+    replica: boolean;
+    step: (text: string) => void;
+    /** The hub's database: its name, reused if it exists, kept at the end. */
+    database?: { name: string; reuse: boolean; keep: boolean };
+    /** Load (or find) the hub and stop: no figures. */
+    loadOnly?: boolean;
+    /** False: no MCP against the direct call (`mcp` is null). */
+    mcp?: boolean;
+    /** False: no per-wiki searches of wikis drawn by size (`hub.per_wiki_search` empty). */
+    drawn?: boolean;
+    /** How many of the largest wikis the replica's comparison searches (50). */
+    replicaWikis?: number;
+  },
+): Promise<ScaleFigures | null> {
   const { plan, calls, step } = options;
   const limits = { calls, maxSeconds: 10, warmup: 10 };
   const servers = await primaryAndReplica(setup.env, options.replica, step);
-  const store = await openBenchPostgres(servers.primary);
+  const store = await openBenchPostgres(servers.primary, options.database);
   const replicaUrl = servers.replica ? sameDatabase(servers.replica, store.url!) : null;
   // A loaded machine may take more than the service's 5 s to open a connection.
   const db = openPostgres(store.url!, { connectTimeoutSeconds: 60 });
   const deps: Deps = { config: setup.config, db, log: setup.log, embedder: setup.embedder };
   let replica: Db | null = null;
   try {
-    await dropVectorIndex(db, setup.embedder);
     const t = performance.now();
-    const loaded = await copyHub(deps, base, plan, step);
-    await vacuum(db);
+    let loaded = store.reused ? await hubLoaded(db) : [];
+    if (loaded.length === 0) {
+      await dropVectorIndex(db, setup.embedder);
+      loaded = await copyHub(deps, base, plan, step);
+      await vacuum(db);
+    }
     const loadSeconds = round((performance.now() - t) / 1000);
-    step(`hub loaded: ${loaded.reduce((a, b) => a + b, 0)} chunks in ${loadSeconds} s`);
+    step(
+      `hub ${store.reused ? "found" : "loaded"}: ${loaded.length} wikis, ` +
+        `${loaded.reduce((a, b) => a + b, 0)} chunks in ${loadSeconds} s`,
+    );
+    if (options.loadOnly) return null;
     const hub = {
-      ...await measureHub(deps, loaded, queries, [1, 8], limits),
+      ...await measureHub(deps, loaded, queries, [1, 8], limits, step, options.drawn ?? true),
       load_seconds: loadSeconds,
     };
-    step(`hub measured: per-wiki c=8 ${hub.per_wiki_search[1]!.calls_per_s}/s`);
+    step(
+      `hub measured: ${hub.rss_mib} MiB resident, index cache ${hub.index_cache_mib_held} of ` +
+        `${hub.index_cache_mib_max} MiB (${hub.index_cache_wikis_held} wikis)`,
+    );
     let replicaRatio = null;
     if (replicaUrl) {
       replica = openPostgres(replicaUrl, { connectTimeoutSeconds: 60 });
       await caughtUp(db, replica);
-      replicaRatio = await compareReplica(deps, replica, loaded, queries.slice(0, calls), limits);
+      replicaRatio = await compareReplica(
+        deps,
+        replica,
+        loaded.slice(0, options.replicaWikis ?? 50),
+        queries.slice(0, calls),
+        limits,
+      );
       step(
         `c=8: primary ${replicaRatio.primary.calls_per_s}/s, ` +
           `+ replica ${replicaRatio.with_replica.calls_per_s}/s`,
       );
     }
-    const mcp = await measureMcpOverhead(deps, hubWikiId(0), queries.slice(0, 200));
-    step(
-      `MCP/direct on PostgreSQL, hub's largest wiki: ${mcp.ratio_p50} (SDK client), ` +
-        `${mcp.ratio_plain_p50} (plain JSON-RPC client)`,
-    );
+    const mcp = options.mcp === false
+      ? null
+      : await measureMcpOverhead(deps, hubWikiId(0), queries.slice(0, 200));
+    if (mcp) {
+      step(
+        `MCP/direct on PostgreSQL, hub's largest wiki: ${mcp.ratio_p50} (SDK client), ` +
+          `${mcp.ratio_plain_p50} (plain JSON-RPC client)`,
+      );
+    }
     return {
       servers: replicaUrl
         ? "a primary and a streaming replica of its own (scripts/setup_replica.sh), one machine"
@@ -86,6 +121,14 @@ export async function measureScale(
     await db.close();
     await store.drop();
   }
+}
+
+/** Chunks per hub wiki of a hub loaded by an earlier run (`--reuse-db`), largest first. */
+async function hubLoaded(db: Db): Promise<number[]> {
+  const rows = await db<{ chunks: number }>`
+    SELECT s.chunks::int AS chunks FROM search_stats s
+    WHERE s.wiki_id LIKE 'hub-%' AND s.wiki_id <> ${HUB_TEMPLATE} ORDER BY s.wiki_id`;
+  return rows.map((r) => r.chunks);
 }
 
 /** The primary (and the replica) to load: scripts/setup_replica.sh's, or the bench's server. */
@@ -171,12 +214,15 @@ export function scaleSummary(r: ScaleFigures): string[] {
     `Hub: ${h.wikis} wikis, ${h.chunks} chunks (largest ${h.largest_wiki_chunks}, median ` +
     `${h.median_wiki_chunks}), loaded in ${h.load_seconds} s`,
     `  list_wikis page of 50: ${row(h.list_wikis_page)}`,
-    `  per-wiki search c=1: ${row(h.per_wiki_search[0]!)}; c=8: ${row(h.per_wiki_search[1]!)}`,
+    ...h.per_wiki_search.map((l) => `  per-wiki search, wikis drawn by size: ${row(l)}`),
+    `  largest wiki c=1: ${row(h.largest_wiki_search[0]!)}; c=8: ${row(h.largest_wiki_search[1]!)}`,
+    `  median wiki c=1: ${row(h.median_wiki_search[0]!)}; c=8: ${row(h.median_wiki_search[1]!)}`,
     `  across ${h.across_wikis_covered} wikis c=1: ${row(h.across_wikis_search[0]!)}; c=8: ${
       row(h.across_wikis_search[1]!)
     }`,
     `  first search of a cold wiki: ${row(h.cold_first_search)}`,
-    `  memory: ${h.rss_mib} MiB resident (index cache bound ${h.index_cache_mib_max} MiB)`,
+    `  memory: ${h.rss_mib} MiB resident (index cache bound ${h.index_cache_mib_max} MiB, ` +
+    `holding ${h.index_cache_mib_held} MiB of ${h.index_cache_wikis_held} wikis)`,
   ];
   if (r.replica) {
     lines.push(
@@ -184,14 +230,16 @@ export function scaleSummary(r: ScaleFigures): string[] {
         `${r.replica.with_replica.calls_per_s}/s (x${r.replica.ratio}, the same cores)`,
     );
   }
-  lines.push(
-    `MCP/direct p50, hub's largest wiki, SDK client: ${r.mcp.ratio_p50} (${r.mcp.mcp.p50_ms} / ` +
-      `${r.mcp.direct.p50_ms} ms; each repetition ${r.mcp.ratios.join(", ")})`,
-    `MCP/direct p50, hub's largest wiki, plain JSON-RPC client: ${r.mcp.ratio_plain_p50} ` +
-      `(${r.mcp.mcp_plain.p50_ms} / ${r.mcp.direct.p50_ms} ms; each repetition ` +
-      `${r.mcp.ratios_plain.join(", ")}); CPU ms a call, direct / SDK / plain: ` +
-      `${r.mcp.cpu_ms_per_call.direct} / ${r.mcp.cpu_ms_per_call.mcp} / ` +
-      `${r.mcp.cpu_ms_per_call.mcp_plain}`,
-  );
+  if (r.mcp) {
+    lines.push(
+      `MCP/direct p50, hub's largest wiki, SDK client: ${r.mcp.ratio_p50} (${r.mcp.mcp.p50_ms} / ` +
+        `${r.mcp.direct.p50_ms} ms; each repetition ${r.mcp.ratios.join(", ")})`,
+      `MCP/direct p50, hub's largest wiki, plain JSON-RPC client: ${r.mcp.ratio_plain_p50} ` +
+        `(${r.mcp.mcp_plain.p50_ms} / ${r.mcp.direct.p50_ms} ms; each repetition ` +
+        `${r.mcp.ratios_plain.join(", ")}); CPU ms a call, direct / SDK / plain: ` +
+        `${r.mcp.cpu_ms_per_call.direct} / ${r.mcp.cpu_ms_per_call.mcp} / ` +
+        `${r.mcp.cpu_ms_per_call.mcp_plain}`,
+    );
+  }
   return lines;
 }

@@ -43,15 +43,26 @@ export async function openBenchPglite(): Promise<BenchStore> {
 }
 
 /**
- * A fresh `wiki_bench` database on the server of `serverUrl` (dropped first if a previous
- * run left it), migrated. Never touches the database `serverUrl` names.
+ * A fresh `wiki_bench` database (or `name`) on the server of `serverUrl` (dropped first if a
+ * previous run left it), migrated. Never touches the database `serverUrl` names. `reuse`: an
+ * existing database of that name is kept as it is (`reused`); `keep`: `drop` closes it only.
  */
-export async function openBenchPostgres(serverUrl: string): Promise<BenchStore> {
+export async function openBenchPostgres(
+  serverUrl: string,
+  options: { name?: string; reuse?: boolean; keep?: boolean } = {},
+): Promise<BenchStore & { reused: boolean }> {
+  const name = options.name ?? BENCH_DATABASE;
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Not a database name: ${name}`);
   const admin = openPostgres(serverUrl, { max: 1 });
-  await admin.exec(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`);
-  await admin.exec(`CREATE DATABASE ${BENCH_DATABASE}`);
+  const [found] = await admin<{ n: number }>`
+    SELECT count(*)::int AS n FROM pg_database WHERE datname = ${name}`;
+  const reused = Boolean(options.reuse && found!.n > 0);
+  if (!reused) {
+    await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.exec(`CREATE DATABASE ${name}`);
+  }
   const url = new URL(serverUrl);
-  url.pathname = `/${BENCH_DATABASE}`;
+  url.pathname = `/${name}`;
   const db = openPostgres(url.toString());
   await migrate(db);
   let open = true;
@@ -66,9 +77,10 @@ export async function openBenchPostgres(serverUrl: string): Promise<BenchStore> 
     close,
     drop: async () => {
       await close();
-      await admin.exec(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`);
+      if (!options.keep) await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.close();
     },
+    reused,
   };
 }
 

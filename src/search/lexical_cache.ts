@@ -10,7 +10,9 @@ import {
   type LexicalIndex,
   needsCompaction,
   removePages,
+  scoreBound,
   topKChunks,
+  trimBlock,
 } from "./lexical_index.ts";
 import {
   type Bm25Params,
@@ -93,6 +95,11 @@ export async function lexicalTopK(
       });
     }
     const stats = read.filter((s) => s.terms.length > 0 || versioned(s.wiki_id));
+    if (stats.length > 1 && !stats.some((s) => versioned(s.wiki_id))) {
+      const hits = await prunedTopK(deps, cache, stats, query, params, limit);
+      if (hits) return hits;
+      continue; // an index newer than the statistics read: read them again
+    }
     const indexes = await Promise.all(
       stats.map((s) => currentIndex(deps, cache, s, versioned(s.wiki_id) !== undefined)),
     );
@@ -117,6 +124,67 @@ export async function lexicalTopK(
     throw new Error("A version of this wiki cannot be searched: its index does not fit in memory");
   }
   return await selectBm25(deps.db, wikiIds, query, params, limit);
+}
+
+/**
+ * The `limit` best chunks of several wikis, as the exhaustive merge of every wiki's own best
+ * gives them, without touching the wikis that cannot reach them (a WAND at the level of wikis):
+ * each wiki's best possible score for the query (`scoreBound`, from the statistics already read)
+ * orders them, and once `limit` chunks are held, a wiki whose bound is below the least of them
+ * (and every wiki after it) is skipped: its index is neither read nor built. A wiki is scored in
+ * memory when its index is there, or built when the cache has room for it without dropping
+ * another; the others still in reach (too large, a first build running in the background, or
+ * no room: a hub's hundreds of wikis in a cache that holds a few) are scored together in SQL
+ * (`selectBm25`, one statement), so a search across a hub never churns the cache. Null when an
+ * index is newer than the statistics read (the caller reads them again).
+ */
+async function prunedTopK(
+  deps: LexicalDeps,
+  cache: Cache,
+  stats: LexicalStats[],
+  query: string,
+  params: Bm25Params,
+  limit: number,
+): Promise<ChunkHit[] | null> {
+  const order = stats.map((s) => ({ s, bound: scoreBound(s, params) }))
+    .sort((a, b) => b.bound - a.bound || (a.s.wiki_id < b.s.wiki_id ? -1 : 1));
+  let best: ChunkHit[] = [];
+  // Strictly below: a chunk scoring exactly the least held could still rank by its id.
+  const outOfReach = (bound: number) => best.length >= limit && best[limit - 1]!.score > bound;
+  const inSql: { id: string; bound: number }[] = [];
+  let room = deps.config.searchIndexBytes - cache.bytes;
+  const perChunk = bytesPerChunk(cache);
+  for (const { s, bound } of order) {
+    if (outOfReach(bound)) break;
+    const held = cache.wikis.get(s.wiki_id)?.index;
+    // A wiki not in memory is built only if it fits beside the others (by the bytes a chunk
+    // takes in the indexes held): a build that drops another index would be undone by the next.
+    const fits = !held && s.n * perChunk <= room;
+    if (fits) room -= s.n * perChunk;
+    const index = held || fits ? await currentIndex(deps, cache, s) : null;
+    if (!index) {
+      inSql.push({ id: s.wiki_id, bound });
+      continue;
+    }
+    if (index.version !== s.version) return null;
+    // Nothing awaits between the version's check and the scoring.
+    best = merged(best, topKChunks(index, s, params, limit), limit);
+  }
+  const rest = inSql.filter((w) => !outOfReach(w.bound)).map((w) => w.id);
+  if (rest.length === 0) return best;
+  return merged(best, await selectBm25(deps.db, rest, query, params, limit), limit);
+}
+
+/** The bytes a chunk takes in the indexes the cache holds (600 while it holds none). */
+function bytesPerChunk(cache: Cache): number {
+  let chunks = 0;
+  for (const e of cache.wikis.values()) if (e.index) chunks += e.index.size;
+  return chunks > 0 ? cache.bytes / chunks : 600;
+}
+
+/** Two rankings as one, best first, ties by ascending chunk id, the first `limit`. */
+function merged(a: ChunkHit[], b: ChunkHit[], limit: number): ChunkHit[] {
+  return a.concat(b).sort((x, y) => y.score - x.score || x.chunk_id - y.chunk_id).slice(0, limit);
 }
 
 /**
@@ -302,6 +370,7 @@ export async function buildIndex(
     }
     after = upto;
   }
+  trimBlock(index);
   return index;
 }
 

@@ -17,7 +17,11 @@ export type LexicalIndex = {
   wikiId: string;
   /** The `search_stats.version` these postings are at (or newer: see lexical_cache.ts). */
   version: number;
+  /** Terms with lists of their own (added posting by posting). */
   terms: Map<string, Postings>;
+  /** Terms whose postings stand in `block` (a build's, term by term): their slot there. */
+  packed: Map<string, number>;
+  block: Block;
   chunkIds: Float64Array;
   pageIds: Float64Array;
   lengths: Int32Array;
@@ -38,6 +42,57 @@ export type LexicalIndex = {
   normsCount: number;
 };
 
+/**
+ * Postings of many terms in one set of arrays, each term's a run from `start[slot]` of
+ * `count[slot]` postings (`used` of the arrays in use): a term costs its map entry and two
+ * numbers instead of an object and three typed arrays (about 700 bytes, `TERM_OVERHEAD_BYTES`),
+ * so a hub's many small wikis, most of whose terms have a posting or two, take a fraction of
+ * the memory and the cache keeps many more of them.
+ */
+type Block = {
+  docs: Int32Array;
+  heading: Uint16Array;
+  body: Uint16Array;
+  used: number;
+  start: Int32Array;
+  count: Int32Array;
+  slots: number;
+};
+
+function emptyBlock(): Block {
+  return {
+    docs: new Int32Array(0),
+    heading: new Uint16Array(0),
+    body: new Uint16Array(0),
+    used: 0,
+    start: new Int32Array(0),
+    count: new Int32Array(0),
+    slots: 0,
+  };
+}
+
+/** A term's postings, its own list or a view of its run in the block; undefined if none. */
+export function postingsOf(index: LexicalIndex, term: string): Postings | undefined {
+  const own = index.terms.get(term);
+  if (own) return own;
+  const slot = index.packed.get(term);
+  if (slot === undefined) return undefined;
+  const { block } = index;
+  const from = block.start[slot]!;
+  const n = block.count[slot]!;
+  return {
+    docs: block.docs.subarray(from, from + n),
+    heading: block.heading.subarray(from, from + n),
+    body: block.body.subarray(from, from + n),
+    n,
+  };
+}
+
+/** How many distinct terms the index holds. */
+export function termCount(index: LexicalIndex): number {
+  return index.terms.size + index.packed.size;
+}
+
 /** An empty index with room for `chunks` chunks. */
 export function emptyIndex(wikiId: string, version: number, chunks: number): LexicalIndex {
   const room = Math.max(16, chunks);
@@ -45,6 +100,8 @@ export function emptyIndex(wikiId: string, version: number, chunks: number): Lex
     wikiId,
     version,
     terms: new Map(),
+    packed: new Map(),
+    block: emptyBlock(),
     chunkIds: new Float64Array(room),
     pageIds: new Float64Array(room),
     lengths: new Int32Array(room),
@@ -91,6 +148,19 @@ export function addPosting(
   expected = 4,
 ): void {
   let list = index.terms.get(term);
+  // A packed term that grows gets a list of its own (its run in the block is left unused).
+  if (!list && index.packed.has(term)) {
+    const view = postingsOf(index, term)!;
+    const room = view.n + expected;
+    list = {
+      docs: grow(view.docs, room),
+      heading: grow(view.heading, room),
+      body: grow(view.body, room),
+      n: view.n,
+    };
+    index.packed.delete(term);
+    index.terms.set(term, list);
+  }
   if (!list) {
     list = {
       docs: new Int32Array(expected),
@@ -115,7 +185,8 @@ export function addPosting(
 
 /**
  * Adds a term's postings from `count` packed records (`read(i)` gives the i-th record's local
- * number, or -1 to skip it, and its frequencies): the build's way, one list allocated once.
+ * number, or -1 to skip it, and its frequencies): the build's way, a new term's postings
+ * appended to the index's block (`Block`); `trimBlock` frees the block's spare room after.
  */
 export function addPackedPostings(
   index: LexicalIndex,
@@ -125,25 +196,51 @@ export function addPackedPostings(
   tfHeading: (i: number) => number,
   tfBody: (i: number) => number,
 ): void {
-  const docs = new Int32Array(count);
-  const heading = new Uint16Array(count);
-  const body = new Uint16Array(count);
+  if (index.terms.has(term) || index.packed.has(term)) {
+    for (let i = 0; i < count; i++) {
+      const d = local(i);
+      if (d >= 0) addPosting(index, term, d, tfHeading(i), tfBody(i));
+    }
+    return;
+  }
+  const block = index.block;
+  if (block.used + count > block.docs.length) {
+    const room = Math.ceil((block.used + count) * 1.5) + 1024;
+    block.docs = grow(block.docs, room);
+    block.heading = grow(block.heading, room);
+    block.body = grow(block.body, room);
+  }
+  const from = block.used;
   let n = 0;
   for (let i = 0; i < count; i++) {
     const d = local(i);
     if (d < 0) continue;
-    docs[n] = d;
-    heading[n] = tfHeading(i);
-    body[n] = tfBody(i);
+    block.docs[from + n] = d;
+    block.heading[from + n] = tfHeading(i);
+    block.body[from + n] = tfBody(i);
     n++;
   }
   if (n === 0) return;
-  if (index.terms.has(term)) {
-    for (let i = 0; i < n; i++) addPosting(index, term, docs[i]!, heading[i]!, body[i]!);
-    return;
+  if (block.slots === block.start.length) {
+    const room = Math.ceil(block.slots * 1.5) + 256;
+    block.start = grow(block.start, room);
+    block.count = grow(block.count, room);
   }
-  index.terms.set(term, { docs, heading, body, n });
+  block.start[block.slots] = from;
+  block.count[block.slots] = n;
+  index.packed.set(term, block.slots++);
+  block.used += n;
   index.postings += n;
+}
+
+/** Frees the block's spare room (after a build): its arrays shrink to what they hold. */
+export function trimBlock(index: LexicalIndex): void {
+  const b = index.block;
+  b.docs = b.docs.slice(0, b.used);
+  b.heading = b.heading.slice(0, b.used);
+  b.body = b.body.slice(0, b.used);
+  b.start = b.start.slice(0, b.slots);
+  b.count = b.count.slice(0, b.slots);
 }
 
 /** Marks every live chunk of the given pages dead (their postings stay until compaction). */
@@ -179,6 +276,22 @@ export function compactIndex(index: LexicalIndex): void {
   index.normsCount = 0;
   index.dead = 0;
   index.postings = 0;
+  const { block } = index;
+  for (const [term, slot] of index.packed) {
+    const from = block.start[slot]!;
+    let n = 0;
+    for (let i = from; i < from + block.count[slot]!; i++) {
+      const to = renumber[block.docs[i]!]!;
+      if (to < 0) continue;
+      block.docs[from + n] = to;
+      block.heading[from + n] = block.heading[i]!;
+      block.body[from + n] = block.body[i]!;
+      n++;
+    }
+    block.count[slot] = n;
+    if (n === 0) index.packed.delete(term);
+    index.postings += n;
+  }
   for (const [term, list] of index.terms) {
     let n = 0;
     for (let i = 0; i < list.n; i++) {
@@ -224,7 +337,7 @@ export function topKChunks(
   const touched = index.touched;
   let count = 0;
   for (let t = 0; t < stats.terms.length; t++) {
-    const list = index.terms.get(stats.terms[t]!);
+    const list = postingsOf(index, stats.terms[t]!);
     if (!list) continue;
     const idf = bm25Idf(stats.n, stats.dfs[t]!);
     const { docs, heading, body, n } = list;
@@ -249,6 +362,21 @@ export function topKChunks(
     seen[d] = 0;
   }
   return hits;
+}
+
+/**
+ * A bound no chunk of the wiki reaches for the query: each term's IDF times BM25's saturation
+ * ceiling, `k1 + 1`, which `bm25TermNormed` approaches as the term's frequency grows and never
+ * reaches (a chunk's score is a sum of one such contribution per term it holds). Read from the
+ * statistics alone, before any posting; `prunedTopK` (lexical_cache.ts) skips wikis by it.
+ */
+export function scoreBound(stats: QueryStats, params: Bm25Params): number {
+  let bound = 0;
+  for (let t = 0; t < stats.terms.length; t++) {
+    bound += bm25Idf(stats.n, stats.dfs[t]!) * (params.k1 + 1);
+  }
+  // Above any rounding of the sum of the terms' contributions.
+  return bound * (1 + 1e-9);
 }
 
 /** Each chunk's `bm25Norm` at this average length, computed again when it or the chunks change. */
@@ -312,13 +440,22 @@ function selectBest(index: LexicalIndex, touched: Int32Array, k: number): number
 export const TERM_OVERHEAD_BYTES = 700;
 
 /**
+ * What a term in the block (`Block`) costs beyond its postings and its text: its entry in the
+ * `packed` map and its string's header, measured as `TERM_OVERHEAD_BYTES` is.
+ */
+export const PACKED_TERM_BYTES = 52;
+
+/**
  * The memory the index takes, as the cache counts it against its bound: the typed arrays'
- * bytes, and per term `TERM_OVERHEAD_BYTES` and its text.
+ * bytes, and per term `TERM_OVERHEAD_BYTES` (`PACKED_TERM_BYTES` in the block) and its text.
  */
 export function indexBytes(index: LexicalIndex): number {
+  const b = index.block;
   let bytes = index.chunkIds.byteLength + index.pageIds.byteLength + index.lengths.byteLength +
     index.alive.byteLength + index.scores.byteLength + index.seen.byteLength +
-    index.touched.byteLength + index.norms.byteLength;
+    index.touched.byteLength + index.norms.byteLength + b.docs.byteLength +
+    b.heading.byteLength + b.body.byteLength + b.start.byteLength + b.count.byteLength;
+  for (const term of index.packed.keys()) bytes += PACKED_TERM_BYTES + term.length;
   for (const [term, list] of index.terms) {
     bytes += TERM_OVERHEAD_BYTES + term.length + list.docs.byteLength + list.heading.byteLength +
       list.body.byteLength;

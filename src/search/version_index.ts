@@ -9,6 +9,7 @@ import {
   emptyIndex,
   indexBytes,
   type LexicalIndex,
+  postingsOf,
   topKChunks,
 } from "./lexical_index.ts";
 import { headingTextOf } from "./prepare_chunks.ts";
@@ -244,8 +245,8 @@ export function versionTopK(
 function dfOf(view: View, term: string): number {
   let df = view.dfs.get(term);
   if (df === undefined) {
-    df = countIn(view.live.terms.get(term), view.mask) +
-      countIn(view.revisions.index.terms.get(term), view.pinned);
+    df = countIn(postingsOf(view.live, term), view.mask) +
+      countIn(postingsOf(view.revisions.index, term), view.pinned);
     if (view.dfs.size >= DF_TERMS) view.dfs.clear();
     view.dfs.set(term, df);
   }
@@ -288,7 +289,7 @@ export function overlayTermsHeld(
   if (!at) return undefined;
   const held = new Set<string>();
   for (const term of terms) {
-    const list = at.revisions.index.terms.get(term);
+    const list = postingsOf(at.revisions.index, term);
     if (list && list.docs.subarray(0, list.n).includes(at.local)) held.add(term);
   }
   return held;
