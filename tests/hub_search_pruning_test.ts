@@ -6,20 +6,7 @@ import { lexicalCacheSize } from "../src/search/lexical_cache.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb, testApp } from "./helpers.ts";
 import { callOk, mcpClient } from "./mcp_helpers.ts";
-
-/** A deterministic pseudo-random generator (mulberry32), so every run writes the same hub. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const WORDS = ("river stone forest engine copper lantern harbor meadow signal garden falcon " +
-  "winter crystal orchard thunder violet compass marble canyon willow ember glacier beacon " +
-  "saddle tundra quarry velvet mosaic prism cedar").split(" ");
+import { random, WORDS } from "./seeded_words.ts";
 
 /** Words of the mixed wikis: all but "falcon", which the large and the small wikis hold. */
 const MIXED = WORDS.filter((w) => w !== "falcon");

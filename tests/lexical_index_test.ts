@@ -12,22 +12,9 @@ import { selectBm25, selectLexicalStats } from "../src/search/store.ts";
 import { deleteWikiConfirmed } from "../src/spaces/wiki_settings.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb, testDeps } from "./helpers.ts";
+import { random, WORDS } from "./seeded_words.ts";
 
 const by = { source: "test" };
-
-/** A deterministic pseudo-random generator (mulberry32), so every run writes the same corpus. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const WORDS = ("river stone forest engine copper lantern harbor meadow signal garden falcon " +
-  "winter crystal orchard thunder violet compass marble canyon willow ember glacier beacon " +
-  "saddle tundra quarry velvet mosaic prism cedar").split(" ");
 
 /** Pages of skewed random words (a few words are common, most rare), some of them repeated. */
 function corpus(count: number, next: () => number): { path: string; markdown: string }[] {

@@ -236,10 +236,13 @@ async function serve(
   const tasked = await answerTaskRequest(task, c.req.raw.headers, body);
   if (tasked) return tasked;
   const writes = deps.replicas !== undefined && callsWriteTool(parsed);
-  const leanAnswer = lean && deps.config.mcpLeanCalls
-    ? await answerLeanCall(c, parsed, lean, (name) => lean.tool(reading, withBudget(c), name))
+  // The request's era, decided once for the lean path and the SDK's (unparseable JSON: the SDK
+  // reads the body for its error and decides there).
+  const legacy = parsed === undefined ? undefined : await isLegacyRequest(c.req.raw, parsed);
+  const leanAnswer = lean && legacy && deps.config.mcpLeanCalls
+    ? answerLeanCall(c, parsed, lean, (name) => lean.tool(reading, withBudget(c), name))
     : undefined;
-  const response = leanAnswer ?? await serveBuilt(c, deps, body, parsed, build);
+  const response = await leanAnswer ?? await serveBuilt(c, deps, body, parsed, build, legacy);
   const refusedAfter = early ? await admission.check : null;
   if (refusedAfter) return refusedAfter;
   if (deps.replicas && response.status < 400 && writes) {
@@ -260,17 +263,14 @@ type Lean = {
   tool: (deps: Deps, around: ToolMiddleware, name: string) => LeanTool | undefined;
 };
 
-/** The lean answer to the request, or undefined when the SDK is to answer it. */
+/** The lean answer to a 2025-era request, or undefined when the SDK is to answer it. */
 async function answerLeanCall(
   c: Context,
   parsed: unknown,
   lean: Lean,
   toolOf: (name: string) => LeanTool | undefined,
 ): Promise<Response | undefined> {
-  if (parsed === undefined) return undefined;
-  const headers = c.req.raw.headers;
-  const legacy = await isLegacyRequest(c.req.raw, parsed);
-  const call = leanCallOf(parsed, headers, legacy, lean.tools);
+  const call = leanCallOf(parsed, c.req.raw.headers, lean.tools);
   const tool = call && toolOf(call.name);
   return tool && await answerLean(call, tool);
 }
@@ -282,11 +282,14 @@ async function serveBuilt(
   body: Uint8Array<ArrayBuffer>,
   parsed: unknown,
   build: () => McpServer,
+  legacy: boolean | undefined,
 ): Promise<Response> {
   const exchange = new AbortController();
   const request = forTransport(c.req.raw, body, exchange.signal);
   // Unparseable JSON (`parsed` undefined) is left to the SDK: it reads the body for its error.
-  if (await isLegacyRequest(request, parsed)) return await serveLegacy(request, build(), parsed);
+  if (legacy ?? await isLegacyRequest(request, parsed)) {
+    return await serveLegacy(request, build(), parsed);
+  }
   const handler = createMcpHandler(build, {
     legacy: "reject",
     // Reporting only: the SDK has already answered the refused request (bad revision,

@@ -31,16 +31,15 @@ export type LeanTool = {
 export type LeanCall = { id: string | number; name: string; args: unknown };
 
 /**
- * The call in `parsed` when the lean path may answer it (`tools` names the tools it may).
- * `headers` are the request's; `legacy` is the SDK's own verdict on the request's era.
+ * The call in `parsed`, a request the SDK judged 2025-era, when the lean path may answer it
+ * (`tools` names the tools it may). `headers` are the request's.
  */
 export function leanCallOf(
   parsed: unknown,
   headers: Headers,
-  legacy: boolean,
   tools: ReadonlySet<string>,
 ): LeanCall | undefined {
-  if (!legacy || !isObject(parsed)) return undefined;
+  if (!isObject(parsed)) return undefined;
   const version = headers.get("mcp-protocol-version");
   if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
   if (!/^application\/json\s*(;|$)/i.test(headers.get("content-type") ?? "")) return undefined;
