@@ -685,6 +685,11 @@ function typeMatch(question: Question, sentence: string): number {
   return /\d/.test(sentence) ? 1 : -1;
 }
 
+/** The words of what a table row names by its header (`rowLabel`: "Flag"). */
+function columnTerms(row: string, markdown: string, start: number): string[] {
+  return [...contentTerms(rowLabel(row, markdown, start)).keys()];
+}
+
 /**
  * The content words of the headings a passage stands under, below its page's own heading: a
  * sentence under "Link pages with wikilinks" is about linking pages even when it only says
@@ -692,11 +697,6 @@ function typeMatch(question: Question, sentence: string): number {
  * I link to a section of another page?". The page's own heading (its title) is left out: it names
  * the topic every sentence of the page shares, and the verdict weighs title words on its own.
  */
-/** The words of what a table row names by its header (`rowLabel`: "Flag"). */
-function columnTerms(row: string, markdown: string, start: number): string[] {
-  return [...contentTerms(rowLabel(row, markdown, start)).keys()];
-}
-
 function subsectionTerms(passage: Passage): string[] {
   const below = (passage.section ?? "").split(" > ").slice(1).join(" ");
   return below ? [...contentTerms(below).keys()] : [];
