@@ -63,6 +63,7 @@ async function compareLean(deps: Deps, queries: string[], rounds: number) {
         plain_p50: f.mcp_plain.p50_ms,
         ratio_sdk: f.ratio_p50,
         ratio_plain: f.ratio_plain_p50,
+        ratio_apart: f.ratio_apart_p50,
         ratios_sdk: f.ratios,
         ratios_plain: f.ratios_plain,
         cpu: f.cpu_ms_per_call,
@@ -85,6 +86,7 @@ async function measureOnce(deps: Deps, queries: string[]) {
     direct: figures.direct,
     "mcp (SDK client)": figures.mcp,
     "mcp (plain JSON-RPC client)": figures.mcp_plain,
+    "mcp (plain client, own worker)": figures.mcp_apart,
   });
   console.log(JSON.stringify(figures));
   await Deno.mkdir(new URL("../bench/out/", import.meta.url), { recursive: true });

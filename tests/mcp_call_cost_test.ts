@@ -98,3 +98,59 @@ Deno.test("over HTTP, an unknown tool is answered as before and a known one afte
     await client.close();
   }
 });
+
+/** How many `Response`s were constructed while `work` ran (`new Response` through the global). */
+async function responsesMade(work: () => Promise<void>): Promise<number> {
+  const Original = globalThis.Response;
+  let made = 0;
+  globalThis.Response = class extends Original {
+    constructor(...args: ConstructorParameters<typeof Response>) {
+      super(...args);
+      made++;
+    }
+  } as typeof Response;
+  try {
+    await work();
+  } finally {
+    globalThis.Response = Original;
+  }
+  return made;
+}
+
+Deno.test("an MCP call's answer is not copied into new responses to carry the CORS headers", async () => {
+  await using db = await freshDb();
+  const deps = testDeps(db);
+  await createWiki(db, { id: "docs", title: "Docs", visibility: "public" });
+  await writePage(deps, { wikiId: "docs", path: "Setup", markdown: "# Setup\nThe installer." }, {
+    source: "test",
+  });
+  const { app } = testApp(db);
+  const call = (origin?: string) =>
+    app.request("/mcp/w/docs/", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json",
+        "mcp-protocol-version": "2025-11-25",
+        ...(origin ? { origin } : {}),
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "search", arguments: { query: "installer" } },
+      }),
+    });
+  await call();
+  let response!: Response;
+  // The route's answer is the response sent: nothing on the way out makes another.
+  assert.equal(await responsesMade(async () => void (response = await call())), 0);
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get("access-control-allow-origin"), "*");
+  assert.equal(response.headers.get("vary"), "Origin");
+  assert.match(response.headers.get("access-control-expose-headers") ?? "", /RateLimit,/);
+  const fromPage = await call("http://localhost:5173");
+  assert.equal(fromPage.headers.get("access-control-allow-origin"), "http://localhost:5173");
+  await fromPage.body?.cancel();
+  await response.body?.cancel();
+});

@@ -418,7 +418,7 @@ Deno.test("a page deleted while a search runs is left out of its results, not an
   const victim = before.results[39]!.page;
   let armed = false;
   const counted = countingDb(db, async (text) => {
-    if (!armed || !/FROM search_stats s WHERE/.test(text)) return;
+    if (!armed || !/FROM search_stats s\b/.test(text)) return;
     armed = false;
     await deletePage(deps, { wikiId: "w", path: victim }, by);
   });

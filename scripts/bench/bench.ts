@@ -238,13 +238,18 @@ try {
       largest.set(store, tier.chunks);
       step(`measured ${store.name} at ${tier.chunks} chunks`);
       if (n === 0) {
-        mcp.push({
-          chunks: tier.chunks,
-          ...await measureMcpOverhead(deps, "bench", queries.slice(0, plan.mcpQueries), {
-            warmup: 5,
-          }),
-        });
-        step(`MCP against direct on ${store.name}`);
+        const overhead = await measureMcpOverhead(
+          deps,
+          "bench",
+          queries.slice(0, plan.mcpQueries),
+          { warmup: 5 },
+        );
+        mcp.push({ chunks: tier.chunks, ...overhead });
+        step(
+          `MCP against direct on ${store.name}: p50 ratio ${overhead.ratio_p50} (SDK client), ` +
+            `${overhead.ratio_plain_p50} (plain client), ${overhead.ratio_apart_p50} ` +
+            `(plain client in its own worker)`,
+        );
       }
     }
   }

@@ -4,6 +4,9 @@ import type { Deps } from "../../src/deps.ts";
 import { round } from "../../src/search/metrics.ts";
 import { searchWikis } from "../../src/search/search_wikis.ts";
 import { type Latency, measureLatency, type RunLimits } from "./latency.ts";
+import { connectPlainSearch } from "./plain_client.ts";
+
+export { connectPlainSearch };
 
 /** A benchmark is not a client to protect: no request budget. */
 export const NO_RATE_LIMITS = {
@@ -37,7 +40,16 @@ export type McpOverhead = {
    * count both; the PostgreSQL server's own CPU is not counted. Steadier than latency on a
    * shared machine.
    */
-  cpu_ms_per_call: { direct: number; mcp: number; mcp_plain: number };
+  cpu_ms_per_call: { direct: number; mcp: number; mcp_plain: number; mcp_apart: number };
+  /**
+   * The plain client again, in a Web Worker (`mcp_client_worker.ts`): its own isolate, heap,
+   * event loop and thread, as a client process of its own has; the server stays in this one.
+   * Its ratio is the median of `ratios_apart`, in the same repetitions. The in-process figures
+   * above are kept beside it: there the client's `fetch`, parse and garbage are the server's.
+   */
+  mcp_apart: Latency;
+  ratio_apart_p50: number;
+  ratios_apart: number[];
 };
 
 /** An MCP client of `/mcp/w/<wikiId>/` on a given base URL: one `search` call per query. */
@@ -53,53 +65,6 @@ export async function connectMcpSearch(baseUrl: string, wikiId: string) {
   };
 }
 
-/**
- * A plain JSON-RPC client of `/mcp/w/<wikiId>/`, as a hosted assistant's connector calls it:
- * `initialize` and `notifications/initialized` once, then each `search` a POST with the headers
- * such clients send (`MCP-Protocol-Version` 2025-11-25, JSON and SSE accepted), its JSON answer
- * parsed and checked. No SDK: what it costs is the service's, plus `fetch` and `JSON.parse`.
- */
-export async function connectPlainSearch(baseUrl: string, wikiId: string) {
-  const url = `${baseUrl}/mcp/w/${wikiId}/`;
-  const headers = {
-    "content-type": "application/json",
-    accept: "application/json, text/event-stream",
-    "mcp-protocol-version": PLAIN_REVISION,
-  };
-  let id = 0;
-  const post = async (message: Record<string, unknown>) => {
-    const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(message) });
-    if (response.status === 202) return await response.body?.cancel();
-    const answer = await response.json();
-    if (answer.error || answer.result?.isError) throw new Error(JSON.stringify(answer));
-    return answer.result;
-  };
-  await post({
-    jsonrpc: "2.0",
-    id: ++id,
-    method: "initialize",
-    params: {
-      protocolVersion: PLAIN_REVISION,
-      capabilities: {},
-      clientInfo: { name: "bench-plain", version: "1" },
-    },
-  });
-  await post({ jsonrpc: "2.0", method: "notifications/initialized" });
-  return {
-    search: async (query: string) => {
-      await post({
-        jsonrpc: "2.0",
-        id: ++id,
-        method: "tools/call",
-        params: { name: "search", arguments: { query, limit: 10 } },
-      });
-    },
-  };
-}
-
-/** The revision the plain client speaks: the one hosted assistants send today. */
-const PLAIN_REVISION = "2025-11-25";
-
 /** Latency of `call` over `inputs` (one caller), and the process CPU time it took per call. */
 async function timedLeg(
   inputs: string[],
@@ -114,11 +79,30 @@ async function timedLeg(
 }
 
 /**
+ * One leg of the plain client in `worker`: its latency, and the process's CPU time per call as
+ * the worker measured it (its thread and the server's both: one process).
+ */
+async function workerLeg(
+  worker: Worker,
+  leg: { base: string; wikiId: string; queries: string[]; warmup: number },
+): Promise<{ latency: Latency; cpu: number }> {
+  const answer = await new Promise<{ latency?: Latency; cpu?: number; error?: string }>(
+    (resolve) => {
+      worker.onmessage = (event) => resolve(event.data);
+      worker.postMessage(leg);
+    },
+  );
+  if (!answer.latency) throw new Error(`the worker's client failed: ${answer.error}`);
+  return { latency: answer.latency, cpu: round(answer.cpu!) };
+}
+
+/**
  * The protocol's cost: the same queries, one at a time, through `searchWikis` directly and
  * through MCP `search` on `/mcp/w/<wikiId>/` over loopback HTTP (the app served in this
  * process, the real SDK client: a stateless server per request, JSON-RPC, zod validation of
- * input and output), and again through a plain JSON-RPC client (`connectPlainSearch`),
- * `repetitions` times in turn (direct, SDK client, plain client, direct…) so that a burst of
+ * input and output), and again through a plain JSON-RPC client (`connectPlainSearch`), in this
+ * process and in a worker of its own, `repetitions` times in turn (direct, SDK client, plain
+ * client, plain client apart, direct…) so that a burst of
  * other work on the machine weighs on all alike. `ratio_p50` (SDK client) and `ratio_plain_p50`
  * are the medians of the repetitions' ratios; `direct`, `mcp`, `mcp_plain` and the CPU times
  * are the figures of the repetition with the median SDK ratio. The wiki must be public.
@@ -137,6 +121,9 @@ export async function measureMcpOverhead(
   const base = `http://127.0.0.1:${http.addr.port}`;
   const client = await connectMcpSearch(base, wikiId);
   const plain = await connectPlainSearch(base, wikiId);
+  const apart = new Worker(new URL("./mcp_client_worker.ts", import.meta.url).href, {
+    type: "module",
+  });
   try {
     const runs = [];
     const run = { warmup: 20, ...limits };
@@ -148,12 +135,15 @@ export async function measureMcpOverhead(
       );
       const mcp = await timedLeg(queries, client.search, run);
       const viaPlain = await timedLeg(queries, plain.search, run);
+      const viaApart = await workerLeg(apart, { base, wikiId, queries, warmup: run.warmup });
       runs.push({
         direct,
         mcp,
         plain: viaPlain,
+        apart: viaApart,
         ratio: round(mcp.latency.p50_ms / direct.latency.p50_ms),
         ratioPlain: round(viaPlain.latency.p50_ms / direct.latency.p50_ms),
+        ratioApart: round(viaApart.latency.p50_ms / direct.latency.p50_ms),
       });
     }
     const middle = (values: number[]) => values.toSorted((a, b) => a - b)[values.length >> 1]!;
@@ -173,9 +163,14 @@ export async function measureMcpOverhead(
         direct: median.direct.cpu,
         mcp: median.mcp.cpu,
         mcp_plain: median.plain.cpu,
+        mcp_apart: median.apart.cpu,
       },
+      mcp_apart: median.apart.latency,
+      ratio_apart_p50: middle(runs.map((r) => r.ratioApart)),
+      ratios_apart: runs.map((r) => r.ratioApart),
     };
   } finally {
+    apart.terminate();
     await client.close();
     await http.shutdown();
   }

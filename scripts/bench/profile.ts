@@ -14,7 +14,7 @@ import {
 
 /** A statement's step in a search, by what it reads. */
 const STEPS: [string, RegExp][] = [
-  ["lexical_stats", /FROM search_stats s WHERE/],
+  ["lexical_stats", /FROM search_stats s\b/],
   ["wiki_check", /FROM wikis/],
   ["candidates", /UNION ALL/],
   ["chunk_details", /c\.heading_path, c\.anchor, c\.text/],

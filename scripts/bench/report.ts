@@ -117,7 +117,8 @@ export function printReport(r: BenchResults): void {
       "MCP/direct p50, SDK client",
       "MCP, plain JSON-RPC client: p50 / p95 ms",
       "MCP/direct p50, plain client",
-      "CPU ms/call direct / SDK / plain",
+      "MCP/direct p50, plain client in its own worker",
+      "CPU ms/call direct / SDK / plain / apart",
     ],
     r.mcp.map((x) => [
       x.store,
@@ -127,8 +128,14 @@ export function printReport(r: BenchResults): void {
       x.ratio_p50.toFixed(2),
       x.mcp_plain ? `${ms(x.mcp_plain.p50_ms)} / ${ms(x.mcp_plain.p95_ms)}` : "",
       x.ratio_plain_p50?.toFixed(2) ?? "",
+      x.ratio_apart_p50?.toFixed(2) ?? "",
       x.cpu_ms_per_call
-        ? [x.cpu_ms_per_call.direct, x.cpu_ms_per_call.mcp, x.cpu_ms_per_call.mcp_plain].join(" / ")
+        ? [
+          x.cpu_ms_per_call.direct,
+          x.cpu_ms_per_call.mcp,
+          x.cpu_ms_per_call.mcp_plain,
+          x.cpu_ms_per_call.mcp_apart,
+        ].join(" / ")
         : "",
     ]),
   );

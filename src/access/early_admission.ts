@@ -8,10 +8,17 @@ import type { WikiRow } from "../db/wiki_row.ts";
  * deleted) meanwhile gets the same 404 as before, and the tool's answer is dropped. What the
  * early start may do for a wiki that has just been made private is read it (the search's
  * statements, its in-memory index) and count the search on its usage page; it never writes
- * to it, answers from it, or starts on a wiki this process has not found public.
+ * to it, answers from it, or starts on a wiki this process has not found public. A `search`
+ * started early, without read replicas, is admitted by the wiki's visibility as the search's own
+ * statistics statement reads it on the primary, during the request (`visibilitySeen` in
+ * `Deps`); only when that statement did not read it public is the lookup sent (and its 404
+ * given). With replicas the statistics may lag, so the lookup is sent as for any other tool.
  */
 
-/** How long a wiki found public is started on early. The lookup still runs on every request. */
+/**
+ * How long a wiki found public is started on early. Every request is still checked against the
+ * wiki's row as it is now: by the lookup, or by a search's own statement (see above).
+ */
 export const EARLY_ADMISSION_MS = 60_000;
 
 /** Most wikis remembered per database: past it, the oldest is forgotten. */

@@ -33,34 +33,60 @@ import { mcpTooManyRequests } from "./too_many_requests.ts";
 
 /**
  * CORS for the MCP endpoints. `createApp` applies it before the rate limiter, so a browser
- * client can read a 429 (and its `Retry-After`) as well as any other answer.
+ * client can read a 429 (and its `Retry-After`) as well as any other answer. A preflight is
+ * answered by Hono's `cors`; on any other request the same headers are set on the answer once
+ * it is made. (Hono's `cors` sets them on a placeholder response before the route runs, so
+ * Hono then copies the route's response into a new one to carry them, and copies it again to
+ * append `Vary`: two responses made per request for three headers.)
  */
 export function mcpCors(): MiddlewareHandler {
-  return cors({
-    origin: (origin) => origin || "*",
-    allowMethods: ["POST", "GET", "DELETE", "OPTIONS"],
-    allowHeaders: [
-      "Authorization",
-      "Content-Type",
-      "Accept",
-      "MCP-Protocol-Version",
-      "Mcp-Session-Id",
-      "Last-Event-ID",
-      "Mcp-Method",
-      "Mcp-Name",
-    ],
-    exposeHeaders: [
-      "WWW-Authenticate",
-      "Mcp-Session-Id",
-      "MCP-Protocol-Version",
-      "Retry-After",
-      "RateLimit",
-      "RateLimit-Policy",
-      "X-Request-Id",
-    ],
-    maxAge: 86400,
-  });
+  const preflight = cors(MCP_CORS);
+  const exposed = MCP_CORS.exposeHeaders.join(",");
+  return async function mcpCors(c, next) {
+    if (c.req.method === "OPTIONS") return await preflight(c, next);
+    await next();
+    const entries: [string, string, "append"?][] = [
+      ["Access-Control-Allow-Origin", MCP_CORS.origin(c.req.header("origin") || "")],
+      ["Access-Control-Expose-Headers", exposed],
+      ["Vary", "Origin", "append"],
+    ];
+    for (const [name, value, append] of entries) {
+      try {
+        if (append) c.res.headers.append(name, value);
+        else c.res.headers.set(name, value);
+      } catch {
+        // A response whose headers are immutable (one from `fetch`): Hono copies it.
+        c.header(name, value, { append: append !== undefined });
+      }
+    }
+  };
 }
+
+/** What `mcpCors` allows and exposes. */
+const MCP_CORS = {
+  origin: (origin: string) => origin || "*",
+  allowMethods: ["POST", "GET", "DELETE", "OPTIONS"],
+  allowHeaders: [
+    "Authorization",
+    "Content-Type",
+    "Accept",
+    "MCP-Protocol-Version",
+    "Mcp-Session-Id",
+    "Last-Event-ID",
+    "Mcp-Method",
+    "Mcp-Name",
+  ],
+  exposeHeaders: [
+    "WWW-Authenticate",
+    "Mcp-Session-Id",
+    "MCP-Protocol-Version",
+    "Retry-After",
+    "RateLimit",
+    "RateLimit-Policy",
+    "X-Request-Id",
+  ],
+  maxAge: 86400,
+};
 
 /**
  * The three MCP endpoints, stateless: a fresh server per POST, no session ids, so any process
@@ -143,33 +169,37 @@ export function mcpRoutes(deps: Deps): Hono {
  * A POST to `/mcp/w/<id>/`. The wiki is looked up while `serve` reads and charges the request:
  * its round trip is off the request's path. An unknown (or private) wiki answers 404 before the
  * SDK runs, or, for a read-only tool call on a wiki found public moments ago, instead of the
- * answer given meanwhile (src/access/early_admission.ts). One read-only tool call may be
- * answered by the lean path (src/kit/mcp/lean_call.ts).
+ * answer given meanwhile (src/access/early_admission.ts); such a `search` is admitted by the
+ * visibility its own statistics statement reads, without a look-up (see `serve`). One read-only
+ * tool call may be answered by the lean path (src/kit/mcp/lean_call.ts).
  */
 function serveWiki(c: Context, deps: Deps): Promise<Response> {
   const id = c.req.param("id") ?? "";
   const known = recentlyPublic(deps.db, id);
   let wiki: WikiRow | undefined;
-  const found = authorize(deps, ANONYMOUS, id, "read", "mcp").then((access) => {
-    wiki = access.wiki;
-    foundWiki(deps.db, id, access.wiki);
-    return null;
-  }, (error) => {
-    if (error instanceof AppError && error.code === "wiki_not_found") {
-      foundWiki(deps.db, id, null);
-      return jsonRpcError(c, 404, error.detail);
-    }
-    throw error;
-  });
-  // A request refused before it is awaited (413, 429) leaves no unhandled rejection.
-  found.catch(() => {});
+  let found: Promise<Response | null> | undefined;
+  const check = () =>
+    found ??= authorize(deps, ANONYMOUS, id, "read", "mcp").then((access) => {
+      wiki = access.wiki;
+      foundWiki(deps.db, id, access.wiki);
+      return null;
+    }, (error) => {
+      if (error instanceof AppError && error.code === "wiki_not_found") {
+        foundWiki(deps.db, id, null);
+        return jsonRpcError(c, 404, error.detail);
+      }
+      throw error;
+    });
+  // Not found public moments ago: looked up now, while the request is read (a request refused
+  // before it is awaited, 413 or 429, leaves no unhandled rejection).
+  if (known === undefined) check().catch(() => {});
   return serve(
     c,
     deps,
     (d, around, only) =>
       buildWikiServer(d, wiki ?? known!, userAgent(c), callerKey(c, deps), around, only),
     `w:${id}`,
-    { check: found, early: known !== undefined },
+    { check, early: known !== undefined, wiki: id },
     {
       tools: WIKI_LEAN_TOOLS,
       tool: (d, around, name) =>
@@ -186,8 +216,12 @@ function serveWiki(c: Context, deps: Deps): Promise<Response> {
  * server from the same factory, so tools, credentials, usage records and audit are the same.
  * A batch is first charged one request per call against the caller's budget. Task requests
  * (`src/tasks/`) are answered before the SDK; `owner` is who may see the tasks made here.
- * `admission` is the endpoint's own check, started before: a refusal, or null to go on, awaited
- * before the SDK runs, or after it for a read-only tool call when `early` allows it. `lean`,
+ * `admission` is the endpoint's own check: a refusal, or null to go on, awaited before the SDK
+ * runs, or after it for a read-only tool call when `early` allows it. An early `search` of the
+ * endpoint's one wiki, without read replicas, is admitted by the wiki's visibility as the
+ * search's own statistics statement read it on the primary (`visibilitySeen`), so the check's
+ * look-up is not sent; when that statement did not read it public (a wiki without statistics, a
+ * call refused before the search ran, a wiki made private), the check runs as before. `lean`,
  * when the endpoint has one, answers one 2025-era read-only tool call without the SDK's
  * per-request server when `MCP_LEAN_CALLS` allows (src/kit/mcp/lean_call.ts).
  * The body is parsed once, here, and handed to the SDK parsed (`parsedBody`); each tool result
@@ -199,7 +233,7 @@ async function serve(
   deps: Deps,
   buildWith: (deps: Deps, around: ToolMiddleware, only?: string) => McpServer,
   owner: string,
-  admission: Admission = { check: Promise.resolve(null), early: false },
+  admission: Admission = { check: () => Promise.resolve(null), early: false },
   lean?: Lean,
 ): Promise<Response> {
   // The body is read once, here, bounded: the batch count and the SDK both use these bytes.
@@ -224,10 +258,19 @@ async function serve(
     return c.json({ jsonrpc: "2.0", error: { code: -32600, message: unbatchable }, id: null }, 400);
   }
   const early = admission.early && mayStartEarly(parsed);
-  const refusedFirst = early ? null : await admission.check;
+  const seen = early && admission.wiki !== undefined && !deps.replicas &&
+      calledTool(parsed) === "search"
+    ? new Map<string, string>()
+    : undefined;
+  // Started now (the tool runs meanwhile), unless the search's own statement may answer it.
+  const checked = seen ? undefined : admission.check();
+  // A request refused before it is awaited leaves no unhandled rejection.
+  checked?.catch(() => {});
+  const refusedFirst = early ? null : await checked;
   if (refusedFirst) return refusedFirst;
   // The tools read through a replica when there is one (and the caller's writes are replayed).
-  const reading = await readingDeps(deps, c.get("rateLimit")?.key);
+  const replicated = await readingDeps(deps, c.get("rateLimit")?.key);
+  const reading = seen ? { ...replicated, visibilitySeen: seen } : replicated;
   // One `tools/call` needs the server with that tool alone: the others are not built.
   const only = calledTool(parsed);
   const build = () => buildWith(reading, withBudget(c), only);
@@ -243,7 +286,8 @@ async function serve(
     ? answerLeanCall(c, parsed, lean, (name) => lean.tool(reading, withBudget(c), name))
     : undefined;
   const response = await leanAnswer ?? await serveBuilt(c, deps, body, parsed, build, legacy);
-  const refusedAfter = early ? await admission.check : null;
+  const admitted = seen?.get(admission.wiki!) === "public";
+  const refusedAfter = early && !admitted ? await admission.check() : null;
   if (refusedAfter) return refusedAfter;
   if (deps.replicas && response.status < 400 && writes) {
     await deps.replicas.wrote(c.get("rateLimit")?.key);
@@ -251,8 +295,12 @@ async function serve(
   return response;
 }
 
-/** An endpoint's own check of a request (see `serve`). */
-type Admission = { check: Promise<Response | null>; early: boolean };
+/**
+ * An endpoint's own check of a request (see `serve`): `check` starts it on its first call (later
+ * calls give the same promise); `wiki` is the endpoint's one wiki, which a `search`'s own
+ * statement may find public instead.
+ */
+type Admission = { check: () => Promise<Response | null>; early: boolean; wiki?: string };
 
 /**
  * An endpoint's lean path (src/kit/mcp/lean_call.ts): the tools one 2025-era call of which it

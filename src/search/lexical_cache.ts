@@ -51,7 +51,11 @@ const TERMS_PER_READ = 5_000;
 /** How often a search re-reads the statistics when a write lands while it catches up. */
 const ATTEMPTS = 3;
 
-type LexicalDeps = { db: Db; config: Pick<Config, "searchIndexBytes"> };
+type LexicalDeps = {
+  db: Db;
+  config: Pick<Config, "searchIndexBytes">;
+  visibilitySeen?: Map<string, string>;
+};
 
 /**
  * The lexical leg: the `limit` best chunks of the given wikis by BM25, best first, ties by
@@ -64,7 +68,8 @@ type LexicalDeps = { db: Db; config: Pick<Config, "searchIndexBytes"> };
  * receives the wikis whose statistics were read: they exist (a wiki that never held a chunk
  * has none, so its absence proves nothing). A wiki in `versions` is searched in that version
  * of it (src/search/version_index.ts), over the same in-memory index; `asked` names a version
- * read with the statistics and added to `versions` (an unknown one fails).
+ * read with the statistics and added to `versions` (an unknown one fails). Each wiki's
+ * visibility, read in the same statement, goes to `deps.visibilitySeen` when given.
  */
 export async function lexicalTopK(
   deps: LexicalDeps,
@@ -81,7 +86,10 @@ export async function lexicalTopK(
   const versioned = (id: string) => versions?.get(id);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const read = await selectLexicalStats(deps.db, wikiIds, query, asked);
-    for (const s of read) found?.add(s.wiki_id);
+    for (const s of read) {
+      found?.add(s.wiki_id);
+      deps.visibilitySeen?.set(s.wiki_id, s.visibility);
+    }
     if (asked !== null && versions) await addAsked(deps.db, read, asked, versions);
     // A wiki with a default version is searched in it when the caller named none.
     for (const s of read) {

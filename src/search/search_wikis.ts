@@ -81,7 +81,7 @@ export type SearchMode = "hybrid" | "lexical" | "vector";
 /** A ranked page with its best chunk. */
 export type RankedPage = { page_id: number; path: string; chunk_id: number; score: number };
 
-type SearchDeps = Pick<Deps, "db" | "embedder" | "log" | "config" | "reads">;
+type SearchDeps = Pick<Deps, "db" | "embedder" | "log" | "config" | "reads" | "visibilitySeen">;
 
 /**
  * Searches one or more wikis: BM25 and vector legs over chunks, fused, grouped to pages

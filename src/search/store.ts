@@ -197,6 +197,8 @@ export type LexicalStats = {
   asked_id: number | null;
   asked_name: string | null;
   asked_at: Date | null;
+  /** The wiki's visibility, read in the same statement (the wiki endpoint admits a search by it). */
+  visibility: string;
 };
 
 /**
@@ -207,7 +209,8 @@ export type LexicalStats = {
  * word taken whole is left out when one of its parts is a query term too, as in `selectBm25`
  * (`HYPHENATED_WHOLE`), so the in-memory leg scores exactly the terms the SQL leg does. With
  * `asked`, each wiki's version of that name comes too: a version's search needs no statement of
- * its own to look it up.
+ * its own to look it up. The wiki's visibility comes with them: the wiki endpoint needs no
+ * statement of its own to know that a searched wiki is still public.
  */
 export function selectLexicalStats(
   db: Db,
@@ -232,19 +235,17 @@ export function selectLexicalStats(
       ARRAY(SELECT d.df FROM q JOIN term_stats d ON d.wiki_id = s.wiki_id AND d.term = q.term
         WHERE d.df > 0 ORDER BY q.i) AS dfs,
       ARRAY(SELECT q.term FROM q ORDER BY q.i) AS query_terms,
-      (SELECT v.id FROM wikis w JOIN space_versions v ON v.id = w.default_version_id
-        WHERE w.id = s.wiki_id)::float8 AS default_id,
-      (SELECT v.name FROM wikis w JOIN space_versions v ON v.id = w.default_version_id
-        WHERE w.id = s.wiki_id) AS default_name,
-      (SELECT v.created_at FROM wikis w JOIN space_versions v ON v.id = w.default_version_id
-        WHERE w.id = s.wiki_id) AS default_at,
+      dv.id::float8 AS default_id, dv.name AS default_name, dv.created_at AS default_at,
       (SELECT v.id FROM space_versions v WHERE v.wiki_id = s.wiki_id
         AND lower(v.name) = lower(${asked}::text))::float8 AS asked_id,
       (SELECT v.name FROM space_versions v WHERE v.wiki_id = s.wiki_id
         AND lower(v.name) = lower(${asked}::text)) AS asked_name,
       (SELECT v.created_at FROM space_versions v WHERE v.wiki_id = s.wiki_id
-        AND lower(v.name) = lower(${asked}::text)) AS asked_at
-    FROM search_stats s WHERE s.wiki_id = ANY(${wikiIds}::text[])`;
+        AND lower(v.name) = lower(${asked}::text)) AS asked_at,
+      w.visibility
+    FROM search_stats s JOIN wikis w ON w.id = s.wiki_id
+      LEFT JOIN space_versions dv ON dv.id = w.default_version_id
+    WHERE s.wiki_id = ANY(${wikiIds}::text[])`;
 }
 
 /** A wiki's chunks as the in-memory index needs them: id, page and BM25 length. */
