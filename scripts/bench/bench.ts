@@ -16,7 +16,7 @@
  * at c = 8 against the primary's, and MCP against the direct call on the hub's largest wiki;
  * `--no-hub` skips it; `--hub-db NAME` keeps the hub in database NAME and measures the hub an
  * earlier run (or `deno task bench:scale --db NAME --keep --load-only`) left there instead of
- * loading it again, so that one run can report every figure without the hour a 1M-chunk load
+ * loading it again, so that one run can report every figure without the 20 minutes or more a 1M-chunk load
  * takes; `--no-versions` skips the versions' figures.
  */
 import { parseArgs } from "node:util";
