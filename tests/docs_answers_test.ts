@@ -451,3 +451,23 @@ Deno.test("a callout is one unit: what fails and what to do about it, both", asy
   assert.match(answer.answer, /You must remove the existing stream/);
   assert.doesNotMatch(answer.answer, /\{%|endhint/);
 });
+
+const SIGNALS = "# Signals\n\nThe server responds to signals.\n\n## Command line\n\n" +
+  "Send them with the kill command, or with the server's --signal flag.\n\n## Windows\n\n" +
+  "See the Windows Service section for information on signaling the server on Windows.\n";
+const WINDOWS = "# Windows Service\n\nThe server runs as a service on Windows hosts, " +
+  "started by the service manager at boot.\n\n## Installing\n\nCreate the service with " +
+  'sc.exe and start it:\n\n```\nsc.exe create wiki-server binPath= "C:\\wiki\\server.exe"\n' +
+  "sc.exe start wiki-server\n```\n";
+
+Deno.test("a sentence that points to another section is not the answer: the section it points to is", async () => {
+  const { db, app } = await docsWiki({ "signals": SIGNALS, "windows": WINDOWS });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "How do we install the server as a service on our Windows hosts?",
+  );
+  assert.equal(answer.citations[0]!.page, "windows", answer.answer);
+  assert.doesNotMatch(answer.answer, /See the Windows Service section/);
+});

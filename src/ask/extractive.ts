@@ -1,7 +1,13 @@
 import { contentTerms, holdsInOrder } from "../text/terms.ts";
 import type { Passage } from "./passages.ts";
 import { plainText, type Sentence, splitSentences, wordCount } from "../text/sentences.ts";
-import { announcesPage, holdsNumber, listsNames, withoutSyntaxExamples } from "./sentence_kinds.ts";
+import {
+  announcesPage,
+  holdsNumber,
+  listsNames,
+  pointsElsewhere,
+  withoutSyntaxExamples,
+} from "./sentence_kinds.ts";
 import {
   definesTopic,
   headingIdentifier,
@@ -259,7 +265,7 @@ function candidatesIn(question: Question, passage: Passage, rank: number): Candi
   const lead = onNamedPage && !(passage.section ?? "").includes(" > ");
   return locatedSentences(passage).filter((s) =>
     s.text.length >= 20 && s.text.length <= LONGEST && !announcesPage(s.text) &&
-    (code || s.kind !== "code") &&
+    !pointsElsewhere(s.text) && (code || s.kind !== "code") &&
     !(s.kind === "row" && listsNames(s.text))
   ).map(
     (s) => {
