@@ -423,3 +423,51 @@ Deno.test("the section that joins for the part the first lacks is shown whole wh
     assert.equal(LISTEN.slice(c.start, c.end), c.quote);
   }
 });
+
+const RESTORE = "# Backup\n\nBacking up and restoring accounts.\n\n## Account restore\n\n" +
+  "The restore command reads a backup folder and creates each stream and consumer it holds, " +
+  "with their full message data and consumer state, on the cluster the context points at.\n\n" +
+  "Available flags for the restore command:\n\n| Flag | Description |\n| :--- | :--- |\n" +
+  "| `--cluster` | Target cluster for restored streams |\n" +
+  "| `--tag` | Placement tag for restored streams |\n" +
+  "| `--progress` | Shows a progress bar while the data is sent |\n" +
+  "| `--timeout` | How long to wait for the cluster to answer each request |\n\n" +
+  '{% hint style="warning" %}\n`account restore` will fail if a stream with the same name ' +
+  "already exists. You must remove the existing stream before restoring from backup.\n" +
+  "{% endhint %}\n\nA restore of a large account can take a while: the messages are sent " +
+  "in batches, and the consumers are created once their streams hold every message again.\n";
+
+Deno.test("a callout is one unit: what fails and what to do about it, both", async () => {
+  const { db, app } = await docsWiki({ "backup": RESTORE, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "Restoring the account fails because a stream of that name is already there. What now?",
+  );
+  const first = answer.citations[0]!;
+  assert.match(first.quote, /^`account restore` will fail .* restoring from backup\.$/s);
+  assert.equal(RESTORE.slice(first.start, first.end), first.quote);
+  assert.match(answer.answer, /You must remove the existing stream/);
+  assert.doesNotMatch(answer.answer, /\{%|endhint/);
+});
+
+const SIGNALS = "# Signals\n\nThe server responds to signals.\n\n## Command line\n\n" +
+  "Send them with the kill command, or with the server's --signal flag.\n\n## Windows\n\n" +
+  "See the Windows Service section for information on signaling the server on Windows.\n";
+const WINDOWS = "# Windows Service\n\nThe server runs as a service on Windows hosts, " +
+  "started by the service manager at boot.\n\n## Installing\n\nCreate the service with " +
+  'sc.exe and start it:\n\n```\nsc.exe create wiki-server binPath= "C:\\wiki\\server.exe"\n' +
+  "sc.exe start wiki-server\n```\n";
+
+Deno.test("a sentence that points to another section is not the answer: the section it points to is", async () => {
+  const { db, app } = await docsWiki({ "signals": SIGNALS, "windows": WINDOWS });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "How do we install the server as a service on our Windows hosts?",
+  );
+  assert.equal(answer.citations[0]!.page, "windows", answer.answer);
+  assert.doesNotMatch(answer.answer, /See the Windows Service section/);
+});

@@ -1,7 +1,13 @@
 import { contentTerms, holdsInOrder } from "../text/terms.ts";
 import type { Passage } from "./passages.ts";
 import { plainText, type Sentence, splitSentences, wordCount } from "../text/sentences.ts";
-import { announcesPage, holdsNumber, listsNames, withoutSyntaxExamples } from "./sentence_kinds.ts";
+import {
+  announcesPage,
+  holdsNumber,
+  listsNames,
+  pointsElsewhere,
+  withoutSyntaxExamples,
+} from "./sentence_kinds.ts";
 import {
   definesTopic,
   headingIdentifier,
@@ -13,6 +19,7 @@ import { type Question, withCompounds } from "./question.ts";
 import { findLoosely } from "./locate.ts";
 import { composeAnswer, rowLabel, unitMarkdown } from "../text/unit_markdown.ts";
 import { boundedMemo } from "../lib/bounded_memo.ts";
+import { calloutAround } from "../text/callouts.ts";
 
 /**
  * A sentence chosen for an extractive answer: `quote` is `passage.markdown.slice(start, end)`,
@@ -258,7 +265,7 @@ function candidatesIn(question: Question, passage: Passage, rank: number): Candi
   const lead = onNamedPage && !(passage.section ?? "").includes(" > ");
   return locatedSentences(passage).filter((s) =>
     s.text.length >= 20 && s.text.length <= LONGEST && !announcesPage(s.text) &&
-    (code || s.kind !== "code") &&
+    !pointsElsewhere(s.text) && (code || s.kind !== "code") &&
     !(s.kind === "row" && listsNames(s.text))
   ).map(
     (s) => {
@@ -753,9 +760,33 @@ const SHORT_SECTION_UNITS = 8;
 /** …and its code blocks at most this many lines. */
 const SHORT_SECTION_CODE_LINES = 30;
 
-/** A short section whole (`wholeSection`), else a whole list (`wholeList`), else the picks. */
+/**
+ * A short section whole (`wholeSection`), else a short callout whole (`wholeCallout`), else a
+ * whole list (`wholeList`), else the picks.
+ */
 function wholeShape(picks: Pick[]): Pick[] {
-  return wholeSection(picks) ?? wholeList(picks);
+  return wholeSection(picks) ?? wholeCallout(picks) ?? wholeList(picks);
+}
+
+/**
+ * A callout (a note, a tip, a warning: `calloutAround`) is one unit of the page: when the best
+ * unit stands in a short one, the answer is all of it, and the other picks from it go. A warning
+ * says what fails and what to do about it in two sentences: "`nats account restore` will fail if
+ * a stream with the same name already exists." was answered without "You must remove the
+ * existing stream before restoring from backup."
+ */
+function wholeCallout(picks: Pick[]): Pick[] | null {
+  const first = picks[0];
+  if (!first || first.kind === "list" || first.kind === "section") return null;
+  const body = calloutAround(first.passage.markdown, first.start);
+  if (!body) return null;
+  const units = locatedSentences(first.passage)
+    .filter((u) => u.start >= body[0] && u.end <= body[1]);
+  const whole = shortWhole(first, units);
+  if (!whole) return null;
+  const inCallout = (p: Pick) =>
+    p.passage.pageId === first.passage.pageId && p.start >= body[0] && p.end <= body[1];
+  return [whole, ...picks.slice(1).filter((p) => !inCallout(p))];
 }
 
 /**
@@ -806,6 +837,18 @@ function sectionOf(first: Pick): Pick | null {
     !/^!\[[^\]]*\]\([^)]*\)$/.test(u.text) && !announcesPage(u.text) &&
     !/^<!--[\s\S]*-->$/.test(u.text.trim())
   );
+  return shortWhole(first, units);
+}
+
+/**
+ * `units` of the first pick's passage as one pick (one quote from the first to the last, shown
+ * in their shapes), or null when they are not two or more, or not short.
+ */
+function shortWhole(
+  first: Pick,
+  units: ReturnType<typeof locatedSentences>,
+): Pick | null {
+  const { passage } = first;
   if (units.length < 2 || units.length > SHORT_SECTION_UNITS) return null;
   const prose = units.filter((u) => u.kind !== "code");
   const code = units.filter((u) => u.kind === "code");

@@ -16,6 +16,19 @@ export function announcesPage(sentence: string): boolean {
 }
 
 /**
+ * A sentence that sends the reader elsewhere ("See the Windows Service section for information
+ * on signaling the NATS server on Windows.", "For more details, refer to the TLS page.") names
+ * what the question names without answering it: the page it points to answers.
+ */
+export function pointsElsewhere(sentence: string): boolean {
+  const plain = sentence.trim().replace(/^(?:>\s*)?(?:please,?\s+)?/i, "");
+  return /^(?:see|refer to|check out|consult|read)\s+(?:the\s+|our\s+)?\S.{0,80}?\b(?:section|page|guide|chapter|docs|documentation|article|reference|tutorial|below|above)\b[^.]*\.?$/i
+    .test(plain) ||
+    /^for (?:more|further|additional|full|complete|detailed) (?:information|details|info)\b[^,]*,\s*(?:see|refer to|check|read|consult)\b[^.]*\.?$/i
+      .test(plain);
+}
+
+/**
  * Whether a question asks for something a code block answers: a command, a configuration, an
  * example, or it names code itself (`DATABASE_URL`, `--flag`, a path, `key=value`, backticks).
  * Otherwise a fenced block is not an answer: a JSON example full of "page" and "section" matched
