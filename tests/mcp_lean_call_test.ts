@@ -29,15 +29,32 @@ const CALLS: [string, Record<string, unknown>, "ok" | "isError" | "bad arguments
   ["get_page", {}, "bad arguments"],
 ];
 
+/** The same calls on the hub, each naming its wiki (and a search of every public wiki). */
+const HUB_CALLS: typeof CALLS = [
+  ...CALLS.map(([name, args, kind]) =>
+    [name, { ...args, wiki: "docs" }, kind] as (typeof CALLS)[number]
+  ),
+  ["search", { query: "installer" }, "ok"],
+  ["get_page", { page: "Setup", wiki: "nowhere" }, "isError"],
+];
+
+/** Each endpoint with a lean path, and the calls sent to it. */
+const ENDPOINTS = [["/mcp/w/docs/", CALLS], ["/mcp/hub/", HUB_CALLS]] as const;
+
 type Recorded = { url: string; headers: [string, string][]; body: string };
 
-/** The `tools/call` requests the SDK's client sends for `CALLS` on `revision`. */
-async function recordCalls(app: Hono, revision: Revision): Promise<Recorded[]> {
+/** The `tools/call` requests the SDK's client sends for `calls` on `revision` to `path`. */
+async function recordCalls(
+  app: Hono,
+  revision: Revision,
+  path: string,
+  calls: typeof CALLS,
+): Promise<Recorded[]> {
   const recorded: Recorded[] = [];
   const client = new Client({ name: "lean-test", version: "1" }, {
     versionNegotiation: { mode: revision === "2025-11-25" ? "legacy" : { pin: revision } },
   });
-  const transport = new StreamableHTTPClientTransport(new URL("http://localhost/mcp/w/docs/"), {
+  const transport = new StreamableHTTPClientTransport(new URL(`http://localhost${path}`), {
     fetch: async (url, init) => {
       const body = typeof init?.body === "string" ? init.body : "";
       if (body.includes('"tools/call"')) {
@@ -48,7 +65,7 @@ async function recordCalls(app: Hono, revision: Revision): Promise<Recorded[]> {
   });
   await client.connect(transport);
   try {
-    for (const [name, args] of CALLS) await client.callTool({ name, arguments: args });
+    for (const [name, args] of calls) await client.callTool({ name, arguments: args });
   } finally {
     await client.close();
   }
@@ -85,8 +102,12 @@ async function serversConnected(work: () => Promise<void>): Promise<number> {
   return count;
 }
 
-for (const revision of ["2025-11-25", "2026-07-28"] as const) {
-  Deno.test(`MCP ${revision}: a lean tool call answers byte for byte as the SDK does`, async () => {
+for (
+  const [revision, [path, calls]] of (["2025-11-25", "2026-07-28"] as const).flatMap((r) =>
+    ENDPOINTS.map((e) => [r, e] as const)
+  )
+) {
+  Deno.test(`MCP ${revision} ${path}: a lean tool call answers byte for byte as the SDK does`, async () => {
     await using db = await freshDb();
     const deps = testDeps(db);
     await createWiki(db, { id: "docs", title: "Docs", visibility: "public" });
@@ -95,11 +116,11 @@ for (const revision of ["2025-11-25", "2026-07-28"] as const) {
     await writePage(deps, { wikiId: "docs", path: "Setup", markdown: setup }, { source: "test" });
     const lean = testApp(db).app;
     const sdk = testApp(db, { MCP_LEAN_CALLS: "false" }).app;
-    const calls = await recordCalls(lean, revision);
-    assert.equal(calls.length, CALLS.length);
-    for (const [i, call] of calls.entries()) {
-      const [name, args, kind] = CALLS[i]!;
-      const label = `${revision} ${name} ${JSON.stringify(args)}`;
+    const recorded = await recordCalls(lean, revision, path, calls);
+    assert.equal(recorded.length, calls.length);
+    for (const [i, call] of recorded.entries()) {
+      const [name, args, kind] = calls[i]!;
+      const label = `${revision} ${path} ${name} ${JSON.stringify(args)}`;
       let fromLean!: Awaited<ReturnType<typeof answerOf>>;
       const leanServers = await serversConnected(async () => {
         fromLean = await answerOf(lean, call);

@@ -25,6 +25,8 @@ import {
   buildHubServer,
   buildPrivateServer,
   buildWikiServer,
+  HUB_LEAN_TOOLS,
+  hubLeanTool,
   WIKI_LEAN_TOOLS,
   wikiLeanTool,
 } from "./servers.ts";
@@ -117,6 +119,12 @@ export function mcpRoutes(deps: Deps): Hono {
           deps,
           (d, around, only) => buildHubServer(d, userAgent(c), callerKey(c, deps), around, only),
           "hub",
+          undefined,
+          {
+            tools: HUB_LEAN_TOOLS,
+            tool: (d, around, name) =>
+              hubLeanTool(d, userAgent(c), callerKey(c, deps), around, name),
+          },
         ),
     );
     app.on(["GET", "DELETE"], path, notAllowed);

@@ -97,21 +97,49 @@ export function buildHubServer(
   return builtFor(only, (one) => {
     const server = newServer("Public wikis", HUB_INSTRUCTIONS, "public");
     const tools = toolsWith(server, around, one);
-    registerListWikisTool(tools, deps);
-    const scope = {
-      param: HUB_PARAM,
-      resolve: async (id: string | undefined) =>
-        (await authorize(deps, ANONYMOUS, id ?? "", "read", "mcp")).wiki.id,
-      all: () => publicWikiIds(deps),
-      client,
-      asker: caller,
-    };
     if (one === undefined) registerWikiView(server);
-    readTools(tools, deps, scope);
-    registerReportTool(tools, deps, scope, anonymous(client), caller);
+    registerHubTools(tools, deps, client, caller);
     if (one === undefined) registerSkillResources(server, deps.config.baseUrl, { kind: "hub" });
     return { server, missed: tools.missed };
   });
+}
+
+/** The tools of the hub, registered on `tools` (`buildHubServer`, `hubLeanTool`). */
+function registerHubTools(
+  tools: ToolRegistrar,
+  deps: Deps,
+  client: string | null,
+  caller: string,
+): void {
+  registerListWikisTool(tools, deps);
+  const scope = {
+    param: HUB_PARAM,
+    resolve: async (id: string | undefined) =>
+      (await authorize(deps, ANONYMOUS, id ?? "", "read", "mcp")).wiki.id,
+    all: () => publicWikiIds(deps),
+    client,
+    asker: caller,
+  };
+  readTools(tools, deps, scope);
+  registerReportTool(tools, deps, scope, anonymous(client), caller);
+}
+
+/** The hub's read-only tools a single call of which the lean path answers. */
+export const HUB_LEAN_TOOLS: ReadonlySet<string> = new Set(["search", "fetch", "get_page"]);
+
+/**
+ * The hub's tool `name` (one of `HUB_LEAN_TOOLS`) as `buildHubServer` registers it, without a
+ * server, for the lean answer to one call of it (src/kit/mcp/lean_call.ts).
+ */
+export function hubLeanTool(
+  deps: Deps,
+  client: string | null,
+  caller: string,
+  around: ToolMiddleware,
+  name: string,
+): LeanTool | undefined {
+  if (!HUB_LEAN_TOOLS.has(name)) return undefined;
+  return leanTool(around, name, (tools) => registerHubTools(tools, deps, client, caller));
 }
 
 /** One public wiki, fixed by the endpoint's path; its own instructions are appended. */
