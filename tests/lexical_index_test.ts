@@ -230,3 +230,31 @@ Deno.test("with no memory for indexes, the lexical leg is scored in SQL and rank
   assert.notDeepEqual(lexicalCacheSize(other), [], "the other process holds the wiki's index");
   await other.close();
 });
+
+Deno.test("with more wikis searched than memory holds, a wiki is read into memory only when searched more often than the index it would drop", async () => {
+  await using db = await freshDb();
+  // Room for one of the two wikis' indexes: each is over half a megabyte (words of their own).
+  const deps = testDeps(db, { SEARCH_INDEX_MB: "1" });
+  const pages = (w: string) =>
+    Array.from({ length: 250 }, (_, i) => ({
+      path: `P${i}`,
+      markdown: `# Bird ${i}\n\nA falcon seen near marker ${i}. ${
+        Array.from({ length: 48 }, (_, j) => `${w}${i}x${j}`).join(" ")
+      }.`,
+    }));
+  for (const w of ["a", "b"]) {
+    await createWiki(db, { id: w });
+    await importPages(deps, w, named(pages(w)));
+  }
+  const held = () => lexicalCacheSize(db).map((e) => e.wiki).sort();
+  const search = (w: string) => assertSameAsExhaustive(deps, [w], ["falcon marker", "bird"]);
+  for (let i = 0; i < 2; i++) await search("a");
+  assert.deepEqual(held(), ["a"]);
+  // b's first searches are answered in SQL (the same results): reading b would drop a, searched
+  // as often, which the next search of a would read again.
+  await search("b");
+  assert.deepEqual(held(), ["a"], "b is not read while a is searched at least as often");
+  await search("b");
+  await search("b");
+  assert.deepEqual(held(), ["b"], "searched more often than a, b is read and a dropped");
+});

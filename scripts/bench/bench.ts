@@ -1,6 +1,7 @@
 /**
  * `deno task bench [--quick] [--out file.json] [--no-postgres] [--no-pglite] [--pglite-large]
- * [--private-postgres] [--search-only] [--no-hub] [--hub-wikis N] [--hub-chunks N]`: the benchmark suite, end to end, on PGlite and on PostgreSQL
+ * [--private-postgres] [--search-only] [--no-versions] [--no-hub] [--hub-wikis N] [--hub-chunks N]
+ * [--hub-db NAME]`: the benchmark suite, end to end, on PGlite and on PostgreSQL
  * (DATABASE_URL, else what scripts/setup_postgres.sh starts; `--private-postgres`: a server
  * of its own, for machines where other work restarts the shared one). Imports SQuAD and
  * SciFact (ingestion), compares our search with PostgreSQL `ts_rank` and Orama on SciFact,
@@ -13,7 +14,10 @@
  * PostgreSQL: a hub of `--hub-wikis` (1,000) public wikis of `--hub-chunks` (1M; 20k with
  * `--quick`) chunks on a primary with a streaming replica of its own, the replica's searches/s
  * at c = 8 against the primary's, and MCP against the direct call on the hub's largest wiki;
- * `--no-hub` skips it.
+ * `--no-hub` skips it; `--hub-db NAME` keeps the hub in database NAME and measures the hub an
+ * earlier run (or `deno task bench:scale --db NAME --keep --load-only`) left there instead of
+ * loading it again, so that one run can report every figure without the 20 minutes or more a 1M-chunk load
+ * takes; `--no-versions` skips the versions' figures.
  */
 import { parseArgs } from "node:util";
 import type { Deps } from "../../src/deps.ts";
@@ -57,7 +61,9 @@ const { values } = parseArgs({
     "pglite-large": { type: "boolean", default: false },
     "private-postgres": { type: "boolean", default: false },
     "search-only": { type: "boolean", default: false },
+    "no-versions": { type: "boolean", default: false },
     "no-hub": { type: "boolean", default: false },
+    "hub-db": { type: "string" },
     "hub-wikis": { type: "string", default: "1000" },
     "hub-chunks": { type: "string" },
   },
@@ -302,7 +308,7 @@ try {
     ? { searchChunks: 2_500, memoryChunks: 1_000, queries: 60 }
     : { searchChunks: 100_000, memoryChunks: 10_000, queries: 200 };
   const versions = [];
-  for (const store of stores) {
+  for (const store of values["no-versions"] ? [] : stores) {
     const databaseUrl = store.name === "postgres" ? postgresUrl : undefined;
     versions.push(await benchVersions({ name: store.name, databaseUrl }, versionsPlan, step));
   }
@@ -317,6 +323,7 @@ try {
     calls: quick ? 60 : 300,
     replica: true,
     step,
+    database: values["hub-db"] ? { name: values["hub-db"], reuse: true, keep: true } : undefined,
   });
 
   const results = {

@@ -39,8 +39,20 @@ type Entry = {
   queue: Promise<unknown>;
 };
 
-/** The indexes one process holds for one database, least recently searched first. */
-type Cache = { wikis: Map<string, Entry>; bytes: number };
+/**
+ * The indexes one process holds for one database, least recently searched first, and how often
+ * each wiki was searched lately (`asked`, halved every `HALVE_EVERY` searches; `searches` counts
+ * them).
+ */
+type Cache = {
+  wikis: Map<string, Entry>;
+  bytes: number;
+  asked: Map<string, number>;
+  searches: number;
+};
+
+/** Searches after which every wiki's count of recent searches is halved: counts follow today's. */
+const HALVE_EVERY = 1_000;
 
 /** One cache per database handle: two apps over one store in one process keep their own. */
 const caches = new WeakMap<Db, Cache>();
@@ -222,7 +234,9 @@ async function addAsked(
 function cacheOf(db: Db): Cache {
   const home = db.home ?? db;
   let cache = caches.get(home);
-  if (!cache) caches.set(home, cache = { wikis: new Map(), bytes: 0 });
+  if (!cache) {
+    caches.set(home, cache = { wikis: new Map(), bytes: 0, asked: new Map(), searches: 0 });
+  }
   return cache;
 }
 
@@ -248,9 +262,11 @@ async function currentIndex(
   if (entry) cache.wikis.delete(stats.wiki_id);
   entry ??= { index: null, bytes: 0, tooLarge: false, building: false, queue: Promise.resolve() };
   cache.wikis.set(stats.wiki_id, entry); // most recently used last
+  const asked = wait ? 0 : countSearch(cache, stats.wiki_id);
   if (entry.tooLarge) return null;
   if (entry.index && entry.index.version >= stats.version) return entry.index;
   const e = entry;
+  if (!e.index && !wait && !admitted(deps, cache, e, stats, asked)) return null;
   const background = !e.index && !wait && stats.n > FOREGROUND_CHUNKS;
   if (background && e.building) return null;
   const update = e.queue.then(() => update_(deps, cache, e, stats));
@@ -259,6 +275,44 @@ async function currentIndex(
   e.building = true;
   e.queue = e.queue.finally(() => e.building = false);
   return null;
+}
+
+/** Counts a search of the wiki; every `HALVE_EVERY` searches all counts are halved. */
+function countSearch(cache: Cache, wikiId: string): number {
+  cache.asked.set(wikiId, (cache.asked.get(wikiId) ?? 0) + 1);
+  if (++cache.searches % HALVE_EVERY === 0) {
+    for (const [id, n] of cache.asked) {
+      if (n < 2) cache.asked.delete(id);
+      else cache.asked.set(id, n >> 1);
+    }
+  }
+  return cache.asked.get(wikiId) ?? 0;
+}
+
+/**
+ * Whether a wiki with no index in memory is read into it now: when it fits beside the indexes
+ * held, or when it was searched more often lately than every index its build would drop (least
+ * recently searched first). Otherwise the SQL leg answers its search. With more wikis searched
+ * than memory holds (a hub's per-wiki searches), building on every miss dropped the index the
+ * next search needed, and each search paid a build; a wiki searched often still gets in.
+ */
+function admitted(
+  deps: LexicalDeps,
+  cache: Cache,
+  entry: Entry,
+  stats: LexicalStats,
+  asked: number,
+): boolean {
+  const need = stats.n * bytesPerChunk(cache);
+  let free = deps.config.searchIndexBytes - cache.bytes;
+  if (need <= free) return true;
+  for (const [wikiId, other] of cache.wikis) {
+    if (other === entry || !other.index) continue;
+    if ((cache.asked.get(wikiId) ?? 0) >= asked) return false;
+    free += other.bytes;
+    if (need <= free) return true;
+  }
+  return true; // larger than the whole bound: its build finds it too large, once
 }
 
 /**
