@@ -509,6 +509,12 @@ Deno.test("a small table a sentence announces is answered whole, as a table", as
   const table = answer.citations[1]!;
   assert.equal(STAPLING_LONG.slice(table.start, table.end), table.quote);
   assert.match(table.quote, /^\| Mode .*\| never .*\| No \|$/s);
+  // The app's Ask page shows the table's quote with its lines.
+  const page = await (await app.request(
+    `/w/docs/-/ask?q=${encodeURIComponent("Which stapling mode makes the server shut down?")}`,
+  )).text();
+  assert.match(page, /<table>[\s\S]*<td>must<\/td>/);
+  assert.match(page, /<blockquote class="source-block">\| Mode \| Description/);
 });
 
 Deno.test("a short section answered whole keeps its table a table", async () => {
