@@ -104,7 +104,7 @@ export function AnswerView(
                 <a href={props.href(c.url)}>
                   {c.section ?? c.title}
                 </a>
-                <blockquote class={SOURCE_BLOCK.test(c.quote) ? "source-block" : undefined}>
+                <blockquote {...(SOURCE_BLOCK.test(c.quote) ? { class: "source-block" } : {})}>
                   {c.quote}
                 </blockquote>
               </li>
