@@ -340,11 +340,23 @@ async function evaluateAnswers(deps: Deps) {
 
 /**
  * Whether an answer carries syntax that is not clean markdown: bold marks or a wikilink outside
- * code (fenced or in a code span: `cli/exec/**` is a glob), or a table row written with pipes.
- * Answers are markdown: fenced code, code spans and lists are theirs.
+ * code (fenced or in a code span: `cli/exec/**` is a glob), or a table row written with pipes
+ * outside a table. Answers are markdown: fenced code, code spans, lists and a small table with
+ * its header (where the source has one) are theirs.
  */
 function hasMarkup(answer: string): boolean {
-  return /\*\*|\[\[|(^|\n)\s*\|.*\|/.test(withoutCode(answer).replace(/`[^`\n]+`/g, " "));
+  return /\*\*|\[\[|(^|\n)\s*\|.*\|/.test(
+    withoutTables(withoutCode(answer)).replace(/`[^`\n]+`/g, " "),
+  );
+}
+
+/** An answer's text without its markdown tables. */
+function withoutTables(answer: string): string {
+  // A header row, its `| --- |` line, and its rows.
+  return answer.replace(
+    /(^|\n)\|[^\n]*\|[ \t]*\n\|(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*(?:\n\|[^\n]*\|[ \t]*)*/g,
+    "$1",
+  );
 }
 
 /** An answer's text without its fenced code blocks. */
@@ -358,8 +370,10 @@ function withoutCode(answer: string): string {
  * block ends its sentence).
  */
 function isFragment(answer: string): boolean {
-  // A sentence ending in a colon right before its code block is complete ("… configuration:").
-  const text = withoutCode(answer.replace(/:(?=\s*(?:\[\d+\])?\s*\n {0,3}(?:`{3,}|~{3,}))/g, "."))
+  // A sentence ending in a colon right before its code block or table is complete ("… these:").
+  const text = withoutTables(withoutCode(
+    answer.replace(/:(?=\s*(?:\[\d+\])?\s*\n(?: {0,3}(?:`{3,}|~{3,})|\|))/g, "."),
+  ))
     .replace(/\s*\[\d+\]/g, "")
     .replace(/(^|\n)\s*(?:[-*+]|\d{1,9}[.)])\s+/g, "$1").trim();
   if (!text) return false;

@@ -89,6 +89,12 @@ const PAGES = (oauthPath: string): Shot[] => [
   },
   { name: "search", path: `/w/${SPACE}/-/search?q=install`, ready: "main a[href*='Setup']" },
   { name: "ask", path: `/w/${SPACE}/-/ask?q=${q("Which port do I open?")}`, ready: ".coverage" },
+  {
+    name: "ask-table",
+    path: `/w/docs/-/ask?q=${q("How do I connect a space to a Git repository?")}`,
+    ready: ".coverage",
+    signedOut: true,
+  },
   { name: "files", path: `/w/${SPACE}/-/files`, ready: "main a[href$='.png']" },
   { name: "import", path: `/w/${SPACE}/-/import`, ready: "input[type=file]" },
   { name: "tokens", path: "/account/tokens", ready: "main form" },

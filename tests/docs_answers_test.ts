@@ -471,3 +471,75 @@ Deno.test("a sentence that points to another section is not the answer: the sect
   assert.equal(answer.citations[0]!.page, "windows", answer.answer);
   assert.doesNotMatch(answer.answer, /See the Windows Service section/);
 });
+
+const STAPLING = "# Stapling\n\nThe server can staple certificate status to its handshakes.\n\n" +
+  "## Modes\n\nBy default the server fetches staples only when the certificate asks for them, " +
+  "and keeps serving while a staple cannot be fetched, which suits most deployments well.\n\n" +
+  "There are other stapling modes that control whether stapling is enforced and whether the " +
+  "server should shut down when its certificate is revoked:\n\n" +
+  "| Mode | Description | Shuts down when revoked |\n| :--- | :--- | :--- |\n" +
+  "| auto | Staples when the certificate has the must-staple flag | No |\n" +
+  "| must | Staples when the certificate has the must-staple flag | Yes |\n" +
+  "| always | Staples for all certificates | Yes |\n" +
+  "| never | Never staples, even with the flag | No |\n\n" +
+  "A mode is set in the server's TLS block, beside its certificate and key files, and takes " +
+  "effect at the next reload of the configuration without dropping connections.\n";
+/** The same section, long enough not to be answered whole: the announcing sentence brings it. */
+const STAPLING_LONG = STAPLING.replace(
+  "which suits most deployments well.",
+  "which suits most deployments well. A staple is fetched from the responder named in the " +
+    "certificate, cached on disk beside the server's other state, and refreshed halfway to " +
+    "its expiry, so a responder that is down for a while is not noticed by the clients at " +
+    "all. Each fetch is logged at the debug level with the responder's address, the status " +
+    "it returned and how long the staple is valid, which helps when a responder misbehaves.",
+);
+
+Deno.test("a small table a sentence announces is answered whole, as a table", async () => {
+  const { db, app } = await docsWiki({ "stapling": STAPLING_LONG, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "Which stapling mode makes the server shut down when the certificate is revoked?",
+  );
+  assert.match(answer.answer, /shut down when its certificate is revoked: \[1\]/);
+  assert.match(answer.answer, /\| Mode \| Description \| Shuts down when revoked \|\n\| --- \|/);
+  assert.match(answer.answer, /\| must \| .* \| Yes \|/);
+  assert.match(answer.answer, /\| never \| .* \| No \|\n\n\[2\]/);
+  const table = answer.citations[1]!;
+  assert.equal(STAPLING_LONG.slice(table.start, table.end), table.quote);
+  assert.match(table.quote, /^\| Mode .*\| never .*\| No \|$/s);
+  // The app's Ask page shows the table's quote with its lines.
+  const page = await (await app.request(
+    `/w/docs/-/ask?q=${encodeURIComponent("Which stapling mode makes the server shut down?")}`,
+  )).text();
+  assert.match(page, /<table>[\s\S]*<td>must<\/td>/);
+  assert.match(page, /<blockquote class="source-block">\| Mode \| Description/);
+});
+
+Deno.test("a short section answered whole keeps its table a table", async () => {
+  const { db, app } = await docsWiki({ "stapling": STAPLING, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const answer = await ask(app, "docs", "Which stapling modes are there besides the default?");
+  assert.equal(answer.citations[0]!.page, "stapling", answer.answer);
+  assert.match(answer.answer, /\| Mode \| Description \| Shuts down when revoked \|\n\| --- \|/);
+  assert.doesNotMatch(answer.answer, /Must — /);
+});
+
+const LIMITS = "# Resource limits\n\nLimits for accounts.\n\n## Account limits\n\n" +
+  "An account may use every resource the server has. The server has its own limits for " +
+  "memory and disk, and an account without limits of its own can fill them.\n\n" +
+  "Here the account would have access to all the resources, we can restrict it:\n\n" +
+  "```\naccounts {\n  HR: {\n    storage { max_mem: 512M\n      max_file: 1G }\n  }\n}\n```\n\n" +
+  "Now the account is limited in memory and in disk, each on its own.\n";
+
+Deno.test("a question asking what something looks like is answered with the code a sentence announces", async () => {
+  const { db, app } = await docsWiki({ "limits": LIMITS, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "Our HR account should get at most 1G of disk. What does that account block look like?",
+  );
+  assert.match(answer.answer, /```\naccounts \{[\s\S]*max_file: 1G/, answer.answer);
+});

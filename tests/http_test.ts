@@ -12,6 +12,23 @@ Deno.test("GET /healthz and /readyz answer when the store does", async () => {
   assert.equal((await ready.json()).store, db.kind);
 });
 
+Deno.test("/readyz says how this process's searches were answered: from memory, or with the SQL leg", async () => {
+  await using db = await freshDb();
+  const inSql = testApp(db, { SEARCH_INDEX_MB: "0" });
+  await createWiki(db, { id: "w", visibility: "public" });
+  await writePage(testDeps(db), { wikiId: "w", path: "P", markdown: "# P\n\nA walrus." }, {
+    source: "t",
+  });
+  const cache = async () => (await (await inSql.app.request("/readyz")).json()).index_cache;
+  const before = await cache();
+  assert.equal((await inSql.app.request("/api/v1/public/wikis/w/search?q=walrus")).status, 200);
+  const after = await cache();
+  assert.equal(after.bound_mib, 0);
+  assert.equal(after.searches_with_sql, before.searches_with_sql + 1);
+  assert.equal(after.searches_in_memory, before.searches_in_memory);
+  assert.equal(after.wikis, 0);
+});
+
 Deno.test("GET /api/v1/public/wikis lists public wikis with page counts, never private ones", async () => {
   await using db = await freshDb();
   await createWiki(db, { id: "alpha", title: "Alpha", visibility: "public", description: "First" });

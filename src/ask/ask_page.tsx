@@ -104,7 +104,9 @@ export function AnswerView(
                 <a href={props.href(c.url)}>
                   {c.section ?? c.title}
                 </a>
-                <blockquote>{c.quote}</blockquote>
+                <blockquote {...(SOURCE_BLOCK.test(c.quote) ? { class: "source-block" } : {})}>
+                  {c.quote}
+                </blockquote>
               </li>
             ))}
           </ol>
@@ -153,6 +155,12 @@ function WriteLink(props: { note: Answer["frontier"][number]; wikiId: string; qu
     </>
   );
 }
+
+/**
+ * A quote that holds a table or a code block: shown with its lines, as written (a table's rows
+ * run together into one line of pipes otherwise).
+ */
+const SOURCE_BLOCK = /^\s*(?:\||`{3,}|~{3,})|\n\s*(?:\||`{3,}|~{3,})/;
 
 /**
  * The answer's markdown (paragraphs, lists, fenced code) as HTML, through the page renderer

@@ -17,7 +17,7 @@ import {
 } from "./topic.ts";
 import { type Question, withCompounds } from "./question.ts";
 import { findLoosely } from "./locate.ts";
-import { composeAnswer, rowLabel, unitMarkdown } from "../text/unit_markdown.ts";
+import { composeAnswer, rowLabel, smallTable, unitMarkdown } from "../text/unit_markdown.ts";
 import { boundedMemo } from "../lib/bounded_memo.ts";
 import { calloutAround } from "../text/callouts.ts";
 
@@ -657,14 +657,33 @@ function withContinuations(
       !announces &&
       (/:$/.test(plain) || announcesPage(next.text) || !readsOn!.some((t) => terms.has(t)))
     ) continue;
-    const follower = {
-      ...toPick({ passage: c.passage, sentence: next, plain, coverage: 0 }),
-      terms,
-    };
+    // A small table announced ("There are other OCSP modes …:") follows whole, not its first row.
+    const table = /:$/.test(c.plain) && next.kind === "row"
+      ? smallTable(c.passage.markdown, next.start)
+      : null;
+    const follower = table
+      ? {
+        ...toPick({ passage: c.passage, sentence: next, plain, coverage: 0 }),
+        quote: c.passage.markdown.slice(table.start, table.end),
+        start: table.start,
+        end: table.end,
+        plain: table.plain,
+        kind: "section" as const,
+        shown: table.shown,
+        terms: new Set([...terms, ...withCompounds(question, table.plain)]),
+      }
+      : { ...toPick({ passage: c.passage, sentence: next, plain, coverage: 0 }), terms };
     continuation.set(key(c), key(follower));
     push(follower);
   }
-  const fitted = out.slice(0, MAX_SENTENCES);
+  // A row of a table shown whole is not shown again.
+  const tables = out.filter((p) => p.kind === "section");
+  const inTable = (p: Pick) =>
+    p.kind !== "section" &&
+    tables.some((t) =>
+      t.passage.pageId === p.passage.pageId && p.start >= t.start && p.end <= t.end
+    );
+  const fitted = out.filter((p) => !inTable(p)).slice(0, MAX_SENTENCES);
   // An announcement stays only right before its own continuation (or when it is the best).
   const followed = (p: Pick, i: number) =>
     fitted[i + 1] !== undefined && continuation.get(key(p)) === key(fitted[i + 1]!);
@@ -858,13 +877,24 @@ function shortWhole(
   }
   // A sentence the page left without its full stop (a setting's description) gets one.
   const stopped = (text: string) => /[.!?:]["')\]]?$/.test(text) ? text : `${text}.`;
-  const shown = units.map((u) => ({
-    kind: u.kind,
-    shown: u.kind === "prose"
-      ? stopped(unitMarkdown(u, passage.markdown, u.start))
-      : unitMarkdown(u, passage.markdown, u.start),
-    plain: plainText(u),
-  }));
+  const shown: { kind: Pick["kind"]; shown: string; plain: string }[] = [];
+  let table: ReturnType<typeof smallTable> = null;
+  for (const u of units) {
+    if (table && u.start >= table.start && u.end <= table.end) continue;
+    // The rows of a small table stay a table, unless the best unit is one of them: then each
+    // row reads with its header ("`rejectStatusCode` — … Default: `403`."), the asked one first.
+    table = u.kind === "row" && first.kind !== "row" ? smallTable(passage.markdown, u.start) : null;
+    if (table) shown.push({ kind: "section", shown: table.shown, plain: table.plain });
+    else {
+      shown.push({
+        kind: u.kind,
+        shown: u.kind === "prose"
+          ? stopped(unitMarkdown(u, passage.markdown, u.start))
+          : unitMarkdown(u, passage.markdown, u.start),
+        plain: plainText(u),
+      });
+    }
+  }
   const start = units[0]!.start;
   const end = units.at(-1)!.end;
   const section: Pick = {

@@ -38,6 +38,8 @@ export type Passage = {
 /** Passages handed to synthesis, and at most this many from one page. */
 export const MAX_PASSAGES = 8;
 const PER_PAGE = 2;
+/** A chunk scoring below this share of the best one is not among those search ranks relevant. */
+const RELEVANT_SHARE = 0.5;
 /** How many of the best chunks are considered for passages. */
 const CONSIDERED = 40;
 
@@ -66,14 +68,9 @@ export async function retrievePassages(
   // A version's revisions that the live pages no longer have: their own text.
   const pinned = considered.filter((h) => h.chunk_id < 0).map((h) => rows.get(h.chunk_id)!);
   for (const [id, text] of await pinnedTexts(deps.db, pinned)) markdown.set(id, text);
-  const perPage = new Map<number, number>();
   const passages: Passage[] = [];
-  for (const hit of considered) {
+  for (const hit of spread(considered, rows)) {
     const row = rows.get(hit.chunk_id)!;
-    if (!row.text?.trim()) continue;
-    const count = perPage.get(row.page_id) ?? 0;
-    if (count >= PER_PAGE) continue;
-    perPage.set(row.page_id, count + 1);
     const version = versions?.get(row.wiki_id)?.name ?? null;
     const url = versionPageUrl(deps.config.baseUrl, row.wiki_id, version, row.path);
     passages.push({
@@ -87,15 +84,41 @@ export async function retrievePassages(
       url: row.anchor ? `${url}#${row.anchor}` : url,
       revision: row.revision,
       updatedAt: row.updated_at,
-      ...located(markdown.get(Number(row.page_id)) ?? "", row.text),
+      ...located(markdown.get(Number(row.page_id)) ?? "", row.text ?? ""),
       score: hit.score,
       markdown: markdown.get(Number(row.page_id)) ?? "",
       freshness: sourceFreshness(row),
       ...(version ? { version } : {}),
     });
-    if (passages.length >= MAX_PASSAGES) break;
   }
   return { passages, terms };
+}
+
+/**
+ * The chunks that become passages, in ranking order, at most `PER_PAGE` a page so that the
+ * places go to several pages. But when every chunk search ranks as relevant (at least
+ * `RELEVANT_SHARE` of the best score) is on one page, search says the question is about that
+ * page, and the cap would give its places to pages scored at a third of it: that page's
+ * relevant chunks come first, all of them up to `MAX_PASSAGES` (a reference page whose
+ * settings, one a section, rank above the prose section that answers, fifth).
+ */
+export function spread<T extends { chunk_id: number; page_id: number; score: number }>(
+  considered: T[],
+  rows: Map<number, { text: string | null }>,
+): T[] {
+  const withText = considered.filter((h) => rows.get(h.chunk_id)!.text?.trim());
+  const floor = RELEVANT_SHARE * Math.max(0, ...withText.map((h) => h.score));
+  const relevant = withText.filter((h) => h.score >= floor);
+  const onePage = new Set(relevant.map((h) => h.page_id)).size === 1;
+  const chosen = new Set(onePage ? relevant.slice(0, MAX_PASSAGES) : []);
+  const perPage = new Map<number, number>();
+  for (const h of withText) {
+    const count = perPage.get(h.page_id) ?? 0;
+    if (chosen.size >= MAX_PASSAGES || chosen.has(h) || count >= PER_PAGE) continue;
+    perPage.set(h.page_id, count + 1);
+    chosen.add(h);
+  }
+  return withText.filter((h) => chosen.has(h));
 }
 
 /**

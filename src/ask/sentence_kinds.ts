@@ -40,7 +40,7 @@ export function asksForCode(question: string): boolean {
 }
 
 const CODE_WORDS =
-  /\b(?:commands?|run|runs|start|starts|install|configure|config|configuration|set ?up|example|snippet|script|syntax|curl|cli|flags?|options?|environment|env|variables?|deploy|build|request|response|json|yaml|sql|query)\b/i;
+  /\b(?:looks? like|commands?|run|runs|start|starts|install|configure|config|configuration|set ?up|example|snippet|script|syntax|curl|cli|flags?|options?|environment|env|variables?|deploy|build|request|response|json|yaml|sql|query)\b/i;
 const CODE_TOKEN = /`|(?:^|\s)(?:--?[a-z]|\/\w)|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\w=\w/;
 
 /**

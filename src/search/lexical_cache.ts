@@ -49,6 +49,8 @@ type Cache = {
   bytes: number;
   asked: Map<string, number>;
   searches: number;
+  /** Searches answered from memory alone, and with the SQL leg, since the process started. */
+  answered: { memory: number; sql: number };
 };
 
 /** Searches after which every wiki's count of recent searches is halved: counts follow today's. */
@@ -131,6 +133,7 @@ export async function lexicalTopK(
     // From here on nothing awaits: the versions checked are the ones scored.
     if (indexes.some((index, i) => index!.version !== stats[i]!.version)) continue;
     if (views.some((v, i) => v && v.liveVersion !== indexes[i]!.version)) continue;
+    cache.answered.memory++;
     return indexes.flatMap((index, i) =>
       views[i]
         ? versionTopK(views[i], stats[i]!.query_terms, params, limit)
@@ -143,6 +146,7 @@ export async function lexicalTopK(
   if (wikiIds.some((id) => versioned(id))) {
     throw new Error("A version of this wiki cannot be searched: its index does not fit in memory");
   }
+  cache.answered.sql++;
   return await selectBm25(deps.db, wikiIds, query, params, limit);
 }
 
@@ -191,7 +195,11 @@ async function prunedTopK(
     best = merged(best, topKChunks(index, s, params, limit), limit);
   }
   const rest = inSql.filter((w) => !outOfReach(w.bound)).map((w) => w.id);
-  if (rest.length === 0) return best;
+  if (rest.length === 0) {
+    cache.answered.memory++;
+    return best;
+  }
+  cache.answered.sql++;
   return merged(best, await selectBm25(deps.db, rest, query, params, limit), limit);
 }
 
@@ -243,7 +251,11 @@ function cacheOf(db: Db): Cache {
   const home = db.home ?? db;
   let cache = caches.get(home);
   if (!cache) {
-    caches.set(home, cache = { wikis: new Map(), bytes: 0, asked: new Map(), searches: 0 });
+    const answered = { memory: 0, sql: 0 };
+    caches.set(
+      home,
+      cache = { wikis: new Map(), bytes: 0, asked: new Map(), searches: 0, answered },
+    );
   }
   return cache;
 }
@@ -443,4 +455,24 @@ export function lexicalCacheSize(db: Db): { wiki: string; bytes: number; posting
     bytes: e.bytes,
     postings: e.index!.postings,
   }));
+}
+
+/**
+ * What this process's index cache holds for a database and how its searches were answered
+ * since the process started (`/readyz`): the share answered with the SQL leg says whether
+ * `SEARCH_INDEX_MB` holds the wikis searched.
+ */
+export function lexicalCacheReport(db: Db): {
+  wikis: number;
+  bytes: number;
+  searches_in_memory: number;
+  searches_with_sql: number;
+} {
+  const cache = cacheOf(db);
+  return {
+    wikis: [...cache.wikis.values()].filter((e) => e.index).length,
+    bytes: cache.bytes,
+    searches_in_memory: cache.answered.memory,
+    searches_with_sql: cache.answered.sql,
+  };
 }

@@ -45,6 +45,53 @@ function headerAbove(markdown: string, start: number): string[] | null {
   return null;
 }
 
+/** A table of at most this many rows is shown whole when a sentence announces it. */
+export const SMALL_TABLE_ROWS = 8;
+
+const TABLE_LINE = /^\s*\|.*\|?\s*$/;
+const SEPARATOR = /^\s*\|?\s*:?-{3,}/;
+
+/**
+ * The table the row at `start` of `markdown` stands in, whole: `start` and `end` from its header
+ * to its last row, `shown` as a clean markdown table (each cell as `cleanCell` gives it), `plain`
+ * each row read with its header. Null when it has no header row or more than `SMALL_TABLE_ROWS`
+ * rows.
+ */
+export function smallTable(
+  markdown: string,
+  start: number,
+): { start: number; end: number; shown: string; plain: string } | null {
+  const lines: { start: number; end: number; text: string }[] = [];
+  let pos = 0;
+  for (const text of markdown.split("\n")) {
+    lines.push({ start: pos, end: pos + text.length, text });
+    pos += text.length + 1;
+  }
+  const here = lines.findIndex((l) => start >= l.start && start <= l.end);
+  if (here < 0 || !TABLE_LINE.test(lines[here]!.text)) return null;
+  let top = here;
+  while (top > 0 && TABLE_LINE.test(lines[top - 1]!.text)) top--;
+  let bottom = here;
+  while (bottom + 1 < lines.length && TABLE_LINE.test(lines[bottom + 1]!.text)) bottom++;
+  if (bottom - top < 2 || !SEPARATOR.test(lines[top + 1]!.text)) return null;
+  const rows = lines.slice(top + 2, bottom + 1).map((l) => l.text);
+  if (rows.length > SMALL_TABLE_ROWS) return null;
+  const header = cells(lines[top]!.text);
+  const line = (values: string[]) =>
+    `| ${values.map((v) => cleanCell(v).replace(/\|/g, "\\|")).join(" | ")} |`;
+  return {
+    start: lines[top]!.start,
+    end: lines[bottom]!.end,
+    shown: [
+      line(header),
+      `|${header.map(() => " --- |").join("")}`,
+      ...rows.map((r) => line(cells(r))),
+    ]
+      .join("\n"),
+    plain: rows.map((r) => rowWithHeader(r, header)).join(" "),
+  };
+}
+
 /**
  * What a table row names, by its table's header: the name of its first column ("Flag",
  * "Option", "Setting"), when the row fills it in. The row "`--query.max-samples` | Maximum
@@ -138,7 +185,9 @@ export function composeAnswer(
       list.push(line);
     } else if (u.kind === "code" || u.kind === "row" || u.kind === "list" || u.kind === "section") {
       flush();
-      blocks.push(u.kind === "row" ? line : `${u.shown}${marked ? `\n[${i + 1}]` : ""}`);
+      // A marker right under a table would read as one more row of it.
+      const gap = /(^|\n)\|[^\n]*\|$/.test(u.shown) ? "\n\n" : "\n";
+      blocks.push(u.kind === "row" ? line : `${u.shown}${marked ? `${gap}[${i + 1}]` : ""}`);
     } else {
       if (list.length > 0) flush();
       paragraph.push(line);

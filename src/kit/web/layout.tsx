@@ -136,6 +136,7 @@ legend{font-weight:600}
 .coverage.partial{border-color:#b26a00}
 .coverage.unsupported{border-color:#b00020}
 .citations blockquote{margin:0.25rem 0 0.75rem;padding-left:0.5rem;border-left:3px solid #ddd}
+.citations blockquote.source-block{white-space:pre-wrap;font-family:ui-monospace,monospace;font-size:0.85em;overflow-x:auto}
 .results p{margin:0.1rem 0}
 mark{background:#fff3b0}
 .page-meta{margin-top:2rem}
