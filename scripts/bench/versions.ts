@@ -232,6 +232,8 @@ export const VERSION_SEARCH_TARGET = 1.5;
 
 /** The versions step's figures as markdown tables (the shape docs/performance.md quotes). */
 export function versionsReport(results: Awaited<ReturnType<typeof benchVersions>>[]): string {
+  // Nothing measured (`--no-versions`): no tables, and no verdict on nothing.
+  if (results.length === 0) return "Versions: not measured (--no-versions).";
   const lines: string[] = [];
   const row = (cells: (string | number)[]) => lines.push(`| ${cells.join(" | ")} |`);
   row(["Store", "Chunks", "Search at c = 8", "calls/s", "p50 ms", "p95 ms", "p50 / live"]);
