@@ -543,3 +543,22 @@ Deno.test("a question asking what something looks like is answered with the code
   );
   assert.match(answer.answer, /```\naccounts \{[\s\S]*max_file: 1G/, answer.answer);
 });
+
+const ENCRYPTION =
+  "# Encryption at rest\n\nThe server can encrypt the messages it stores on disk " +
+  "with a key it reads at start.\n\nEncryption at rest is supported since server version 2.3.0\n\n" +
+  "The key is given in the configuration file or, better, in an environment variable.\n";
+
+Deno.test("a sentence the page left without its full stop ends with one in the answer, its quote as written", async () => {
+  const { db, app } = await docsWiki({ "encryption": ENCRYPTION, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "Since which server version is encryption at rest supported?",
+  );
+  assert.match(answer.answer, /supported since server version 2\.3\.0\. \[1\]/, answer.answer);
+  const first = answer.citations[0]!;
+  assert.equal(first.quote, "Encryption at rest is supported since server version 2.3.0");
+  assert.equal(ENCRYPTION.slice(first.start, first.end), first.quote);
+});

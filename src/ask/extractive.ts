@@ -584,6 +584,14 @@ function topPageTerms(
   });
 }
 
+/**
+ * A sentence the page left without its full stop (a setting's description, "Supported since
+ * NATS server version 2.3.0") gets one in the answer; its quote stays as written.
+ */
+function stopped(text: string): string {
+  return /[.!?:]["')\]]?$/.test(text) ? text : `${text}.`;
+}
+
 function toPick(
   c: {
     passage: Passage;
@@ -600,9 +608,11 @@ function toPick(
     end: c.sentence.end,
     plain: c.plain,
     kind: codeOf === undefined ? c.sentence.kind : "code",
-    shown: codeOf === undefined
-      ? unitMarkdown(c.sentence, c.passage.markdown, c.sentence.start)
-      : `\`\`\`${codeOf}\n${c.sentence.quote}\n\`\`\``,
+    shown: codeOf !== undefined
+      ? `\`\`\`${codeOf}\n${c.sentence.quote}\n\`\`\``
+      : c.sentence.kind === "prose"
+      ? stopped(unitMarkdown(c.sentence, c.passage.markdown, c.sentence.start))
+      : unitMarkdown(c.sentence, c.passage.markdown, c.sentence.start),
     coverage: c.coverage,
   };
 }
@@ -875,8 +885,6 @@ function shortWhole(
   if (code.reduce((n, u) => n + u.text.split("\n").length, 0) > SHORT_SECTION_CODE_LINES) {
     return null;
   }
-  // A sentence the page left without its full stop (a setting's description) gets one.
-  const stopped = (text: string) => /[.!?:]["')\]]?$/.test(text) ? text : `${text}.`;
   const shown: { kind: Pick["kind"]; shown: string; plain: string }[] = [];
   let table: ReturnType<typeof smallTable> = null;
   for (const u of units) {
