@@ -15,7 +15,22 @@ export function unitMarkdown(sentence: Sentence, markdown: string, start: number
     return `${marker} ${plainText(sentence)}`;
   }
   if (sentence.kind === "row") return rowWithHeader(sentence.text, headerAbove(markdown, start));
-  return plainText(sentence);
+  return withCodeSpans(sentence);
+}
+
+/**
+ * A prose sentence as clean markdown: its syntax gone as `plainText` takes it away, its code
+ * spans kept as written (`--store_dir`, `nats account restore`: a name or a command reads as
+ * code, and a sentence beginning with one is not a fragment).
+ */
+function withCodeSpans(sentence: Sentence): string {
+  const spans: string[] = [];
+  const held = sentence.text.replace(/(`+)[^`\n]+?\1/g, (span) => {
+    spans.push(span);
+    return `\uE000${spans.length - 1}\uE000`;
+  });
+  return plainText({ ...sentence, text: held })
+    .replace(/\uE000(\d+)\uE000/g, (_m, i) => spans[Number(i)]!);
 }
 
 /** A code block with its fence normalised and its info string cut to the language. */

@@ -56,3 +56,12 @@ Deno.test("a table row names what its first column's header says: a flag, a fiel
   assert.equal(row("| Description | Value |\n| --- | --- |\n| Retries | 3 |\n"), "");
   assert.equal(row("Some text.\n\n| a | b |\n"), "");
 });
+
+Deno.test("a prose sentence keeps its code spans as written, its other syntax gone", () => {
+  const page = "`nats account restore` will **fail** if the [stream](streams.md) exists; " +
+    "write `<br>` or `a_b_c` as they are.\n";
+  assert.equal(
+    unit(page, "prose"),
+    "`nats account restore` will fail if the stream exists; write `<br>` or `a_b_c` as they are.",
+  );
+});
