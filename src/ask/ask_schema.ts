@@ -56,9 +56,10 @@ export type Citation = z.infer<typeof citationSchema>;
 export const answerSchema = z.object({
   question: z.string(),
   answer: z.string().describe(
-    "The answer as markdown, returned as is: paragraphs, lists, fenced code blocks and table " +
-      "rows read with their header, each unit followed by its [n] citation marker. No HTML, " +
-      "wikilinks or other source syntax; render it as markdown or read it as text",
+    "The answer as markdown, returned as is: paragraphs (code spans kept), lists, fenced code " +
+      "blocks, a small table where the page has one, and table rows read with their header, " +
+      "each unit followed by its [n] citation marker. No HTML, wikilinks or other source " +
+      "syntax; render it as markdown or read it as text",
   ),
   citations: z.array(citationSchema),
   frontier: z.array(frontierNoteSchema),
