@@ -316,3 +316,21 @@ export function countingDb(
   });
   return { db: wrapped, statements, rows };
 }
+
+/**
+ * A second handle on the store: another process with its own in-memory indexes and settings
+ * (a pool of its own on PostgreSQL; on PGlite, which one process holds, the same store).
+ */
+export function otherProcess(db: Db & { url?: string }): Db {
+  if (db.url) return openPostgres(db.url, { max: 2 });
+  return Object.assign(
+    (strings: TemplateStringsArray, ...values: unknown[]) => db(strings, ...values),
+    {
+      kind: db.kind,
+      query: db.query,
+      exec: db.exec,
+      transaction: db.transaction,
+      close: () => Promise.resolve(),
+    },
+  ) as Db;
+}

@@ -4,7 +4,7 @@ import { openPostgres } from "../src/db/postgres.ts";
 import { importPages } from "../src/importer/import_pages.ts";
 import { lexicalCacheSize } from "../src/search/lexical_cache.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
-import { freshDb, testApp } from "./helpers.ts";
+import { freshDb, otherProcess, testApp } from "./helpers.ts";
 import { callOk, mcpClient } from "./mcp_helpers.ts";
 import { random, WORDS } from "./seeded_words.ts";
 
@@ -56,21 +56,6 @@ async function hub(deps: ReturnType<typeof testApp>["deps"]): Promise<string[]> 
   }
   for (let w = 0; w < 5; w++) await add(`mixed-${w}`, pages(10 + 25 * w, 3 * w, random(w + 1)));
   return ids;
-}
-
-/** A second handle on the store: a process of its own, with its own indexes and settings. */
-function otherProcess(db: Db & { url?: string }): Db {
-  if (db.url) return openPostgres(db.url, { max: 2 });
-  return Object.assign(
-    (strings: TemplateStringsArray, ...values: unknown[]) => db(strings, ...values),
-    {
-      kind: db.kind,
-      query: db.query,
-      exec: db.exec,
-      transaction: db.transaction,
-      close: () => Promise.resolve(),
-    },
-  ) as Db;
 }
 
 type Found = { results: { wiki: string; page: string; score: number }[] };

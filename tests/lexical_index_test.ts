@@ -11,7 +11,7 @@ import { rankPages } from "../src/search/search_wikis.ts";
 import { selectBm25, selectLexicalStats } from "../src/search/store.ts";
 import { deleteWikiConfirmed } from "../src/spaces/wiki_settings.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
-import { freshDb, testDeps } from "./helpers.ts";
+import { freshDb, otherProcess, testDeps } from "./helpers.ts";
 import { random, WORDS } from "./seeded_words.ts";
 
 const by = { source: "test" };
@@ -71,21 +71,6 @@ async function assertSameAsExhaustive(
     assert.ok(exact.length > 0 || q === "", q);
     assert.deepEqual(fast, exact, q);
   }
-}
-
-/** A second handle on the same store, with its own in-memory indexes: another process. */
-function otherProcess(db: Db & { url?: string }): Db {
-  if (db.url) return openPostgres(db.url, { max: 2 });
-  return Object.assign(
-    (strings: TemplateStringsArray, ...values: unknown[]) => db(strings, ...values),
-    {
-      kind: db.kind,
-      query: db.query,
-      exec: db.exec,
-      transaction: db.transaction,
-      close: () => Promise.resolve(),
-    },
-  ) as Db;
 }
 
 Deno.test("the in-memory lexical leg ranks as exhaustive BM25 does, through writes of every kind", async () => {

@@ -1,3 +1,5 @@
+import { pageLines } from "./lines.ts";
+
 /**
  * Where a callout (an admonition: a note, a tip, a warning) stands in a page's markdown, as its
  * docs tool wrote it: GitBook `{% hint %}` … `{% endhint %}`, Docusaurus `:::note` … `:::`,
@@ -25,14 +27,8 @@ const GITHUB_ALERT = /\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]/;
  * never runs across a heading.
  */
 export function calloutAround(markdown: string, at: number): [number, number] | null {
-  const lines: { start: number; end: number; text: string }[] = [];
-  let pos = 0;
-  let here = -1;
-  for (const text of markdown.split("\n")) {
-    if (here < 0 && at <= pos + text.length) here = lines.length;
-    lines.push({ start: pos, end: pos + text.length, text });
-    pos += text.length + 1;
-  }
+  const lines = pageLines(markdown);
+  const here = lines.findIndex((l) => at <= l.end);
   if (here < 0) return null;
   const body = (from: number, to: number): [number, number] | null => {
     while (to > from && !lines[to]!.text.trim()) to--;

@@ -1,3 +1,5 @@
+import { lineSpans } from "./lines.ts";
+
 /**
  * A sentence of a text, verbatim, with its position: `text === source.slice(start, end)`.
  * `kind` says what block it came from, so it can be rendered to plain text.
@@ -33,12 +35,7 @@ const RULE = /^\s*(?:[-*_=|:]\s*){3,}$/;
  */
 export function splitSentences(text: string): Sentence[] {
   const out: Sentence[] = [];
-  const lines: { start: number; end: number; text: string }[] = [];
-  let pos = 0;
-  for (const line of text.split("\n")) {
-    lines.push({ start: pos, end: pos + line.length, text: line });
-    pos += line.length + 1;
-  }
+  const lines = lineSpans(text);
   const push = (start: number, end: number, kind: Sentence["kind"]) => {
     const raw = text.slice(start, end);
     const lead = raw.length - raw.trimStart().length;

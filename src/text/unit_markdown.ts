@@ -1,3 +1,4 @@
+import { pageLines } from "./lines.ts";
 import { plainText, type Sentence } from "./sentences.ts";
 
 /**
@@ -76,12 +77,7 @@ export function smallTable(
   markdown: string,
   start: number,
 ): { start: number; end: number; shown: string; plain: string } | null {
-  const lines: { start: number; end: number; text: string }[] = [];
-  let pos = 0;
-  for (const text of markdown.split("\n")) {
-    lines.push({ start: pos, end: pos + text.length, text });
-    pos += text.length + 1;
-  }
+  const lines = pageLines(markdown);
   const here = lines.findIndex((l) => start >= l.start && start <= l.end);
   if (here < 0 || !TABLE_LINE.test(lines[here]!.text)) return null;
   let top = here;
