@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import type { Db } from "../src/db/db.ts";
-import { openPostgres } from "../src/db/postgres.ts";
 import { importPages } from "../src/importer/import_pages.ts";
 import { lexicalCacheSize } from "../src/search/lexical_cache.ts";
 import { createWiki } from "../src/wikis/wikis.ts";

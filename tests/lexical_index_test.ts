@@ -1,6 +1,4 @@
 import assert from "node:assert/strict";
-import type { Db } from "../src/db/db.ts";
-import { openPostgres } from "../src/db/postgres.ts";
 import { deletePage, renamePage } from "../src/pages/rename_page.ts";
 import { writePage } from "../src/pages/write_page.ts";
 import { importPages } from "../src/importer/import_pages.ts";
