@@ -64,6 +64,9 @@ async function compareLean(deps: Deps, queries: string[], rounds: number) {
         ratio_sdk: f.ratio_p50,
         ratio_plain: f.ratio_plain_p50,
         ratio_apart: f.ratio_apart_p50,
+        server_p50: f.server_p50_ms,
+        ratio_server: f.ratio_server_p50,
+        http_floor_p50: f.http_floor_p50_ms,
         ratios_sdk: f.ratios,
         ratios_plain: f.ratios_plain,
         cpu: f.cpu_ms_per_call,
@@ -88,6 +91,12 @@ async function measureOnce(deps: Deps, queries: string[]) {
     "mcp (plain JSON-RPC client)": figures.mcp_plain,
     "mcp (plain client, own worker)": figures.mcp_apart,
   });
+  console.log(
+    `MCP/direct p50: SDK client ${figures.ratio_p50}, plain client ${figures.ratio_plain_p50}, ` +
+      `plain client in its own worker ${figures.ratio_apart_p50}; the server's own time ` +
+      `${figures.ratio_server_p50} (${figures.server_p50_ms} ms against ${figures.direct.p50_ms}); ` +
+      `HTTP alone ${figures.http_floor_p50_ms} ms`,
+  );
   console.log(JSON.stringify(figures));
   await Deno.mkdir(new URL("../bench/out/", import.meta.url), { recursive: true });
   await Deno.writeTextFile(

@@ -254,7 +254,8 @@ try {
         step(
           `MCP against direct on ${store.name}: p50 ratio ${overhead.ratio_p50} (SDK client), ` +
             `${overhead.ratio_plain_p50} (plain client), ${overhead.ratio_apart_p50} ` +
-            `(plain client in its own worker)`,
+            `(plain client in its own worker); the server's own time ${overhead.ratio_server_p50} ` +
+            `(${overhead.server_p50_ms} ms), HTTP alone ${overhead.http_floor_p50_ms} ms`,
         );
       }
     }

@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/client@2.4.0";
 import { createApp } from "../../src/app.ts";
 import type { Deps } from "../../src/deps.ts";
-import { round } from "../../src/search/metrics.ts";
+import { quantile, round } from "../../src/search/metrics.ts";
 import { searchWikis } from "../../src/search/search_wikis.ts";
 import { type Latency, measureLatency, type RunLimits } from "./latency.ts";
 import { connectPlainSearch } from "./plain_client.ts";
@@ -50,6 +50,22 @@ export type McpOverhead = {
   mcp_apart: Latency;
   ratio_apart_p50: number;
   ratios_apart: number[];
+  /**
+   * The server's own time per call of the plain client's leg: from the HTTP server handing the
+   * request to the app to the app's response in hand (routing, middleware, the rate limit, the
+   * tool, its checks, the answer serialised), without the client, `fetch` or the HTTP exchange.
+   * p50 of the median repetition; its ratio to the direct call's p50 is the median of
+   * `ratios_server`, in the same repetitions.
+   */
+  server_p50_ms: number;
+  ratio_server_p50: number;
+  ratios_server: number[];
+  /**
+   * What HTTP alone costs here: the plain client's exchange (`fetch`, the answer read and
+   * parsed) with a server that answers a stored copy of the same MCP answer without work. p50
+   * of the median repetition.
+   */
+  http_floor_p50_ms: number;
 };
 
 /** An MCP client of `/mcp/w/<wikiId>/` on a given base URL: one `search` call per query. */
@@ -105,7 +121,9 @@ async function workerLeg(
  * client, plain client apart, direct…) so that a burst of
  * other work on the machine weighs on all alike. `ratio_p50` (SDK client) and `ratio_plain_p50`
  * are the medians of the repetitions' ratios; `direct`, `mcp`, `mcp_plain` and the CPU times
- * are the figures of the repetition with the median SDK ratio. The wiki must be public.
+ * are the figures of the repetition with the median SDK ratio. Beside them, the server's own
+ * time per call of the plain client's leg (`server_p50_ms`) and the HTTP exchange alone with a
+ * server that answers without work (`http_floor_p50_ms`). The wiki must be public.
  */
 export async function measureMcpOverhead(
   deps: Deps,
@@ -114,13 +132,22 @@ export async function measureMcpOverhead(
   limits: RunLimits = {},
   repetitions = 5,
 ): Promise<McpOverhead> {
+  const app = createApp(deps);
+  // The app's own time per request, as the HTTP server sees it (`server_p50_ms`).
+  const served: number[] = [];
   const http = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    createApp(deps).fetch,
+    async (req, info) => {
+      const start = performance.now();
+      const response = await app.fetch(req, info);
+      served.push(performance.now() - start);
+      return response;
+    },
   );
   const base = `http://127.0.0.1:${http.addr.port}`;
   const client = await connectMcpSearch(base, wikiId);
   const plain = await connectPlainSearch(base, wikiId);
+  const floor = await httpFloor(base, wikiId, queries[0] ?? "");
   const apart = new Worker(new URL("./mcp_client_worker.ts", import.meta.url).href, {
     type: "module",
   });
@@ -134,7 +161,11 @@ export async function measureMcpOverhead(
         run,
       );
       const mcp = await timedLeg(queries, client.search, run);
+      served.length = 0;
       const viaPlain = await timedLeg(queries, plain.search, run);
+      // The warm-up's requests are the first ones served: the timed calls are the last.
+      const server = quantile(served.slice(-viaPlain.latency.calls), 0.5);
+      const floorLeg = await timedLeg(queries, floor.call, run);
       const viaApart = await workerLeg(apart, { base, wikiId, queries, warmup: run.warmup });
       runs.push({
         direct,
@@ -144,6 +175,9 @@ export async function measureMcpOverhead(
         ratio: round(mcp.latency.p50_ms / direct.latency.p50_ms),
         ratioPlain: round(viaPlain.latency.p50_ms / direct.latency.p50_ms),
         ratioApart: round(viaApart.latency.p50_ms / direct.latency.p50_ms),
+        server: round(server),
+        ratioServer: round(server / direct.latency.p50_ms),
+        floor: floorLeg.latency.p50_ms,
       });
     }
     const middle = (values: number[]) => values.toSorted((a, b) => a - b)[values.length >> 1]!;
@@ -168,10 +202,54 @@ export async function measureMcpOverhead(
       mcp_apart: median.apart.latency,
       ratio_apart_p50: middle(runs.map((r) => r.ratioApart)),
       ratios_apart: runs.map((r) => r.ratioApart),
+      server_p50_ms: median.server,
+      ratio_server_p50: middle(runs.map((r) => r.ratioServer)),
+      ratios_server: runs.map((r) => r.ratioServer),
+      http_floor_p50_ms: median.floor,
     };
   } finally {
+    await floor.close();
     apart.terminate();
     await client.close();
     await http.shutdown();
   }
+}
+
+/**
+ * An HTTP server on its own port that answers every POST with a stored copy of the MCP answer
+ * to `query` on `/mcp/w/<wikiId>/` (taken once from `base`), without work, and a call of it as
+ * the plain client makes one (`fetch` with the same headers and body, the answer parsed): the
+ * HTTP exchange's own cost on this machine, which no server can go under.
+ */
+async function httpFloor(base: string, wikiId: string, query: string) {
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2025-11-25",
+  };
+  const body = (q: string) =>
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "search", arguments: { query: q, limit: 10 } },
+    });
+  const answer = await (await fetch(`${base}/mcp/w/${wikiId}/`, {
+    method: "POST",
+    headers,
+    body: body(query),
+  })).text();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    await req.arrayBuffer();
+    return new Response(answer, { headers: { "content-type": "application/json" } });
+  });
+  const url = `http://127.0.0.1:${server.addr.port}/`;
+  return {
+    call: async (q: string) => {
+      const response = await fetch(url, { method: "POST", headers, body: body(q) });
+      const parsed = await response.json();
+      if (parsed.error || parsed.result?.isError) throw new Error(JSON.stringify(parsed));
+    },
+    close: () => server.shutdown(),
+  };
 }

@@ -118,6 +118,8 @@ export function printReport(r: BenchResults): void {
       "MCP, plain JSON-RPC client: p50 / p95 ms",
       "MCP/direct p50, plain client",
       "MCP/direct p50, plain client in its own worker",
+      "Server's own time p50 ms, / direct p50",
+      "HTTP alone p50 ms",
       "CPU ms/call direct / SDK / plain / apart",
     ],
     r.mcp.map((x) => [
@@ -129,6 +131,10 @@ export function printReport(r: BenchResults): void {
       x.mcp_plain ? `${ms(x.mcp_plain.p50_ms)} / ${ms(x.mcp_plain.p95_ms)}` : "",
       x.ratio_plain_p50?.toFixed(2) ?? "",
       x.ratio_apart_p50?.toFixed(2) ?? "",
+      x.server_p50_ms === undefined
+        ? ""
+        : `${ms(x.server_p50_ms)}, ${x.ratio_server_p50.toFixed(2)}`,
+      x.http_floor_p50_ms === undefined ? "" : ms(x.http_floor_p50_ms),
       x.cpu_ms_per_call
         ? [
           x.cpu_ms_per_call.direct,
