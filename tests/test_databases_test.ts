@@ -46,15 +46,19 @@ Deno.test("a database whose schema a test changed is not handed to another test"
   {
     await using db = await freshDb();
     url = db.url;
-    await db.exec(`CREATE FUNCTION left_behind() RETURNS int LANGUAGE sql AS 'SELECT 1'`);
-    await db.exec("CREATE INDEX pages_left_behind ON pages (title)");
+    // Neither changes a table's columns or adds a relation: the print must see them anyway.
+    await db.exec(`CREATE FUNCTION left_behind() RETURNS trigger LANGUAGE plpgsql AS
+      'BEGIN RAISE EXCEPTION ''left behind''; END'`);
+    await db.exec(`CREATE TRIGGER left_behind BEFORE INSERT ON wikis
+      FOR EACH ROW EXECUTE FUNCTION left_behind()`);
   }
   await using db = await freshDb();
   const [fn] = await db<{ n: number }>`
     SELECT count(*)::int AS n FROM pg_proc WHERE proname = 'left_behind'`;
   assert.equal(fn!.n, 0);
-  const [index] = await db<{ n: number }>`
-    SELECT count(*)::int AS n FROM pg_class WHERE relname = 'pages_left_behind'`;
-  assert.equal(index!.n, 0);
+  const [trigger] = await db<{ n: number }>`
+    SELECT count(*)::int AS n FROM pg_trigger WHERE tgname = 'left_behind'`;
+  assert.equal(trigger!.n, 0);
+  await createWiki(db, { id: "notes", title: "Notes", visibility: "private" });
   if (DATABASE_URL) assert.notEqual(db.url, url);
 });
