@@ -562,3 +562,30 @@ Deno.test("a sentence the page left without its full stop ends with one in the a
   assert.equal(first.quote, "Encryption at rest is supported since server version 2.3.0");
   assert.equal(ENCRYPTION.slice(first.start, first.end), first.quote);
 });
+
+const LOGGING =
+  "# Logging\n\nThe server writes a log of what it does.\n\n## Command line options\n\n" +
+  "The log is configured with flags.\n\n### Timestamp\n\n" +
+  "If `-T false` then log entries are not timestamped. Default is true.\n\n" +
+  "### Debug\n\nThe `-D` flag turns on debug output, which is verbose.\n";
+const MONITORING = "# Monitoring\n\nThe server serves statistics over HTTP.\n\n## Endpoints\n\n" +
+  "The `/varz` endpoint returns general information, such as the server's uptime.\n\n" +
+  "## Enabling\n\nSet `http_port` to serve the endpoints; the server logs the address.\n";
+const SERVICE = "# Service\n\nThe server runs under systemd as a service, which restarts it " +
+  "when it stops.\n\n## Unit file\n\nThe unit file starts the server with its configuration.\n";
+
+Deno.test("an answer from the section search ranks first holds few of a story's words, and is shown", async () => {
+  const { db, app } = await docsWiki({
+    "logging": LOGGING,
+    "monitoring": MONITORING,
+    "service": SERVICE,
+  });
+  await using _db = db;
+  const question = "journald already stamps each line, so the timestamps in the server's own " +
+    "log lines are duplicated. How do we drop them?";
+  const answer = await ask(app, "docs", question);
+  assert.match(answer.answer, /-T false/);
+  assert.equal(answer.citations[0]!.section, "Logging > Command line options > Timestamp");
+  // Few of the question's words: shown, but not `supported`.
+  assert.equal(answer.coverage, "partial");
+});

@@ -97,7 +97,18 @@ export async function assessQuestion(
   );
   // Documentation (a page of sections) has its own bar, chosen for the same precision.
   const docs = extractive.picks[0] !== undefined && sectioned(extractive.picks[0].passage);
-  const level = verdictOf(citations, probability, covered, docs ? SUPPORTED_AT_DOCS : SUPPORTED_AT);
+  const verdict = verdictOf(
+    citations,
+    probability,
+    covered,
+    docs ? SUPPORTED_AT_DOCS : SUPPORTED_AT,
+  );
+  // An extractive answer below the coverage bar, shown because search agrees (`agreed`), is
+  // never more than `partial`: it holds few of the question's words.
+  const level = verdict === "supported" && mode === "extractive" &&
+      extractive.coverage < WEAK_COVERAGE
+    ? "partial"
+    : verdict;
   const frontier = await frontierNotes(deps.db, question, passages, citations, level);
   // Freshness was read with the passages: each citation names one of their pages.
   for (const c of citations) {
@@ -220,12 +231,19 @@ async function llmDraft(
 }
 
 /** The best sentences with their markers, or a plain statement that the wiki lacks the answer. */
+/**
+ * The coverage bar of an answer whose best sentence stands where search ranked first
+ * (`agreed`): lower than `WEAK_COVERAGE`, as two rankings point at the same place.
+ */
+const AGREED_COVERAGE = 0.2;
+
 function extractiveDraft(
   extractive: ReturnType<typeof pickSentences>,
   passages: Passage[],
   before: FrontierNote[],
 ): Draft {
-  const picks = extractive.coverage < WEAK_COVERAGE ? [] : extractive.picks;
+  const weak = extractive.agreed ? AGREED_COVERAGE : WEAK_COVERAGE;
+  const picks = extractive.coverage < weak ? [] : extractive.picks;
   const answer = picks.length > 0
     ? composeAnswer(picks.map((p) => ({ ...p, from: p.passage.pageId })))
     : passages.length > 0

@@ -175,13 +175,21 @@ const codeBlocks: (markdown: string) => [number, number, string][] = boundedMemo
 export function pickSentences(
   question: Question,
   passages: Passage[],
-): { picks: Pick[]; coverage: number; evidence: SentenceEvidence } {
+): {
+  picks: Pick[];
+  coverage: number;
+  /** Search ranked the best sentence's passage first (`agreed`). */
+  agreed: boolean;
+  evidence: SentenceEvidence;
+} {
   const qTerms = question.asked;
   if (qTerms.length === 0 || passages.length === 0) {
-    return { picks: [], coverage: 0, evidence: noEvidence(qTerms) };
+    return { picks: [], coverage: 0, agreed: false, evidence: noEvidence(qTerms) };
   }
   const candidates = candidatesOf(question, passages);
-  if (candidates.length === 0) return { picks: [], coverage: 0, evidence: noEvidence(qTerms) };
+  if (candidates.length === 0) {
+    return { picks: [], coverage: 0, agreed: false, evidence: noEvidence(qTerms) };
+  }
   const { idf, covered, scored } = scoreCandidates(qTerms, candidates);
   const best = scored[0]!;
   const { chosen, addresses } = chooseSentences(question, best, scored, passages);
@@ -201,8 +209,25 @@ export function pickSentences(
   return {
     picks: wholeShape(picks.map(({ terms, ...pick }) => ({ ...pick, coverage: covered(terms) }))),
     coverage: covered(union),
+    agreed: agreed(question, best, passages),
     evidence: evidenceOf(question, best, scored, { idf, covered, union }),
   };
+}
+
+/**
+ * Whether search and the picker agree on where the answer is: the best sentence stands in the
+ * passage search ranked first, and every name the question holds ("RabbitMQ", "OIDC") is in
+ * the passages. Such an answer is shown even when the sentence holds few of the question's
+ * words: an operator's question carries its own story ("journald already stamps each line, so
+ * … How do we drop them?"), whose words no page has, and the section search ranks first
+ * answers it ("If `-T false` then log entries are not timestamped"). A name no passage holds
+ * is what the question is about and the wiki is not (a product it does not document).
+ */
+function agreed(question: Question, best: Scored, passages: Passage[]): boolean {
+  if (best.rank !== 0) return false;
+  const text = passages.map((p) => `${p.title} ${p.section ?? ""} ${p.text}`).join(" ")
+    .toLowerCase();
+  return question.names.every((n) => text.includes(n));
 }
 
 /** The evidence of a question no sentence answers. */
