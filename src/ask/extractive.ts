@@ -214,17 +214,23 @@ export function pickSentences(
   };
 }
 
+/** How many of the question's words the best sentence holds (its heading's too) to agree. */
+const AGREED_WORDS = 2;
+
 /**
  * Whether search and the picker agree on where the answer is: the best sentence stands in the
- * passage search ranked first, and every name the question holds ("RabbitMQ", "OIDC") is in
- * the passages. Such an answer is shown even when the sentence holds few of the question's
- * words: an operator's question carries its own story ("journald already stamps each line, so
- * … How do we drop them?"), whose words no page has, and the section search ranks first
- * answers it ("If `-T false` then log entries are not timestamped"). A name no passage holds
- * is what the question is about and the wiki is not (a product it does not document).
+ * passage search ranked first and holds two of the question's words (`AGREED_WORDS`), and
+ * every name the question holds ("RabbitMQ", "OIDC") is in the passages. Such an answer is
+ * shown even when it holds few of the question's words: an operator's question carries its
+ * own story ("journald already stamps each line, so … How do we drop them?"), whose words no
+ * page has, and the section search ranks first answers it ("If `-T false` then log entries
+ * are not timestamped"). A name no passage holds is what the question is about and the wiki
+ * is not (a product it does not document); one shared word is a coincidence ("the company's
+ * head office" and a sentence on the forge's permissions).
  */
 function agreed(question: Question, best: Scored, passages: Passage[]): boolean {
   if (best.rank !== 0) return false;
+  if (question.asked.filter((t) => best.terms.has(t)).length < AGREED_WORDS) return false;
   const text = passages.map((p) => `${p.title} ${p.section ?? ""} ${p.text}`).join(" ")
     .toLowerCase();
   return question.names.every((n) => text.includes(n));

@@ -102,4 +102,9 @@ Deno.test("search and the picker agree when the best sentence is in the first pa
   // A name no passage holds ("Graylog") is what the question is about.
   const named = "Can we send the timestamped log entries to Graylog?";
   assert.equal(pickSentences(q(named), [first, other]).agreed, false);
+  // One word shared ("log") is a coincidence.
+  assert.equal(
+    pickSentences(q("Who signs the company's log books?"), [first, other]).agreed,
+    false,
+  );
 });
