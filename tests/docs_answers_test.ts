@@ -589,3 +589,25 @@ Deno.test("an answer from the section search ranks first holds few of a story's 
   // Few of the question's words: shown, but not `supported`.
   assert.equal(answer.coverage, "partial");
 });
+
+const REFERENCE = "# Configuration file\n\nThe server reads a YAML file.\n\n## `<exemplars>`\n\n" +
+  "Note that exemplar storage must be enabled with a flag.\n\n```yaml\n" +
+  "# The size of the circular buffer that stores exemplars for all series.\n" +
+  "[ max_exemplars: <int> | default = 100000 ]\n```\n\n## `<storage>`\n\n" +
+  "Settings of the local storage.\n";
+const FEATURES = "# Feature flags\n\nFlags turn on features.\n\n## Exemplars storage\n\n" +
+  "Exemplar storage keeps exemplars in memory in a fixed size circular buffer. An exemplar " +
+  "with just a trace id uses roughly 100 bytes of memory in the in-memory exemplar storage.\n\n" +
+  "## Memory snapshot\n\nThe server can write a snapshot of memory on shutdown.\n";
+
+Deno.test("a short code block stating a setting's default answers a question asking how many", async () => {
+  const { db, app } = await docsWiki({ "configuration": REFERENCE, "feature_flags": FEATURES });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "How many exemplars can the in-memory exemplar store hold by default?",
+  );
+  assert.match(answer.answer, /default = 100000/, answer.answer);
+  assert.equal(answer.citations[0]!.page, "configuration");
+});

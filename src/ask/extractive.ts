@@ -296,7 +296,7 @@ function candidatesIn(question: Question, passage: Passage, rank: number): Candi
   const lead = onNamedPage && !(passage.section ?? "").includes(" > ");
   return locatedSentences(passage).filter((s) =>
     s.text.length >= 20 && s.text.length <= LONGEST && !announcesPage(s.text) &&
-    !pointsElsewhere(s.text) && (code || s.kind !== "code") &&
+    !pointsElsewhere(s.text) && (code || s.kind !== "code" || statesDefault(s.text, number)) &&
     !(s.kind === "row" && listsNames(s.text))
   ).map(
     (s) => {
@@ -750,6 +750,21 @@ function bigramShare(qTerms: string[], text: string): number {
 function typeMatch(question: Question, sentence: string): number {
   if (!question.wants.numberOrDate) return 0;
   return /\d/.test(sentence) ? 1 : -1;
+}
+
+/** A code block of at most this many lines (its fences too) is a setting or two. */
+const SETTING_LINES = 8;
+
+/**
+ * A short code block stating a default with a number (`[ max_exemplars: <int> | default =
+ * 100000 ]`, `# Default: 5s`) is how reference documentation gives a setting's default: for a
+ * question asking for an amount it is a unit that may answer, though the question asks for no
+ * code. Before, only a block a window cut was read; a whole block was left out, and "How many
+ * exemplars can the store hold by default?" was answered from another page's "100 bytes".
+ */
+function statesDefault(text: string, number: boolean): boolean {
+  return number && text.split("\n").length <= SETTING_LINES && /\bdefault\b/i.test(text) &&
+    /\d/.test(text);
 }
 
 /** The words of what a table row names by its header (`rowLabel`: "Flag"). */
