@@ -230,13 +230,13 @@ async function llmDraft(
   }
 }
 
-/** The best sentences with their markers, or a plain statement that the wiki lacks the answer. */
 /**
  * The coverage bar of an answer whose best sentence stands where search ranked first
  * (`agreed`): lower than `WEAK_COVERAGE`, as two rankings point at the same place.
  */
 const AGREED_COVERAGE = 0.2;
 
+/** The best sentences with their markers, or a plain statement that the wiki lacks the answer. */
 function extractiveDraft(
   extractive: ReturnType<typeof pickSentences>,
   passages: Passage[],
