@@ -11,11 +11,10 @@ import { parseQuestion } from "./question.ts";
 import { composeAnswer } from "../text/unit_markdown.ts";
 import {
   answerability,
+  coverageOf,
   type Evidence,
   gatherEvidence,
   SUPPORTED_AT,
-  SUPPORTED_AT_DOCS,
-  UNSUPPORTED_BELOW,
 } from "./verdict.ts";
 import { failingSourceNotes } from "../sources/freshness.ts";
 import { recordAsk } from "../usage/record_ask.ts";
@@ -97,7 +96,7 @@ export async function assessQuestion(
   );
   // Documentation (a page of sections) has its own bar, chosen for the same precision.
   const docs = extractive.picks[0] !== undefined && sectioned(extractive.picks[0].passage);
-  const level = verdictOf(citations, probability, covered, docs ? SUPPORTED_AT_DOCS : SUPPORTED_AT);
+  const level = coverageOf(citations.length, probability, covered, docs);
   const frontier = await frontierNotes(deps.db, question, passages, citations, level);
   // Freshness was read with the passages: each citation names one of their pages.
   for (const c of citations) {
@@ -125,23 +124,6 @@ export async function assessQuestion(
     passages,
     gaps: { absent: frontier.absent, unwritten: frontier.unwritten },
   };
-}
-
-/**
- * The coverage summary: `supported` when the calibrated probability reaches `SUPPORTED_AT`
- * (and a model, if any, did not say "not covered" on weak evidence), `unsupported` with
- * nothing to cite, `partial` otherwise.
- */
-function verdictOf(
-  citations: Citation[],
-  probability: number,
-  covered: boolean | undefined,
-  bar: number,
-): Answer["coverage"] {
-  if (citations.length === 0) return "unsupported";
-  if (covered === false) return probability >= bar ? "partial" : "unsupported";
-  if (covered === true) return probability >= UNSUPPORTED_BELOW ? "supported" : "partial";
-  return probability >= bar ? "supported" : "partial";
 }
 
 /**
