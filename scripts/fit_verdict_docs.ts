@@ -20,7 +20,7 @@
  * and count so in every figure; answers from pages of one heading keep the SQuAD bar.
  */
 import { parseQuestion } from "../src/ask/question.ts";
-import { type Cited, type DocsEvidence, docsEvidence } from "./verdict_docs_extra.ts";
+import { type Cited, docsEvidence } from "./verdict_docs_extra.ts";
 import { sectioned } from "../src/ask/extractive.ts";
 import type { Passage } from "../src/ask/passages.ts";
 import { FEATURES, SUPPORTED_AT } from "../src/ask/verdict.ts";
