@@ -210,7 +210,7 @@ for (const out of labelledSets) {
     }`,
   );
   console.log(
-    `  ${out}: bar ${bar.toFixed(2)}; now ${line(figures(null, 0.3, held))} (AUC ${
+    `  ${out}: bar ${bar.toFixed(2)}; at the old bar 0.30 ${line(figures(null, 0.3, held))} (AUC ${
       f3(auc(null, usable(held)))
     }) → ${line(figures(m, bar, held))} (AUC ${f3(auc(m, usable(held)))})`,
   );
@@ -228,7 +228,11 @@ const bar = chooseBar(model, all);
 console.log(`all sets: bar ${bar.toFixed(2)}`);
 for (const s of sets) {
   const rows = all.filter((r) => r.set === s);
-  console.log(`  ${s}: ${line(figures(null, 0.3, rows))} → ${line(figures(model, bar, rows))}`);
+  console.log(
+    `  ${s}: at the old bar 0.30 ${line(figures(null, 0.3, rows))} → ${
+      line(figures(model, bar, rows))
+    }`,
+  );
 }
 console.log(
   "weights:",
