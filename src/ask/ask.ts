@@ -11,11 +11,10 @@ import { parseQuestion } from "./question.ts";
 import { composeAnswer } from "../text/unit_markdown.ts";
 import {
   answerability,
+  coverageOf,
   type Evidence,
   gatherEvidence,
   SUPPORTED_AT,
-  SUPPORTED_AT_DOCS,
-  UNSUPPORTED_BELOW,
 } from "./verdict.ts";
 import { failingSourceNotes } from "../sources/freshness.ts";
 import { recordAsk } from "../usage/record_ask.ts";
@@ -97,12 +96,7 @@ export async function assessQuestion(
   );
   // Documentation (a page of sections) has its own bar, chosen for the same precision.
   const docs = extractive.picks[0] !== undefined && sectioned(extractive.picks[0].passage);
-  const verdict = verdictOf(
-    citations,
-    probability,
-    covered,
-    docs ? SUPPORTED_AT_DOCS : SUPPORTED_AT,
-  );
+  const verdict = coverageOf(citations.length, probability, covered, docs);
   // An extractive answer below the coverage bar, shown because search agrees (`agreed`), is
   // never more than `partial`: it holds few of the question's words.
   const level = verdict === "supported" && mode === "extractive" &&
@@ -136,23 +130,6 @@ export async function assessQuestion(
     passages,
     gaps: { absent: frontier.absent, unwritten: frontier.unwritten },
   };
-}
-
-/**
- * The coverage summary: `supported` when the calibrated probability reaches `SUPPORTED_AT`
- * (and a model, if any, did not say "not covered" on weak evidence), `unsupported` with
- * nothing to cite, `partial` otherwise.
- */
-function verdictOf(
-  citations: Citation[],
-  probability: number,
-  covered: boolean | undefined,
-  bar: number,
-): Answer["coverage"] {
-  if (citations.length === 0) return "unsupported";
-  if (covered === false) return probability >= bar ? "partial" : "unsupported";
-  if (covered === true) return probability >= UNSUPPORTED_BELOW ? "supported" : "partial";
-  return probability >= bar ? "supported" : "partial";
 }
 
 /**
