@@ -214,6 +214,50 @@ Deno.test("assistants get clean text: callouts as quotes, tabs and steps labelle
   assert.equal(docsText(plain), plain, "plain markdown is left as written");
 });
 
+Deno.test("a Mintlify field keeps its name, type and default; a tag over several lines is read whole", async () => {
+  const settings = docsText(
+    await Deno.readTextFile(`${FIXTURES}mintlify/essentials/settings.mdx`),
+  );
+  assert.match(settings, /^\*\*`name`\*\* · `string` · required\nName of your project/m);
+  const cli = [
+    "## Options",
+    "",
+    '<ParamField body="Log level" type="--log-level | -l" default="log">',
+    "  How much the CLI prints.",
+    "</ParamField>",
+    "",
+    '<ResponseField name="env" type="Record<string, string>">',
+    "  Variables added at build time.",
+    "</ResponseField>",
+    "",
+    "<Card",
+    '  title="Docker compose"',
+    '  href="/self-hosting/docker"',
+    ">",
+    "  Self-host with compose.",
+    "</Card>",
+    "",
+    "<video",
+    '  src="https://example.com/demo.mp4"',
+    "  controls",
+    "/>",
+    "",
+  ].join("\n");
+  const text = docsText(cli);
+  assert.match(text, /^\*\*`Log level`\*\* · `--log-level \| -l` · default: `log`\nHow much/m);
+  assert.match(text, /^\*\*`env`\*\* · `Record<string, string>`\nVariables added/m);
+  assert.match(text, /^\*\*\[Docker compose\]\(\/self-hosting\/docker\)\*\*$/m);
+  assert.doesNotMatch(text, /<(Card|video|ParamField|ResponseField|\/)|title=|href=|controls|src=/);
+  const html = renderMarkdown(cli, {
+    wikiId: "w",
+    path: "c",
+    targets: new Map(),
+    canCreate: false,
+  });
+  assert.match(await html, /<code>--log-level \| -l<\/code>/);
+  assert.doesNotMatch(await html, /&lt;(Card|video|ResponseField)|title=/);
+});
+
 Deno.test("a sidebars.js is read as data, never run: anything but a literal is refused", () => {
   const literal = `// @ts-check
 const sidebars = {

@@ -11,6 +11,8 @@
  * each on its own between blank lines, for the renderer's block rule or `markersToText`.
  */
 
+import { FIELD_TAGS, fieldLine, openingTag, TAG } from "./mdx_tags.ts";
+
 export const MARKER = "\u001f";
 
 export type BlockKind = "callout" | "tabs" | "tab" | "steps" | "step" | "details";
@@ -74,8 +76,12 @@ function convert(lines: string[]): string[] {
       while (i + 1 < lines.length && lines[i + 1]!.trim() !== "") i++;
       continue;
     }
-    depth = Math.max(0, depth + componentDepth(line));
-    const handled = gitbookLine(line, stack) ?? colonLine(line, stack) ?? jsxLine(line, stack);
+    const tag = openingTag(lines, i, line);
+    const joined = tag?.line ?? line;
+    if (tag) i = tag.end;
+    depth = Math.max(0, depth + componentDepth(joined));
+    const handled = gitbookLine(joined, stack) ?? colonLine(joined, stack) ??
+      jsxLine(joined, stack);
     if (handled) out.push(...handled);
     else out.push(stripInlineJsx(line));
   }
@@ -217,7 +223,6 @@ function colonLine(line: string, stack: BlockKind[]): string[] | null {
   return null;
 }
 
-const TAG = /^\s*<(\/?)([A-Za-z][\w.]*)((?:\s+[^>]*?)?)\s*(\/?)>\s*$/;
 const IMPORT_EXPORT =
   /^(import\s+(\{[^}]*\}|[\w$]+|\*\s+as\s+\w+)(\s*,\s*\{[^}]*\})?\s+from\s+['"]|import\s+['"]|export\s+(const|default|function|let|class)\s)/;
 
@@ -253,6 +258,7 @@ function jsxLine(line: string, stack: BlockKind[]): string[] | null {
       const title = attr("title");
       return title ? ["", href ? `**[${title}](${href})**` : `**${title}**`, ""] : [];
     }
+    if (FIELD_TAGS.has(lower) && !closing) return fieldLine(attr, attrs, m[4] === "/");
     return []; // an unknown component: its tag goes, what it holds stays
   }
   if (closing) return closeTo(stack, kind);
