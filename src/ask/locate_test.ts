@@ -74,3 +74,22 @@ Deno.test("findLoosely finds text whatever its white space, and answers a miss o
   assert.equal(findLoosely(big, `${"a ".repeat(300)}b`), null);
   assert.deepEqual(findLoosely(big, "a a"), [0, 3]);
 });
+
+Deno.test("a window of a long table or code block is found without the header or fence repeated into it", () => {
+  const rows = Array.from({ length: 5 }, (_, i) => `| \`S${i}\` | ${i} |`);
+  const page = `# Ref\n\n| Name | Default |\n| --- | --- |\n${
+    rows.join("\n")
+  }\n\n\`\`\`yaml\na: 1\nb: 2\nc: 3\n\`\`\`\n`;
+  const tableWindow = `| Name | Default |\n| --- | --- |\n${rows.slice(3).join("\n")}`;
+  assert.deepEqual(located(page, tableWindow), {
+    text: rows.slice(3).join("\n"),
+    offset: page.indexOf(rows[3]!),
+  });
+  const codeWindow = "```yaml\nb: 2\nc: 3\n```";
+  assert.equal(located(page, codeWindow).offset, page.indexOf("b: 2"));
+  const firstCodeWindow = "```yaml\na: 1\n```";
+  assert.deepEqual(located(page, firstCodeWindow), {
+    text: "```yaml\na: 1",
+    offset: page.indexOf("```yaml"),
+  });
+});

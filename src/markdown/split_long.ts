@@ -133,3 +133,21 @@ export function splitLongText(text: string, maxWords: number, overlapWords: numb
   if (fresh > 0) pieces.push(join(current));
   return pieces;
 }
+
+/**
+ * A window's text without what `splitLongText` repeated into it, as the page has it: a table's
+ * header row before rows further down, a fence opened before or closed after the lines of a code
+ * block it cut. The candidates, in the order to try them (a window may start or end in place).
+ */
+export function withoutRepeats(text: string): string[] {
+  const lines = text.split("\n");
+  const closes = lines.length > 1 && FENCE.test(lines[lines.length - 1]!);
+  const table = lines.length > 2 && lines[0]!.includes("|") && TABLE_RULE.test(lines[1]!);
+  const opens = !table && FENCE.test(lines[0]!);
+  const head = table ? 2 : opens ? 1 : 0;
+  const out: string[] = [];
+  if (closes) out.push(lines.slice(0, -1).join("\n"));
+  if (head > 0) out.push(lines.slice(head).join("\n"));
+  if (closes && head > 0 && lines.length > head + 1) out.push(lines.slice(head, -1).join("\n"));
+  return out.filter((t) => t.trim() !== "");
+}
