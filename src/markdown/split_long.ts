@@ -48,10 +48,16 @@ function linesOf(block: string, id: number, maxWords: number): Unit[] {
     const header = `${lines[0]}\n${lines[1]}`;
     return lines.slice(2).map((text) => ({ text, block: id, header }));
   }
-  return lines.flatMap((line) =>
-    words(line).length <= maxWords
-      ? [{ text: line, block: id }]
-      : wordWindows(line, maxWords).map((text) => ({ text, block: id }))
+  // A list item's continuation lines (indented) stay with the item.
+  const items: string[] = [];
+  for (const line of lines) {
+    if (items.length > 0 && /^\s/.test(line)) items[items.length - 1] += `\n${line}`;
+    else items.push(line);
+  }
+  return items.flatMap((item) =>
+    words(item).length <= maxWords
+      ? [{ text: item, block: id }]
+      : wordWindows(item, maxWords).map((text) => ({ text, block: id }))
   );
 }
 
