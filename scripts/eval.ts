@@ -232,7 +232,18 @@ async function evaluateAnswers(deps: Deps) {
         probability,
         coverage: answer.coverage,
         features: featureVector(evidence),
-        ...(Deno.env.get("EVAL_DUMP_PASSAGES") ? { question: q.query, passages } : {}),
+        ...(Deno.env.get("EVAL_DUMP_PASSAGES")
+          ? {
+            question: q.query,
+            passages,
+            cited: answer.citations.map((c) => ({
+              page: c.page,
+              section: c.section,
+              quote: c.quote,
+            })),
+            answer: answer.answer,
+          }
+          : {}),
       }));
     }
     if ("answerable" in q) {

@@ -562,3 +562,52 @@ Deno.test("a sentence the page left without its full stop ends with one in the a
   assert.equal(first.quote, "Encryption at rest is supported since server version 2.3.0");
   assert.equal(ENCRYPTION.slice(first.start, first.end), first.quote);
 });
+
+const LOGGING =
+  "# Logging\n\nThe server writes a log of what it does.\n\n## Command line options\n\n" +
+  "The log is configured with flags.\n\n### Timestamp\n\n" +
+  "If `-T false` then log entries are not timestamped. Default is true.\n\n" +
+  "### Debug\n\nThe `-D` flag turns on debug output, which is verbose.\n";
+const MONITORING = "# Monitoring\n\nThe server serves statistics over HTTP.\n\n## Endpoints\n\n" +
+  "The `/varz` endpoint returns general information, such as the server's uptime.\n\n" +
+  "## Enabling\n\nSet `http_port` to serve the endpoints; the server logs the address.\n";
+const SERVICE = "# Service\n\nThe server runs under systemd as a service, which restarts it " +
+  "when it stops.\n\n## Unit file\n\nThe unit file starts the server with its configuration.\n";
+
+Deno.test("an answer from the section search ranks first holds few of a story's words, and is shown", async () => {
+  const { db, app } = await docsWiki({
+    "logging": LOGGING,
+    "monitoring": MONITORING,
+    "service": SERVICE,
+  });
+  await using _db = db;
+  const question = "journald already stamps each line, so the timestamps in the server's own " +
+    "log lines are duplicated. How do we drop them?";
+  const answer = await ask(app, "docs", question);
+  assert.match(answer.answer, /-T false/);
+  assert.equal(answer.citations[0]!.section, "Logging > Command line options > Timestamp");
+  // Few of the question's words: shown, but not `supported`.
+  assert.equal(answer.coverage, "partial");
+});
+
+const REFERENCE = "# Configuration file\n\nThe server reads a YAML file.\n\n## `<exemplars>`\n\n" +
+  "Note that exemplar storage must be enabled with a flag.\n\n```yaml\n" +
+  "# The size of the circular buffer that stores exemplars for all series.\n" +
+  "[ max_exemplars: <int> | default = 100000 ]\n```\n\n## `<storage>`\n\n" +
+  "Settings of the local storage.\n";
+const FEATURES = "# Feature flags\n\nFlags turn on features.\n\n## Exemplars storage\n\n" +
+  "Exemplar storage keeps exemplars in memory in a fixed size circular buffer. An exemplar " +
+  "with just a trace id uses roughly 100 bytes of memory in the in-memory exemplar storage.\n\n" +
+  "## Memory snapshot\n\nThe server can write a snapshot of memory on shutdown.\n";
+
+Deno.test("a short code block stating a setting's default answers a question asking how many", async () => {
+  const { db, app } = await docsWiki({ "configuration": REFERENCE, "feature_flags": FEATURES });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "How many exemplars can the in-memory exemplar store hold by default?",
+  );
+  assert.match(answer.answer, /default = 100000/, answer.answer);
+  assert.equal(answer.citations[0]!.page, "configuration");
+});

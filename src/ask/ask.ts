@@ -11,11 +11,10 @@ import { parseQuestion } from "./question.ts";
 import { composeAnswer } from "../text/unit_markdown.ts";
 import {
   answerability,
+  coverageOf,
   type Evidence,
   gatherEvidence,
   SUPPORTED_AT,
-  SUPPORTED_AT_DOCS,
-  UNSUPPORTED_BELOW,
 } from "./verdict.ts";
 import { failingSourceNotes } from "../sources/freshness.ts";
 import { recordAsk } from "../usage/record_ask.ts";
@@ -97,7 +96,13 @@ export async function assessQuestion(
   );
   // Documentation (a page of sections) has its own bar, chosen for the same precision.
   const docs = extractive.picks[0] !== undefined && sectioned(extractive.picks[0].passage);
-  const level = verdictOf(citations, probability, covered, docs ? SUPPORTED_AT_DOCS : SUPPORTED_AT);
+  const verdict = coverageOf(citations.length, probability, covered, docs);
+  // An extractive answer below the coverage bar, shown because search agrees (`agreed`), is
+  // never more than `partial`: it holds few of the question's words.
+  const level = verdict === "supported" && mode === "extractive" &&
+      extractive.coverage < WEAK_COVERAGE
+    ? "partial"
+    : verdict;
   const frontier = await frontierNotes(deps.db, question, passages, citations, level);
   // Freshness was read with the passages: each citation names one of their pages.
   for (const c of citations) {
@@ -125,23 +130,6 @@ export async function assessQuestion(
     passages,
     gaps: { absent: frontier.absent, unwritten: frontier.unwritten },
   };
-}
-
-/**
- * The coverage summary: `supported` when the calibrated probability reaches `SUPPORTED_AT`
- * (and a model, if any, did not say "not covered" on weak evidence), `unsupported` with
- * nothing to cite, `partial` otherwise.
- */
-function verdictOf(
-  citations: Citation[],
-  probability: number,
-  covered: boolean | undefined,
-  bar: number,
-): Answer["coverage"] {
-  if (citations.length === 0) return "unsupported";
-  if (covered === false) return probability >= bar ? "partial" : "unsupported";
-  if (covered === true) return probability >= UNSUPPORTED_BELOW ? "supported" : "partial";
-  return probability >= bar ? "supported" : "partial";
 }
 
 /**
@@ -219,13 +207,20 @@ async function llmDraft(
   }
 }
 
+/**
+ * The coverage bar of an answer whose best sentence stands where search ranked first
+ * (`agreed`): lower than `WEAK_COVERAGE`, as two rankings point at the same place.
+ */
+const AGREED_COVERAGE = 0.2;
+
 /** The best sentences with their markers, or a plain statement that the wiki lacks the answer. */
 function extractiveDraft(
   extractive: ReturnType<typeof pickSentences>,
   passages: Passage[],
   before: FrontierNote[],
 ): Draft {
-  const picks = extractive.coverage < WEAK_COVERAGE ? [] : extractive.picks;
+  const weak = extractive.agreed ? AGREED_COVERAGE : WEAK_COVERAGE;
+  const picks = extractive.coverage < weak ? [] : extractive.picks;
   const answer = picks.length > 0
     ? composeAnswer(picks.map((p) => ({ ...p, from: p.passage.pageId })))
     : passages.length > 0

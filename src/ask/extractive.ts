@@ -175,13 +175,21 @@ const codeBlocks: (markdown: string) => [number, number, string][] = boundedMemo
 export function pickSentences(
   question: Question,
   passages: Passage[],
-): { picks: Pick[]; coverage: number; evidence: SentenceEvidence } {
+): {
+  picks: Pick[];
+  coverage: number;
+  /** Search ranked the best sentence's passage first (`agreed`). */
+  agreed: boolean;
+  evidence: SentenceEvidence;
+} {
   const qTerms = question.asked;
   if (qTerms.length === 0 || passages.length === 0) {
-    return { picks: [], coverage: 0, evidence: noEvidence(qTerms) };
+    return { picks: [], coverage: 0, agreed: false, evidence: noEvidence(qTerms) };
   }
   const candidates = candidatesOf(question, passages);
-  if (candidates.length === 0) return { picks: [], coverage: 0, evidence: noEvidence(qTerms) };
+  if (candidates.length === 0) {
+    return { picks: [], coverage: 0, agreed: false, evidence: noEvidence(qTerms) };
+  }
   const { idf, covered, scored } = scoreCandidates(qTerms, candidates);
   const best = scored[0]!;
   const { chosen, addresses } = chooseSentences(question, best, scored, passages);
@@ -201,8 +209,31 @@ export function pickSentences(
   return {
     picks: wholeShape(picks.map(({ terms, ...pick }) => ({ ...pick, coverage: covered(terms) }))),
     coverage: covered(union),
+    agreed: agreed(question, best, passages),
     evidence: evidenceOf(question, best, scored, { idf, covered, union }),
   };
+}
+
+/** How many of the question's words the best sentence holds (its heading's too) to agree. */
+const AGREED_WORDS = 2;
+
+/**
+ * Whether search and the picker agree on where the answer is: the best sentence stands in the
+ * passage search ranked first and holds two of the question's words (`AGREED_WORDS`), and
+ * every name the question holds ("RabbitMQ", "OIDC") is in the passages. Such an answer is
+ * shown even when it holds few of the question's words: an operator's question carries its
+ * own story ("journald already stamps each line, so … How do we drop them?"), whose words no
+ * page has, and the section search ranks first answers it ("If `-T false` then log entries
+ * are not timestamped"). A name no passage holds is what the question is about and the wiki
+ * is not (a product it does not document); one shared word is a coincidence ("the company's
+ * head office" and a sentence on the forge's permissions).
+ */
+function agreed(question: Question, best: Scored, passages: Passage[]): boolean {
+  if (best.rank !== 0) return false;
+  if (question.asked.filter((t) => best.terms.has(t)).length < AGREED_WORDS) return false;
+  const text = passages.map((p) => `${p.title} ${p.section ?? ""} ${p.text}`).join(" ")
+    .toLowerCase();
+  return question.names.every((n) => text.includes(n));
 }
 
 /** The evidence of a question no sentence answers. */
@@ -265,7 +296,7 @@ function candidatesIn(question: Question, passage: Passage, rank: number): Candi
   const lead = onNamedPage && !(passage.section ?? "").includes(" > ");
   return locatedSentences(passage).filter((s) =>
     s.text.length >= 20 && s.text.length <= LONGEST && !announcesPage(s.text) &&
-    !pointsElsewhere(s.text) && (code || s.kind !== "code") &&
+    !pointsElsewhere(s.text) && (code || s.kind !== "code" || statesDefault(s.text, number)) &&
     !(s.kind === "row" && listsNames(s.text))
   ).map(
     (s) => {
@@ -719,6 +750,21 @@ function bigramShare(qTerms: string[], text: string): number {
 function typeMatch(question: Question, sentence: string): number {
   if (!question.wants.numberOrDate) return 0;
   return /\d/.test(sentence) ? 1 : -1;
+}
+
+/** A code block of at most this many lines (its fences too) is a setting or two. */
+const SETTING_LINES = 8;
+
+/**
+ * A short code block stating a default with a number (`[ max_exemplars: <int> | default =
+ * 100000 ]`, `# Default: 5s`) is how reference documentation gives a setting's default: for a
+ * question asking for an amount it is a unit that may answer, though the question asks for no
+ * code. Before, only a block a window cut was read; a whole block was left out, and "How many
+ * exemplars can the store hold by default?" was answered from another page's "100 bytes".
+ */
+function statesDefault(text: string, number: boolean): boolean {
+  return number && text.split("\n").length <= SETTING_LINES && /\bdefault\b/i.test(text) &&
+    /\d/.test(text);
 }
 
 /** The words of what a table row names by its header (`rowLabel`: "Flag"). */

@@ -84,3 +84,27 @@ Deno.test("a documentation answer keeps to the section of its best sentence", ()
   assert.match(picks[0]!.quote, /rejectStatusCode/);
   assert.deepEqual(picks.map((p) => p.passage.page), ["IP allow list"]);
 });
+
+Deno.test("search and the picker agree when the best sentence is in the first passage and every name asked is there", () => {
+  const md = "# Logging\n\nThe server writes a log.\n\n## Timestamp\n\n" +
+    "If `-T false` then log entries are not timestamped. Default is true.\n";
+  const first = { ...passage("logging", "Logging", md), section: "Logging > Timestamp" };
+  const other = {
+    ...passage("service", "Service", "# Service\n\nThe daemon runs under systemd."),
+    n: 2,
+    pageId: 2,
+  };
+  const story = "journald already stamps each line, so the timestamps in the server's own log " +
+    "lines are duplicated. How do we drop them?";
+  assert.equal(pickSentences(q(story), [first, other]).agreed, true);
+  // The best sentence is in the second passage: search ranked another first.
+  assert.equal(pickSentences(q(story), [other, { ...first, n: 2 }]).agreed, false);
+  // A name no passage holds ("Graylog") is what the question is about.
+  const named = "Can we send the timestamped log entries to Graylog?";
+  assert.equal(pickSentences(q(named), [first, other]).agreed, false);
+  // One word shared ("log") is a coincidence.
+  assert.equal(
+    pickSentences(q("Who signs the company's log books?"), [first, other]).agreed,
+    false,
+  );
+});
