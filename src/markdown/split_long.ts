@@ -1,11 +1,11 @@
 /**
- * Splits a long section into windows that keep the shape of what the author wrote. A section
- * is cut between its blocks (paragraphs, lists, tables, fenced code); a block too long for one
- * window is cut between its lines, never inside one: a table's windows each start with its
- * header row, a code block's each open and close its fence, a list's keep one item a line. Only
- * a single line longer than a window (a prose paragraph) is cut at sentences, then words.
- * Before this, a long table was cut at the full stops inside its cells and its rows were run
- * together on one line, so search matched, showed and quoted rows glued to their neighbours.
+ * Splits a long section into windows of at most about `maxWords` words. A section is cut
+ * between its paragraphs (runs of lines between blank lines); a paragraph too long for one
+ * window is cut between its lines when it has several, never inside one: a table's windows each
+ * start with its header row, a code block's each open and close its fence, a list's keep one item
+ * (with its indented lines) a line. Only a single line longer than a window (prose) is cut at
+ * sentences, then words. Before, a long table was cut at the full stops inside its cells and its
+ * rows were run together on one line, so search matched, showed and quoted rows glued together.
  */
 
 /** A piece a window is made of; pieces of one block join with a line break, blocks with two. */
@@ -15,26 +15,12 @@ const words = (text: string) => text.match(/\S+/g) ?? [];
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const TABLE_RULE = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 
-/** Blocks of a text: runs of lines between blank lines, a fenced code block whole. */
+/**
+ * Blocks of a text: runs of lines between blank lines. A code block with blank lines in it is
+ * several blocks, as windows were always cut (the answer reads a code piece in its page whole).
+ */
 function blocksOf(text: string): string[] {
-  const blocks: string[] = [];
-  let current: string[] = [];
-  let fence: string | null = null;
-  for (const line of text.split("\n")) {
-    const open = FENCE.exec(line);
-    if (fence !== null) {
-      current.push(line);
-      if (open && open[1]![0] === fence[0] && open[1]!.length >= fence.length) fence = null;
-      continue;
-    }
-    if (open) fence = open[1]!;
-    if (line.trim() === "" && fence === null) {
-      if (current.length > 0) blocks.push(current.join("\n"));
-      current = [];
-    } else current.push(line);
-  }
-  if (current.length > 0) blocks.push(current.join("\n"));
-  return blocks.map((b) => b.trim()).filter(Boolean);
+  return text.split(/\n\s*\n/).map((b) => b.trim()).filter(Boolean);
 }
 
 /** A long block as units: its lines, with what a window must repeat around them. */
@@ -98,22 +84,25 @@ function join(units: Unit[]): string {
 
 /**
  * What a window carries over into the next: nothing when a table or code block goes on (its
- * header or fence opens the next window), else its last whole units within `overlapWords`, else
- * the last words of its last unit (a paragraph longer than the overlap).
+ * header or fence opens the next window), a list's last whole items within `overlapWords` when
+ * it goes on, else the last `overlapWords` words, as windows of prose always carried.
  */
 function carried(piece: Unit[], next: Unit, overlapWords: number): Unit[] {
   const last = piece[piece.length - 1]!;
   if (last.block === next.block && next.header !== undefined) return [];
-  const kept: Unit[] = [];
-  let count = 0;
-  for (let i = piece.length - 1; i >= 0; i--) {
-    const n = words(piece[i]!.text).length;
-    if (count + n > overlapWords || piece[i]!.header !== undefined) break;
-    kept.unshift(piece[i]!);
-    count += n;
+  if (last.block === next.block) {
+    // A list goes on: its last whole items within the overlap.
+    const kept: Unit[] = [];
+    let count = 0;
+    for (let i = piece.length - 1; i >= 0 && piece[i]!.block === next.block; i--) {
+      const n = words(piece[i]!.text).length;
+      if (count + n > overlapWords) break;
+      kept.unshift(piece[i]!);
+      count += n;
+    }
+    return kept;
   }
-  if (kept.length > 0 || last.block === next.block) return kept;
-  const tail = words(last.text).slice(-overlapWords).join(" ");
+  const tail = words(join(piece)).slice(-overlapWords).join(" ");
   return tail ? [{ text: tail, block: -1 }] : [];
 }
 
