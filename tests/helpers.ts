@@ -28,18 +28,16 @@ export async function freshDb(options: { migrate?: boolean } = {}): Promise<Test
   let db: Db;
   let drop = async () => {};
   let url: string | undefined;
-  if (DATABASE_URL) {
+  if (DATABASE_URL && migrated) {
+    const lease = await leasePostgres(DATABASE_URL);
+    db = lease.db;
+    url = lease.url;
+    drop = lease.release;
+  } else if (DATABASE_URL) {
     const name = `wiki_t_${crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`;
     const admin = openPostgres(DATABASE_URL, { max: 1 });
-    const u = new URL(DATABASE_URL);
-    u.pathname = `/${name}`;
-    url = u.toString();
-    if (migrated) {
-      pgTemplate ??= postgresTemplate(DATABASE_URL);
-      await admin.exec(`CREATE DATABASE ${name} TEMPLATE ${await pgTemplate}`);
-    } else {
-      await admin.exec(`CREATE DATABASE ${name}`);
-    }
+    url = withDatabase(DATABASE_URL, name);
+    await admin.exec(`CREATE DATABASE ${name}`);
     db = openPostgres(url, { max: 4 });
     drop = async () => {
       await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -65,10 +63,18 @@ export async function freshDb(options: { migrate?: boolean } = {}): Promise<Test
 /** Migrated PGlite instances a finished test gave back, emptied, for the next test of this file. */
 const idle: PGlite[] = [];
 
-/** What the migrated store's schema looks like; an instance whose schema a test changed is not reused. */
-const SCHEMA_PRINT =
-  `SELECT md5(string_agg(c.relname || ':' || c.relkind::text || ':' || c.relnatts::text, ',' ORDER BY c.relname))
-  AS print FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'`;
+/**
+ * What the migrated store's schema looks like: its relations (tables, indexes, sequences), the
+ * triggers and the functions. A store whose schema a test changed is not reused.
+ */
+const SCHEMA_PRINT = `SELECT md5(concat_ws('|',
+  (SELECT string_agg(c.relname || ':' || c.relkind::text || ':' || c.relnatts::text, ','
+     ORDER BY c.relname)
+     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'),
+  (SELECT string_agg(t.tgname, ',' ORDER BY t.tgname) FROM pg_trigger t WHERE NOT t.tgisinternal),
+  (SELECT string_agg(p.proname, ',' ORDER BY p.proname)
+     FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'public')
+  )) AS print`;
 let schemaPrint: string | undefined;
 
 /**
@@ -107,15 +113,19 @@ async function leasePglite(): Promise<{ db: Db; release(): Promise<void> }> {
 /** The statements that empty a store: a test's rows are few, so DELETE beats TRUNCATE's new files. */
 let emptying: Promise<string> | undefined;
 
-async function emptyingScript(pg: PGlite): Promise<string> {
-  const tables = (await pg.query<{ name: string }>(
+async function emptyingScript(db: Db | PGlite): Promise<string> {
+  const rows = async (sql: string) =>
+    "kind" in db
+      ? await db.query<{ name: string }>(sql)
+      : (await db.query<{ name: string }>(sql)).rows;
+  const tables = (await rows(
     `SELECT quote_ident(tablename) AS name FROM pg_tables
       WHERE schemaname = 'public' AND tablename <> 'schema_migrations'`,
-  )).rows.map((r) => `DELETE FROM ${r.name};`);
-  const sequences = (await pg.query<{ name: string }>(
+  )).map((r) => `DELETE FROM ${r.name};`);
+  const sequences = (await rows(
     `SELECT quote_literal(quote_ident(sequencename)) AS name FROM pg_sequences
       WHERE schemaname = 'public'`,
-  )).rows.map((r) => `SELECT setval(${r.name}, 1, false);`);
+  )).map((r) => `SELECT setval(${r.name}, 1, false);`);
   // Foreign keys are not checked while replicating: the tables empty in any order.
   return ["SET session_replication_role = replica;", ...tables, ...sequences].join("\n");
 }
@@ -132,6 +142,122 @@ async function giveBack(pg: PGlite): Promise<void> {
     idle.push(pg);
   } catch {
     await pg.close().catch(() => {});
+  }
+}
+
+/** A PostgreSQL database's URL on the same server as `url`. */
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/**
+ * Test databases of this process are named `wiki_t_p<pid>_…`: those of a process that is gone
+ * (killed before it could drop them) are dropped by the next run.
+ */
+const OWN_PREFIX = `wiki_t_p${Deno.pid}_`;
+
+/** Migrated PostgreSQL databases a finished test gave back, emptied, for the next test here. */
+const idlePostgres: string[] = [];
+/** The schema of the template: a database whose schema a test changed is dropped, not reused. */
+let postgresPrint: string | undefined;
+let postgresEmptying: Promise<string> | undefined;
+
+/**
+ * A migrated PostgreSQL database for one test. Copying the template (`CREATE DATABASE …
+ * TEMPLATE`) and dropping the copy cost about a second between them, most of it the disk
+ * writes and the checkpoint of the drop; emptying the tables a test wrote costs milliseconds.
+ * So, as with PGlite above, a test's database is emptied when it is done (its sessions ended,
+ * every table but `schema_migrations` emptied, sequences restarted) and the next test of this
+ * process takes it. Each test gets a pool of its own on it, so nothing cached per pool carries
+ * over.
+ */
+async function leasePostgres(
+  serverUrl: string,
+): Promise<{ db: Db; url: string; release(): Promise<void> }> {
+  pgTemplate ??= postgresTemplate(serverUrl);
+  const templateName = await pgTemplate;
+  let name = idlePostgres.pop();
+  if (!name) {
+    name = `${OWN_PREFIX}${crypto.randomUUID().replace(/-/g, "").slice(0, 12)}`;
+    const admin = openPostgres(serverUrl, { max: 1 });
+    try {
+      await admin.exec(`CREATE DATABASE ${name} TEMPLATE ${templateName}`);
+    } finally {
+      await admin.close();
+    }
+  }
+  const url = withDatabase(serverUrl, name);
+  const db = openPostgres(url, { max: 4 });
+  postgresPrint ??= (await db.query<{ print: string }>(SCHEMA_PRINT))[0]!.print;
+  let released: Promise<void> | undefined;
+  return { db, url, release: () => released ??= giveBackPostgres(serverUrl, name) };
+}
+
+/** Empties a database a test is done with and keeps it for the next test, or drops it. */
+async function giveBackPostgres(serverUrl: string, name: string): Promise<void> {
+  const db = openPostgres(withDatabase(serverUrl, name), { max: 1 });
+  let keep = false;
+  try {
+    // What the test left connected (a pool it did not close, a server it started) is ended,
+    // as `DROP DATABASE … WITH (FORCE)` would.
+    await db`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+      WHERE datname = current_database() AND pid <> pg_backend_pid()`;
+    const print = (await db.query<{ print: string }>(SCHEMA_PRINT))[0]?.print;
+    if (print === postgresPrint && idlePostgres.length < 2) {
+      postgresEmptying ??= emptyingScript(db);
+      await db.exec(await postgresEmptying);
+      keep = true;
+    }
+  } catch {
+    keep = false;
+  } finally {
+    await db.close().catch(() => {});
+  }
+  if (keep) return void idlePostgres.push(name);
+  const admin = openPostgres(serverUrl, { max: 1 });
+  try {
+    await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await admin.close();
+  }
+}
+
+/**
+ * The databases still kept when this test module ends are dropped then. The unload event cannot
+ * wait for a promise, so `psql` (PostgreSQL's client, beside the server) drops them.
+ */
+globalThis.addEventListener("unload", () => {
+  if (!DATABASE_URL || idlePostgres.length === 0) return;
+  const drops = idlePostgres.splice(0).flatMap((n) => ["-c", `DROP DATABASE IF EXISTS ${n}`]);
+  try {
+    new Deno.Command("psql", {
+      args: ["-q", DATABASE_URL, ...drops],
+      stdout: "null",
+      stderr: "null",
+    }).outputSync();
+  } catch {
+    // No psql here: the next run drops them (sweepGone below).
+  }
+});
+
+/** Drops the test databases of processes that are gone (on this machine: no /proc/<pid>). */
+async function sweepGone(admin: Db): Promise<void> {
+  const rows = await admin.query<{ datname: string }>(
+    "SELECT datname FROM pg_database WHERE datname LIKE 'wiki\\_t\\_p%'",
+  );
+  for (const { datname } of rows) {
+    const pid = /^wiki_t_p(\d+)_/.exec(datname)?.[1];
+    if (!pid || Number(pid) === Deno.pid) continue;
+    try {
+      await Deno.stat(`/proc/${pid}`);
+      continue; // still running
+    } catch {
+      // gone: its databases are left over
+    }
+    // Without FORCE: a database someone is connected to is not dropped.
+    await admin.exec(`DROP DATABASE IF EXISTS ${datname}`).catch(() => {});
   }
 }
 
@@ -160,6 +286,7 @@ async function postgresTemplate(serverUrl: string): Promise<string> {
   const admin = openPostgres(serverUrl, { max: 1 });
   try {
     await admin.query("SELECT pg_advisory_lock(727002)");
+    await sweepGone(admin);
     const found = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
     if (found.length === 0) {
       const partial = `${name}_${crypto.randomUUID().replace(/-/g, "").slice(0, 8)}`;

@@ -7,14 +7,28 @@ import { freshDb, testDeps } from "./helpers.ts";
 
 /** Chromium for the browser tests, or null (the tests are then ignored). */
 export const CHROMIUM = chromiumPath();
+/**
+ * One headless Chromium per test process, launched as the module loads (outside any test, so
+ * no test owns its process and pipes): launching and closing one cost a second or two per test.
+ * Each window is a context of its own (own cookies, storage and cache), and a test's contexts
+ * are closed when it ends, so tests share no state through it.
+ */
+let shared: Browser | null = CHROMIUM ? await launchChromium(CHROMIUM) : null;
+
+/** The shared Chromium, launched again if it went away (a crash would otherwise fail every later test). */
+async function chromium(): Promise<Browser> {
+  if (!shared?.isConnected()) shared = await launchChromium(CHROMIUM!);
+  return shared;
+}
+
 /** The password every browser test signs up with. */
 export const PASSWORD = "correct horse battery staple";
 
 /**
- * The whole app served on a loopback port over a fresh database, and a headless Chromium, for
+ * The whole app served on a loopback port over a fresh database, and the headless Chromium, for
  * one browser test. `env` adds settings (BASE_URL is the server's address); `window()` opens a
- * person's own browser window (own cookies). Disposing closes the browser, the server and the
- * database.
+ * person's own browser window (own context: own cookies). Disposing closes the test's contexts,
+ * the server and the database.
  */
 export async function liveApp(
   env: Record<string, string> = {},
@@ -31,7 +45,7 @@ export async function liveApp(
   const deps: Deps = testDeps(db, { BASE_URL: base, ...env });
   if (options.seedDocs) await seedDocs(deps);
   const app = late.app = createApp(deps);
-  const browser: Browser = await launchChromium(CHROMIUM!);
+  const browser = await chromium();
   const window = async (viewport = { width: 1280, height: 800 }): Promise<Page> =>
     await (await browser.newContext({ viewport })).newPage();
   return {
@@ -42,7 +56,8 @@ export async function liveApp(
     browser,
     window,
     async [Symbol.asyncDispose]() {
-      await browser.close();
+      // Every context open now is this test's: a process runs its tests one at a time.
+      await Promise.all(browser.contexts().map((context) => context.close()));
       await server.shutdown();
       await db[Symbol.asyncDispose]();
     },

@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { SHARD_COUNT, shards, suiteFiles } from "./shards/shard.ts";
+import {
+  BROWSER_SHARD_COUNT,
+  browserFiles,
+  SHARD_COUNT,
+  shards,
+  suiteFiles,
+} from "./shards/shard.ts";
+import browserWeights from "./shards/browser_weights.json" with { type: "json" };
 
 Deno.test("every test file of the suite runs in exactly one shard, browser journeys apart", async () => {
   const files = suiteFiles();
@@ -22,4 +29,18 @@ Deno.test("shards are cut by measured time: the longest files go to different sh
   assert.deepEqual(cut, [["a", "d"], ["b", "c"]]);
   // A file not measured yet counts as the median of those measured.
   assert.deepEqual(shards(["a", "new", "z"], 2, { a: 10, z: 1, y: 5 }), [["a"], ["new", "z"]]);
+});
+
+Deno.test("every browser journey runs in exactly one browser shard, and the task runs the shards", async () => {
+  const files = browserFiles();
+  assert.ok(files.includes("tests/web_browser_test.ts"));
+  assert.ok(files.every((f) => f.endsWith("_browser_test.ts")));
+  const cut = shards(files, BROWSER_SHARD_COUNT, browserWeights);
+  assert.deepEqual(cut.flat().sort(), files);
+  assert.ok(cut.every((shard) => shard.length > 0));
+  for (let n = 1; n <= BROWSER_SHARD_COUNT; n++) {
+    await Deno.stat(new URL(`./shards/browser_${n}.ts`, import.meta.url));
+  }
+  const tasks = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url))).tasks;
+  assert.match(tasks["test:browser"], /tests\/shards\/browser_\*\.ts$/);
 });

@@ -9,14 +9,24 @@
  * from a run of the suite; a file not listed counts as the median) and `--parallel` runs them
  * side by side, as many at once as the machine has cores.
  *
+ * The browser journeys (`deno task test:browser`) run as shards too, `browser_<n>.ts`, for the
+ * same reasons and one more: a shard's tests share one Chromium (`tests/live_app.ts`).
+ *
  * Running one file alone is unchanged: `deno test --allow-all tests/pages_test.ts`.
  */
+import browserWeights from "./browser_weights.json" with { type: "json" };
 import weights from "./weights.json" with { type: "json" };
 
 /** How many shards the suite is cut into: enough to keep the cores busy to the end. */
 export const SHARD_COUNT = 8;
 
 const ROOT = new URL("../../", import.meta.url);
+
+/**
+ * How many shards the browser journeys are cut into: one per core. A journey waits on Chromium
+ * most of the time, and Chromium works on the other core.
+ */
+export const BROWSER_SHARD_COUNT = 2;
 
 /** Folders the suite's files are not in: the browser journeys run apart (`deno task test:browser`). */
 const SKIPPED = new Set(["data", "node_modules", "fixtures", "shards", "vendor", ".git"]);
@@ -55,9 +65,25 @@ export function shards(
   return bins.map((bin) => bin.files.sort());
 }
 
-/** Imports the test files of the shard named by the calling module (`shard_<n>.ts`, from 1). */
+/** The browser journeys: `tests/*_browser_test.ts`. */
+export function browserFiles(): string[] {
+  return [...Deno.readDirSync(new URL("tests/", ROOT))]
+    .filter((entry) => entry.isFile && /_browser_test\.ts$/.test(entry.name))
+    .map((entry) => `tests/${entry.name}`)
+    .sort();
+}
+
+/**
+ * Imports the test files of the shard named by the calling module: `shard_<n>.ts` (the suite)
+ * or `browser_<n>.ts` (the browser journeys), from 1.
+ */
 export async function loadShard(shardUrl: string): Promise<void> {
-  const n = Number(/shard_(\d+)\.ts$/.exec(shardUrl)?.[1]);
-  if (!Number.isInteger(n) || n < 1 || n > SHARD_COUNT) throw new Error(`not a shard: ${shardUrl}`);
-  for (const file of shards(suiteFiles())[n - 1]!) await import(new URL(file, ROOT).href);
+  const [, kind, number] = /(shard|browser)_(\d+)\.ts$/.exec(shardUrl) ?? [];
+  const count = kind === "browser" ? BROWSER_SHARD_COUNT : SHARD_COUNT;
+  const n = Number(number);
+  if (!Number.isInteger(n) || n < 1 || n > count) throw new Error(`not a shard: ${shardUrl}`);
+  const cut = kind === "browser"
+    ? shards(browserFiles(), count, browserWeights)
+    : shards(suiteFiles(), count);
+  for (const file of cut[n - 1]!) await import(new URL(file, ROOT).href);
 }
