@@ -1,3 +1,4 @@
+import { withoutRepeats } from "../markdown/split_long.ts";
 import { splitSentences } from "../text/sentences.ts";
 
 /**
@@ -62,7 +63,14 @@ export function located(markdown: string, text: string): { text: string; offset:
   const found: [number, number] | null = exact >= 0
     ? [exact, exact + text.length]
     : findLoosely(markdown, text);
-  if (!found) return { text, offset: -1 };
+  if (!found) {
+    // A window of a long table or code block carries its header or fence (`withoutRepeats`).
+    for (const inner of withoutRepeats(text)) {
+      const at = located(markdown, inner);
+      if (at.offset >= 0) return at;
+    }
+    return { text, offset: -1 };
+  }
   const [start, end] = found;
   const lineStart = markdown.lastIndexOf("\n", start - 1) + 1;
   // A window that starts its line starts a block (a section's first window always does).

@@ -12,10 +12,20 @@ const items = Array.from(
 ).join("\n");
 const markdown = `# Editing\n\n## Keys\n\n${items}\n`;
 
-Deno.test("a window of a long section is found in its page and starts at a whole sentence, line breaks kept", () => {
+Deno.test("a window of a long list is the page's text from an item's start, line breaks kept", () => {
   const windows = chunkMarkdown(markdown).filter((c) => c.headingPath.length === 2);
   assert.ok(windows.length >= 2, "the section is long enough to be split");
   const later = windows[1]!.text;
+  assert.ok(markdown.indexOf(later) > 0, "the window carries whole items, as written");
+  assert.match(later, /^- \*\*Item \d+\*\*/);
+  assert.deepEqual(located(markdown, later), { text: later, offset: markdown.indexOf(later) });
+});
+
+Deno.test("a window re-joined by single spaces is found in its page and starts at a whole sentence, line breaks kept", () => {
+  // As windows were cut before 2026-11-27, and as pages stored then still hold them.
+  const lines = items.split("\n");
+  const tail = lines.slice(0, 20).join("\n").split(/\s+/).slice(-40).join(" ");
+  const later = `${tail}\n\n${lines.slice(20, 30).join("\n")}`;
   assert.equal(markdown.indexOf(later), -1, "the re-joined window is not the page's text");
   const { text, offset } = located(markdown, later);
   assert.ok(offset > 0);
@@ -73,4 +83,23 @@ Deno.test("findLoosely finds text whatever its white space, and answers a miss o
   const big = "a ".repeat(500_000);
   assert.equal(findLoosely(big, `${"a ".repeat(300)}b`), null);
   assert.deepEqual(findLoosely(big, "a a"), [0, 3]);
+});
+
+Deno.test("a window of a long table or code block is found without the header or fence repeated into it", () => {
+  const rows = Array.from({ length: 5 }, (_, i) => `| \`S${i}\` | ${i} |`);
+  const page = `# Ref\n\n| Name | Default |\n| --- | --- |\n${
+    rows.join("\n")
+  }\n\n\`\`\`yaml\na: 1\nb: 2\nc: 3\n\`\`\`\n`;
+  const tableWindow = `| Name | Default |\n| --- | --- |\n${rows.slice(3).join("\n")}`;
+  assert.deepEqual(located(page, tableWindow), {
+    text: rows.slice(3).join("\n"),
+    offset: page.indexOf(rows[3]!),
+  });
+  const codeWindow = "```yaml\nb: 2\nc: 3\n```";
+  assert.equal(located(page, codeWindow).offset, page.indexOf("b: 2"));
+  const firstCodeWindow = "```yaml\na: 1\n```";
+  assert.deepEqual(located(page, firstCodeWindow), {
+    text: "```yaml\na: 1",
+    offset: page.indexOf("```yaml"),
+  });
 });

@@ -1,4 +1,5 @@
 import { maskCode } from "./links.ts";
+import { splitLongText } from "./split_long.ts";
 
 /** A passage of a page: the text under one heading, or a window of a long section. */
 export type Chunk = {
@@ -55,7 +56,7 @@ export function chunkMarkdown(body: string): Chunk[] {
   }
   const chunks: Chunk[] = [];
   for (const section of sections) {
-    for (const text of splitLongText(section.text)) {
+    for (const text of splitLongText(section.text, MAX_WORDS, OVERLAP_WORDS)) {
       chunks.push({
         ord: chunks.length,
         headingPath: section.headingPath,
@@ -74,39 +75,4 @@ export function uniqueSlug(heading: string, seen: Map<string, number>): string {
   const count = seen.get(base) ?? 0;
   seen.set(base, count + 1);
   return count === 0 ? base : `${base}-${count}`;
-}
-
-const words = (text: string) => text.match(/\S+/g) ?? [];
-
-/** Splits at paragraphs, then sentences, then words, carrying `OVERLAP_WORDS` between windows. */
-function splitLongText(text: string): string[] {
-  if (words(text).length <= MAX_WORDS) return [text];
-  const units: string[] = [];
-  for (const paragraph of text.split(/\n\s*\n/)) {
-    if (words(paragraph).length <= MAX_WORDS) {
-      units.push(paragraph.trim());
-      continue;
-    }
-    for (const sentence of paragraph.split(/(?<=[.!?])\s+/)) {
-      const w = words(sentence);
-      for (let i = 0; i < w.length; i += MAX_WORDS) units.push(w.slice(i, i + MAX_WORDS).join(" "));
-    }
-  }
-  const pieces: string[] = [];
-  let current: string[] = [];
-  let count = 0;
-  for (const unit of units.filter(Boolean)) {
-    const n = words(unit).length;
-    if (count + n > MAX_WORDS && current.length > 0) {
-      const piece = current.join("\n\n");
-      pieces.push(piece);
-      const tail = words(piece).slice(-OVERLAP_WORDS).join(" ");
-      current = [tail];
-      count = words(tail).length;
-    }
-    current.push(unit);
-    count += n;
-  }
-  if (current.length > 0) pieces.push(current.join("\n\n"));
-  return pieces;
 }

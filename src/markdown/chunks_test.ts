@@ -41,3 +41,52 @@ Deno.test("a heading keeps its inline code in the heading path and anchor", () =
     ["Example of Depth & `X-Forwarded-For`", "example-of-depth--x-forwarded-for"],
   ]);
 });
+
+Deno.test("a long table is split between its rows, each passage under the table's header", () => {
+  const rows = Array.from(
+    { length: 120 },
+    (_, i) =>
+      `| \`SETTING_${i}\` | No | ${i * 10} | What setting ${i} does. It has two sentences. |`,
+  );
+  const header = "| Name | Required | Default | Description |\n| :--- | :--- | :--- | :--- |";
+  const chunks = chunkMarkdown(`# Reference\n\n${header}\n${rows.join("\n")}\n`);
+  assert.ok(chunks.length >= 3, `expected several passages, got ${chunks.length}`);
+  const seen = new Set<string>();
+  for (const c of chunks) {
+    assert.ok(c.text.startsWith(header), "each passage opens with the table's header");
+    const lines = c.text.split("\n").slice(2);
+    for (const line of lines) {
+      assert.match(line, /^\| `SETTING_\d+` \| No \| \d+ \| What setting \d+ does\. It has two/);
+      seen.add(line);
+    }
+  }
+  assert.equal(seen.size, rows.length, "every row is in a passage, whole");
+});
+
+Deno.test("a long code block is split between its lines, each passage fenced", () => {
+  const code = Array.from({ length: 200 }, (_, i) => `  option_${i}: value ${i} # comment`);
+  const chunks = chunkMarkdown(
+    `# Config\n\n\`\`\`yaml\n${code.join("\n")}\n\`\`\`\n\nAfter the block.`,
+  );
+  assert.ok(chunks.length >= 3, `expected several passages, got ${chunks.length}`);
+  for (const c of chunks.slice(0, -1)) {
+    assert.ok(
+      c.text.startsWith("```yaml\n") || c.text.includes("\n```yaml\n"),
+      c.text.slice(0, 80),
+    );
+    assert.ok(c.text.includes("\n```"), "the fence is closed");
+    assert.ok(!/value \d+ # comment {1}option_/.test(c.text), "no two lines run together");
+  }
+  assert.match(chunks.at(-1)!.text, /After the block\.$/);
+});
+
+Deno.test("a long list keeps one item a line across passages", () => {
+  const items = Array.from({ length: 90 }, (_, i) => `- Item ${i} is about step ${i} of the job.`);
+  const chunks = chunkMarkdown(`# Steps\n\n${items.join("\n")}`);
+  assert.ok(chunks.length >= 2);
+  for (const c of chunks) {
+    for (const line of c.text.split("\n")) {
+      assert.match(line, /^- Item \d+ is about step \d+ of the job\.$/);
+    }
+  }
+});

@@ -1,9 +1,13 @@
 import type { WriteDeps } from "../deps.ts";
 import { EmbedderError } from "../lib/embedder.ts";
 import { storesVectors } from "./fusion.ts";
+import { parsePage } from "../markdown/parse_page.ts";
+import { prepareChunks } from "./prepare_chunks.ts";
 import {
   replaceChunks,
   selectPageChunks,
+  selectPageHash,
+  selectPagesAfter,
   selectPagesToReindexScripts,
   selectStaleChunks,
   updateEmbeddings,
@@ -80,4 +84,46 @@ export async function reindexOtherScripts(
     });
   }
   return pages.length;
+}
+
+/**
+ * Parses every page (of one wiki, or all) again from its stored markdown and re-indexes the
+ * pages whose passages come out different. A release that changes how pages are split (a long
+ * table cut between its rows, each passage under the table's header) reaches the pages stored
+ * before it this way; until then they keep the passages they were stored with. A page written
+ * between the read and the re-index is left as that write indexed it. Returns how many pages
+ * were re-indexed; a second run re-indexes none.
+ */
+export async function reparsePages(
+  deps: WriteDeps,
+  wikiId: string | null,
+  onProgress?: (done: number) => void,
+): Promise<number> {
+  let after = 0, done = 0, changed = 0;
+  for (;;) {
+    const pages = await selectPagesAfter(deps.db, wikiId, after, 100);
+    if (pages.length === 0) return changed;
+    for (const page of pages) {
+      after = page.id;
+      onProgress?.(++done);
+      const parsed = await parsePage(page.path, page.markdown, page.title).catch(() => null);
+      if (!parsed) continue; // front matter no write would accept now: left as stored
+      const stored = await selectPageChunks(deps.db, page.id);
+      const same = stored.length === parsed.chunks.length &&
+        stored.every((c, i) => {
+          const p = parsed.chunks[i]!;
+          return c.text === p.text && c.anchor === p.anchor &&
+            c.heading_path.join("\u0000") === p.headingPath.join("\u0000");
+        });
+      if (same) continue;
+      const prepared = await prepareChunks(deps, parsed);
+      const applied = await deps.db.transaction(async (tx) => {
+        if (!await lockWikiForWrite(tx, page.wiki_id)) return false;
+        if (await selectPageHash(tx, page.id) !== page.hash) return false;
+        await replaceChunks(tx, page.wiki_id, page.id, prepared.chunks, prepared.embedder);
+        return true;
+      });
+      if (applied) changed++;
+    }
+  }
 }

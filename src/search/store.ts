@@ -583,6 +583,29 @@ export function selectPagesToReindexScripts(
     ORDER BY c.page_id`;
 }
 
+/** Pages (of one wiki, or all) after `afterId` in id order, with what parsing them needs. */
+export function selectPagesAfter(
+  db: Db,
+  wikiId: string | null,
+  afterId: number,
+  limit: number,
+): Promise<
+  { id: number; wiki_id: string; path: string; title: string; markdown: string; hash: string }[]
+> {
+  return db`
+    SELECT id::int AS id, wiki_id, path, title, markdown, content_hash AS hash FROM pages
+    WHERE (${wikiId}::text IS NULL OR wiki_id = ${wikiId}) AND id > ${afterId}
+    ORDER BY id LIMIT ${limit}`;
+}
+
+/** A page's content hash now (under the wiki's write lock: whether it changed since read). */
+export async function selectPageHash(db: Db, pageId: number): Promise<string | null> {
+  const [row] = await db<
+    { hash: string }
+  >`SELECT content_hash AS hash FROM pages WHERE id = ${pageId}`;
+  return row?.hash ?? null;
+}
+
 /** A page's chunks as stored, in order, for re-indexing them. */
 export function selectPageChunks(
   db: Db,
