@@ -59,7 +59,7 @@ function postgresDriver(sql: Sql, inTransaction: boolean, prepare: boolean): Dri
       // DATABASE_PREPARED_STATEMENTS=false, for transaction poolers that do not keep them.
       try {
         // deno-lint-ignore no-explicit-any
-        const rows = await sql.unsafe(text, params as any[], { prepare });
+        const rows = await sql.unsafe(text, params.map(arrayLiteral) as any[], { prepare });
         // A plain array, as PGlite gives, not postgres.js's Result subclass.
         return Array.from(rows) as Row[];
       } catch (error) {
@@ -80,6 +80,30 @@ function postgresDriver(sql: Sql, inTransaction: boolean, prepare: boolean): Dri
       if ("end" in sql) await sql.end({ timeout: 5 });
     },
   };
+}
+
+/**
+ * An array parameter as PostgreSQL's array literal (`{"a","b"}`), written here rather than by
+ * postgres.js. The driver serializes an array by the type the server described for that
+ * parameter; a statement sent before its description was back on that connection (two requests
+ * on a fresh connection) went with no type, and the array as `String(["notes"])`: "notes", which
+ * the server refused ("malformed array literal", a search on a replica answered "Internal
+ * error"). Every array we pass is cast in its SQL (`::text[]`, `::bigint[]`), and postgres.js
+ * passes a string through its array serializer as is. Arrays of other things (none today) are
+ * left to the driver.
+ */
+export function arrayLiteral(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  const items: string[] = [];
+  for (const item of value) {
+    if (item === null || item === undefined) items.push("NULL");
+    else if (typeof item === "number" || typeof item === "bigint") items.push(String(item));
+    else if (typeof item === "boolean") items.push(item ? "t" : "f");
+    else if (typeof item === "string") {
+      items.push(`"${item.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`);
+    } else return value;
+  }
+  return `{${items.join(",")}}`;
 }
 
 let warnedLost = false;
