@@ -46,10 +46,20 @@ if [ ! -f "/usr/share/postgresql/$PG_VERSION/extension/vector.control" ]; then
   rm -rf "$build"
 fi
 
-if ! pg_lsclusters -h | grep -q "^$PG_VERSION main .* online"; then
-  pg_ctlcluster $PG_VERSION main start >&2
+# A cluster stopped without a shutdown (a machine snapshotted or killed mid-run) replays its WAL on
+# start, and PostgreSQL first fsyncs every file of the data directory, one by one: with a few
+# hundred databases that took over a minute, past pg_ctl's default wait, and CI gave up on a
+# server that was still starting. syncfs syncs the file system in one call instead, and we wait
+# for as long as recovery takes (the server keeps starting after pg_ctl stops waiting).
+conf_d=/etc/postgresql/$PG_VERSION/main/conf.d
+if [ -d "$conf_d" ] && [ ! -f "$conf_d/wiki-recovery.conf" ]; then
+  echo "recovery_init_sync_method = syncfs" >"$conf_d/wiki-recovery.conf"
 fi
-for _ in $(seq 1 30); do
+if ! pg_lsclusters -h | grep -q "^$PG_VERSION main .* online"; then
+  pg_ctlcluster $PG_VERSION main start -- -t 600 >&2 ||
+    echo "pg_ctl stopped waiting; waiting for the server itself" >&2
+fi
+for _ in $(seq 1 600); do
   su postgres -c "pg_isready -q" && break
   sleep 1
 done

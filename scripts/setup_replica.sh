@@ -18,7 +18,7 @@ DB_PASS=${PGPASSWORD_VALUE:-wiki}
 
 exists() { pg_lsclusters -h | awk '{print $1" "$2}' | grep -qx "$PG_VERSION $1"; }
 online() { pg_lsclusters -h | grep -q "^$PG_VERSION $1 .* online"; }
-start() { online "$1" || pg_ctlcluster "$PG_VERSION" "$1" start >&2; }
+start() { online "$1" || pg_ctlcluster "$PG_VERSION" "$1" start -- -t 600 >&2; }
 
 if ! exists "$PRIMARY"; then
   pg_createcluster "$PG_VERSION" "$PRIMARY" -p "$PRIMARY_PORT" >&2

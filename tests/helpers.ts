@@ -7,6 +7,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { wrapPglite } from "../src/db/pglite.ts";
 import { openPostgres } from "../src/db/postgres.ts";
+import { sweepLeftovers, throwawayName } from "../src/db/throwaway.ts";
 import type { Deps } from "../src/deps.ts";
 import { createLog } from "../src/lib/log.ts";
 import { sha256Hex } from "../src/lib/sha256.ts";
@@ -34,7 +35,7 @@ export async function freshDb(options: { migrate?: boolean } = {}): Promise<Test
     url = lease.url;
     drop = lease.release;
   } else if (DATABASE_URL) {
-    const name = `wiki_t_${crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`;
+    const name = throwawayName("wiki_t_");
     const admin = openPostgres(DATABASE_URL, { max: 1 });
     url = withDatabase(DATABASE_URL, name);
     await admin.exec(`CREATE DATABASE ${name}`);
@@ -156,7 +157,6 @@ function withDatabase(url: string, name: string): string {
  * Test databases of this process are named `wiki_t_p<pid>_…`: those of a process that is gone
  * (killed before it could drop them) are dropped by the next run.
  */
-const OWN_PREFIX = `wiki_t_p${Deno.pid}_`;
 
 /** Migrated PostgreSQL databases a finished test gave back, emptied, for the next test here. */
 const idlePostgres: string[] = [];
@@ -180,7 +180,7 @@ async function leasePostgres(
   const templateName = await pgTemplate;
   let name = idlePostgres.pop();
   if (!name) {
-    name = `${OWN_PREFIX}${crypto.randomUUID().replace(/-/g, "").slice(0, 12)}`;
+    name = throwawayName("wiki_t_");
     const admin = openPostgres(serverUrl, { max: 1 });
     try {
       await admin.exec(`CREATE DATABASE ${name} TEMPLATE ${templateName}`);
@@ -238,28 +238,9 @@ globalThis.addEventListener("unload", () => {
       stderr: "null",
     }).outputSync();
   } catch {
-    // No psql here: the next run drops them (sweepGone below).
+    // No psql here: the next run drops them (`sweepLeftovers`).
   }
 });
-
-/** Drops the test databases of processes that are gone (on this machine: no /proc/<pid>). */
-async function sweepGone(admin: Db): Promise<void> {
-  const rows = await admin.query<{ datname: string }>(
-    "SELECT datname FROM pg_database WHERE datname LIKE 'wiki\\_t\\_p%'",
-  );
-  for (const { datname } of rows) {
-    const pid = /^wiki_t_p(\d+)_/.exec(datname)?.[1];
-    if (!pid || Number(pid) === Deno.pid) continue;
-    try {
-      await Deno.stat(`/proc/${pid}`);
-      continue; // still running
-    } catch {
-      // gone: its databases are left over
-    }
-    // Without FORCE: a database someone is connected to is not dropped.
-    await admin.exec(`DROP DATABASE IF EXISTS ${datname}`).catch(() => {});
-  }
-}
 
 /** The migrated, empty PostgreSQL database each test's database is copied from. */
 let pgTemplate: Promise<string> | undefined;
@@ -286,7 +267,7 @@ async function postgresTemplate(serverUrl: string): Promise<string> {
   const admin = openPostgres(serverUrl, { max: 1 });
   try {
     await admin.query("SELECT pg_advisory_lock(727002)");
-    await sweepGone(admin);
+    await sweepLeftovers(admin, "wiki_t_");
     const found = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
     if (found.length === 0) {
       const partial = `${name}_${crypto.randomUUID().replace(/-/g, "").slice(0, 8)}`;

@@ -6,6 +6,7 @@
 import { loadConfig } from "../../src/config/config.ts";
 import type { Db } from "../../src/db/db.ts";
 import { openPostgres } from "../../src/db/postgres.ts";
+import { sweepLeftovers, throwawayName } from "../../src/db/throwaway.ts";
 import { createLog } from "../../src/lib/log.ts";
 import { openDeps } from "../../src/server.ts";
 import { migratedDataDir } from "../helpers.ts";
@@ -139,8 +140,9 @@ export function percentile(values: number[], p: number): number {
 export async function freshDatabase(
   serverUrl: string,
 ): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `wiki_rel_${crypto.randomUUID().replace(/-/g, "").slice(0, 12)}`;
   const admin = openPostgres(serverUrl, { max: 1 });
+  await sweepLeftovers(admin, "wiki_rel_");
+  const name = throwawayName("wiki_rel_");
   await admin.exec(`CREATE DATABASE ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
