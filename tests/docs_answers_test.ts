@@ -611,3 +611,63 @@ Deno.test("a short code block stating a setting's default answers a question ask
   assert.match(answer.answer, /default = 100000/, answer.answer);
   assert.equal(answer.citations[0]!.page, "configuration");
 });
+
+const STARTUP = "# Windows Service\n\nThe server can run as a Windows service.\n\n" +
+  "## Service settings\n\n### `NATS_STARTUP_DELAY` environment variable\n\n" +
+  "The service manager waits for the server to signal that it has started. By default the " +
+  "server allows itself up to 10 seconds to send this signal. This adjustment can be " +
+  "necessary when the server takes longer than 10 seconds to recover its stream state and " +
+  "connect to its peers. If the server is not ready after this time, the service manager " +
+  "marks it as failed to start. To test a longer startup, place the storage on a slow " +
+  "network device or use a very large stream.\n\n### Log file\n\n" +
+  "The service writes its log to the file named by the log option.\n";
+
+Deno.test("a section headed by a setting's name leads its answer with that name", async () => {
+  const { db, app } = await docsWiki({ "windows": STARTUP, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "The service manager marks the server as failed to start because recovery of the stream " +
+      "state takes a while. How do we give it longer?",
+  );
+  const first = answer.citations[0]!;
+  assert.equal(
+    first.section,
+    "Windows Service > Service settings > `NATS_STARTUP_DELAY` environment variable",
+  );
+  // The sentences never say the setting's name; the answer does, from the heading.
+  assert.match(answer.answer, /^`NATS_STARTUP_DELAY` environment variable — /, answer.answer);
+  // The quote stays the page's own text.
+  assert.doesNotMatch(first.quote, /NATS_STARTUP_DELAY/);
+  // A question that names the setting gets no label: it knows the name.
+  const named = await ask(app, "docs", "How long does NATS_STARTUP_DELAY wait by default?");
+  assert.doesNotMatch(named.answer, /^`NATS_STARTUP_DELAY`/, named.answer);
+});
+
+const QUORUM = "# JetStream Clustering\n\nJetStream runs on a cluster of servers.\n\n" +
+  "## The quorum\n\nA quorum is half the cluster size plus one. So for a cluster size of 3, " +
+  "you need at least two JetStream servers available to store new messages.\n\n" +
+  "## Configuration\n\nEach server names its peers in its routes.\n";
+const WORKFLOW = "# CI workflows\n\nA workflow creates the streams.\n\n```yaml\non: push\njobs:\n" +
+  "  create_streams:\n    runs-on: ubuntu-latest\n    steps:\n" +
+  "      - name: three servers\n        uses: example/jetstream-action@main\n" +
+  "        with:\n          servers: three\n          messages: new\n" +
+  "          stored: still\n          up: true\n```\n\n## Secrets\n\n" +
+  "The workflow reads its credentials from secrets.\n";
+
+Deno.test("'run' in a question's story does not ask for code: a workflow file is not the amount asked", async () => {
+  const { db, app } = await docsWiki({ "clustering": QUORUM, "ci": WORKFLOW });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "We run three JetStream servers. How many have to be up for new messages to still be stored?",
+  );
+  assert.match(answer.answer, /at least two/, answer.answer);
+  assert.equal(answer.citations[0]!.page, "clustering", answer.answer);
+  assert.doesNotMatch(answer.answer, /```/, answer.answer);
+  // Asked as the verb of the question, "run" still asks for the command.
+  const run = await ask(app, "docs", "How do I run the workflow that creates the streams?");
+  assert.match(run.answer, /```yaml/, run.answer);
+});
