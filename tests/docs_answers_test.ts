@@ -671,3 +671,31 @@ Deno.test("'run' in a question's story does not ask for code: a workflow file is
   const run = await ask(app, "docs", "How do I run the workflow that creates the streams?");
   assert.match(run.answer, /```yaml/, run.answer);
 });
+
+const ADMIN_API = "# HTTP API\n\nThe API answers under `/api/v1`.\n\n## TSDB Admin APIs\n\n" +
+  "These APIs expose database functions for the advanced user.\n\n### Snapshot\n\n" +
+  "Snapshot creates a snapshot of all current data under the TSDB's data directory and " +
+  "returns the directory as response. It will optionally skip snapshotting data that is only " +
+  "present in the head block, and which has not yet been compacted to disk.\n\n" +
+  "```\nPOST /api/v1/admin/tsdb/snapshot\nPUT /api/v1/admin/tsdb/snapshot\n```\n\n" +
+  "URL query parameters:\n\n- `skip_head=<bool>`: Skip data present in the head block.\n\n" +
+  "The snapshot is written next to the blocks it copies. Its name holds the time it was " +
+  "taken and a random suffix. Old snapshots are never removed by the server. Remove them " +
+  "yourself when they are no longer needed. A snapshot takes little space at first, as its " +
+  "files are hard links to the blocks.\n\n### Delete Series\n\n" +
+  "DeleteSeries deletes data for a selection of series in a time range.\n";
+
+Deno.test("a question asking how to do something is shown the code block right after the sentence that answers it", async () => {
+  const { db, app } = await docsWiki({ "api": ADMIN_API, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "How do I take a snapshot of the TSDB through the HTTP API?",
+  );
+  assert.equal(answer.citations[0]!.section, "HTTP API > TSDB Admin APIs > Snapshot");
+  assert.match(answer.answer, /```\nPOST \/api\/v1\/admin\/tsdb\/snapshot/, answer.answer);
+  // Asked what it does, not how: the sentence alone.
+  const what = await ask(app, "docs", "What does a snapshot of the TSDB return as its response?");
+  assert.doesNotMatch(what.answer, /```/, what.answer);
+});

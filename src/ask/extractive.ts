@@ -658,11 +658,14 @@ function toPick(
  * - one ending in a colon announces what follows ("The title is taken from the first of these
  *   that exists:", "… is at:");
  * - one of fewer than four words is a heading in all but name ("Private endpoint only.");
+ * - a sentence answering a question that asks how to do something ("How do I take a
+ *   snapshot…?") brings the code block right after it (the request, the command);
  * - the first sentence that says what the question's topic is (a definition, or a sentence of
  *   the page or section named after it) goes on in the next one when that one holds the topic
  *   (`readsOn`, the topic's words) and neither announces its page nor ends in a colon.
  *
- * A code block of several lines follows only when the question asks for code (`asksForCode`).
+ * A code block of several lines follows only when the question asks for code (`asksForCode`)
+ * or how to do something.
  * At most `MAX_SENTENCES` in all. A sentence ending in a colon whose continuation does not
  * follow it (a code block the question does not ask for, the end of the passage, no room left)
  * is left out unless it is the best one (it may hold the answer itself): "No token is needed
@@ -688,17 +691,22 @@ function withContinuations(
   for (const [i, c] of chosen.entries()) {
     push(c);
     const announces = /:$/.test(c.plain) || wordCount(c.plain) < 4;
-    if (!announces && !(i === 0 && readsOn)) continue;
+    const howTo = question.wants.howTo && c.kind === "prose" && !announces;
+    if (!announces && !howTo && !(i === 0 && readsOn)) continue;
     const next = locatedSentences(c.passage).find((s) => s.start >= c.end);
     if (!next) continue;
+    // A question asking how to do something is shown how by the code block right after a
+    // sentence that answers it (the request, the command, the configuration).
+    const example = howTo && next.kind === "code";
+    if (!announces && !example && !(i === 0 && readsOn)) continue;
     const plain = plainText(next);
     // A code block of several lines answers only a question about code (`asksForCode`); one
     // line (a command, an address) reads as a sentence.
-    if (next.kind === "code" && !code && plain.includes("; ")) continue;
+    if (next.kind === "code" && !code && !example && plain.includes("; ")) continue;
     const terms = new Set([...withCompounds(question, plain), ...subsectionTerms(c.passage)]);
     // Reading on stays on the topic, and stops at a sentence that announces what follows.
     if (
-      !announces &&
+      !announces && !example &&
       (/:$/.test(plain) || announcesPage(next.text) || !readsOn!.some((t) => terms.has(t)))
     ) continue;
     // A small table announced ("There are other OCSP modes …:") follows whole, not its first row.
@@ -847,10 +855,12 @@ export function headingLabel(section: string | null): { label: string; names: st
     return { label: `\`${name}\``, names: [name] };
   }
   if (!/^`[^`]+`/.test(own)) return null;
+  // A link in the heading leaves its text (`cli exec` [#4103](…) → `cli exec` #4103).
+  const label = own.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1");
   // The name without the marks around it (`<exemplars>`, `rate()`, `--agent`).
   const names = [...own.matchAll(/`([^`]+)`/g)]
     .map((m) => m[1]!.replace(/^\W+|\W+$/g, "")).filter(Boolean);
-  return names.length > 0 ? { label: own, names } : null;
+  return names.length > 0 ? { label, names } : null;
 }
 
 /** Where a unit's markdown opens with a block (fenced code, a table, a list), not a sentence. */
