@@ -699,3 +699,32 @@ Deno.test("a question asking how to do something is shown the code block right a
   const what = await ask(app, "docs", "What does a snapshot of the TSDB return as its response?");
   assert.doesNotMatch(what.answer, /```/, what.answer);
 });
+
+const VARIABLES = "# Configuration\n\nThe server reads one configuration file.\n\n" +
+  "## Variables\n\nServer configurations can specify variables.\n\n**Variables syntax:**\n\n" +
+  "* Are block-scoped.\n* Variables MUST be used to be recognized as such. The config parser " +
+  "will tell an `unknown field` from a variable by finding a reference to the variable.\n" +
+  "* Variables that are not defined are resolved from environment variables.\n\n" +
+  "**Resolution sequence:**\n\n* Look for the variable in the same scope.\n" +
+  "* Look for the variable in the parent scopes.\n* Look for an environment variable.\n" +
+  "* If not found, stop server startup with an error.\n\n## Includes\n\n" +
+  "A configuration file can include another one.\n";
+
+Deno.test("a list item of several sentences is one unit: its other sentences come with the one that matched", async () => {
+  const { db, app } = await docsWiki({
+    "configuration": VARIABLES,
+    "other": "# Other\n\nNothing.",
+  });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "Why does the config parser report an unknown field for a variable we defined?",
+  );
+  assert.match(
+    answer.answer,
+    /Variables MUST be used to be recognized as such\. The config parser/,
+  );
+  const cited = answer.citations.find((c) => c.quote.includes("The config parser"))!;
+  assert.match(cited.quote, /^\* Variables MUST be used/);
+});

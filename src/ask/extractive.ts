@@ -912,7 +912,59 @@ const SHORT_SECTION_CODE_LINES = 30;
  * whole list (`wholeList`), else the picks.
  */
 function wholeShape(picks: Pick[]): Pick[] {
-  return wholeSection(picks) ?? wholeCallout(picks) ?? wholeList(picks);
+  const items = wholeItems(picks);
+  return wholeSection(items) ?? wholeCallout(items) ?? wholeList(items);
+}
+
+/** A list item's marker ("- ", "* ", "1. "). */
+const ITEM_MARKER = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
+
+/**
+ * A list item of several sentences is one unit: a sentence of it is shown with the others, from
+ * its marker on. "* Variables MUST be used to be recognized as such. The config parser will
+ * distinguish `unknown field` from variable…" was answered with its second sentence alone, for
+ * a question on why an unused variable is an unknown field.
+ */
+function wholeItems(picks: Pick[]): Pick[] {
+  const out: Pick[] = [];
+  for (const p of picks) {
+    const item = p.kind === "item" ? itemAround(p) : p;
+    const held = out.some((o) =>
+      o.passage.pageId === item.passage.pageId && item.start >= o.start && item.end <= o.end
+    );
+    if (!held) out.push(item);
+  }
+  return out;
+}
+
+/** The whole list item a pick's sentence stands in (the pick itself when it is the whole). */
+function itemAround(p: Pick): Pick {
+  const units = locatedSentences(p.passage);
+  const at = units.findIndex((u) => u.start === p.start);
+  if (at < 0) return p;
+  let from = at;
+  while (from > 0 && !ITEM_MARKER.test(units[from]!.text) && units[from - 1]!.kind === "item") {
+    from--;
+  }
+  let to = at;
+  while (
+    to + 1 < units.length && units[to + 1]!.kind === "item" &&
+    !ITEM_MARKER.test(units[to + 1]!.text)
+  ) to++;
+  if (from === to) return p;
+  const parts = units.slice(from, to + 1);
+  const plain = parts.map((u) => plainText(u)).join(" ");
+  const marker = /^\s*(\d{1,9}[.)])\s/.exec(parts[0]!.text)?.[1] ?? "-";
+  const start = parts[0]!.start;
+  const end = parts.at(-1)!.end;
+  return {
+    ...p,
+    quote: p.passage.markdown.slice(start, end),
+    start,
+    end,
+    plain,
+    shown: `${marker} ${plain}`,
+  };
 }
 
 /**
