@@ -728,3 +728,28 @@ Deno.test("a list item of several sentences is one unit: its other sentences com
   const cited = answer.citations.find((c) => c.quote.includes("The config parser"))!;
   assert.match(cited.quote, /^\* Variables MUST be used/);
 });
+
+const STABILITY =
+  "# API Stability\n\nThe server promises API stability within a major version.\n\n" +
+  "Things considered stable for 3.x:\n\n* The query language and data model\n" +
+  "* Alerting and recording rules\n* Agent mode\n\nThings considered unstable for 3.x:\n\n" +
+  "* Any feature listed as experimental\n* Server-side HTTPS and basic authentication\n" +
+  "* Service discovery integrations\n\nAs long as you are not using any features marked as " +
+  "experimental, upgrades within a major version can usually be performed without any " +
+  "operational adjustments.\n\n## Deprecations\n\nFeatures are deprecated a release ahead.\n";
+
+Deno.test("a list item answering alone comes with the sentence that leads its list", async () => {
+  const { db, app } = await docsWiki({ "stability": STABILITY, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "Is server-side HTTPS and basic authentication covered by the 3.x stability promise?",
+  );
+  assert.match(
+    answer.answer,
+    /^Things considered unstable for 3\.x: \[1\] Server-side HTTPS and basic authentication/,
+    answer.answer,
+  );
+  assert.equal(answer.citations[0]!.quote, "Things considered unstable for 3.x:");
+});

@@ -913,7 +913,35 @@ const SHORT_SECTION_CODE_LINES = 30;
  */
 function wholeShape(picks: Pick[]): Pick[] {
   const items = wholeItems(picks);
-  return wholeSection(items) ?? wholeCallout(items) ?? wholeList(items);
+  return wholeSection(items) ?? wholeCallout(items) ?? withListLead(wholeList(items));
+}
+
+/**
+ * A list item answering alone is read with the sentence that leads its list, as a table row is
+ * with its header: "Server-side HTTPS and basic authentication" says nothing of the question
+ * "Is it covered by the stability promise?" without "Things considered unstable for 3.x:". When
+ * the first unit of the answer is an item and the unit right before its list is a sentence
+ * ending in a colon, that sentence comes first.
+ */
+function withListLead(picks: Pick[]): Pick[] {
+  const first = picks[0];
+  if (!first || first.kind !== "item") return picks;
+  const units = locatedSentences(first.passage);
+  let at = units.findIndex((u) => u.start === first.start);
+  if (at < 0) return picks;
+  while (at > 0 && units[at - 1]!.kind === "item") at--;
+  const lead = units[at - 1];
+  if (!lead || lead.kind !== "prose" || !/:$/.test(plainText(lead))) return picks;
+  if (picks.some((p) => p.passage.pageId === first.passage.pageId && p.start === lead.start)) {
+    return picks;
+  }
+  const pick = toPick({
+    passage: first.passage,
+    sentence: lead,
+    plain: plainText(lead),
+    coverage: 0,
+  });
+  return [pick, ...picks];
 }
 
 /** A list item's marker ("- ", "* ", "1. "). */
