@@ -753,3 +753,24 @@ Deno.test("a list item answering alone comes with the sentence that leads its li
   );
   assert.equal(answer.citations[0]!.quote, "Things considered unstable for 3.x:");
 });
+
+const PROMTOOL = "# promtool\n\nTooling for the monitoring server.\n\n## Commands\n\n" +
+  "### `promtool check metrics`\n\nPass metrics over stdin to check them for consistency.\n\n" +
+  "#### Flags\n\n| Flag | Description | Default |\n| --- | --- | --- |\n" +
+  "| `--extended` | Print extended information related to the cardinality of the metrics. | |\n" +
+  "| `--lint` | Linting checks to apply for metrics. Use `--lint=none` to disable linting. | `all` |\n\n" +
+  "### `promtool check rules`\n\nCheck if the rule files are valid or not.\n\n#### Flags\n\n" +
+  "| Flag | Description | Default |\n| --- | --- | --- |\n" +
+  "| `--duplicate-rules` | Report duplicate rules. | `false` |\n";
+
+Deno.test("a part under a name, headed by a word ('Flags'), leads its answer with both", async () => {
+  const { db, app } = await docsWiki({ "promtool": PROMTOOL, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const answer = await ask(app, "docs", "Which flag disables linting of the metrics?");
+  assert.equal(
+    answer.citations[0]!.section,
+    "promtool > Commands > `promtool check metrics` > Flags",
+    answer.answer,
+  );
+  assert.match(answer.answer, /^`promtool check metrics`, Flags:\n\n/, answer.answer);
+});

@@ -850,6 +850,17 @@ export function headingLabel(section: string | null): { label: string; names: st
   const parts = (section ?? "").split(" > ");
   if (parts.length < 2) return null;
   const own = parts.at(-1)!.trim();
+  const named = nameOfHeading(own);
+  // A part under a name, headed by a word or two ("`promtool check metrics` > Flags",
+  // "`<scrape_config>` > Example"), is that name's: the answer is led by both. A heading in
+  // capitals is a name of its own (`BACKEND`), not a part.
+  if (named || parts.length < 3 || !/^\p{Lu}\p{Ll}+(?: \p{Ll}+)?$/u.test(own)) return named;
+  const parent = nameOfHeading(parts.at(-2)!.trim());
+  return parent ? { label: `${parent.label}, ${own}`, names: parent.names } : null;
+}
+
+/** A heading that is a name (see `headingLabel`), as the answer shows it, or null. */
+function nameOfHeading(own: string): { label: string; names: string[] } | null {
   if (isIdentifier(own)) {
     const name = own.replace(/`/g, "");
     return { label: `\`${name}\``, names: [name] };
@@ -893,7 +904,9 @@ function namedByHeading(question: Question, picks: Pick[]): Pick[] {
     // An item shown alone reads as a sentence, beside another as a list: it is left as it is.
     if (held || p.kind === "item") return p;
     const { label } = heading;
-    if (OPENS_BLOCK.test(p.shown) || (p.kind !== "prose" && p.kind !== "section")) {
+    // A table row read with its header ("`--lint` — Linting checks…") opens with a name too.
+    const opensRow = p.kind === "section" && /^[^\n—]{1,60} — /.test(p.shown);
+    if (OPENS_BLOCK.test(p.shown) || opensRow || (p.kind !== "prose" && p.kind !== "section")) {
       return { ...p, shown: `${label}:\n\n${p.shown}`, plain: `${label}: ${p.plain}` };
     }
     return { ...p, shown: `${label} — ${p.shown}`, plain: `${label} — ${p.plain}` };
