@@ -612,6 +612,8 @@ Deno.test("a short code block stating a setting's default answers a question ask
   assert.equal(answer.citations[0]!.page, "configuration");
 });
 
+// The fixtures below are shaped after passages of the NATS server and Prometheus documentation
+// (both Apache-2.0), reworded and cut down.
 const STARTUP = "# Windows Service\n\nThe server can run as a Windows service.\n\n" +
   "## Service settings\n\n### `NATS_STARTUP_DELAY` environment variable\n\n" +
   "The service manager waits for the server to signal that it has started. By default the " +
