@@ -933,8 +933,8 @@ function wholeShape(picks: Pick[]): Pick[] {
  * A list item answering alone is read with the sentence that leads its list, as a table row is
  * with its header: "Server-side HTTPS and basic authentication" says nothing of the question
  * "Is it covered by the stability promise?" without "Things considered unstable for 3.x:". When
- * the first unit of the answer is an item and the unit right before its list is a sentence
- * ending in a colon, that sentence comes first.
+ * the first unit of the answer is an item of a list (two items or more) and the unit right
+ * before the list is a sentence ending in a colon, that sentence comes first.
  */
 function withListLead(picks: Pick[]): Pick[] {
   const first = picks[0];
@@ -943,6 +943,11 @@ function withListLead(picks: Pick[]): Pick[] {
   let at = units.findIndex((u) => u.start === first.start);
   if (at < 0) return picks;
   while (at > 0 && units[at - 1]!.kind === "item") at--;
+  let items = 0;
+  for (let i = at; i < units.length && units[i]!.kind === "item"; i++) {
+    if (ITEM_MARKER.test(units[i]!.text)) items++;
+  }
+  if (items < 2) return picks;
   const lead = units[at - 1];
   if (!lead || lead.kind !== "prose" || !/:$/.test(plainText(lead))) return picks;
   if (picks.some((p) => p.passage.pageId === first.passage.pageId && p.start === lead.start)) {
@@ -962,7 +967,8 @@ const ITEM_MARKER = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
 
 /**
  * A list item of several sentences is one unit: a sentence of it is shown with the others, from
- * its marker on. "* Variables MUST be used to be recognized as such. The config parser will
+ * its marker on. Only in a list (two items or more): a paragraph whose line happens to begin with
+ * "2. " (a formula cut by a line break, in SQuAD's Oxygen) is no list. "* Variables MUST be used to be recognized as such. The config parser will
  * distinguish `unknown field` from variable…" was answered with its second sentence alone, for
  * a question on why an unused variable is an unknown field.
  */
@@ -993,6 +999,8 @@ function itemAround(p: Pick): Pick {
     !ITEM_MARKER.test(units[to + 1]!.text)
   ) to++;
   if (from === to) return p;
+  const listed = units[from - 1]?.kind === "item" || units[to + 1]?.kind === "item";
+  if (!listed) return p;
   const parts = units.slice(from, to + 1);
   const plain = parts.map((u) => plainText(u)).join(" ");
   const marker = /^\s*(\d{1,9}[.)])\s/.exec(parts[0]!.text)?.[1] ?? "-";
