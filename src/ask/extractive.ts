@@ -458,6 +458,16 @@ export function sectioned(passage: Passage): boolean {
   return (passage.markdown.match(/^ {0,3}#{1,6}\s/gm) ?? []).length >= 2;
 }
 
+/**
+ * Whether a passage's page has exactly one heading, as SQuAD's paragraphs do (a title and its
+ * text): its lines are not read as a list's items by the rules for lists, which a line break
+ * before "3) is usually known as ozone" would otherwise start. A page of sections, or one without
+ * a heading (its title in front matter), is documentation.
+ */
+function oneHeading(passage: Passage): boolean {
+  return (passage.markdown.match(/^ {0,3}#{1,6}\s/gm) ?? []).length === 1;
+}
+
 /** The section a passage stands in, as a key. */
 const sectionKey = (p: Passage) => `${p.pageId}\u0000${p.section ?? ""}`;
 
@@ -938,7 +948,7 @@ function wholeShape(picks: Pick[]): Pick[] {
  */
 function withListLead(picks: Pick[]): Pick[] {
   const first = picks[0];
-  if (!first || first.kind !== "item") return picks;
+  if (!first || first.kind !== "item" || oneHeading(first.passage)) return picks;
   const units = locatedSentences(first.passage);
   let at = units.findIndex((u) => u.start === first.start);
   if (at < 0) return picks;
@@ -975,7 +985,7 @@ const ITEM_MARKER = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
 function wholeItems(picks: Pick[]): Pick[] {
   const out: Pick[] = [];
   for (const p of picks) {
-    const item = p.kind === "item" ? itemAround(p) : p;
+    const item = p.kind === "item" && !oneHeading(p.passage) ? itemAround(p) : p;
     const held = out.some((o) =>
       o.passage.pageId === item.passage.pageId && item.start >= o.start && item.end <= o.end
     );
