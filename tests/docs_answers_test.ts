@@ -183,7 +183,7 @@ Deno.test("a short section is answered whole: a setting's default, the configura
     "How often does the server retry fetching the configuration from the forge?",
   );
   assert.equal(retry.citations[0]!.section, "Server > Environment variables > FORGE_RETRY");
-  assert.match(retry.answer, /^- Name: APP_FORGE_RETRY\.\n- Default: 3\.\n\nSpecify how many/);
+  assert.match(retry.answer, /^- Name: `APP_FORGE_RETRY`\.\n- Default: 3\.\n\nSpecify how many/);
   assert.match(retry.answer, /before we fail\.\n\[1\]$/, retry.answer);
   assert.equal(retry.citations.length, 1, retry.answer);
   // The sentence announcing the configuration brings it.
@@ -632,9 +632,9 @@ Deno.test("a short list a sentence announces is answered whole, as a list, its q
   const question = "What status codes does the API return for a bad parameter, an expression " +
     "that cannot be evaluated, and a timeout?";
   const answer = await ask(app, "docs", question);
-  assert.match(answer.answer, /one of these status codes: \[\d\]\n\n- 400 Bad Request/);
-  assert.match(answer.answer, /\n- 422 Unprocessable Entity .* \(see the expression guide\)\.\n/);
-  assert.match(answer.answer, /\n- 503 Service Unavailable when a query times out/);
+  assert.match(answer.answer, /one of these status codes: \[\d\]\n\n- `400 Bad Request`/);
+  assert.match(answer.answer, /\n- `422 Unprocessable Entity` .* \(see the expression guide\)\.\n/);
+  assert.match(answer.answer, /\n- `503 Service Unavailable` when a query times out/);
   const list = answer.citations.find((c) => c.quote.startsWith("- `400"))!;
   assert.equal(ERRORS.slice(list.start, list.end), list.quote);
   assert.match(list.quote, /cancelled\.$/);

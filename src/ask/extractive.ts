@@ -17,7 +17,13 @@ import {
 } from "./topic.ts";
 import { type Question, withCompounds } from "./question.ts";
 import { findLoosely } from "./locate.ts";
-import { composeAnswer, rowLabel, smallTable, unitMarkdown } from "../text/unit_markdown.ts";
+import {
+  composeAnswer,
+  rowLabel,
+  smallTable,
+  unitMarkdown,
+  withCodeSpans,
+} from "../text/unit_markdown.ts";
 import { boundedMemo } from "../lib/bounded_memo.ts";
 import { calloutAround } from "../text/callouts.ts";
 
@@ -845,8 +851,8 @@ function listPick(base: Pick, items: (Sentence & { quote: string })[]): Pick {
   const lines: string[] = [];
   for (const u of items) {
     const marker = LIST_MARKER.exec(u.text)?.[1]?.replace(/[*+]/, "-");
-    if (marker) lines.push(`${marker} ${plainText(u)}`);
-    else if (lines.length > 0) lines[lines.length - 1] += ` ${plainText(u)}`;
+    if (marker) lines.push(`${marker} ${withCodeSpans(u)}`);
+    else if (lines.length > 0) lines[lines.length - 1] += ` ${withCodeSpans(u)}`;
   }
   const start = items[0]!.start;
   const end = items.at(-1)!.end;
