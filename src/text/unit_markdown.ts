@@ -141,6 +141,13 @@ function asCode(value: string): string {
 const DESCRIBES =
   /^(?:desc|description|meaning|purpose|explanation|details?|notes?|what it does|comment)s?$/i;
 
+/**
+ * A first column headed so holds identifiers: a one-word lower-case name in it is code
+ * (`humanize`, as written), not a word to capitalise ("Humanize").
+ */
+const NAMES =
+  /^(?:name|function|flag|option|setting|field|parameter|variable|key|property|attribute|command|method)s?$/i;
+
 const sentence = (text: string) => /[.!?:]["')\]]?$/.test(text) ? text : `${text}.`;
 
 /** A table row read with its header: name, then each cell as "Header: value." */
@@ -154,7 +161,8 @@ function rowWithHeader(row: string, header: string[] | null): string {
     if (!label || DESCRIBES.test(label)) parts.push(sentence(value));
     else parts.push(sentence(`${label}: ${asCode(value)}`));
   });
-  const coded = asCode(name ?? "");
+  const names = NAMES.test(cleanCell(header?.[0] ?? "").replace(/`/g, ""));
+  const coded = names && /^[a-z][\w.-]*$/.test(name ?? "") ? `\`${name}\`` : asCode(name ?? "");
   const head = coded.startsWith("`") ? coded : coded.charAt(0).toUpperCase() + coded.slice(1);
   if (!head) return parts.join(" ");
   return parts.length > 0 ? `${head} — ${parts.join(" ")}` : sentence(head);
