@@ -1,4 +1,4 @@
-import { stem, tokenize } from "../text/terms.ts";
+import { stem } from "../text/terms.ts";
 import type { Question } from "./question.ts";
 
 /**
@@ -69,7 +69,7 @@ export function isFormLexeme(question: Question, lexeme: string): boolean {
   if (form.size === 0) return false;
   const of = (w: string) =>
     w === lexeme || w.startsWith(lexeme) || w.startsWith(lexeme.replace(/i$/, "y"));
-  const words = tokenize(question.text);
+  const words = question.words;
   return words.some((w) => form.has(stem(w)) && of(w)) &&
     !words.some((w) => !form.has(stem(w)) && of(w));
 }
