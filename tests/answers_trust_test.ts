@@ -105,7 +105,7 @@ Deno.test("a runbook step brings its whole list, never glued to the text around 
   );
   assert.match(
     answer.answer,
-    /^- Page the on-call engineer\.\n- Drain the node with kubectl drain <node>\.\n- Open an incident in the tracker\.\n\[1\]/,
+    /^- Page the on-call engineer\.\n- Drain the node with `kubectl drain <node>`\.\n- Open an incident in the tracker\.\n\[1\]/,
   );
   // The frontier notes agree with the citation: "node" is in the section's heading.
   assert.ok(!answer.frontier.some((f) => /mentions "node"/.test(f.note)), JSON.stringify(answer));

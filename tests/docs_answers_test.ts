@@ -183,7 +183,7 @@ Deno.test("a short section is answered whole: a setting's default, the configura
     "How often does the server retry fetching the configuration from the forge?",
   );
   assert.equal(retry.citations[0]!.section, "Server > Environment variables > FORGE_RETRY");
-  assert.match(retry.answer, /^- Name: APP_FORGE_RETRY\.\n- Default: 3\.\n\nSpecify how many/);
+  assert.match(retry.answer, /^- Name: `APP_FORGE_RETRY`\.\n- Default: 3\.\n\nSpecify how many/);
   assert.match(retry.answer, /before we fail\.\n\[1\]$/, retry.answer);
   assert.equal(retry.citations.length, 1, retry.answer);
   // The sentence announcing the configuration brings it.
@@ -610,6 +610,37 @@ Deno.test("a short code block stating a setting's default answers a question ask
   );
   assert.match(answer.answer, /default = 100000/, answer.answer);
   assert.equal(answer.citations[0]!.page, "configuration");
+});
+
+const ERRORS = "# Query API\n\nThe query API answers over HTTP.\n\n## Responses\n\n" +
+  "Every answer of the API is a JSON object with a status field. A successful request " +
+  "returns a status code in the 2xx range, and its data field holds the result in the " +
+  "shape the endpoint documents below.\n\n" +
+  "Requests that the API handlers reject return an error object and one of these status " +
+  "codes:\n\n" +
+  "- `400 Bad Request` when a parameter is missing or malformed.\n" +
+  "- `422 Unprocessable Entity` when an expression cannot be evaluated\n" +
+  "  (see the expression guide).\n" +
+  "- `503 Service Unavailable` when a query times out or is cancelled.\n\n" +
+  "Other codes outside the 2xx range may come from a proxy in front of the API, before a " +
+  "handler sees the request. Warnings that do not stop a request are returned in a warnings " +
+  "array beside the data, and clients should show them to whoever sent the query.\n";
+
+Deno.test("a short list a sentence announces is answered whole, as a list, its quote shown with its lines", async () => {
+  const { db, app } = await docsWiki({ "query-api": ERRORS, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const question = "What status codes does the API return for a bad parameter, an expression " +
+    "that cannot be evaluated, and a timeout?";
+  const answer = await ask(app, "docs", question);
+  assert.match(answer.answer, /one of these status codes: \[\d\]\n\n- `400 Bad Request`/);
+  assert.match(answer.answer, /\n- `422 Unprocessable Entity` .* \(see the expression guide\)\.\n/);
+  assert.match(answer.answer, /\n- `503 Service Unavailable` when a query times out/);
+  const list = answer.citations.find((c) => c.quote.startsWith("- `400"))!;
+  assert.equal(ERRORS.slice(list.start, list.end), list.quote);
+  assert.match(list.quote, /cancelled\.$/);
+  const page = await (await app.request(`/w/docs/-/ask?q=${encodeURIComponent(question)}`))
+    .text();
+  assert.match(page, /<blockquote class="source-lines">- `400 Bad Request`/);
 });
 
 // The fixtures below are shaped after passages of the NATS server and Prometheus documentation

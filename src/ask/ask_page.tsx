@@ -104,7 +104,7 @@ export function AnswerView(
                 <a href={props.href(c.url)}>
                   {c.section ?? c.title}
                 </a>
-                <blockquote {...(SOURCE_BLOCK.test(c.quote) ? { class: "source-block" } : {})}>
+                <blockquote {...sourceClass(c.quote)}>
                   {c.quote}
                 </blockquote>
               </li>
@@ -161,6 +161,13 @@ function WriteLink(props: { note: Answer["frontier"][number]; wikiId: string; qu
  * run together into one line of pipes otherwise).
  */
 const SOURCE_BLOCK = /^\s*(?:\||`{3,}|~{3,})|\n\s*(?:\||`{3,}|~{3,})/;
+/** A quote that holds list items: shown with its lines, one item a line. */
+const SOURCE_LIST = /(?:^|\n)\s*(?:[-*+]|\d{1,9}[.)])\s/;
+
+function sourceClass(quote: string): { class?: string } {
+  if (SOURCE_BLOCK.test(quote)) return { class: "source-block" };
+  return SOURCE_LIST.test(quote) ? { class: "source-lines" } : {};
+}
 
 /**
  * The answer's markdown (paragraphs, lists, fenced code) as HTML, through the page renderer

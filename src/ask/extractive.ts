@@ -17,7 +17,13 @@ import {
 } from "./topic.ts";
 import { type Question, withCompounds } from "./question.ts";
 import { findLoosely } from "./locate.ts";
-import { composeAnswer, rowLabel, smallTable, unitMarkdown } from "../text/unit_markdown.ts";
+import {
+  composeAnswer,
+  rowLabel,
+  smallTable,
+  unitMarkdown,
+  withCodeSpans,
+} from "../text/unit_markdown.ts";
 import { boundedMemo } from "../lib/bounded_memo.ts";
 import { calloutAround } from "../text/callouts.ts";
 
@@ -719,11 +725,15 @@ function withContinuations(
       !announces && !example &&
       (/:$/.test(plain) || announcesPage(next.text) || !readsOn!.some((t) => terms.has(t)))
     ) continue;
-    // A small table announced ("There are other OCSP modes …:") follows whole, not its first row.
+    // A small table announced ("There are other OCSP modes …:") follows whole, not its first row;
+    // so does a short list ("… one of the following HTTP response codes:" and its three codes).
     const table = /:$/.test(c.plain) && next.kind === "row"
       ? smallTable(c.passage.markdown, next.start)
       : null;
-    const follower = table
+    const list = /:$/.test(c.plain) && next.kind === "item" ? announcedList(c, next) : null;
+    const follower = list
+      ? { ...list, terms: new Set([...terms, ...withCompounds(question, list.plain)]) }
+      : table
       ? {
         ...toPick({ passage: c.passage, sentence: next, plain, coverage: 0 }),
         quote: c.passage.markdown.slice(table.start, table.end),
@@ -738,10 +748,10 @@ function withContinuations(
     continuation.set(key(c), key(follower));
     push(follower);
   }
-  // A row of a table shown whole is not shown again.
-  const tables = out.filter((p) => p.kind === "section");
+  // A row of a table or an item of a list shown whole is not shown again.
+  const tables: Pick[] = out.filter((p) => p.kind === "section" || p.kind === "list");
   const inTable = (p: Pick) =>
-    p.kind !== "section" &&
+    !tables.includes(p) &&
     tables.some((t) =>
       t.passage.pageId === p.passage.pageId && p.start >= t.start && p.end <= t.end
     );
@@ -822,31 +832,60 @@ function wholeList(picks: Pick[]): Pick[] {
   let to = at;
   while (to + 1 < units.length && units[to + 1]!.kind === "item") to++;
   const items = units.slice(from, to + 1);
-  const numbered = (t: string) => /^\s*\d{1,9}[.)]\s/.test(t);
   // A numbered list is a procedure; a bulleted one is when it is all its section says.
   const whole = items.length === units.length;
-  const steps = items.filter((u) => numbered(u.text) || /^\s*[-*+]\s/.test(u.text)).length;
-  if (steps < 2 || !(numbered(items[0]!.text) || whole)) return picks;
+  const steps = items.filter((u) => LIST_MARKER.test(u.text)).length;
+  if (steps < 2 || !(/^\s*\d/.test(items[0]!.text) || whole)) return picks;
+  const list = listPick(first, items);
+  const inList = (p: Pick) =>
+    p.passage.pageId === first.passage.pageId && p.start >= list.start && p.end <= list.end;
+  return [list, ...picks.slice(1).filter((p) => !inList(p))];
+}
+
+/** A list item's marker: a number (`1.`, `2)`) or a bullet. */
+const LIST_MARKER = /^\s*(\d{1,9}[.)]|[-*+])\s/;
+/** A list a sentence announces follows whole when it has at most this many items… */
+const ANNOUNCED_LIST_ITEMS = 8;
+/** …of at most this many words in all. */
+const ANNOUNCED_LIST_WORDS = 120;
+
+/**
+ * The list a sentence ending in a colon announces, whole, from `next` (its first item) to its
+ * last item, when it is short; else null (the first item follows alone, as any unit would).
+ */
+function announcedList(c: Pick, next: Sentence & { quote: string }): Pick | null {
+  const units = locatedSentences(c.passage);
+  const at = units.findIndex((u) => u.start === next.start);
+  let to = at;
+  while (to + 1 < units.length && units[to + 1]!.kind === "item") to++;
+  const items = units.slice(at, to + 1);
+  const marked = items.filter((u) => LIST_MARKER.test(u.text)).length;
+  const words = items.reduce((n, u) => n + wordCount(plainText(u)), 0);
+  if (at < 0 || marked < 2 || marked > ANNOUNCED_LIST_ITEMS || words > ANNOUNCED_LIST_WORDS) {
+    return null;
+  }
+  return listPick({ ...c, coverage: 0 }, items);
+}
+
+/** One pick of `items` (units of `base`'s passage, in order): one quote, shown as a list. */
+function listPick(base: Pick, items: (Sentence & { quote: string })[]): Pick {
   const lines: string[] = [];
   for (const u of items) {
-    const marker = /^\s*(\d{1,9}[.)]|[-*+])\s/.exec(u.text)?.[1]?.replace(/[*+]/, "-");
-    if (marker) lines.push(`${marker} ${plainText(u)}`);
-    else if (lines.length > 0) lines[lines.length - 1] += ` ${plainText(u)}`;
+    const marker = LIST_MARKER.exec(u.text)?.[1]?.replace(/[*+]/, "-");
+    if (marker) lines.push(`${marker} ${withCodeSpans(u)}`);
+    else if (lines.length > 0) lines[lines.length - 1] += ` ${withCodeSpans(u)}`;
   }
   const start = items[0]!.start;
   const end = items.at(-1)!.end;
-  const list: Pick = {
-    ...first,
-    quote: first.passage.markdown.slice(start, end),
+  return {
+    ...base,
+    quote: base.passage.markdown.slice(start, end),
     start,
     end,
     plain: lines.join(" "),
     kind: "list",
     shown: lines.join("\n"),
   };
-  const inList = (p: Pick) =>
-    p.passage.pageId === first.passage.pageId && p.start >= start && p.end <= end;
-  return [list, ...picks.slice(1).filter((p) => !inList(p))];
 }
 
 /**

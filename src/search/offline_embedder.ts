@@ -1,5 +1,5 @@
 import { type Embedder, normalize } from "../lib/embedder.ts";
-import { lightStem, STOPWORDS, tokenize } from "../text/terms.ts";
+import { EMBEDDER_STOPWORDS, lightStem, tokenize } from "../text/terms.ts";
 
 /**
  * The built-in offline embedder: no weights, no network, no corpus statistics, so a vector
@@ -24,7 +24,7 @@ function embedText(text: string, dimensions: number): Float32Array {
   const pairs = new Map<string, number>();
   let previous = "";
   for (const token of tokenize(text)) {
-    if (STOPWORDS.has(token)) {
+    if (EMBEDDER_STOPWORDS.has(token)) {
       previous = ""; // a stopword also breaks a word pair
       continue;
     }

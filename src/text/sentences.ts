@@ -22,7 +22,7 @@ const ABBREVIATIONS = new Set(
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const LIST_ITEM = /^\s{0,6}(?:[-*+]|\d{1,9}[.)])\s+/;
 const HEADING = /^ {0,3}#{1,6}(?:\s|$)/;
-const TABLE_ROW = /^\s*\|.*\|\s*$/;
+const TABLE_ROW = /^\s*\|.*\|/;
 const RULE = /^\s*(?:[-*_=|:]\s*){3,}$/;
 
 /**

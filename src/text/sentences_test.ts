@@ -68,3 +68,9 @@ Deno.test("admonition markers are the format's, not the text's", () => {
     "Heads up Keep the key.",
   );
 });
+
+Deno.test("a table row without its closing pipe is a row, not prose", () => {
+  const text = "| Name | Notes |\n|---|---|\n| humanize | Converts a number. Uses prefixes.\n" +
+    "| humanize1024 | Uses 1024. |";
+  assert.deepEqual(splitSentences(text).map((s) => s.kind), ["heading", "markup", "row", "row"]);
+});

@@ -1,6 +1,9 @@
 import { boundedMemo } from "../lib/bounded_memo.ts";
-/** Common English words that carry no topic. */
-export const STOPWORDS = new Set(
+/**
+ * Common English words that carry no topic, as the offline embedder has always dropped them: its
+ * vectors are stored, so this list stays as it is (`STOPWORDS` adds to it).
+ */
+export const EMBEDDER_STOPWORDS: ReadonlySet<string> = new Set(
   ("a about above after again against all am an and any are as at be because been before being below " +
     "between both but by can could did do does doing down during each few for from further had has have " +
     "having he her here hers herself him himself his how i if in into is it its itself just me more most " +
@@ -11,6 +14,17 @@ export const STOPWORDS = new Set(
       " ",
     ),
 );
+
+/**
+ * Common English words that carry no topic: the embedder's, and the halves a negative
+ * contraction leaves ("doesn't" is `doesn` and `t`). Without them "… so it doesn't flap?" noted
+ * that no passage mentions "doesn".
+ */
+export const STOPWORDS: ReadonlySet<string> = new Set([
+  ...EMBEDDER_STOPWORDS,
+  ..."doesn isn aren wasn weren hasn haven hadn didn wouldn shouldn couldn mustn needn ll ve re"
+    .split(" "),
+]);
 
 /** Suffix rules of a light English stemmer; the first that applies wins if 3+ letters remain. */
 const SUFFIXES: [RegExp, string | ((m: string) => string)][] = [
@@ -42,9 +56,23 @@ export const lightStem: (word: string) => string = boundedMemo(stemOnce, 50_000)
  */
 export const stem: (word: string) => string = boundedMemo((word) => {
   if (SECURE_PROTOCOL.test(word)) return word;
-  const light = stemOnce(word).replace(AGENT_OF_EN_VERB, "$1en");
+  let light = stemOnce(word);
+  // A plural of an -ing or -ed word loses that ending too: "settings" meets "setting".
+  if (light !== word && /(?:ing|ed)$/.test(light)) light = stemOnce(light);
+  light = undoubled(word, light).replace(AGENT_OF_EN_VERB, "$1en");
   return light.length > 3 && light.endsWith("e") && !/\d/.test(light) ? light.slice(0, -1) : light;
 }, 50_000);
+
+/**
+ * A consonant doubled before -ing or -ed is one: "flapping" meets "flaps" (`flap`), "logging"
+ * meets "logs", "stopped" meets "stop"; `ll`, `ss` and `zz` stay ("filled" is `fill`, "passing"
+ * is `pass`). Without it "… so it doesn't flap?" noted that no passage mentions "flap" under a
+ * quote about flapping alerts.
+ */
+function undoubled(word: string, light: string): string {
+  if (!/(?:ing|ed)s?$/.test(word) || !/([b-df-hj-km-np-rtv-y])\1$/.test(light)) return light;
+  return light.length > 3 ? light.slice(0, -1) : light;
+}
 
 /**
  * A protocol's secure form (`https`, `ftps`, `sftps`) is another protocol, not a plural: taken

@@ -25,3 +25,22 @@ Deno.test("the offline embedder's stemmer is unchanged (its vectors are stored)"
   assert.equal(lightStem("https"), "http");
   assert.equal(lightStem("listener"), "listener");
 });
+
+Deno.test("a doubled consonant before -ing or -ed is one, and a plural of an -ing word meets it", () => {
+  assert.equal(stem("flapping"), stem("flap"));
+  assert.equal(stem("logging"), stem("logs"));
+  assert.equal(stem("stopped"), stem("stop"));
+  assert.equal(stem("committed"), stem("commits"));
+  assert.equal(stem("settings"), stem("setting"));
+  assert.equal(stem("mappings"), stem("mapping"));
+  // ll, ss and zz stay; a word of three letters stays whole.
+  assert.equal(stem("filled"), "fill");
+  assert.equal(stem("passing"), "pass");
+  assert.equal(stem("added"), stem("add"));
+  // The embedder's stemmer is not this one.
+  assert.equal(lightStem("flapping"), "flapp");
+});
+
+Deno.test("the halves of a negative contraction are not content words", () => {
+  assert.deepEqual([...contentTerms("so it doesn't flap, isn't it").keys()], ["flap"]);
+});

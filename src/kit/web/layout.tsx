@@ -137,7 +137,9 @@ legend{font-weight:600}
 .coverage.unsupported{border-color:#b00020}
 .citations blockquote{margin:0.25rem 0 0.75rem;padding-left:0.5rem;border-left:3px solid #ddd}
 .citations blockquote.source-block{white-space:pre-wrap;font-family:ui-monospace,monospace;font-size:0.85em;overflow-x:auto}
+.citations blockquote.source-lines{white-space:pre-wrap}
 .results p{margin:0.1rem 0}
+.results p.snippet{white-space:pre-line}
 mark{background:#fff3b0}
 .page-meta{margin-top:2rem}
 .backlinks{border-top:1px solid #eee;margin-top:1rem}
