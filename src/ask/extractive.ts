@@ -998,7 +998,10 @@ function withListLead(picks: Pick[]): Pick[] {
   }
   if (items < 2) return picks;
   const lead = units[at - 1];
+  // A header, not a paragraph of its own: a long sentence ending in a colon says more than
+  // what the list is ("With an account token, the read routes above exist… and you can write:").
   if (!lead || lead.kind !== "prose" || !/:$/.test(plainText(lead))) return picks;
+  if (wordCount(plainText(lead)) > LEAD_WORDS) return picks;
   if (picks.some((p) => p.passage.pageId === first.passage.pageId && p.start === lead.start)) {
     return picks;
   }
@@ -1010,6 +1013,9 @@ function withListLead(picks: Pick[]): Pick[] {
   });
   return [pick, ...picks];
 }
+
+/** The sentence leading a list is its header when it has at most this many words. */
+const LEAD_WORDS = 12;
 
 /** A list item's marker ("- ", "* ", "1. "). */
 const ITEM_MARKER = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
@@ -1061,7 +1067,7 @@ function itemAround(p: Pick): Pick {
     start,
     end,
     plain,
-    shown: `${marker} ${plain}`,
+    shown: `${marker} ${parts.map((u) => withCodeSpans(u)).join(" ")}`,
   };
 }
 
