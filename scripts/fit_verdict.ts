@@ -38,6 +38,7 @@ import {
   type Table,
   trainModel1,
 } from "./verdict_extra.ts";
+import { fitLogistic } from "./logistic.ts";
 
 type Row = { id: string; answerable: boolean; x: number[]; fit: boolean; synthetic: boolean };
 
@@ -289,29 +290,15 @@ let linear: ((x: number[]) => number) | null = null;
 let lwOut: number[] = [];
 let lbOut = 0;
 if (!TREES_MODE) {
-  const mean = NAMES.map((_, j) => train.reduce((s, r) => s + r.x[j]!, 0) / train.length);
-  const sd = NAMES.map((_, j) =>
-    Math.sqrt(train.reduce((s, r) => s + (r.x[j]! - mean[j]!) ** 2, 0) / train.length) || 1
+  const fitted = fitLogistic(
+    train.map((r) => r.x),
+    train.map((r) => r.answerable),
+    w,
+    { iterations: 1500, l2: 0.01 },
   );
-  const zs = train.map((r) => r.x.map((v, j) => (v - mean[j]!) / sd[j]!));
-  const wsum = w.reduce((s, v) => s + v, 0);
-  let lw = new Array(d).fill(0);
-  let lb = 0;
-  for (let it = 0; it < 1500; it++) {
-    const gw = new Array(d).fill(0);
-    let gb = 0;
-    zs.forEach((xs, i) => {
-      const p = 1 / (1 + Math.exp(-(lb + xs.reduce((s, v, j) => s + v * lw[j], 0))));
-      const e = w[i]! * (p - (train[i]!.answerable ? 1 : 0));
-      xs.forEach((v, j) => gw[j] += e * v);
-      gb += e;
-    });
-    lw = lw.map((v, j) => v - 0.5 * (gw[j] / wsum + 0.01 * v));
-    lb -= 0.5 * gb / wsum;
-  }
-  // Back to raw feature units, for src/ask/verdict_model.ts.
-  lwOut = lw.map((v, j) => v / sd[j]!);
-  lbOut = lb - lw.reduce((s, v, j) => s + v * mean[j]! / sd[j]!, 0);
+  // In raw feature units, for src/ask/verdict_model.ts.
+  lwOut = fitted.w;
+  lbOut = fitted.b;
   linear = (x) => x.reduce((s, v, j) => s + lwOut[j]! * v, lbOut);
 }
 const prob = (r: Row) =>

@@ -24,6 +24,7 @@ import { type Cited, docsEvidence } from "./verdict_docs_extra.ts";
 import { sectioned } from "../src/ask/extractive.ts";
 import type { Passage } from "../src/ask/passages.ts";
 import { FEATURES, SUPPORTED_AT } from "../src/ask/verdict.ts";
+import { fitLogistic } from "./logistic.ts";
 
 /** The model's inputs: the SQuAD verdict's log-odds, then the documentation evidence. */
 const DOCS_EVIDENCE = [
@@ -102,13 +103,8 @@ async function load(file: string): Promise<Row[]> {
 
 type Model = { w: number[]; b: number };
 
-/** L2-regularised logistic regression, standardised inputs, each set's classes weighing alike. */
+/** L2-regularised logistic regression (`fitLogistic`), each set's classes weighing alike. */
 function fit(rows: Row[]): Model {
-  const d = DOCS_INPUTS.length;
-  const mean = DOCS_INPUTS.map((_, j) => rows.reduce((s, r) => s + r.x[j]!, 0) / rows.length);
-  const sd = DOCS_INPUTS.map((_, j) =>
-    Math.sqrt(rows.reduce((s, r) => s + (r.x[j]! - mean[j]!) ** 2, 0) / rows.length) || 1
-  );
   const count = new Map<string, number>();
   for (const r of rows) {
     count.set(`${r.set}${r.answerable}`, (count.get(`${r.set}${r.answerable}`) ?? 0) + 1);
@@ -119,24 +115,10 @@ function fit(rows: Row[]): Model {
     // A set of one class (the guide) weighs as half a balanced set of its size.
     return both ? size / (2 * count.get(`${r.set}${r.answerable}`)!) : 0.5;
   });
-  const zs = rows.map((r) => r.x.map((v, j) => (v - mean[j]!) / sd[j]!));
-  const total = weight.reduce((s, v) => s + v, 0);
-  let w = new Array(d).fill(0);
-  let b = 0;
-  for (let it = 0; it < 3000; it++) {
-    const gw = new Array(d).fill(0);
-    let gb = 0;
-    zs.forEach((z, i) => {
-      const p = 1 / (1 + Math.exp(-(b + z.reduce((s, v, j) => s + v * w[j], 0))));
-      const e = weight[i]! * (p - (rows[i]!.answerable ? 1 : 0));
-      z.forEach((v, j) => gw[j] += e * v);
-      gb += e;
-    });
-    w = w.map((v, j) => v - 0.5 * (gw[j] / total + L2 * v));
-    b -= 0.5 * gb / total;
-  }
-  const raw = w.map((v, j) => v / sd[j]!);
-  return { w: raw, b: b - w.reduce((s, v, j) => s + v * mean[j]! / sd[j]!, 0) };
+  return fitLogistic(rows.map((r) => r.x), rows.map((r) => r.answerable), weight, {
+    iterations: 3000,
+    l2: L2,
+  });
 }
 
 const prob = (m: Model, r: Row) =>

@@ -37,6 +37,11 @@ Deno.test("search results and search as you type show titles, sections and snipp
   assert.match(list, /<a href="\/w\/birds\/Herons[^"]*">Herons<\/a>/);
   assert.match(list, /<mark>heron<\/mark>/);
   assert.doesNotMatch(list, /\[\[|\]\]|\*\*|```|\| /);
+  // A code block's line and a table row stand on lines of their own, and are shown so.
+  assert.match(list, /<p class="snippet">[^\n]*\n<mark>Heron<\/mark> — Nest: reeds\.\n<mark>heron/);
+  // A table's header row is read into each row, never shown as a line of its own.
+  assert.doesNotMatch(list, /Bird, Nest/);
+  assert.match(page, /\.results p\.snippet\{white-space:pre-line\}/);
 });
 
 Deno.test("signed in, one search covers all my spaces and only mine, each result labelled with its space", async () => {

@@ -7,7 +7,9 @@ import { conflictNotes } from "./conflicts.ts";
 import { frontierNotes, WEAK_COVERAGE } from "./frontier.ts";
 import { answerWithLlm, LlmUnavailable } from "./llm.ts";
 import { type Passage, retrievePassages } from "./passages.ts";
-import { parseQuestion } from "./question.ts";
+import { parseQuestion, type Question } from "./question.ts";
+import { isFormLexeme, subjectOf } from "./form_words.ts";
+import type { AskRetrieval } from "../search/ask_retrieval.ts";
 import { composeAnswer } from "../text/unit_markdown.ts";
 import {
   answerability,
@@ -76,13 +78,7 @@ export async function assessQuestion(
     named === undefined,
   );
   const extractive = pickSentences(question, passages);
-  const evidence = gatherEvidence(
-    question,
-    passages,
-    terms,
-    extractive.evidence,
-    extractive.picks[0]?.passage,
-  );
+  const { evidence, coverage, docs } = weigh(question, passages, terms, extractive);
   const probability = answerability(evidence);
   // With a model, it sees every retrieval that found passages, and may say "not covered".
   const draft = deps.config.llm && passages.length > 0
@@ -94,13 +90,11 @@ export async function assessQuestion(
     passages,
     probability,
   );
-  // Documentation (a page of sections) has its own bar, chosen for the same precision.
-  const docs = extractive.picks[0] !== undefined && sectioned(extractive.picks[0].passage);
   const verdict = coverageOf(citations.length, probability, covered, docs);
   // An extractive answer below the coverage bar, shown because search agrees (`agreed`), is
   // never more than `partial`: it holds few of the question's words.
   const level = verdict === "supported" && mode === "extractive" &&
-      extractive.coverage < WEAK_COVERAGE
+      coverage < WEAK_COVERAGE
     ? "partial"
     : verdict;
   const frontier = await frontierNotes(deps.db, question, passages, citations, level);
@@ -269,4 +263,31 @@ function closest(passages: Passage[]): string {
 function dedupe(notes: FrontierNote[]): FrontierNote[] {
   const seen = new Set<string>();
   return notes.filter((n) => !seen.has(n.kind + n.note) && seen.add(n.kind + n.note));
+}
+
+/**
+ * The verdict's evidence and the share of the question the answer's passages reach. An answer
+ * from documentation (a page of sections, `docs`) has its own bar, chosen for the same
+ * precision, and is weighed against the question's subject: the same features and coverage,
+ * read without the words of the question's form (`subjectOf`; docs/answers.md, "The verdict's
+ * words on documentation"). Pages of one heading (SQuAD's) are weighed as before.
+ */
+function weigh(
+  question: Question,
+  passages: Passage[],
+  terms: AskRetrieval["terms"],
+  extractive: ReturnType<typeof pickSentences>,
+): { evidence: Evidence; coverage: number; docs: boolean } {
+  const first = extractive.picks[0];
+  const docs = first !== undefined && sectioned(first.passage);
+  const subject = docs ? subjectOf(question) : question;
+  const picked = subject === question ? extractive : pickSentences(subject, passages);
+  const evidence = gatherEvidence(
+    subject,
+    passages,
+    docs ? terms.filter((t) => !isFormLexeme(question, t.term)) : terms,
+    picked.evidence,
+    (picked.picks[0] ?? first)?.passage,
+  );
+  return { evidence, coverage: picked.coverage, docs };
 }

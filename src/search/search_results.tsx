@@ -7,7 +7,8 @@ export type ResultView = SearchOutput["results"][number] & { href: string; space
 /**
  * Search results as a list: the page's title, its path and section, and the passage that
  * matched as plain text (`buildSnippet`, the same as MCP and REST give), its matched words
- * marked. Results from several spaces name theirs.
+ * marked, its line breaks kept (a code block's lines, a table row, a list item each on a line of
+ * its own). Results from several spaces name theirs.
  */
 function SearchResults(props: { results: ResultView[] }) {
   return (
@@ -20,7 +21,7 @@ function SearchResults(props: { results: ResultView[] }) {
             <code>{r.page}</code>
             {r.section && <>{" › "}{r.section}</>}
           </p>
-          <p>
+          <p class="snippet">
             <Snippet text={r.snippet} matches={r.matches} />
           </p>
         </li>

@@ -115,7 +115,10 @@ function snippetText(chunk: string): string {
   let out = "";
   let previous: Sentence["kind"] | null = null;
   for (const s of splitSentences(markdown)) {
-    if (s.kind === "markup") continue;
+    // A table's header row is read into each of its rows (`unitMarkdown`), not shown itself.
+    if (s.kind === "markup" || (s.kind === "heading" && s.text.trimStart().startsWith("|"))) {
+      continue;
+    }
     const text = s.kind === "code"
       ? s.text.split("\n").slice(
         1,

@@ -13,18 +13,18 @@ export function unitMarkdown(sentence: Sentence, markdown: string, start: number
   if (sentence.kind === "code") return fenced(sentence.text);
   if (sentence.kind === "item") {
     const marker = /^\s*(\d{1,9}[.)])\s/.exec(sentence.text)?.[1] ?? "-";
-    return `${marker} ${plainText(sentence)}`;
+    return `${marker} ${withCodeSpans(sentence)}`;
   }
   if (sentence.kind === "row") return rowWithHeader(sentence.text, headerAbove(markdown, start));
   return withCodeSpans(sentence);
 }
 
 /**
- * A prose sentence as clean markdown: its syntax gone as `plainText` takes it away, its code
- * spans kept as written (`--store_dir`, `nats account restore`: a name or a command reads as
+ * A prose sentence or a list item's text as clean markdown: its syntax gone as `plainText` takes
+ * it away (a list item's marker too), its code spans kept as written (`--store_dir`, `nats account restore`: a name or a command reads as
  * code, and a sentence beginning with one is not a fragment).
  */
-function withCodeSpans(sentence: Sentence): string {
+export function withCodeSpans(sentence: Sentence): string {
   const spans: string[] = [];
   const held = sentence.text.replace(/(`+)[^`\n]+?\1/g, (span) => {
     spans.push(span);
@@ -141,6 +141,13 @@ function asCode(value: string): string {
 const DESCRIBES =
   /^(?:desc|description|meaning|purpose|explanation|details?|notes?|what it does|comment)s?$/i;
 
+/**
+ * A first column headed so holds identifiers: a one-word lower-case name in it is code
+ * (`humanize`, as written), not a word to capitalise ("Humanize").
+ */
+const NAMES =
+  /^(?:name|function|flag|option|setting|field|parameter|variable|key|property|attribute|command|method)s?$/i;
+
 const sentence = (text: string) => /[.!?:]["')\]]?$/.test(text) ? text : `${text}.`;
 
 /** A table row read with its header: name, then each cell as "Header: value." */
@@ -154,7 +161,8 @@ function rowWithHeader(row: string, header: string[] | null): string {
     if (!label || DESCRIBES.test(label)) parts.push(sentence(value));
     else parts.push(sentence(`${label}: ${asCode(value)}`));
   });
-  const coded = asCode(name ?? "");
+  const names = NAMES.test(cleanCell(header?.[0] ?? "").replace(/`/g, ""));
+  const coded = names && /^[a-z][\w.-]*$/.test(name ?? "") ? `\`${name}\`` : asCode(name ?? "");
   const head = coded.startsWith("`") ? coded : coded.charAt(0).toUpperCase() + coded.slice(1);
   if (!head) return parts.join(" ");
   return parts.length > 0 ? `${head} — ${parts.join(" ")}` : sentence(head);

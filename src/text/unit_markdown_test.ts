@@ -65,3 +65,17 @@ Deno.test("a prose sentence keeps its code spans as written, its other syntax go
     "`nats account restore` will fail if the stream exists; write `<br>` or `a_b_c` as they are.",
   );
 });
+
+Deno.test("a one-word lower-case name in a column of names is code, not a capitalised word", () => {
+  const functions = "| Name | Arguments | Notes |\n| --- | --- | --- |\n" +
+    "| humanize | number | Converts a number to a readable format.\n";
+  assert.equal(
+    unit(functions, "row"),
+    "`humanize` — Arguments: number. Converts a number to a readable format.",
+  );
+  // In a column of anything else, a row's first word starts its sentence.
+  assert.match(
+    unit("| Mode | Notes |\n| --- | --- |\n| never | Ignores it. |\n", "row"),
+    /^Never —/,
+  );
+});

@@ -139,6 +139,7 @@ legend{font-weight:600}
 .citations blockquote.source-block{white-space:pre-wrap;font-family:ui-monospace,monospace;font-size:0.85em;overflow-x:auto}
 .citations blockquote.source-lines{white-space:pre-wrap}
 .results p{margin:0.1rem 0}
+.results p.snippet{white-space:pre-line}
 mark{background:#fff3b0}
 .page-meta{margin-top:2rem}
 .backlinks{border-top:1px solid #eee;margin-top:1rem}

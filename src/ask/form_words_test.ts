@@ -1,0 +1,24 @@
+import assert from "node:assert/strict";
+import { formStems, isFormLexeme, subjectOf } from "./form_words.ts";
+import { parseQuestion } from "./question.ts";
+
+Deno.test("a question's form words: light verbs, the word after 'how', fillers", () => {
+  const q = parseQuestion("How long do we keep the server's log, and how do I make it rotate?");
+  assert.deepEqual([...formStems(q)].sort(), ["keep", "long", "mak"]);
+  assert.deepEqual(subjectOf(q).asked, ["server", "log", "rotat"]);
+  // "long" is a word of the subject when no "how" asks with it.
+  const long = parseQuestion("Which long options does the CLI take?");
+  assert.deepEqual([...formStems(long)], ["tak"]);
+});
+
+Deno.test("a question of form words only keeps them", () => {
+  const q = parseQuestion("How can I make it happen?");
+  assert.equal(subjectOf(q), q);
+});
+
+Deno.test("a search lexeme stands for a form word only when no other word of the question has it", () => {
+  const q = parseQuestion("How many keepalive pings does the server keep sending?");
+  assert.equal(isFormLexeme(q, "mani"), true);
+  assert.equal(isFormLexeme(q, "keep"), false); // "keepalive" starts with it too
+  assert.equal(isFormLexeme(q, "server"), false);
+});
