@@ -7,7 +7,8 @@
  * `--min metric=value` (repeatable) exits 1 when hybrid falls below the value (`leg.metric`, such
  * as `lexical.exact_top10`, for another leg).
  * `--ask` measures answers instead (see `evaluateAnswers`); there `--max metric=value` exits 1
- * when a figure is above the value, and `--features out.jsonl` writes each question's verdict
+ * when a figure is above the value; `--gate --ask` measures both on one import (CI's SQuAD gate),
+ * each `--min` held by the report that has its metric, and `--features out.jsonl` writes each question's verdict
  * evidence, for fitting the verdict with scripts/fit_verdict.ts (docs/answers.md); with
  * `EVAL_DUMP_PASSAGES=1` each line also carries the question and its retrieved passages.
  */
@@ -115,26 +116,7 @@ try {
       `(${(summary.added / importSeconds).toFixed(0)} pages/s), ${summary.failed.length} failed; ` +
       `store ${db.kind}, embedder ${embedder.id}, ${queries.length} queries`,
   );
-  if (values.ask) {
-    const figures = await evaluateAnswers(deps);
-    console.table({ ask: figures });
-    console.log(JSON.stringify(figures));
-    for (const rule of values.min ?? []) {
-      const [metric, value] = rule.split("=");
-      if (!((figures as Record<string, number>)[metric ?? ""]! >= Number(value))) {
-        console.error(`gate: ${metric} is below ${value}`);
-        Deno.exitCode = 1;
-      }
-    }
-    for (const rule of values.max ?? []) {
-      const [metric, value] = rule.split("=");
-      if (!((figures as Record<string, number>)[metric ?? ""]! <= Number(value))) {
-        console.error(`gate: ${metric} is above ${value}`);
-        Deno.exitCode = 1;
-      }
-    }
-    Deno.exit();
-  }
+  if (values.ask && !values.gate) await answerGate(deps, drop);
   const figures: Record<string, Record<string, number>> = {};
   for (const mode of ["lexical", "vector", "hybrid"] as SearchMode[]) {
     const scores = [];
@@ -160,6 +142,9 @@ try {
     // `metric` is hybrid's, or `leg.metric` (`lexical.exact_top10`) for another leg's.
     const [leg, name] = metric?.includes(".") ? metric.split(".", 2) : ["hybrid", metric];
     const actual = figures[leg ?? ""]?.[name ?? ""];
+    // With `--gate --ask` one import serves both: a metric retrieval does not report is left
+    // to the answers' gate below, which fails it if the answers do not report it either.
+    if (actual === undefined && values.ask) continue;
     if (actual === undefined || !(actual >= Number(value))) {
       console.error(`gate: ${leg} ${name} is ${actual}, below ${value}`);
       Deno.exitCode = 1;
@@ -175,8 +160,47 @@ try {
       Deno.exitCode = 1;
     }
   }
+  if (values.ask) await answerGate(deps, drop, figures);
 } finally {
   await drop();
+}
+
+/**
+ * Measures the answers (`evaluateAnswers`), prints them and holds them to `--min` and `--max`;
+ * then drops the store and exits (without the exit, the process could wait on what the answers
+ * left open). With `--gate`
+ * the retrieval figures were measured first on the same import (`retrieval`), and a `--min`
+ * metric they report was held there, so it is not looked for here.
+ */
+async function answerGate(
+  deps: Deps,
+  drop: () => Promise<void>,
+  retrieval?: Record<string, Record<string, number>>,
+): Promise<never> {
+  const figures = await evaluateAnswers(deps) as Record<string, number>;
+  console.table({ ask: figures });
+  console.log(JSON.stringify(figures));
+  const heldByRetrieval = (metric = "") => {
+    const [leg, name] = metric.includes(".") ? metric.split(".", 2) : ["hybrid", metric];
+    return retrieval?.[leg ?? ""]?.[name ?? ""] !== undefined;
+  };
+  for (const rule of values.min ?? []) {
+    const [metric, value] = rule.split("=");
+    if (heldByRetrieval(metric)) continue;
+    if (!(figures[metric ?? ""]! >= Number(value))) {
+      console.error(`gate: ${metric} is below ${value}`);
+      Deno.exitCode = 1;
+    }
+  }
+  for (const rule of values.max ?? []) {
+    const [metric, value] = rule.split("=");
+    if (!(figures[metric ?? ""]! <= Number(value))) {
+      console.error(`gate: ${metric} is above ${value}`);
+      Deno.exitCode = 1;
+    }
+  }
+  await drop();
+  Deno.exit();
 }
 
 /**

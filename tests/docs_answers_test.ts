@@ -183,7 +183,7 @@ Deno.test("a short section is answered whole: a setting's default, the configura
     "How often does the server retry fetching the configuration from the forge?",
   );
   assert.equal(retry.citations[0]!.section, "Server > Environment variables > FORGE_RETRY");
-  assert.match(retry.answer, /^- Name: APP_FORGE_RETRY\.\n- Default: 3\.\n\nSpecify how many/);
+  assert.match(retry.answer, /^- Name: `APP_FORGE_RETRY`\.\n- Default: 3\.\n\nSpecify how many/);
   assert.match(retry.answer, /before we fail\.\n\[1\]$/, retry.answer);
   assert.equal(retry.citations.length, 1, retry.answer);
   // The sentence announcing the configuration brings it.
@@ -632,13 +632,178 @@ Deno.test("a short list a sentence announces is answered whole, as a list, its q
   const question = "What status codes does the API return for a bad parameter, an expression " +
     "that cannot be evaluated, and a timeout?";
   const answer = await ask(app, "docs", question);
-  assert.match(answer.answer, /one of these status codes: \[\d\]\n\n- 400 Bad Request/);
-  assert.match(answer.answer, /\n- 422 Unprocessable Entity .* \(see the expression guide\)\.\n/);
-  assert.match(answer.answer, /\n- 503 Service Unavailable when a query times out/);
+  assert.match(answer.answer, /one of these status codes: \[\d\]\n\n- `400 Bad Request`/);
+  assert.match(answer.answer, /\n- `422 Unprocessable Entity` .* \(see the expression guide\)\.\n/);
+  assert.match(answer.answer, /\n- `503 Service Unavailable` when a query times out/);
   const list = answer.citations.find((c) => c.quote.startsWith("- `400"))!;
   assert.equal(ERRORS.slice(list.start, list.end), list.quote);
   assert.match(list.quote, /cancelled\.$/);
   const page = await (await app.request(`/w/docs/-/ask?q=${encodeURIComponent(question)}`))
     .text();
   assert.match(page, /<blockquote class="source-lines">- `400 Bad Request`/);
+});
+
+// The fixtures below are shaped after passages of the NATS server and Prometheus documentation
+// (both Apache-2.0), reworded and cut down.
+const STARTUP = "# Windows Service\n\nThe server can run as a Windows service.\n\n" +
+  "## Service settings\n\n### `NATS_STARTUP_DELAY` environment variable\n\n" +
+  "The service manager waits for the server to signal that it has started. By default the " +
+  "server allows itself up to 10 seconds to send this signal. This adjustment can be " +
+  "necessary when the server takes longer than 10 seconds to recover its stream state and " +
+  "connect to its peers. If the server is not ready after this time, the service manager " +
+  "marks it as failed to start. To test a longer startup, place the storage on a slow " +
+  "network device or use a very large stream.\n\n### Log file\n\n" +
+  "The service writes its log to the file named by the log option.\n";
+
+Deno.test("a section headed by a setting's name leads its answer with that name", async () => {
+  const { db, app } = await docsWiki({ "windows": STARTUP, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "The service manager marks the server as failed to start because recovery of the stream " +
+      "state takes a while. How do we give it longer?",
+  );
+  const first = answer.citations[0]!;
+  assert.equal(
+    first.section,
+    "Windows Service > Service settings > `NATS_STARTUP_DELAY` environment variable",
+  );
+  // The sentences never say the setting's name; the answer does, from the heading.
+  assert.match(answer.answer, /^`NATS_STARTUP_DELAY` environment variable — /, answer.answer);
+  // The quote stays the page's own text.
+  assert.doesNotMatch(first.quote, /NATS_STARTUP_DELAY/);
+  // A question that names the setting gets no label: it knows the name.
+  const named = await ask(app, "docs", "How long does NATS_STARTUP_DELAY wait by default?");
+  assert.doesNotMatch(named.answer, /^`NATS_STARTUP_DELAY`/, named.answer);
+});
+
+const QUORUM = "# JetStream Clustering\n\nJetStream runs on a cluster of servers.\n\n" +
+  "## The quorum\n\nA quorum is half the cluster size plus one. So for a cluster size of 3, " +
+  "you need at least two JetStream servers available to store new messages.\n\n" +
+  "## Configuration\n\nEach server names its peers in its routes.\n";
+const WORKFLOW = "# CI workflows\n\nA workflow creates the streams.\n\n```yaml\non: push\njobs:\n" +
+  "  create_streams:\n    runs-on: ubuntu-latest\n    steps:\n" +
+  "      - name: three servers\n        uses: example/jetstream-action@main\n" +
+  "        with:\n          servers: three\n          messages: new\n" +
+  "          stored: still\n          up: true\n```\n\n## Secrets\n\n" +
+  "The workflow reads its credentials from secrets.\n";
+
+Deno.test("'run' in a question's story does not ask for code: a workflow file is not the amount asked", async () => {
+  const { db, app } = await docsWiki({ "clustering": QUORUM, "ci": WORKFLOW });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "We run three JetStream servers. How many have to be up for new messages to still be stored?",
+  );
+  assert.match(answer.answer, /at least two/, answer.answer);
+  assert.equal(answer.citations[0]!.page, "clustering", answer.answer);
+  assert.doesNotMatch(answer.answer, /```/, answer.answer);
+  // Asked as the verb of the question, "run" still asks for the command.
+  const run = await ask(app, "docs", "How do I run the workflow that creates the streams?");
+  assert.match(run.answer, /```yaml/, run.answer);
+});
+
+const ADMIN_API = "# HTTP API\n\nThe API answers under `/api/v1`.\n\n## TSDB Admin APIs\n\n" +
+  "These APIs expose database functions for the advanced user.\n\n### Snapshot\n\n" +
+  "Snapshot creates a snapshot of all current data under the TSDB's data directory and " +
+  "returns the directory as response. It will optionally skip snapshotting data that is only " +
+  "present in the head block, and which has not yet been compacted to disk.\n\n" +
+  "```\nPOST /api/v1/admin/tsdb/snapshot\nPUT /api/v1/admin/tsdb/snapshot\n```\n\n" +
+  "URL query parameters:\n\n- `skip_head=<bool>`: Skip data present in the head block.\n\n" +
+  "The snapshot is written next to the blocks it copies. Its name holds the time it was " +
+  "taken and a random suffix. Old snapshots are never removed by the server. Remove them " +
+  "yourself when they are no longer needed. A snapshot takes little space at first, as its " +
+  "files are hard links to the blocks.\n\n### Delete Series\n\n" +
+  "DeleteSeries deletes data for a selection of series in a time range.\n";
+
+Deno.test("a question asking how to do something is shown the code block right after the sentence that answers it", async () => {
+  const { db, app } = await docsWiki({ "api": ADMIN_API, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "How do I take a snapshot of the TSDB through the HTTP API?",
+  );
+  assert.equal(answer.citations[0]!.section, "HTTP API > TSDB Admin APIs > Snapshot");
+  assert.match(answer.answer, /```\nPOST \/api\/v1\/admin\/tsdb\/snapshot/, answer.answer);
+  // Asked what it does, not how: the sentence alone.
+  const what = await ask(app, "docs", "What does a snapshot of the TSDB return as its response?");
+  assert.doesNotMatch(what.answer, /```/, what.answer);
+});
+
+const VARIABLES = "# Configuration\n\nThe server reads one configuration file.\n\n" +
+  "## Variables\n\nServer configurations can specify variables.\n\n**Variables syntax:**\n\n" +
+  "* Are block-scoped.\n* Variables MUST be used to be recognized as such. The config parser " +
+  "will tell an `unknown field` from a variable by finding a reference to the variable.\n" +
+  "* Variables that are not defined are resolved from environment variables.\n\n" +
+  "**Resolution sequence:**\n\n* Look for the variable in the same scope.\n" +
+  "* Look for the variable in the parent scopes.\n* Look for an environment variable.\n" +
+  "* If not found, stop server startup with an error.\n\n## Includes\n\n" +
+  "A configuration file can include another one.\n";
+
+Deno.test("a list item of several sentences is one unit: its other sentences come with the one that matched", async () => {
+  const { db, app } = await docsWiki({
+    "configuration": VARIABLES,
+    "other": "# Other\n\nNothing.",
+  });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "Why does the config parser report an unknown field for a variable we defined?",
+  );
+  assert.match(
+    answer.answer,
+    /Variables MUST be used to be recognized as such\. The config parser/,
+  );
+  const cited = answer.citations.find((c) => c.quote.includes("The config parser"))!;
+  assert.match(cited.quote, /^\* Variables MUST be used/);
+});
+
+const STABILITY =
+  "# API Stability\n\nThe server promises API stability within a major version.\n\n" +
+  "Things considered stable for 3.x:\n\n* The query language and data model\n" +
+  "* Alerting and recording rules\n* Agent mode\n\nThings considered unstable for 3.x:\n\n" +
+  "* Any feature listed as experimental\n* Server-side HTTPS and basic authentication\n" +
+  "* Service discovery integrations\n\nAs long as you are not using any features marked as " +
+  "experimental, upgrades within a major version can usually be performed without any " +
+  "operational adjustments.\n\n## Deprecations\n\nFeatures are deprecated a release ahead.\n";
+
+Deno.test("a list item answering alone comes with the sentence that leads its list", async () => {
+  const { db, app } = await docsWiki({ "stability": STABILITY, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "Is server-side HTTPS and basic authentication covered by the 3.x stability promise?",
+  );
+  assert.match(
+    answer.answer,
+    /^Things considered unstable for 3\.x: \[1\] Server-side HTTPS and basic authentication/,
+    answer.answer,
+  );
+  assert.equal(answer.citations[0]!.quote, "Things considered unstable for 3.x:");
+});
+
+const PROMTOOL = "# promtool\n\nTooling for the monitoring server.\n\n## Commands\n\n" +
+  "### `promtool check metrics`\n\nPass metrics over stdin to check them for consistency.\n\n" +
+  "#### Flags\n\n| Flag | Description | Default |\n| --- | --- | --- |\n" +
+  "| `--extended` | Print extended information related to the cardinality of the metrics. | |\n" +
+  "| `--lint` | Linting checks to apply for metrics. Use `--lint=none` to disable linting. | `all` |\n\n" +
+  "### `promtool check rules`\n\nCheck if the rule files are valid or not.\n\n#### Flags\n\n" +
+  "| Flag | Description | Default |\n| --- | --- | --- |\n" +
+  "| `--duplicate-rules` | Report duplicate rules. | `false` |\n";
+
+Deno.test("a part under a name, headed by a word ('Flags'), leads its answer with both", async () => {
+  const { db, app } = await docsWiki({ "promtool": PROMTOOL, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const answer = await ask(app, "docs", "Which flag disables linting of the metrics?");
+  assert.equal(
+    answer.citations[0]!.section,
+    "promtool > Commands > `promtool check metrics` > Flags",
+    answer.answer,
+  );
+  assert.match(answer.answer, /^`promtool check metrics`, Flags:\n\n/, answer.answer);
 });

@@ -146,7 +146,7 @@ Deno.test("ask on the guide: a question naming a topic, a section or an amount i
   assert.match(
     title.answer,
     // (A short section is its answer whole: the announcement, the list and the example.)
-    /^The title is taken from the first of these that exists:\n\n1\. A title: field in YAML front matter at the very top of the file\.\n2\. The first heading/,
+    /^The title is taken from the first of these that exists:\n\n1\. A `title:` field in YAML front matter at the very top of the file\.\n2\. The first heading/,
   );
   await assertVerbatim(db, title);
   const confirm = await ask(app, "docs", "What does confirm_use do?");

@@ -154,3 +154,82 @@ Deno.test("an MCP call's answer is not copied into new responses to carry the CO
   await fromPage.body?.cancel();
   await response.body?.cancel();
 });
+
+/** How many times `run` starts reading a stream part by part (`for await` over a body). */
+async function streamsIterated(run: () => Promise<void>): Promise<number> {
+  const proto = ReadableStream.prototype as unknown as Record<symbol, (...a: unknown[]) => unknown>;
+  const original = proto[Symbol.asyncIterator]!;
+  let count = 0;
+  proto[Symbol.asyncIterator] = function (this: unknown, ...args: unknown[]) {
+    count++;
+    return original.apply(this, args);
+  };
+  try {
+    await run();
+  } finally {
+    proto[Symbol.asyncIterator] = original;
+  }
+  return count;
+}
+
+Deno.test("an MCP request whose Content-Length is declared is read in one piece, not part by part", async () => {
+  await using db = await freshDb();
+  const deps = testDeps(db);
+  await createWiki(db, { id: "docs", title: "Docs", visibility: "public" });
+  await writePage(deps, { wikiId: "docs", path: "Setup", markdown: "# Setup\nThe installer." }, {
+    source: "test",
+  });
+  const { app } = testApp(db);
+  const body = new TextEncoder().encode(JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "search", arguments: { query: "installer" } },
+  }));
+  const call = (headers: Record<string, string>) =>
+    app.request("/mcp/w/docs/", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json",
+        "mcp-protocol-version": "2025-11-25",
+        ...headers,
+      },
+      body,
+    });
+  let declared!: Response;
+  assert.equal(
+    await streamsIterated(async () =>
+      void (declared = await call({
+        "content-length": String(body.byteLength),
+      }))
+    ),
+    0,
+  );
+  assert.equal(declared.status, 200);
+  assert.match(await declared.text(), /"docs\/Setup"/);
+  // Without a length (a chunked body) it is read part by part, bounded as it comes.
+  let chunked!: Response;
+  assert.ok(await streamsIterated(async () => void (chunked = await call({}))) > 0);
+  assert.equal(chunked.status, 200);
+  assert.match(await chunked.text(), /"docs\/Setup"/);
+});
+
+Deno.test("an MCP body larger than its bound is refused whether its length is declared, understated or not given", async () => {
+  await using db = await freshDb();
+  const { app } = testApp(db);
+  const big = new Uint8Array(4 * 1024 * 1024 + 1).fill(0x20);
+  for (const length of [String(big.byteLength), "10", undefined]) {
+    const res = await app.request("/mcp/w/docs/", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json",
+        ...(length ? { "content-length": length } : {}),
+      },
+      body: big,
+    });
+    assert.equal(res.status, 413, String(length));
+    assert.match(await res.text(), /Payload Too Large/);
+  }
+});

@@ -17,7 +17,10 @@ const REDOCLY = "@redocly/cli@2.77.0";
 
 // Not example.com or localhost: Redocly warns about those as a server URL.
 const config = loadConfig({ BASE_URL: "https://wiki.internal" });
-const { db, drop } = await openThrowawayStore({ databaseUrl: undefined });
+// The document does not depend on the store: PostgreSQL when DATABASE_URL names one, else PGlite.
+const { db, drop } = await openThrowawayStore({
+  databaseUrl: Deno.env.get("DATABASE_URL") || undefined,
+});
 const file = await Deno.makeTempFile({ prefix: "openapi-", suffix: ".json" });
 try {
   const app = createApp({ config, db, log: createLog("error"), embedder: createOfflineEmbedder() });

@@ -1,4 +1,4 @@
-import { contentTerms, holdsInOrder } from "../text/terms.ts";
+import { contentTerms, holdsInOrder, isIdentifier } from "../text/terms.ts";
 import type { Passage } from "./passages.ts";
 import { plainText, type Sentence, splitSentences, wordCount } from "../text/sentences.ts";
 import {
@@ -17,7 +17,13 @@ import {
 } from "./topic.ts";
 import { type Question, withCompounds } from "./question.ts";
 import { findLoosely } from "./locate.ts";
-import { composeAnswer, rowLabel, smallTable, unitMarkdown } from "../text/unit_markdown.ts";
+import {
+  composeAnswer,
+  rowLabel,
+  smallTable,
+  unitMarkdown,
+  withCodeSpans,
+} from "../text/unit_markdown.ts";
 import { boundedMemo } from "../lib/bounded_memo.ts";
 import { calloutAround } from "../text/callouts.ts";
 
@@ -207,7 +213,10 @@ export function pickSentences(
     ...(sectioned(best.passage) ? topPageTerms(scored, passages, best, addresses) : []),
   ]);
   return {
-    picks: wholeShape(picks.map(({ terms, ...pick }) => ({ ...pick, coverage: covered(terms) }))),
+    picks: namedByHeading(
+      question,
+      wholeShape(picks.map(({ terms, ...pick }) => ({ ...pick, coverage: covered(terms) }))),
+    ),
     coverage: covered(union),
     agreed: agreed(question, best, passages),
     evidence: evidenceOf(question, best, scored, { idf, covered, union }),
@@ -455,6 +464,16 @@ export function sectioned(passage: Passage): boolean {
   return (passage.markdown.match(/^ {0,3}#{1,6}\s/gm) ?? []).length >= 2;
 }
 
+/**
+ * Whether a passage's page has exactly one heading, as SQuAD's paragraphs do (a title and its
+ * text): its lines are not read as a list's items by the rules for lists, which a line break
+ * before "3) is usually known as ozone" would otherwise start. A page of sections, or one without
+ * a heading (its title in front matter), is documentation.
+ */
+function oneHeading(passage: Passage): boolean {
+  return (passage.markdown.match(/^ {0,3}#{1,6}\s/gm) ?? []).length === 1;
+}
+
 /** The section a passage stands in, as a key. */
 const sectionKey = (p: Passage) => `${p.pageId}\u0000${p.section ?? ""}`;
 
@@ -655,11 +674,14 @@ function toPick(
  * - one ending in a colon announces what follows ("The title is taken from the first of these
  *   that exists:", "… is at:");
  * - one of fewer than four words is a heading in all but name ("Private endpoint only.");
+ * - a sentence answering a question that asks how to do something ("How do I take a
+ *   snapshot…?") brings the code block right after it (the request, the command);
  * - the first sentence that says what the question's topic is (a definition, or a sentence of
  *   the page or section named after it) goes on in the next one when that one holds the topic
  *   (`readsOn`, the topic's words) and neither announces its page nor ends in a colon.
  *
- * A code block of several lines follows only when the question asks for code (`asksForCode`).
+ * A code block of several lines follows only when the question asks for code (`asksForCode`)
+ * or how to do something.
  * At most `MAX_SENTENCES` in all. A sentence ending in a colon whose continuation does not
  * follow it (a code block the question does not ask for, the end of the passage, no room left)
  * is left out unless it is the best one (it may hold the answer itself): "No token is needed
@@ -685,17 +707,22 @@ function withContinuations(
   for (const [i, c] of chosen.entries()) {
     push(c);
     const announces = /:$/.test(c.plain) || wordCount(c.plain) < 4;
-    if (!announces && !(i === 0 && readsOn)) continue;
+    const howTo = question.wants.howTo && c.kind === "prose" && !announces;
+    if (!announces && !howTo && !(i === 0 && readsOn)) continue;
     const next = locatedSentences(c.passage).find((s) => s.start >= c.end);
     if (!next) continue;
+    // A question asking how to do something is shown how by the code block right after a
+    // sentence that answers it (the request, the command, the configuration).
+    const example = howTo && next.kind === "code";
+    if (!announces && !example && !(i === 0 && readsOn)) continue;
     const plain = plainText(next);
     // A code block of several lines answers only a question about code (`asksForCode`); one
     // line (a command, an address) reads as a sentence.
-    if (next.kind === "code" && !code && plain.includes("; ")) continue;
+    if (next.kind === "code" && !code && !example && plain.includes("; ")) continue;
     const terms = new Set([...withCompounds(question, plain), ...subsectionTerms(c.passage)]);
     // Reading on stays on the topic, and stops at a sentence that announces what follows.
     if (
-      !announces &&
+      !announces && !example &&
       (/:$/.test(plain) || announcesPage(next.text) || !readsOn!.some((t) => terms.has(t)))
     ) continue;
     // A small table announced ("There are other OCSP modes …:") follows whole, not its first row;
@@ -845,8 +872,8 @@ function listPick(base: Pick, items: (Sentence & { quote: string })[]): Pick {
   const lines: string[] = [];
   for (const u of items) {
     const marker = LIST_MARKER.exec(u.text)?.[1]?.replace(/[*+]/, "-");
-    if (marker) lines.push(`${marker} ${plainText(u)}`);
-    else if (lines.length > 0) lines[lines.length - 1] += ` ${plainText(u)}`;
+    if (marker) lines.push(`${marker} ${withCodeSpans(u)}`);
+    else if (lines.length > 0) lines[lines.length - 1] += ` ${withCodeSpans(u)}`;
   }
   const start = items[0]!.start;
   const end = items.at(-1)!.end;
@@ -861,6 +888,80 @@ function listPick(base: Pick, items: (Sentence & { quote: string })[]): Pick {
   };
 }
 
+/**
+ * The name a section's own heading gives it, as the answer shows it, when that heading is a
+ * name: an identifier (`LOG_STORE`, `scrape_interval`), or a heading that opens with code
+ * ("`NATS_STARTUP_DELAY` environment variable", "`promtool check metrics`"). With the names it
+ * holds (the code spans' text, or the identifier). Null for another heading, and for the page's
+ * own (its title: SQuAD's pages have no other).
+ */
+export function headingLabel(section: string | null): { label: string; names: string[] } | null {
+  const parts = (section ?? "").split(" > ");
+  if (parts.length < 2) return null;
+  const own = parts.at(-1)!.trim();
+  const named = nameOfHeading(own);
+  // A part under a name, headed by a word or two ("`promtool check metrics` > Flags",
+  // "`<scrape_config>` > Example"), is that name's: the answer is led by both. A heading in
+  // capitals is a name of its own (`BACKEND`), not a part.
+  if (named || parts.length < 3 || !/^\p{Lu}\p{Ll}+(?: \p{Ll}+)?$/u.test(own)) return named;
+  const parent = nameOfHeading(parts.at(-2)!.trim());
+  return parent ? { label: `${parent.label}, ${own}`, names: parent.names } : null;
+}
+
+/** A heading that is a name (see `headingLabel`), as the answer shows it, or null. */
+function nameOfHeading(own: string): { label: string; names: string[] } | null {
+  if (isIdentifier(own)) {
+    const name = own.replace(/`/g, "");
+    return { label: `\`${name}\``, names: [name] };
+  }
+  if (!/^`[^`]+`/.test(own)) return null;
+  // A link in the heading leaves its text (`cli exec` [#4103](…) → `cli exec` #4103).
+  const label = own.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1");
+  // The name without the marks around it (`<exemplars>`, `rate()`, `--agent`).
+  const names = [...own.matchAll(/`([^`]+)`/g)]
+    .map((m) => m[1]!.replace(/^\W+|\W+$/g, "")).filter(Boolean);
+  return names.length > 0 ? { label, names } : null;
+}
+
+/** Where a unit's markdown opens with a block (fenced code, a table, a list), not a sentence. */
+const OPENS_BLOCK = /^(?: {0,3}(?:`{3,}|~{3,})|\||\s*(?:[-*+]|\d{1,9}[.)])\s)/;
+
+/**
+ * In reference documentation the name of a setting, a command or a function is its section's
+ * heading, and the section's sentences never repeat it: "How do we give the server longer to
+ * start on Windows?" was answered from the `NATS_STARTUP_DELAY` section with "By default
+ * `nats-server` allows itself up to 10 seconds to send this signal", which does not say what
+ * to set. The first unit of each section an answer shows is led by that section's name
+ * (`headingLabel`) when neither the unit nor the question holds it: "`NATS_STARTUP_DELAY`
+ * environment variable — This adjustment can be necessary…"; a unit opening with a block gets
+ * the name on a line of its own. The quote stays the unit as the page has it (the citation's
+ * section names the heading).
+ */
+function namedByHeading(question: Question, picks: Pick[]): Pick[] {
+  const asked = question.text.toLowerCase();
+  const seen = new Set<string>();
+  return picks.map((p) => {
+    const key = sectionKey(p.passage);
+    if (seen.has(key)) return p;
+    seen.add(key);
+    const heading = headingLabel(p.passage.section);
+    if (!heading) return p;
+    const shown = p.shown.toLowerCase();
+    const held = heading.names.some((n) =>
+      shown.includes(n.toLowerCase()) || asked.includes(n.toLowerCase())
+    );
+    // An item shown alone reads as a sentence, beside another as a list: it is left as it is.
+    if (held || p.kind === "item") return p;
+    const { label } = heading;
+    // A table row read with its header ("`--lint` — Linting checks…") opens with a name too.
+    const opensRow = p.kind === "section" && /^[^\n—]{1,60} — /.test(p.shown);
+    if (OPENS_BLOCK.test(p.shown) || opensRow || (p.kind !== "prose" && p.kind !== "section")) {
+      return { ...p, shown: `${label}:\n\n${p.shown}`, plain: `${label}: ${p.plain}` };
+    }
+    return { ...p, shown: `${label} — ${p.shown}`, plain: `${label} — ${p.plain}` };
+  });
+}
+
 /** A whole section is the answer when its prose holds at most this many words… */
 const SHORT_SECTION_WORDS = 120;
 /** …in at most this many units (sentences, items, rows, code blocks)… */
@@ -873,7 +974,101 @@ const SHORT_SECTION_CODE_LINES = 30;
  * whole list (`wholeList`), else the picks.
  */
 function wholeShape(picks: Pick[]): Pick[] {
-  return wholeSection(picks) ?? wholeCallout(picks) ?? wholeList(picks);
+  const items = wholeItems(picks);
+  return wholeSection(items) ?? wholeCallout(items) ?? withListLead(wholeList(items));
+}
+
+/**
+ * A list item answering alone is read with the sentence that leads its list, as a table row is
+ * with its header: "Server-side HTTPS and basic authentication" says nothing of the question
+ * "Is it covered by the stability promise?" without "Things considered unstable for 3.x:". When
+ * the first unit of the answer is an item of a list (two items or more) and the unit right
+ * before the list is a sentence ending in a colon, that sentence comes first.
+ */
+function withListLead(picks: Pick[]): Pick[] {
+  const first = picks[0];
+  if (!first || first.kind !== "item" || oneHeading(first.passage)) return picks;
+  const units = locatedSentences(first.passage);
+  let at = units.findIndex((u) => u.start === first.start);
+  if (at < 0) return picks;
+  while (at > 0 && units[at - 1]!.kind === "item") at--;
+  let items = 0;
+  for (let i = at; i < units.length && units[i]!.kind === "item"; i++) {
+    if (ITEM_MARKER.test(units[i]!.text)) items++;
+  }
+  if (items < 2) return picks;
+  const lead = units[at - 1];
+  // A header, not a paragraph of its own: a long sentence ending in a colon says more than
+  // what the list is ("With an account token, the read routes above exist… and you can write:").
+  if (!lead || lead.kind !== "prose" || !/:$/.test(plainText(lead))) return picks;
+  if (wordCount(plainText(lead)) > LEAD_WORDS) return picks;
+  if (picks.some((p) => p.passage.pageId === first.passage.pageId && p.start === lead.start)) {
+    return picks;
+  }
+  const pick = toPick({
+    passage: first.passage,
+    sentence: lead,
+    plain: plainText(lead),
+    coverage: 0,
+  });
+  return [pick, ...picks];
+}
+
+/** The sentence leading a list is its header when it has at most this many words. */
+const LEAD_WORDS = 12;
+
+/** A list item's marker ("- ", "* ", "1. "). */
+const ITEM_MARKER = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
+
+/**
+ * A list item of several sentences is one unit: a sentence of it is shown with the others, from
+ * its marker on. Only in a list (two items or more): a paragraph whose line happens to begin with
+ * "2. " (a formula cut by a line break, in SQuAD's Oxygen) is no list. "* Variables MUST be used to be recognized as such. The config parser will
+ * distinguish `unknown field` from variable…" was answered with its second sentence alone, for
+ * a question on why an unused variable is an unknown field.
+ */
+function wholeItems(picks: Pick[]): Pick[] {
+  const out: Pick[] = [];
+  for (const p of picks) {
+    const item = p.kind === "item" && !oneHeading(p.passage) ? itemAround(p) : p;
+    const held = out.some((o) =>
+      o.passage.pageId === item.passage.pageId && item.start >= o.start && item.end <= o.end
+    );
+    if (!held) out.push(item);
+  }
+  return out;
+}
+
+/** The whole list item a pick's sentence stands in (the pick itself when it is the whole). */
+function itemAround(p: Pick): Pick {
+  const units = locatedSentences(p.passage);
+  const at = units.findIndex((u) => u.start === p.start);
+  if (at < 0) return p;
+  let from = at;
+  while (from > 0 && !ITEM_MARKER.test(units[from]!.text) && units[from - 1]!.kind === "item") {
+    from--;
+  }
+  let to = at;
+  while (
+    to + 1 < units.length && units[to + 1]!.kind === "item" &&
+    !ITEM_MARKER.test(units[to + 1]!.text)
+  ) to++;
+  if (from === to) return p;
+  const listed = units[from - 1]?.kind === "item" || units[to + 1]?.kind === "item";
+  if (!listed) return p;
+  const parts = units.slice(from, to + 1);
+  const plain = parts.map((u) => plainText(u)).join(" ");
+  const marker = /^\s*(\d{1,9}[.)])\s/.exec(parts[0]!.text)?.[1] ?? "-";
+  const start = parts[0]!.start;
+  const end = parts.at(-1)!.end;
+  return {
+    ...p,
+    quote: p.passage.markdown.slice(start, end),
+    start,
+    end,
+    plain,
+    shown: `${marker} ${parts.map((u) => withCodeSpans(u)).join(" ")}`,
+  };
 }
 
 /**

@@ -46,6 +46,8 @@ export type Wants = {
   code: boolean;
   /** An amount: how many, how much, how long, what percentage… (`asksForNumber`). */
   amount: boolean;
+  /** How to do something: "How do I…", "How can we…", "how to…" (`HOW_TO`). */
+  howTo: boolean;
   /** A number or a date, as the picker's `typeMatch` reads it. */
   numberOrDate: boolean;
   /** The answer token the window signals look for (src/ask/signals.ts). */
@@ -86,11 +88,15 @@ export function parseQuestion(text: string): Question {
 /** How many questions were parsed in this process: a test counts one per ask. */
 export const parses = { count: 0 };
 
+/** A question asking how to do something, in any of its sentences. */
+const HOW_TO = /\bhow\s+(?:do|can|could|should|would|must)\s+(?:i|we|you|one)\b|\bhow\s+to\b/i;
+
 function wantsOf(text: string): Wants {
   const q = text.toLowerCase();
   return {
     code: asksForCode(text),
     amount: asksForNumber(text),
+    howTo: HOW_TO.test(text),
     numberOrDate:
       /\b(how (many|much|long|old|far|tall|large|big)|what year|when|what percentage)\b/i.test(
         text,

@@ -36,11 +36,21 @@ export function pointsElsewhere(sentence: string): boolean {
  * as `{; "wiki": "docs",; …`.
  */
 export function asksForCode(question: string): boolean {
-  return CODE_WORDS.test(question) || CODE_TOKEN.test(question);
+  return CODE_WORDS.test(question) || RUN_ASKED.test(question) || CODE_TOKEN.test(question);
 }
 
+/**
+ * "Run" and "start" ask for a command only as the verb asked about ("How do I run promtool's
+ * tests?", "What do we run?", "…to start the server"). Said of the thing ("when Prometheus runs
+ * as an agent", "We run three JetStream servers. How many…", "refuses to start with…") they
+ * tell the story, and made a long configuration block a candidate that held the question's
+ * words by their number ("How many have to be up…" answered with a CI workflow file).
+ */
+const RUN_ASKED =
+  /\b(?:how\s+(?:do|does|can|could|should|would|to)\s+(?:\S+\s+){0,2}?|(?:what|which)\s+(?:\S+\s+){0,2}?(?:do|does|should|can|must)\s+(?:i|we|you)\s+|(?:need|want|have)\s+to\s+)(?:run|start)\b/i;
+
 const CODE_WORDS =
-  /\b(?:looks? like|commands?|run|runs|start|starts|install|configure|config|configuration|set ?up|example|snippet|script|syntax|curl|cli|flags?|options?|environment|env|variables?|deploy|build|request|response|json|yaml|sql|query)\b/i;
+  /\b(?:looks? like|commands?|install|configure|config|configuration|set ?up|example|snippet|script|syntax|curl|cli|flags?|options?|environment|env|variables?|deploy|build|request|response|json|yaml|sql|query)\b/i;
 const CODE_TOKEN = /`|(?:^|\s)(?:--?[a-z]|\/\w)|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\w=\w/;
 
 /**

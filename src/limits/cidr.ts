@@ -22,6 +22,8 @@ export function parseCidr(text: string): Cidr | null {
 
 /** The first range of `ranges` holding `address`, or null. */
 export function rangeOf(ranges: Cidr[], address: string): Cidr | null {
+  // No ranges configured (the default): nothing to parse the address for.
+  if (ranges.length === 0) return null;
   const bits = addressBits(address);
   if (bits === null) return null;
   return ranges.find((r) =>

@@ -126,6 +126,12 @@ function safeDecode(text: string): string {
 }
 
 /**
+ * A code span: a run of backticks not escaped, then text up to a run of the same length, over
+ * line breaks but not over a blank line.
+ */
+const CODE_SPAN = /(?<!\\)(`+)((?:[^\n]|\n(?![ \t]*\n))*?[^`])\1(?!`)/g;
+
+/**
  * Blanks out fenced code blocks and inline code spans, keeping every offset and newline,
  * so that links inside code are not taken for links.
  */
@@ -145,7 +151,10 @@ export function maskCode(markdown: string): string {
     return line;
   }).join("\n");
   // A span may run over a line break: its newlines stay, so line numbers stay those of the text.
-  return out.replace(/(`+)([\s\S]*?[^`])\1(?!`)/g, (span) => span.replace(/[^\n]/g, " "));
+  // It never runs over a blank line (a paragraph, list or table ends there), and a backtick
+  // escaped with a backslash opens none: one stray backtick in a table cell would otherwise mask
+  // every line up to the next backtick of the page, headings among them.
+  return out.replace(CODE_SPAN, (span) => span.replace(/[^\n]/g, " "));
 }
 
 /** What makes two links the same link: kind, target as written, section and label. */

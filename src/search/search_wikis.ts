@@ -255,6 +255,68 @@ function rescore(
   return rescored.sort((a, b) => b.score - a.score || a.chunk_id - b.chunk_id);
 }
 
+/** How close to a page's best chunk another of its chunks must score to take its place. */
+const OWN_HEADING_SHARE = 0.8;
+
+/**
+ * How many query words a chunk's own heading holds beyond its page's title: the last heading of
+ * its path; none for the page's lead (its heading is the title). Every chunk of a page carries
+ * the title and its ancestors' headings in its heading text, so these are what tell a page's
+ * sections apart.
+ */
+function ownHeadingWords(d: RescoreFields, terms: Set<string>): number {
+  const own = d.heading_path.at(-1);
+  if (own === undefined || own.trim() === d.title.trim()) return 0;
+  const title = new Set(contentWords(d.title));
+  const held = new Set<string>();
+  for (const token of own.split(/\s+/)) {
+    const words = contentWords(token);
+    // A setting's or tool's name (`get_page`) is held only whole and in order, as `namesTopic`
+    // has it: "How does a page get its title?" does not name `get_page`.
+    if (isIdentifier(token.replace(/^\W+|\W+$/g, "")) && !holdsInOrder([...terms], words)) continue;
+    for (const w of words) if (terms.has(w) && !title.has(w)) held.add(w);
+  }
+  return held.size;
+}
+
+/**
+ * Within a page, the section whose own heading names more of the query comes first: among the
+ * best `RESCORE_DEPTH` chunks, a page's best chunk trades places (and scores) with another chunk
+ * of the same page scoring at least `OWN_HEADING_SHARE` of it whose own heading holds more of
+ * the query's words (`ownHeadingWords`). BM25 weighs every heading of a chunk's path alike, so a
+ * subsection inherits its parent's words ("promtool check metrics › Flags" for "lint the
+ * metrics … using promtool") and a sibling wins on body words alone ("Symptoms" over "Option 2:
+ * Configure SELinux Policy (Recommended)" for "what is the recommended fix"). Scores only trade
+ * places, so the pages keep their order.
+ */
+function ownHeadingFirst(
+  hits: ChunkHit[],
+  details: Map<number, RescoreFields & { page_id: number }>,
+  terms: Set<string>,
+): ChunkHit[] {
+  const out = [...hits];
+  const depth = Math.min(out.length, RESCORE_DEPTH);
+  const seen = new Set<number>();
+  for (let i = 0; i < depth; i++) {
+    const top = details.get(out[i]!.chunk_id);
+    if (!top || top.text === null || seen.has(top.page_id)) continue;
+    seen.add(top.page_id);
+    let best = -1;
+    let most = ownHeadingWords(top, terms);
+    for (let j = i + 1; j < depth && out[j]!.score >= OWN_HEADING_SHARE * out[i]!.score; j++) {
+      const other = details.get(out[j]!.chunk_id);
+      if (!other || other.text === null || other.page_id !== top.page_id) continue;
+      const held = ownHeadingWords(other, terms);
+      if (held > most) [best, most] = [j, held];
+    }
+    if (best < 0) continue;
+    const [a, b] = [out[i]!, out[best]!];
+    out[i] = { ...b, score: a.score };
+    out[best] = { ...a, score: b.score };
+  }
+  return out;
+}
+
 /** Whether the query's words stand in the chunk only inside link syntax. */
 function isLinkOnly(d: RescoreFields & { text: string }, terms: Set<string>): boolean {
   if (!/\[\[|\]\(/.test(d.text)) return false;
@@ -352,7 +414,8 @@ export type RankOptions = {
  *
  * 1. both legs, as `mode` says, fused (`fusedChunks`), above the relevance floor;
  * 2. the best chunks re-scored by where the query's words stand (`rescore`: link-only chunks
- *    halved, a named title or heading lifted);
+ *    halved, a named title or heading lifted), then within each page the section whose own
+ *    heading holds more of the query first (`ownHeadingFirst`);
  * 3. pages whose title, path or last path segment equals the query first (`exactFirst`).
  *
  * After the lexical leg's statement, one more reads the texts re-scoring weighs, the pages the
@@ -401,7 +464,8 @@ export async function rankChunks(
   const exact = read.filter((r) => r.exact !== null && r.chunk_id !== null && inScope(r))
     .sort((a, b) => a.exact! - b.exact!);
   const hits: RankedChunk[] = [];
-  for (const hit of terms.size > 0 ? rescore(fused, rows, terms) : fused) {
+  const ranked = terms.size > 0 ? ownHeadingFirst(rescore(fused, rows, terms), rows, terms) : fused;
+  for (const hit of ranked) {
     const row = rows.get(hit.chunk_id);
     // A chunk whose row was asked for and is gone was deleted since its index was read.
     const pageId = row?.page_id ?? (needsRow(hit) ? undefined : hit.page_id);

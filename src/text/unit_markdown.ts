@@ -13,18 +13,18 @@ export function unitMarkdown(sentence: Sentence, markdown: string, start: number
   if (sentence.kind === "code") return fenced(sentence.text);
   if (sentence.kind === "item") {
     const marker = /^\s*(\d{1,9}[.)])\s/.exec(sentence.text)?.[1] ?? "-";
-    return `${marker} ${plainText(sentence)}`;
+    return `${marker} ${withCodeSpans(sentence)}`;
   }
   if (sentence.kind === "row") return rowWithHeader(sentence.text, headerAbove(markdown, start));
   return withCodeSpans(sentence);
 }
 
 /**
- * A prose sentence as clean markdown: its syntax gone as `plainText` takes it away, its code
- * spans kept as written (`--store_dir`, `nats account restore`: a name or a command reads as
+ * A prose sentence or a list item's text as clean markdown: its syntax gone as `plainText` takes
+ * it away (a list item's marker too), its code spans kept as written (`--store_dir`, `nats account restore`: a name or a command reads as
  * code, and a sentence beginning with one is not a fragment).
  */
-function withCodeSpans(sentence: Sentence): string {
+export function withCodeSpans(sentence: Sentence): string {
   const spans: string[] = [];
   const held = sentence.text.replace(/(`+)[^`\n]+?\1/g, (span) => {
     spans.push(span);
