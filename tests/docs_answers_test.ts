@@ -807,3 +807,21 @@ Deno.test("a part under a name, headed by a word ('Flags'), leads its answer wit
   );
   assert.match(answer.answer, /^`promtool check metrics`, Flags:\n\n/, answer.answer);
 });
+
+Deno.test("a frontier note names the question's missing subject words, not the words it is asked with", async () => {
+  const alerts = "# Alerting rules\n\n## Keeping alerts firing\n\n" +
+    "The optional `keep_firing_for` clause keeps an alert firing for the given duration after " +
+    "its condition was last met. This prevents flapping alerts.\n";
+  const { db, app } = await docsWiki({ "alerting": alerts, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "How do I make an alert stay firing after the condition clears, so it doesn't flap?",
+  );
+  assert.match(answer.answer, /keep_firing_for/);
+  const uncovered = answer.frontier.find((f) => f.kind === "uncovered")?.note ?? "";
+  // "flap" meets "flapping", "doesn" is half a contraction, "make" is how the question is asked.
+  assert.doesNotMatch(uncovered, /"flap"|"doesn"|"make"/, uncovered);
+  assert.match(uncovered, /"stay"/, "a subject word no passage holds is still named");
+});

@@ -4,6 +4,7 @@ import type { Answer, Citation, FrontierNote } from "./ask_schema.ts";
 import type { Passage } from "./passages.ts";
 import type { Question } from "./question.ts";
 import { selectMissingLinksFrom } from "../pages/mod.ts";
+import { formStems } from "./form_words.ts";
 
 /** A source older than this is noted as possibly stale. */
 const STALE_AFTER_DAYS = 365;
@@ -30,7 +31,11 @@ export async function frontierNotes(
   const inPassages = new Set(
     passages.flatMap((p) => [...contentTerms(`${p.title} ${p.section ?? ""} ${p.text}`).keys()]),
   );
-  const absent = [...qTerms].filter(([t]) => !inPassages.has(t)).map(([, word]) => word);
+  // The words a question is asked with ("How do I make …", "how long") are not what it is
+  // about: a page need not say them, and a note that none does only hides the words that matter.
+  const form = formStems(question);
+  const absent = [...qTerms].filter(([t]) => !inPassages.has(t) && !form.has(t))
+    .map(([, word]) => word);
   if (absent.length > 0) {
     notes.push({
       kind: "uncovered",
