@@ -156,7 +156,12 @@ Deno.test({
             (globalThis as unknown as HostGlobals).document.querySelector("iframe").style.height,
           ) > 300
         );
-        assert.ok((await excerpt.innerText()).length > first.quote.length);
+        // The quote stands alone until the page's excerpt comes back through the host: wait for it.
+        const longer = async () => (await excerpt.innerText()).length > first.quote.length;
+        for (let i = 0; i < 100 && !(await longer()); i++) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        assert.ok(await longer(), "the quote is shown inside a longer excerpt of its page");
         assert.equal(
           await frame.locator("html").getAttribute("data-theme"),
           theme,
