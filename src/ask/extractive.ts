@@ -875,17 +875,14 @@ function listPick(base: Pick, items: (Sentence & { quote: string })[]): Pick {
     if (marker) lines.push(`${marker} ${withCodeSpans(u)}`);
     else if (lines.length > 0) lines[lines.length - 1] += ` ${withCodeSpans(u)}`;
   }
-  const start = items[0]!.start;
-  const end = items.at(-1)!.end;
-  return {
-    ...base,
-    quote: base.passage.markdown.slice(start, end),
-    start,
-    end,
-    plain: lines.join(" "),
-    kind: "list",
-    shown: lines.join("\n"),
-  };
+  return { ...spanPick(base, items, lines.join(" "), lines.join("\n")), kind: "list" };
+}
+
+/** `base` made the span of its passage from `units[0]` to the last unit: one quote, shown so. */
+function spanPick(base: Pick, units: Sentence[], plain: string, shown: string): Pick {
+  const start = units[0]!.start;
+  const end = units.at(-1)!.end;
+  return { ...base, quote: base.passage.markdown.slice(start, end), start, end, plain, shown };
 }
 
 /**
@@ -1059,16 +1056,7 @@ function itemAround(p: Pick): Pick {
   const parts = units.slice(from, to + 1);
   const plain = parts.map((u) => plainText(u)).join(" ");
   const marker = /^\s*(\d{1,9}[.)])\s/.exec(parts[0]!.text)?.[1] ?? "-";
-  const start = parts[0]!.start;
-  const end = parts.at(-1)!.end;
-  return {
-    ...p,
-    quote: p.passage.markdown.slice(start, end),
-    start,
-    end,
-    plain,
-    shown: `${marker} ${parts.map((u) => withCodeSpans(u)).join(" ")}`,
-  };
+  return spanPick(p, parts, plain, `${marker} ${parts.map((u) => withCodeSpans(u)).join(" ")}`);
 }
 
 /**
