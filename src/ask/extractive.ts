@@ -303,10 +303,15 @@ function candidatesIn(question: Question, passage: Passage, rank: number): Candi
   const onNamedPage = topic !== null && sameTerms([...contentTerms(passage.title).keys()], topic);
   // The lead of the page the question's topic names says what the topic is.
   const lead = onNamedPage && !(passage.section ?? "").includes(" > ");
+  const aboutOutput = [...question.terms.keys()].some((t) => ABOUT_OUTPUT.has(t));
   return locatedSentences(passage).filter((s) =>
     s.text.length >= 20 && s.text.length <= LONGEST && !announcesPage(s.text) &&
-    !pointsElsewhere(s.text) && (code || s.kind !== "code" || statesDefault(s.text, number)) &&
-    !(s.kind === "row" && listsNames(s.text))
+    !pointsElsewhere(s.text) && !(s.kind === "row" && listsNames(s.text)) &&
+    (s.kind !== "code"
+      ? true
+      : printedOutput(s.text)
+      ? aboutOutput
+      : code || statesDefault(s.text, number))
   ).map(
     (s) => {
       const plain = plainText(s);
@@ -797,6 +802,26 @@ function statesDefault(text: string, number: boolean): boolean {
   return number && text.split("\n").length <= SETTING_LINES && /\bdefault\b/i.test(text) &&
     /\d/.test(text);
 }
+
+/**
+ * Whether a code block is what a program printed, not what to write or run: most of its lines
+ * open with a time stamp, as a server's log does. "How do I set up a cluster of three servers?"
+ * was answered with two blocks of nats-server's log lines, the commands that started the servers
+ * left out. Such a block answers only a question about what is logged or printed
+ * (`ABOUT_OUTPUT`).
+ */
+function printedOutput(text: string): boolean {
+  const lines = text.split("\n").filter((l) => l.trim() !== "" && !/^\s*(?:```|~~~)/.test(l));
+  const stamped = lines.filter((l) => STAMPED_LINE.test(l)).length;
+  return lines.length >= 2 && stamped >= lines.length * 0.6;
+}
+
+/** A line opening with a time stamp, after a bracketed process id or level if any. */
+const STAMPED_LINE =
+  /^\s*(?:\[[^\]\n]{1,40}\]\s*)?(?:\d{4}[-/.]\d{2}[-/.]\d{2}[ T]\d{2}:\d{2}|\d{2}:\d{2}:\d{2})/;
+
+/** The stems of a question about what a program logs or prints. */
+const ABOUT_OUTPUT = new Set(["log", "output", "print", "messag", "error", "warn", "line", "say"]);
 
 /** The words of what a table row names by its header (`rowLabel`: "Flag"). */
 function columnTerms(row: string, markdown: string, start: number): string[] {
