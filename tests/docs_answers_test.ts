@@ -825,3 +825,35 @@ Deno.test("a frontier note names the question's missing subject words, not the w
   assert.doesNotMatch(uncovered, /"flap"|"doesn"|"make"/, uncovered);
   assert.match(uncovered, /"stay"/, "a subject word no passage holds is still named");
 });
+
+const QUEUE = "# Task queue\n\nThe queue hands tasks to workers.\n\n" +
+  "## Retrying tasks\n\n" +
+  "A task that fails is retried three times, with a pause between attempts that doubles each " +
+  "time. Workers report each attempt to the scheduler, which writes it to the task's history. " +
+  "Each task may also carry an optional `hold_for` setting that keeps a failed task in the " +
+  "queue for the given duration after its last attempt. " +
+  "This can be used to keep a task from being dropped when its worker has a short outage. " +
+  "Tasks without the `hold_for` setting leave the queue after their last attempt. " +
+  "The history of a task is kept for thirty days, and the web view lists every attempt with its " +
+  "worker, its start and its end. Operators can retry a task by hand from that view, which " +
+  "starts a new attempt at once. A task retried by hand counts its attempts again from one, and " +
+  "its pause starts at the shortest again, whatever the earlier attempts were.\n\n" +
+  "## Workers\n\nA worker takes one task at a time from the queue.\n";
+
+Deno.test("an answer shows a section's sentences in page order: 'This can be used…' after what it refers to", async () => {
+  const { db, app } = await docsWiki({ "queue": QUEUE });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "How do I keep a failed task from being dropped when its worker has an outage?",
+  );
+  const setting = answer.answer.indexOf("optional `hold_for` setting");
+  const use = answer.answer.indexOf("This can be used");
+  assert.ok(setting >= 0 && use >= 0, answer.answer);
+  assert.ok(setting < use, answer.answer);
+  // Citations are numbered in the order the answer shows them, each quote at its offsets.
+  const starts = answer.citations.map((c) => c.start);
+  assert.deepEqual(starts, [...starts].sort((a, b) => a - b));
+  assert.equal(answer.citations[0]!.section, "Task queue > Retrying tasks");
+});

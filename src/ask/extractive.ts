@@ -183,6 +183,8 @@ export function pickSentences(
   passages: Passage[],
 ): {
   picks: Pick[];
+  /** The passage of the best unit (the answer shows its section first, in page order). */
+  bestPassage?: Passage;
   coverage: number;
   /** Search ranked the best sentence's passage first (`agreed`). */
   agreed: boolean;
@@ -215,13 +217,52 @@ export function pickSentences(
   return {
     picks: namedByHeading(
       question,
-      wholeShape(picks.map(({ terms, ...pick }) => ({ ...pick, coverage: covered(terms) }))),
+      inPageOrder(
+        wholeShape(picks.map(({ terms, ...pick }) => ({ ...pick, coverage: covered(terms) }))),
+      ),
     ),
+    bestPassage: best.passage,
     coverage: covered(union),
     agreed: agreed(question, best, passages),
     evidence: evidenceOf(question, best, scored, { idf, covered, union }),
   };
 }
+
+/**
+ * The units an answer shows from one section after its first, in the order the page has them;
+ * the sections in the order their best unit was picked. The best unit opens the answer, unless
+ * it refers back ("This can be used…", "It also…", `REFERS_BACK`) to what the page says before
+ * it: then its section's units all go in page order. Picked by score, "This can be used to
+ * prevent situations such as flapping alerts" opened an answer before the sentence it refers to
+ * ("There is also an optional `keep_firing_for` clause…"), and "This allows for…" came before
+ * "The NATS server supports running as a Windows service." A section's units keep their place
+ * among the other sections', so the first citation stays in the best section.
+ */
+function inPageOrder(picks: Pick[]): Pick[] {
+  // A sentence announcing what follows ("…one of these status codes:") stays right before it,
+  // and items shown one after the other stay one list.
+  const runs: Pick[][] = [];
+  for (const [i, p] of picks.entries()) {
+    const previous = picks[i - 1];
+    const joined = previous !== undefined &&
+      sectionKey(previous.passage) === sectionKey(p.passage) &&
+      (/:$/.test(previous.plain) || (previous.kind === "item" && p.kind === "item"));
+    if (joined) runs.at(-1)!.push(p);
+    else runs.push([p]);
+  }
+  const sections = [...new Set(runs.map((r) => sectionKey(r[0]!.passage)))];
+  const byPage = (a: Pick[], b: Pick[]) => a[0]!.start - b[0]!.start;
+  return sections.flatMap((key, i) => {
+    const own = runs.filter((r) => sectionKey(r[0]!.passage) === key);
+    const [first, ...rest] = own;
+    if (i > 0 || REFERS_BACK.test(first![0]!.plain)) return own.sort(byPage).flat();
+    return [first!, ...rest.sort(byPage)].flat();
+  });
+}
+
+/** A sentence that opens by referring to what comes before it. */
+const REFERS_BACK =
+  /^(?:This|These|That|Those|It|Its|They|Their|Such|In (?:this|that|such a) case|Otherwise)\b/;
 
 /** How many of the question's words the best sentence holds (its heading's too) to agree. */
 const AGREED_WORDS = 2;
