@@ -857,3 +857,32 @@ Deno.test("an answer shows a section's sentences in page order: 'This can be use
   assert.deepEqual(starts, [...starts].sort((a, b) => a - b));
   assert.equal(answer.citations[0]!.section, "Task queue > Retrying tasks");
 });
+
+const AGENT = "# Agent mode\n\nAgent mode forwards samples and keeps no local database.\n\n" +
+  "## Running in agent mode\n\n" +
+  "Start the server with the `--agent` flag to run it as an agent. " +
+  "It then serves a small status page on port 9095, without the query screens.\n\n" +
+  "The agent keeps a write-ahead log of the samples it has not forwarded yet, and replays it " +
+  "after a restart, so a short outage of the remote end loses nothing. The log is cut into " +
+  "segments of a fixed size, and a segment is deleted once every sample in it has been " +
+  "forwarded. When the remote end stays away for longer than the log can hold, the oldest " +
+  "segments go first, and the agent says so in its own log. Forwarding runs in parallel " +
+  "shards, whose number grows while the backlog grows and shrinks again when it is gone. " +
+  "Each shard sends batches of a few thousand samples, retried with a pause that doubles up " +
+  "to a limit.\n\n" +
+  "## Limits of agent mode\n\nAn agent evaluates no rules and answers no queries.\n";
+
+Deno.test("a sentence of documentation is shown with the rest of its short paragraph", async () => {
+  const { db, app } = await docsWiki({ "agent": AGENT });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "What does the --agent flag show when it runs as an agent?",
+  );
+  // The paragraph's second sentence says what the first one leads to: the port.
+  assert.match(answer.answer, /Start the server with the `--agent` flag[^[]*port 9095/);
+  const first = answer.citations[0]!;
+  assert.match(first.quote, /^Start the server with the `--agent` flag[\s\S]*query screens\.$/);
+  assert.equal(first.section, "Agent mode > Running in agent mode");
+});

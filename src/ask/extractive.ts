@@ -1016,7 +1016,61 @@ const SHORT_SECTION_CODE_LINES = 30;
  */
 function wholeShape(picks: Pick[]): Pick[] {
   const items = wholeItems(picks);
-  return wholeSection(items) ?? wholeCallout(items) ?? withListLead(wholeList(items));
+  return wholeSection(items) ?? wholeCallout(items) ??
+    wholeParagraphs(withListLead(wholeList(items)));
+}
+
+/** A sentence is shown with its whole paragraph when that has at most this many sentences… */
+const PARAGRAPH_SENTENCES = 4;
+/** …and this many words. */
+const PARAGRAPH_WORDS = 100;
+
+/**
+ * A sentence of documentation is shown with the rest of its paragraph, when that is short: the
+ * author wrote the paragraph as a unit, and its sentences lean on each other ("It also exposes a
+ * web UI on port 9095…" after "Use the `--agent` flag…"; a default stated in the sentence after
+ * the one that matched the question's words). One quote from the paragraph's first sentence to
+ * its last; the other picks from it go. Pages of one heading (SQuAD's paragraphs) are left as
+ * they are: there the paragraph is the page.
+ */
+function wholeParagraphs(picks: Pick[]): Pick[] {
+  return widened(
+    picks,
+    (p) => p.kind === "prose" && !oneHeading(p.passage) ? paragraphAround(p) : p,
+  );
+}
+
+/** The short paragraph a prose pick stands in, as one pick (the pick itself when it is alone). */
+function paragraphAround(p: Pick): Pick {
+  const { markdown } = p.passage;
+  const units = locatedSentences(p.passage);
+  const at = units.findIndex((u) => u.start === p.start);
+  if (at < 0) return p;
+  const joined = (a: { end: number }, b: { start: number }) =>
+    !/\n[ \t]*\n/.test(markdown.slice(a.end, b.start));
+  let from = at;
+  while (from > 0 && units[from - 1]!.kind === "prose" && joined(units[from - 1]!, units[from]!)) {
+    from--;
+  }
+  let to = at;
+  // A sentence announcing what follows the paragraph ("Parameters:") is left out with it.
+  while (
+    to + 1 < units.length && units[to + 1]!.kind === "prose" &&
+    joined(units[to]!, units[to + 1]!) && !/:$/.test(plainText(units[to + 1]!))
+  ) to++;
+  const parts = units.slice(from, to + 1);
+  if (parts.length < 2 || parts.length > PARAGRAPH_SENTENCES) return p;
+  if (parts.reduce((n, u) => n + wordCount(plainText(u)), 0) > PARAGRAPH_WORDS) return p;
+  const start = parts[0]!.start;
+  const end = parts.at(-1)!.end;
+  return {
+    ...p,
+    quote: markdown.slice(start, end),
+    start,
+    end,
+    plain: parts.map((u) => plainText(u)).join(" "),
+    shown: parts.map((u) => stopped(unitMarkdown(u, markdown, u.start))).join(" "),
+  };
 }
 
 /**
@@ -1069,13 +1123,18 @@ const ITEM_MARKER = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
  * a question on why an unused variable is an unknown field.
  */
 function wholeItems(picks: Pick[]): Pick[] {
+  return widened(picks, (p) => p.kind === "item" && !oneHeading(p.passage) ? itemAround(p) : p);
+}
+
+/** Each pick as `widen` makes it, leaving out those a wider one before them already holds. */
+function widened(picks: Pick[], widen: (p: Pick) => Pick): Pick[] {
   const out: Pick[] = [];
   for (const p of picks) {
-    const item = p.kind === "item" && !oneHeading(p.passage) ? itemAround(p) : p;
+    const whole = widen(p);
     const held = out.some((o) =>
-      o.passage.pageId === item.passage.pageId && item.start >= o.start && item.end <= o.end
+      o.passage.pageId === whole.passage.pageId && whole.start >= o.start && whole.end <= o.end
     );
-    if (!held) out.push(item);
+    if (!held) out.push(whole);
   }
   return out;
 }
