@@ -290,7 +290,7 @@ async function serve(
   const build = () => buildWith(reading, withBudget(c), only);
   // A task (`ask` where the client declares the Tasks extension) is answered before the SDK.
   const task = { deps, owner, build, serverInfo: SERVER_INFO };
-  const tasked = await answerTaskRequest(task, c.req.raw.headers, body);
+  const tasked = await answerTaskRequest(task, c.req.raw.headers, parsed);
   if (tasked) return tasked;
   const writes = deps.replicas !== undefined && callsWriteTool(parsed);
   // One read-only tool call the lean path may answer (src/kit/mcp/lean_call.ts).
