@@ -1083,16 +1083,13 @@ function paragraphAround(p: Pick): Pick {
   const parts = units.slice(from, to + 1);
   if (parts.length < 2 || parts.length > PARAGRAPH_SENTENCES) return p;
   if (parts.reduce((n, u) => n + wordCount(plainText(u)), 0) > PARAGRAPH_WORDS) return p;
-  const start = parts[0]!.start;
-  const end = parts.at(-1)!.end;
-  return {
-    ...p,
-    quote: markdown.slice(start, end),
-    start,
-    end,
-    plain: parts.map((u) => plainText(u)).join(" "),
-    shown: parts.map((u) => stopped(unitMarkdown(u, markdown, u.start))).join(" "),
-  };
+  const plain = parts.map((u) => plainText(u)).join(" ");
+  return spanPick(
+    p,
+    parts,
+    plain,
+    parts.map((u) => stopped(unitMarkdown(u, markdown, u.start))).join(" "),
+  );
 }
 
 /**
