@@ -12,6 +12,7 @@ import { EmbedderError } from "../lib/embedder.ts";
 import { BM25, CANDIDATES, fuse, lexicalWeight, storesVectors } from "./fusion.ts";
 import { lexicalTopK } from "./lexical_cache.ts";
 import { buildSnippet } from "./snippet.ts";
+import { withJoinedPairs } from "./joined_pairs.ts";
 import { contentTerms, holdsInOrder, isIdentifier } from "../text/terms.ts";
 import {
   type ChunkCandidate,
@@ -185,7 +186,9 @@ export async function withTexts<T extends { chunk_id: number }>(
  * Both legs (as `mode` says), fused, before re-scoring; `found` as in `lexicalTopK`. A chunk of
  * the in-memory lexical leg keeps its page (`page_id`). An embedder without stored vectors
  * (`storesVectors`: the offline one) has no vector leg: hybrid is the lexical leg, its scores at
- * the lexical share they always had (`ask`'s verdict was fitted on them).
+ * the lexical share they always had (`ask`'s verdict was fitted on them). The lexical leg reads
+ * the query with its phrasal verbs also written as one word (`withJoinedPairs`: "back up" finds
+ * "Backup").
  */
 async function fusedChunks(
   deps: SearchDeps,
@@ -199,7 +202,7 @@ async function fusedChunks(
     mode === "vector" ? [] : lexicalTopK(
       deps,
       wikiIds,
-      query,
+      withJoinedPairs(query),
       BM25,
       CANDIDATES,
       options.found,
