@@ -825,3 +825,44 @@ Deno.test("a frontier note names the question's missing subject words, not the w
   assert.doesNotMatch(uncovered, /"flap"|"doesn"|"make"/, uncovered);
   assert.match(uncovered, /"stay"/, "a subject word no passage holds is still named");
 });
+
+const ANTI_AFFINITY = "# Anti Affinity\n\n## Background\n\n" +
+  "A rollout can inject anti-affinity into the ReplicaSet. This prevents new pods from running " +
+  "on nodes which have the previous version's pods.\n\n" +
+  "## Enabling Anti-Affinity in Rollouts\n\n" +
+  "Users have a choice between these scheduling rules: `RequiredDuringScheduling` and " +
+  "`PreferredDuringScheduling`.\n\n" +
+  "`RequiredDuringScheduling` requires a new version's pods to be on a separate node than the " +
+  "previous versions. If this is not possible, the new version's pods will not be scheduled.\n\n" +
+  "Unlike the Required strategy, `PreferredDuringScheduling` does not force a new version's " +
+  "pods to be on a separate node than the previous versions. The scheduler attempts to place " +
+  "the new version's pods on separate node(s). The `Weight` is used to create a priority order " +
+  "for preferred anti-affinity rules.\n\n" +
+  "```yaml\nstrategy:\n  canary:\n    antiAffinity:\n      preferredDuringScheduling:\n" +
+  "        weight: 1 # Between 1 - 100\n```\n\n" +
+  "The main downside to this approach is that deployments can take longer because new nodes are " +
+  "more likely to be created in order to schedule pods with respect to anti-affinity rules. " +
+  "This delay most frequently occurs when a rollout has its own dedicated instance group, since " +
+  "new nodes are more likely to be created to honor anti-affinity rules.\n";
+
+Deno.test("an answer keeps the sentence that says what happens otherwise ('If this is not possible, …')", async () => {
+  const { db, app } = await docsWiki({
+    "anti-affinity": ANTI_AFFINITY,
+    "other": "# Other\n\n## Nodes\n\nNodes are machines.\n",
+  });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "With the required anti-affinity rule, what happens when there's no separate node for the new pods?",
+  );
+  assert.match(answer.answer, /requires a new version's pods to be on a separate node/);
+  assert.match(
+    answer.answer,
+    /If this is not possible, the new version's pods will not be scheduled/,
+  );
+  // Right after the sentence it qualifies, cut from the page as it stands.
+  const i = answer.citations.findIndex((c) => c.quote.startsWith("If this is not possible"));
+  assert.ok(i > 0, "the condition is cited");
+  assert.match(answer.citations[i - 1]!.quote, /requires a new version's pods/);
+});

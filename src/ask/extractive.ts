@@ -706,6 +706,18 @@ function withContinuations(
   };
   for (const [i, c] of chosen.entries()) {
     push(c);
+    const other = otherCase(c);
+    if (other) {
+      const terms = new Set([
+        ...withCompounds(question, other.plain),
+        ...subsectionTerms(c.passage),
+      ]);
+      push({
+        ...toPick({ passage: c.passage, sentence: other, plain: other.plain, coverage: 0 }),
+        terms,
+      });
+      continue;
+    }
     const announces = /:$/.test(c.plain) || wordCount(c.plain) < 4;
     const howTo = question.wants.howTo && c.kind === "prose" && !announces;
     if (!announces && !howTo && !(i === 0 && readsOn)) continue;
@@ -760,6 +772,30 @@ function withContinuations(
   const followed = (p: Pick, i: number) =>
     fitted[i + 1] !== undefined && continuation.get(key(p)) === key(fitted[i + 1]!);
   return fitted.filter((p, i) => i === 0 || !/:$/.test(p.plain) || followed(p, i));
+}
+
+/**
+ * A sentence that opens on a condition about the one before it ("If this is not possible, …",
+ * "If omitted, …", "Otherwise, …", "In this case, …") says what happens in the other case, and
+ * reads only after it.
+ */
+const OTHER_CASE =
+  /^(?:If (?:this|that|not|so|omitted|unset|empty|none)\b|Otherwise\b|In (?:this|that|either|such a) case\b)/;
+
+/**
+ * The sentence right after a prose pick, in its paragraph, that opens on a condition about it
+ * (`OTHER_CASE`): it follows the pick, whatever its words. "`RequiredDuring…` requires a new
+ * version's pods to be on a separate node than the previous versions. If this is not possible,
+ * the new version's pods will not be scheduled." was answered without its second sentence, the
+ * one that says what the question asked ("what happens when there's no separate node?").
+ */
+function otherCase(c: Pick): (Sentence & { quote: string; plain: string }) | null {
+  if (c.kind !== "prose") return null;
+  const next = locatedSentences(c.passage).find((s) => s.start >= c.end);
+  if (!next || next.kind !== "prose" || next.codeOf !== undefined) return null;
+  if (/\n[ \t]*\n/.test(c.passage.markdown.slice(c.end, next.start))) return null;
+  const plain = plainText(next);
+  return OTHER_CASE.test(plain) ? { ...next, plain } : null;
 }
 
 /** Share of the question's adjacent content-word pairs that stand within 3 words in `text`. */
