@@ -866,3 +866,19 @@ Deno.test("an answer keeps the sentence that says what happens otherwise ('If th
   assert.ok(i > 0, "the condition is cited");
   assert.match(answer.citations[i - 1]!.quote, /requires a new version's pods/);
 });
+
+Deno.test("half of a contraction is not a word of the question ('We'd', 'I'm')", async () => {
+  const bluegreen = "# BlueGreen\n\n## previewReplicaCount\n\n" +
+    "The PreviewReplicaCount field sets the number of replicas the new version runs before it " +
+    "is promoted. If omitted, the preview stack is scaled to 100% of the replicas.\n";
+  const { db, app } = await docsWiki({ "bluegreen": bluegreen, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "We'd like the preview stack to run few replicas while I'm testing. Is that possible?",
+  );
+  assert.match(answer.answer, /PreviewReplicaCount/);
+  const uncovered = answer.frontier.find((f) => f.kind === "uncovered")?.note ?? "";
+  assert.doesNotMatch(uncovered, /"d"|"m"/, uncovered);
+});
