@@ -882,3 +882,31 @@ Deno.test("half of a contraction is not a word of the question ('We'd', 'I'm')",
   const uncovered = answer.frontier.find((f) => f.kind === "uncovered")?.note ?? "";
   assert.doesNotMatch(uncovered, /"d"|"m"/, uncovered);
 });
+
+const WEB_METRICS = "# Web Metrics\n\nA web metric sends an HTTP request to an endpoint of some " +
+  "external service to obtain the measurement.\n\n## Optional web methods\n\n" +
+  "It is possible to use a POST or PUT request, by specifying the `method` and either `body` " +
+  "or `jsonBody` fields.\n\n" +
+  "```yaml\n  metrics:\n  - name: webmetric\n    successCondition: result == true\n" +
+  "    provider:\n      web:\n        method: POST # valid values are GET|POST|PUT\n" +
+  '        url: "http://my-server.com/api/v1/measurement"\n' +
+  "        timeoutSeconds: 20 # defaults to 10 seconds\n        headers:\n" +
+  "          - key: Content-Type\n            value: application/json\n" +
+  '        body: "string value"\n```\n\n' +
+  "```yaml\n  metrics:\n  - name: webmetric\n    provider:\n      web:\n        method: PUT\n" +
+  '        url: "http://my-server.com/api/v1/measurement"\n' +
+  "        timeoutSeconds: 20 # defaults to 10 seconds\n        jsonBody:\n          key1: value_1\n" +
+  '        jsonPath: "{$.data.ok}"\n```\n\n' +
+  "Setting a `body` or `jsonBody` field for a `GET` request will result in an error.\n";
+
+Deno.test("a default stated in a comment of a long example is an answer to 'how long', shown once", async () => {
+  const { db, app } = await docsWiki({ "analysis/web": WEB_METRICS, "other": "# Other\n\nNo." });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "How long does a web metric wait for the endpoint to answer if no timeout is set?",
+  );
+  assert.match(answer.answer, /```yaml\n\s*timeoutSeconds: 20 # defaults to 10 seconds\n```/);
+  assert.equal(answer.answer.match(/defaults to 10 seconds/g)?.length, 1, answer.answer);
+});

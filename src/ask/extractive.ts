@@ -303,7 +303,12 @@ function candidatesIn(question: Question, passage: Passage, rank: number): Candi
   const onNamedPage = topic !== null && sameTerms([...contentTerms(passage.title).keys()], topic);
   // The lead of the page the question's topic names says what the topic is.
   const lead = onNamedPage && !(passage.section ?? "").includes(" > ");
-  return locatedSentences(passage).filter((s) =>
+  const units = locatedSentences(passage).flatMap((s) =>
+    s.kind === "code" && number && !code && !statesDefault(s.text, number)
+      ? defaultLines(passage.markdown, s)
+      : [s]
+  );
+  return units.filter((s) =>
     s.text.length >= 20 && s.text.length <= LONGEST && !announcesPage(s.text) &&
     !pointsElsewhere(s.text) && (code || s.kind !== "code" || statesDefault(s.text, number)) &&
     !(s.kind === "row" && listsNames(s.text))
@@ -700,7 +705,8 @@ function withContinuations(
   /** Each announcing sentence's continuation, by key. */
   const continuation = new Map<string, string>();
   const push = (p: Pick & { terms: Set<string> }) => {
-    if (seen.has(key(p))) return;
+    // The same words twice (a line two examples of a page share) are shown once.
+    if (seen.has(key(p)) || out.some((o) => o.quote.trim() === p.quote.trim())) return;
     seen.add(key(p));
     out.push(p);
   };
@@ -832,6 +838,47 @@ const SETTING_LINES = 8;
 function statesDefault(text: string, number: boolean): boolean {
   return number && text.split("\n").length <= SETTING_LINES && /\bdefault\b/i.test(text) &&
     /\d/.test(text);
+}
+
+/** A comment stating a default with a number: `timeoutSeconds: 20 # defaults to 10 seconds`. */
+const DEFAULT_COMMENT = /(?:#|\/\/).*\bdefault(?:s|ed)?\b.*\d/i;
+
+/**
+ * The lines of a long code block that state a default with a number in a comment
+ * (`DEFAULT_COMMENT`), each with the comment lines above it and, when the comment has a line
+ * of its own (`# Defaults to 600s`), the setting line it describes: for a question asking for
+ * an amount, units that may answer, shown as the code they are. A long example block is not
+ * a candidate as a whole (`statesDefault`), and "How long does a web metric wait … if no
+ * timeout is set?" went unanswered although the example says `timeoutSeconds: 20 # defaults to
+ * 10 seconds`.
+ */
+function defaultLines(
+  markdown: string,
+  block: Sentence & { quote: string },
+): (Sentence & { quote: string; codeOf: string })[] {
+  const codeOf = /^ {0,3}(?:`{3,}|~{3,})\s*([\w+#.-]*)/.exec(block.quote)?.[1] ?? "";
+  const lines: [number, number][] = [];
+  for (let at = block.start; at < block.end;) {
+    const end = markdown.indexOf("\n", at);
+    const stop = end < 0 || end > block.end ? block.end : end;
+    lines.push([at, stop]);
+    at = stop + 1;
+  }
+  const comment = (line: string) => /^[ \t]*(?:#|\/\/)/.test(line);
+  const out: (Sentence & { quote: string; codeOf: string })[] = [];
+  for (const [i, [a, b]] of lines.entries()) {
+    const line = markdown.slice(a, b);
+    if (i === 0 || i === lines.length - 1 || !DEFAULT_COMMENT.test(line)) continue;
+    // A comment of its own line describes the setting below it.
+    const setting: [number, number] | undefined = comment(line)
+      ? lines.slice(i + 1, -1).find(([c, d]) => !comment(markdown.slice(c, d)))
+      : [a, b];
+    if (!setting || (out.length > 0 && out.at(-1)!.end >= setting[1])) continue;
+    const start = commentStart(markdown, a, lines[0]![1]);
+    const quote = markdown.slice(start, setting[1]);
+    out.push({ text: quote, start, end: setting[1], quote, kind: "prose", codeOf });
+  }
+  return out;
 }
 
 /** The words of what a table row names by its header (`rowLabel`: "Flag"). */
