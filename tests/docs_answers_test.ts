@@ -910,3 +910,26 @@ Deno.test("a default stated in a comment of a long example is an answer to 'how 
   assert.match(answer.answer, /```yaml\n\s*timeoutSeconds: 20 # defaults to 10 seconds\n```/);
   assert.equal(answer.answer.match(/defaults to 10 seconds/g)?.length, 1, answer.answer);
 });
+
+Deno.test("a section named after a name the question holds answers it only about what it stands under", async () => {
+  const analysis =
+    "# Analysis & Progressive Delivery\n\nAnalysis drives progressive delivery.\n\n" +
+    "## Handling Metric Results\n\n### Empty array\n\n#### Prometheus\n\n" +
+    "Metric providers can sometimes return empty array, e.g., no data returned from prometheus " +
+    "query.\n\n#### Datadog\n\nDatadog queries can return empty results.\n";
+  const metrics = "# Controller Metrics\n\nThe Argo Rollouts controller is already instrumented " +
+    "with Prometheus metrics available at `/metrics` in port 8090.\n\n" +
+    "## Installing and configuring Prometheus\n\nYou need Prometheus installed in your cluster.\n";
+  const { db, app } = await docsWiki({
+    "features/analysis": analysis,
+    "controller-metrics": metrics,
+  });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "On which port does the controller expose its Prometheus metrics?",
+  );
+  assert.equal(answer.citations[0]!.page, "controller-metrics", answer.answer);
+  assert.match(answer.answer, /^The Argo Rollouts controller is already instrumented .* port 8090/);
+});

@@ -298,7 +298,8 @@ function candidatesIn(question: Question, passage: Passage, rank: number): Candi
   const named = subject !== null && subject.every((t) => qSet.has(t));
   const name = headingName(passage.section);
   const identifier = headingIdentifier(passage.section);
-  const namedBy = (name !== null && name.every((w) => question.names.includes(w))) ||
+  const namedBy = (name !== null && name.every((w) => question.names.includes(w)) &&
+    asksUnder(question, passage)) ||
     (identifier !== null && holdsInOrder([...question.terms.keys()], identifier));
   const onNamedPage = topic !== null && sameTerms([...contentTerms(passage.title).keys()], topic);
   // The lead of the page the question's topic names says what the topic is.
@@ -365,6 +366,19 @@ function scoreCandidates(qTerms: string[], candidates: Candidate[]) {
   let scored = all.some((c) => c.coverage > 0) ? all.filter((c) => c.coverage > 0) : all;
   // A section named after a name the question holds ("Cursor") answers it.
   const byName = scored.find((c) => c.namedBy);
+  if (byName && Deno.env.get("DBGN")) {
+    console.log(
+      "BYNAME",
+      byName.coverage.toFixed(2),
+      "best",
+      scored[0]!.coverage.toFixed(2),
+      scored[0]!.score.toFixed(2),
+      byName.score.toFixed(2),
+      byName.passage.section,
+      "|",
+      scored[0]!.passage.section,
+    );
+  }
   if (byName) scored = [byName, ...scored.filter((c) => c !== byName)];
   return { idf, covered, scored };
 }
@@ -838,6 +852,23 @@ const SETTING_LINES = 8;
 function statesDefault(text: string, number: boolean): boolean {
   return number && text.split("\n").length <= SETTING_LINES && /\bdefault\b/i.test(text) &&
     /\d/.test(text);
+}
+
+/**
+ * Whether the question asks about what a section named after a name stands under: the section
+ * is its page's own ("Connecting an assistant > Cursor"), or the question shares a word with
+ * the heading right above it or with the page's title ("Can I run pipelines with Podman instead
+ * of Docker?" and "Docker > Tips and tricks > Podman"). A section of that name under another
+ * subject ("Analysis & Progressive Delivery > … > Empty array > Prometheus") is that subject for
+ * the named thing: "On which port does the controller expose its Prometheus metrics?" was
+ * answered first with how Prometheus's empty results are handled.
+ */
+function asksUnder(question: Question, passage: Passage): boolean {
+  const parts = (passage.section ?? "").split(" > ");
+  if (parts.length <= 2) return true;
+  return [parts.at(-2)!, passage.title].some((heading) =>
+    [...contentTerms(heading).keys()].some((t) => question.terms.has(t))
+  );
 }
 
 /** A comment stating a default with a number: `timeoutSeconds: 20 # defaults to 10 seconds`. */
