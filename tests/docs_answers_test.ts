@@ -933,3 +933,24 @@ Deno.test("a section named after a name the question holds answers it only about
   assert.equal(answer.citations[0]!.page, "controller-metrics", answer.answer);
   assert.match(answer.answer, /^The Argo Rollouts controller is already instrumented .* port 8090/);
 });
+
+Deno.test("a heading of capitalised words joined by hyphens ('Blue-Green') is not a setting's name", async () => {
+  const concepts = "# Concepts\n\nThe concepts of progressive delivery.\n\n" +
+    "## Deployment Strategies\n\n### Blue-Green\n\n" +
+    "A Blue-Green deployment has both the new and old version of the application deployed at " +
+    "the same time. During this time, only the old version receives production traffic.\n\n" +
+    "### Canary\n\nA Canary deployment exposes a subset of users to the new version.\n";
+  const aborted = "# Scaledown New Replicaset on Aborted Rollout\n\n" +
+    "Upon an aborted update, we may scale down the new replicaset for all strategies. " +
+    "`abortScaleDownDelaySeconds = nil` is the default, which means the new replicaset is " +
+    "scaled down in 30 seconds on abort by default.\n\n## Notes\n\nIt applies since v1.1.\n";
+  const { db, app } = await docsWiki({ "concepts": concepts, "scaledown-aborted-rs": aborted });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "After an aborted blue-green update, how long until the new ReplicaSet is scaled down, by default?",
+  );
+  assert.equal(answer.citations[0]!.page, "scaledown-aborted-rs", answer.answer);
+  assert.match(answer.answer, /30 seconds on abort/);
+});
