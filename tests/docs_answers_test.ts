@@ -954,3 +954,21 @@ Deno.test("a heading of capitalised words joined by hyphens ('Blue-Green') is no
   assert.equal(answer.citations[0]!.page, "scaledown-aborted-rs", answer.answer);
   assert.match(answer.answer, /30 seconds on abort/);
 });
+
+Deno.test("a server's log is no answer to how to do something; 'three' meets '3'", async () => {
+  // NATS's clustering page (eval/nats, Apache-2.0): its three-server example shows each
+  // server's command and then the log it printed.
+  const pages = (await Deno.readTextFile("eval/nats/pages.jsonl")).trim().split("\n")
+    .map((line) => JSON.parse(line) as { path: string; markdown: string });
+  const clustering = pages.find((p) => p.path === "configuration/clustering")!.markdown;
+  assert.match(clustering, /\[INF\] Listening for route connections/);
+  const { db, app } = await docsWiki({ "clustering": clustering, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const answer = await ask(app, "docs", "How do I set up a cluster of three servers?");
+  assert.doesNotMatch(answer.answer, /\[INF\]/, answer.answer);
+  assert.match(answer.answer, /cluster of 3 servers/, answer.answer);
+  assert.match(answer.answer, /nats-server -p 4222 -cluster/, answer.answer);
+  // Asked what the server logs, the log is what answers.
+  const logged = await ask(app, "docs", "What does the server log once a route is connected?");
+  assert.match(logged.answer, /\[INF\]/, logged.answer);
+});

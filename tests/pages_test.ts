@@ -11,7 +11,7 @@ import {
 } from "../src/pages/store.ts";
 import { writePage } from "../src/pages/write_page.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
-import { freshDb, testDeps } from "./helpers.ts";
+import { freshDb, testApp, testDeps } from "./helpers.ts";
 
 const by = { source: "test" };
 
@@ -55,6 +55,39 @@ Deno.test("a page created after the pages that link to it resolves their links",
   assert.deepEqual(await outgoing(db, "A"), [["Later page", "Later page"]]);
   assert.deepEqual(await outgoing(db, "B"), [["later_page", "Later page"]]);
   assert.deepEqual((await backlinks(db, "Later page")).sort(), ["A", "B"]);
+});
+
+Deno.test("a link written from the root of the site the wiki came from reaches its page", async () => {
+  // GitBook docs link from the repository's root (`/running-a-nats-service/configuration/…`)
+  // while the import started in `running-a-nats-service/`: the page is the longest path that
+  // ends the link's, whether it was written before or after the page that links to it.
+  await using db = await freshDb();
+  await wikiWith(db, {
+    "configuration/logging": "# Logging",
+    "logging": "# A page named like the last segment only",
+    "configuration": "See [logging](/running-a-nats-service/configuration/logging.md), " +
+      "[rotation](/running-a-nats-service/configuration/rotation.md#size) and " +
+      "[elsewhere](/other/place.md).",
+  });
+  assert.deepEqual(await outgoing(db, "configuration"), [
+    ["running-a-nats-service/configuration/logging", "configuration/logging"],
+    ["running-a-nats-service/configuration/rotation", null],
+    ["other/place", null],
+  ]);
+  await writePage(
+    testDeps(db),
+    { wikiId: "w", path: "configuration/rotation", markdown: "# Rotation" },
+    by,
+  );
+  assert.deepEqual((await outgoing(db, "configuration"))[1], [
+    "running-a-nats-service/configuration/rotation",
+    "configuration/rotation",
+  ]);
+  // The rendered page links there too, not to a page "not written yet".
+  const html = await (await testApp(db).app.request("/w/w/configuration")).text();
+  assert.match(html, /href="\/w\/w\/configuration\/logging"/);
+  assert.match(html, /href="\/w\/w\/configuration\/rotation#size"/);
+  assert.equal(html.match(/page not written yet/g)?.length, 1);
 });
 
 Deno.test("rename rewrites the pages that link to it, so backlinks stay right", async () => {

@@ -304,15 +304,21 @@ function candidatesIn(question: Question, passage: Passage, rank: number): Candi
   const onNamedPage = topic !== null && sameTerms([...contentTerms(passage.title).keys()], topic);
   // The lead of the page the question's topic names says what the topic is.
   const lead = onNamedPage && !(passage.section ?? "").includes(" > ");
+  const aboutOutput = [...question.terms.keys()].some((t) => ABOUT_OUTPUT.has(t));
   const units = locatedSentences(passage).flatMap((s) =>
-    s.kind === "code" && number && !code && !statesDefault(s.text, number)
+    s.kind === "code" && number && !code && !printedOutput(s.text) &&
+      !statesDefault(s.text, number)
       ? defaultLines(passage.markdown, s)
       : [s]
   );
   return units.filter((s) =>
     s.text.length >= 20 && s.text.length <= LONGEST && !announcesPage(s.text) &&
-    !pointsElsewhere(s.text) && (code || s.kind !== "code" || statesDefault(s.text, number)) &&
-    !(s.kind === "row" && listsNames(s.text))
+    !pointsElsewhere(s.text) && !(s.kind === "row" && listsNames(s.text)) &&
+    (s.kind !== "code"
+      ? true
+      : printedOutput(s.text)
+      ? aboutOutput
+      : code || statesDefault(s.text, number))
   ).map(
     (s) => {
       const plain = plainText(s);
@@ -912,6 +918,26 @@ function defaultLines(
   return out;
 }
 
+/**
+ * Whether a code block is what a program printed, not what to write or run: most of its lines
+ * open with a time stamp, as a server's log does. "How do I set up a cluster of three servers?"
+ * was answered with two blocks of nats-server's log lines, the commands that started the servers
+ * left out. Such a block answers only a question about what is logged or printed
+ * (`ABOUT_OUTPUT`).
+ */
+function printedOutput(text: string): boolean {
+  const lines = text.split("\n").filter((l) => l.trim() !== "" && !/^\s*(?:```|~~~)/.test(l));
+  const stamped = lines.filter((l) => STAMPED_LINE.test(l)).length;
+  return lines.length >= 2 && stamped >= lines.length * 0.6;
+}
+
+/** A line opening with a time stamp, after a bracketed process id or level if any. */
+const STAMPED_LINE =
+  /^\s*(?:\[[^\]\n]{1,40}\]\s*)?(?:\d{4}[-/.]\d{2}[-/.]\d{2}[ T]\d{2}:\d{2}|\d{2}:\d{2}:\d{2})/;
+
+/** The stems of a question about what a program logs or prints. */
+const ABOUT_OUTPUT = new Set(["log", "output", "print", "messag", "error", "warn", "line", "say"]);
+
 /** The words of what a table row names by its header (`rowLabel`: "Flag"). */
 function columnTerms(row: string, markdown: string, start: number): string[] {
   return [...contentTerms(rowLabel(row, markdown, start)).keys()];
@@ -989,17 +1015,14 @@ function listPick(base: Pick, items: (Sentence & { quote: string })[]): Pick {
     if (marker) lines.push(`${marker} ${withCodeSpans(u)}`);
     else if (lines.length > 0) lines[lines.length - 1] += ` ${withCodeSpans(u)}`;
   }
-  const start = items[0]!.start;
-  const end = items.at(-1)!.end;
-  return {
-    ...base,
-    quote: base.passage.markdown.slice(start, end),
-    start,
-    end,
-    plain: lines.join(" "),
-    kind: "list",
-    shown: lines.join("\n"),
-  };
+  return { ...spanPick(base, items, lines.join(" "), lines.join("\n")), kind: "list" };
+}
+
+/** `base` made the span of its passage from `units[0]` to the last unit: one quote, shown so. */
+function spanPick(base: Pick, units: Sentence[], plain: string, shown: string): Pick {
+  const start = units[0]!.start;
+  const end = units.at(-1)!.end;
+  return { ...base, quote: base.passage.markdown.slice(start, end), start, end, plain, shown };
 }
 
 /**
@@ -1173,16 +1196,7 @@ function itemAround(p: Pick): Pick {
   const parts = units.slice(from, to + 1);
   const plain = parts.map((u) => plainText(u)).join(" ");
   const marker = /^\s*(\d{1,9}[.)])\s/.exec(parts[0]!.text)?.[1] ?? "-";
-  const start = parts[0]!.start;
-  const end = parts.at(-1)!.end;
-  return {
-    ...p,
-    quote: p.passage.markdown.slice(start, end),
-    start,
-    end,
-    plain,
-    shown: `${marker} ${parts.map((u) => withCodeSpans(u)).join(" ")}`,
-  };
+  return spanPick(p, parts, plain, `${marker} ${parts.map((u) => withCodeSpans(u)).join(" ")}`);
 }
 
 /**

@@ -23,6 +23,20 @@ export function pathKey(path: string): string {
     .map((s) => s.trim().replace(/\s+/g, " ")).join("/");
 }
 
+/**
+ * The trailing runs of two segments or more of a key, longest first, the key itself left out:
+ * `docs/guides/setup` gives `guides/setup`. A link written from the root of the site a wiki was
+ * imported from (GitBook's `/running-a-nats-service/configuration/logging.md`) names its page
+ * with the folder the import started in; the page is the longest of these that exists. The same
+ * runs as the SQL of `resolveLinksOfPages` and `selectLinkTargets` (`KEY_SUFFIXES_SQL`).
+ */
+export function keySuffixes(key: string): string[] {
+  const parts = key.split("/");
+  const out: string[] = [];
+  for (let i = 1; i + 1 < parts.length; i++) out.push(parts.slice(i).join("/"));
+  return out;
+}
+
 /** The key of the last segment, so that `[[Setup]]` can find `Guides/Setup`. */
 export function nameKey(path: string): string {
   const key = pathKey(path);

@@ -253,9 +253,13 @@ export async function replaceLinksOfPages(
 
 /**
  * Points links at the pages they name: the page's own links, and every link in the wiki
- * whose target key is one of `keys` (the keys a write added or freed). A full path match
- * wins over a last-segment match; among those, the shortest path. Set-based: each distinct
- * target key is looked up once (not once per link row), and only rows that change are written.
+ * whose target key is one of `keys` (the keys a write added or freed), or ends with one of them
+ * after a `/` and reaches no page yet. A full path match wins; then a page whose path ends the
+ * target (`keySuffixes`: a link written from the root of the site the wiki was imported from,
+ * the longest such path first); a one-segment target meets a page by its last segment, the
+ * shortest path first. Set-based: each distinct target key is looked up once (not once per
+ * link row), and only rows that change are written. `selectLinkTargets` (src/spaces/store.ts)
+ * reads links by the same rule.
  */
 export async function resolveLinks(
   tx: Db,
@@ -278,11 +282,23 @@ export async function resolveLinksOfPages(
       SELECT from_page_id, position, target_key, to_page_id FROM links
       WHERE wiki_id = ${wikiId}
         AND (from_page_id = ANY(${pageIds}::bigint[]) OR target_key = ANY(${keys}::text[]))
+      UNION
+      SELECT l.from_page_id, l.position, l.target_key, l.to_page_id
+      FROM unnest(${keys}::text[]) AS k(key)
+      JOIN links l ON l.wiki_id = ${wikiId} AND l.to_page_id IS NULL
+        AND right(l.target_key, length(k.key) + 1) = '/' || k.key
+      WHERE strpos(k.key, '/') > 0
     ), best AS (
       SELECT k.target_key, (
         SELECT p.id FROM pages p
-        WHERE p.wiki_id = ${wikiId} AND (p.path_key = k.target_key OR p.name_key = k.target_key)
-        ORDER BY (p.path_key = k.target_key) DESC, length(p.path_key), p.path_key
+        WHERE p.wiki_id = ${wikiId} AND (p.path_key = k.target_key OR p.name_key = k.target_key
+          OR p.path_key = ANY(ARRAY(SELECT array_to_string(s.parts[i:], '/')
+            FROM (SELECT string_to_array(k.target_key, '/') AS parts) s,
+              generate_series(2, cardinality(s.parts) - 1) AS i)))
+        ORDER BY (p.path_key = k.target_key) DESC,
+          CASE WHEN strpos(k.target_key, '/') > 0 THEN -length(p.path_key)
+            ELSE length(p.path_key) END,
+          p.path_key
         LIMIT 1) AS page_id
       FROM (SELECT DISTINCT target_key FROM affected) k
     )

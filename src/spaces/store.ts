@@ -17,8 +17,9 @@ export type ChangeRow = HistoryRow & { current_path: string | null };
 export type LinkTarget = { path: string; title: string };
 
 /**
- * The existing page each link key reaches: a full path match first, then a last-segment
- * match, the shortest path among them (the rule `resolveLinks` stores links by).
+ * The existing page each link key reaches, by the rule `resolveLinksOfPages` stores links by: a
+ * full path match first, then the longest path that ends the key (`keySuffixes`), then for a
+ * one-segment key a last-segment match, the shortest path among them.
  */
 export async function selectLinkTargets(
   db: Db,
@@ -29,8 +30,13 @@ export async function selectLinkTargets(
   const rows = await db<{ key: string; path: string; title: string }>`
     SELECT DISTINCT ON (k.key) k.key, p.path, p.title
     FROM unnest(${[...new Set(keys)]}::text[]) AS k(key)
-    JOIN pages p ON p.wiki_id = ${wikiId} AND (p.path_key = k.key OR p.name_key = k.key)
-    ORDER BY k.key, (p.path_key = k.key) DESC, length(p.path_key), p.path_key`;
+    JOIN pages p ON p.wiki_id = ${wikiId} AND (p.path_key = k.key OR p.name_key = k.key
+      OR p.path_key = ANY(ARRAY(SELECT array_to_string(s.parts[i:], '/')
+        FROM (SELECT string_to_array(k.key, '/') AS parts) s,
+          generate_series(2, cardinality(s.parts) - 1) AS i)))
+    ORDER BY k.key, (p.path_key = k.key) DESC,
+      CASE WHEN strpos(k.key, '/') > 0 THEN -length(p.path_key) ELSE length(p.path_key) END,
+      p.path_key`;
   return new Map(rows.map((r) => [r.key, { path: r.path, title: r.title }]));
 }
 

@@ -56,12 +56,35 @@ export const lightStem: (word: string) => string = boundedMemo(stemOnce, 50_000)
  */
 export const stem: (word: string) => string = boundedMemo((word) => {
   if (SECURE_PROTOCOL.test(word)) return word;
+  const number = NUMBER_WORDS.indexOf(word);
+  if (number >= 0) return String(number);
   let light = stemOnce(word);
   // A plural of an -ing or -ed word loses that ending too: "settings" meets "setting".
   if (light !== word && /(?:ing|ed)$/.test(light)) light = stemOnce(light);
   light = undoubled(word, light).replace(AGENT_OF_EN_VERB, "$1en");
   return light.length > 3 && light.endsWith("e") && !/\d/.test(light) ? light.slice(0, -1) : light;
 }, 50_000);
+
+/**
+ * Numbers written as words are their digits: "a cluster of three servers" meets "a cluster of 3
+ * servers", "one agent" meets "1 agent". "How do I set up a cluster of three servers?" shared no number with the sentence
+ * that answers it ("how to run a cluster of 3 servers on the same host").
+ */
+const NUMBER_WORDS = [
+  "zero",
+  "one",
+  "two",
+  "three",
+  "four",
+  "five",
+  "six",
+  "seven",
+  "eight",
+  "nine",
+  "ten",
+  "eleven",
+  "twelve",
+];
 
 /**
  * A consonant doubled before -ing or -ed is one: "flapping" meets "flaps" (`flap`), "logging"

@@ -44,3 +44,14 @@ Deno.test("a doubled consonant before -ing or -ed is one, and a plural of an -in
 Deno.test("the halves of a negative contraction are not content words", () => {
   assert.deepEqual([...contentTerms("so it doesn't flap, isn't it").keys()], ["flap"]);
 });
+
+Deno.test("a number written as a word meets its digits", () => {
+  assert.equal(stem("three"), stem("3"));
+  assert.equal(stem("one"), stem("1"));
+  assert.deepEqual([...contentTerms("a cluster of three servers").keys()], [
+    "cluster",
+    "3",
+    "server",
+  ]);
+  assert.equal(lightStem("three"), "three", "the embedder's words are as they were indexed");
+});

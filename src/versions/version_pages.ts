@@ -1,7 +1,7 @@
 import type { Db } from "../db/db.ts";
 import { AppError } from "../errors.ts";
 import { extractLinks } from "../markdown/links.ts";
-import { cleanPath, pathKey } from "../markdown/paths.ts";
+import { cleanPath, keySuffixes, pathKey } from "../markdown/paths.ts";
 import type { PageRow } from "../db/page_row.ts";
 import {
   selectRevisionsOf,
@@ -125,7 +125,10 @@ export type VersionLink = {
   label: string | null;
 };
 
-/** The links out of a page's text, resolved against the version (by path, then by last segment). */
+/**
+ * The links out of a page's text, resolved against the version as live links are
+ * (`resolveLinksOfPages`): by path, then by the longest path ending it, then by last segment.
+ */
 export async function versionLinksOf(
   db: Db,
   version: Version,
@@ -135,7 +138,10 @@ export async function versionLinksOf(
   const byName = new Map<string, string>();
   for (const key of index.byKey.keys()) byName.set(key.slice(key.lastIndexOf("/") + 1), key);
   return extractLinks(page.markdown, page.path).map((l) => {
-    const key = index.byKey.has(l.targetKey) ? l.targetKey : byName.get(l.targetKey) ?? null;
+    const key = index.byKey.has(l.targetKey)
+      ? l.targetKey
+      : keySuffixes(l.targetKey).find((k) => index.byKey.has(k)) ?? byName.get(l.targetKey) ??
+        null;
     return {
       page: l.target,
       key: key ?? l.targetKey,
