@@ -972,3 +972,23 @@ Deno.test("a server's log is no answer to how to do something; 'three' meets '3'
   const logged = await ask(app, "docs", "What does the server log once a route is connected?");
   assert.match(logged.answer, /\[INF\]/, logged.answer);
 });
+
+Deno.test("a code block indented under a list item is code, not a line of prose", async () => {
+  const slack = "# Slack\n\n## Configuration\n\n" +
+    "1. Store the OAuth access token in the `argo-rollouts-notification-secret` secret.\n" +
+    "1. Annotation with more than one trigger, with multiple destinations and recipients:\n\n" +
+    "    ```yaml\n      apiVersion: argoproj.io/v1alpha1\n      kind: Rollout\n      metadata:\n" +
+    "        annotations:\n          notifications.argoproj.io/subscriptions: |\n" +
+    "            - trigger: [on-rollout-aborted]\n              destinations:\n" +
+    "                - service: slack\n                  recipients: [my-channel-21]\n    ```\n\n" +
+    "## Templates\n\nNotification templates can be customized.\n";
+  const { db, app } = await docsWiki({ "slack": slack, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "What does the annotation look like to send several triggers to multiple destinations?",
+  );
+  assert.match(answer.answer, /```yaml\n {2}apiVersion: argoproj\.io\/v1alpha1\n/, answer.answer);
+  assert.doesNotMatch(answer.answer, /yaml apiVersion/, answer.answer);
+});
