@@ -45,13 +45,16 @@ const HTML_TAG =
 const TAB_INFO = /\btab="[^"]*"/;
 const WIKILINK = /\[\[[^\]]*\]\]/;
 const INCLUDE = /\{%-?\s*include\b|\{\{[<%]|--8<--|<!--\s*include|^\s*::include\b/m;
+/** A blockquote's `>` left in the text: at a line's start, after a sentence, or doubled. */
+const QUOTE_MARKER = /(?:^|\n)[ \t]*>[ \t]|[.:!?] >[ \t]|>[ \t]*>[ \t]/;
 const CALLOUT =
   /(?:^|\n)\s*(?:>\s*)?(?:!!!|\?\?\?\+?|:::)\s*\w|\[!(?:NOTE|TIP|WARNING|IMPORTANT|CAUTION|INFO|DANGER)\]/i;
 
 /**
  * The kinds of source syntax a text shows (empty when clean): HTML tags, a table row glued with
  * commas, code lines glued with `;`, a tab's info string, wikilink syntax, an include directive,
- * a callout marker. Fenced code in a markdown answer is code, and is not looked into; nor is a
+ * a callout marker, a blockquote's `>` (an answer is paragraphs, lists, code and small tables:
+ * "You can use: > > * username/password > * nkeys" kept a quote's markers). Fenced code in a markdown answer is code, and is not looked into; nor is a
  * line of a plain-text snippet that is a line of one of the pages' code blocks (a snippet shows
  * a code block's lines one a line, unfenced: an HTML example's `<td>Transmitted</td>` is the
  * example, not markup the snippet failed to remove).
@@ -69,6 +72,7 @@ export function sourceSyntax(text: string, glued: GluedForms): string[] {
   if (WIKILINK.test(prose)) found.push("wikilink");
   if (INCLUDE.test(prose)) found.push("include");
   if (CALLOUT.test(prose)) found.push("callout");
+  else if (QUOTE_MARKER.test(prose)) found.push("quote");
   return found;
 }
 

@@ -992,3 +992,64 @@ Deno.test("a code block indented under a list item is code, not a line of prose"
   assert.match(answer.answer, /```yaml\n {2}apiVersion: argoproj\.io\/v1alpha1\n/, answer.answer);
   assert.doesNotMatch(answer.answer, /yaml apiVersion/, answer.answer);
 });
+
+const QUEUE = "# Task queue\n\nThe queue hands tasks to workers.\n\n" +
+  "## Retrying tasks\n\n" +
+  "A task that fails is retried three times, with a pause between attempts that doubles each " +
+  "time. Workers report each attempt to the scheduler, which writes it to the task's history. " +
+  "Each task may also carry an optional `hold_for` setting that keeps a failed task in the " +
+  "queue for the given duration after its last attempt. " +
+  "This can be used to keep a task from being dropped when its worker has a short outage. " +
+  "Tasks without the `hold_for` setting leave the queue after their last attempt. " +
+  "The history of a task is kept for thirty days, and the web view lists every attempt with its " +
+  "worker, its start and its end. Operators can retry a task by hand from that view, which " +
+  "starts a new attempt at once. A task retried by hand counts its attempts again from one, and " +
+  "its pause starts at the shortest again, whatever the earlier attempts were.\n\n" +
+  "## Workers\n\nA worker takes one task at a time from the queue.\n";
+
+Deno.test("an answer shows a section's sentences in page order: 'This can be used…' after what it refers to", async () => {
+  const { db, app } = await docsWiki({ "queue": QUEUE });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "How do I keep a failed task from being dropped when its worker has an outage?",
+  );
+  const setting = answer.answer.indexOf("optional `hold_for` setting");
+  const use = answer.answer.indexOf("This can be used");
+  assert.ok(setting >= 0 && use >= 0, answer.answer);
+  assert.ok(setting < use, answer.answer);
+  // Citations are numbered in the order the answer shows them, each quote at its offsets.
+  const starts = answer.citations.map((c) => c.start);
+  assert.deepEqual(starts, [...starts].sort((a, b) => a - b));
+  assert.equal(answer.citations[0]!.section, "Task queue > Retrying tasks");
+});
+
+const AGENT = "# Agent mode\n\nAgent mode forwards samples and keeps no local database.\n\n" +
+  "## Running in agent mode\n\n" +
+  "Start the server with the `--agent` flag to run it as an agent. " +
+  "It then serves a small status page on port 9095, without the query screens.\n\n" +
+  "The agent keeps a write-ahead log of the samples it has not forwarded yet, and replays it " +
+  "after a restart, so a short outage of the remote end loses nothing. The log is cut into " +
+  "segments of a fixed size, and a segment is deleted once every sample in it has been " +
+  "forwarded. When the remote end stays away for longer than the log can hold, the oldest " +
+  "segments go first, and the agent says so in its own log. Forwarding runs in parallel " +
+  "shards, whose number grows while the backlog grows and shrinks again when it is gone. " +
+  "Each shard sends batches of a few thousand samples, retried with a pause that doubles up " +
+  "to a limit.\n\n" +
+  "## Limits of agent mode\n\nAn agent evaluates no rules and answers no queries.\n";
+
+Deno.test("a sentence of documentation is shown with the rest of its short paragraph", async () => {
+  const { db, app } = await docsWiki({ "agent": AGENT });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "What does the --agent flag show when it runs as an agent?",
+  );
+  // The paragraph's second sentence says what the first one leads to: the port.
+  assert.match(answer.answer, /Start the server with the `--agent` flag[^[]*port 9095/);
+  const first = answer.citations[0]!;
+  assert.match(first.quote, /^Start the server with the `--agent` flag[\s\S]*query screens\.$/);
+  assert.equal(first.section, "Agent mode > Running in agent mode");
+});

@@ -152,7 +152,8 @@ Deno.test("ask on the guide: a question naming a topic, a section or an amount i
   const confirm = await ask(app, "docs", "What does confirm_use do?");
   assert.match(
     confirm.answer,
-    /^Private endpoint only\. \[1\] Call it after an answer that relied on a page\. \[2\]/,
+    // (One paragraph, one quote.)
+    /^Private endpoint only\. Call it after an answer that relied on a page\. \[1\]/,
   );
   await assertVerbatim(db, confirm);
 

@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
-import { McpServer } from "@modelcontextprotocol/server";
+import {
+  isLegacyRequest,
+  McpServer,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/server";
 import { Client, StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/client@2.4.0";
 import type { Hono } from "hono";
+import { isLegacyLeanCall, leanCallOf } from "../src/kit/mcp/lean_call.ts";
 import { writePage } from "../src/pages/write_page.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb, testApp, testDeps } from "./helpers.ts";
@@ -173,4 +178,39 @@ Deno.test("MCP: a lean call is counted and audited as the SDK's: usage and budge
   assert.deepEqual(remaining, [2, 1, 0]);
   // The budget holds on the lean path: the fourth call in the minute is refused.
   assert.equal((await call(4)).status, 429);
+});
+
+Deno.test("MCP: a lean call's era is the SDK's, decided by its header without parsing the body again", async () => {
+  const bodies = [
+    { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search", arguments: {} } },
+    { jsonrpc: "2.0", id: -7, method: "tools/call", params: { name: "fetch" } },
+    { jsonrpc: "2.0", id: "a", method: "tools/call", params: { name: "get_page", arguments: {} } },
+  ];
+  const versions = [null, ...SUPPORTED_PROTOCOL_VERSIONS, "2026-07-28", "2099-01-01"];
+  const extras: Record<string, string>[] = [{}, { "mcp-method": "tools/call" }, {
+    "mcp-name": "search",
+  }];
+  let decided = 0;
+  for (const body of bodies) {
+    for (const version of versions) {
+      for (const extra of extras) {
+        const headers = new Headers({ "content-type": "application/json", ...extra });
+        if (version !== null) headers.set("mcp-protocol-version", version);
+        const label = `${version} ${JSON.stringify(extra)} ${JSON.stringify(body)}`;
+        if (!leanCallOf(body, headers, new Set(["search", "fetch", "get_page"]))) continue;
+        const request = new Request("http://localhost/mcp/w/docs/", {
+          method: "POST",
+          headers,
+          body: JSON.stringify(body),
+        });
+        const ours = isLegacyLeanCall(headers);
+        // Undefined: left to the SDK (`Mcp-Method` or `Mcp-Name` sent).
+        assert.equal(ours === undefined, Object.keys(extra).length > 0, label);
+        if (ours === undefined) continue;
+        assert.equal(ours, await isLegacyRequest(request, body), label);
+        decided++;
+      }
+    }
+  }
+  assert.equal(decided, bodies.length * (1 + SUPPORTED_PROTOCOL_VERSIONS.length));
 });

@@ -57,3 +57,36 @@ Deno.test("deno task reindex re-splits pages stored by an older parser, and leav
   // A row far from the table's top is shown under its header's names, one row a line.
   assert.match(found.results[0]!.snippet, /^SETTING_77 — Required: No\. Default: 770\. /m);
 });
+
+const TAGS =
+  "---\ntitle: Tags\ndescription: Group runs by customer so you can filter the dashboard." +
+  "\n---\n\nAttach up to ten labels when you trigger a run.\n\n## Limits\n\nA label has at most " +
+  "128 characters.\n";
+
+Deno.test("search finds a page by its front matter's description, and reindex gives it to pages stored before", async () => {
+  await using db = await freshDb();
+  const { app, deps } = testApp(db);
+  await createWiki(db, { id: "ops", visibility: "public" });
+  await writePage(deps, { wikiId: "ops", path: "tags", markdown: TAGS }, by);
+  await writePage(deps, {
+    wikiId: "ops",
+    path: "runs",
+    markdown: "# Runs\n\nA run belongs to one project. The dashboard lists runs by start time.\n",
+  }, by);
+  const top = async () => {
+    const res = await app.request(
+      `/api/v1/public/wikis/ops/search?q=${encodeURIComponent("group runs by customer")}`,
+    );
+    return (await res.json() as { results: { page: string; section: string | null }[] })
+      .results[0];
+  };
+  // "customer" and "group" stand in the description alone: the page's lead is found by them.
+  assert.equal((await top())?.page, "tags");
+  assert.equal((await top())?.section, null);
+  // As an older release stored it: the lead's heading text without the description.
+  await db`UPDATE chunks SET heading_text = 'Tags'
+    WHERE page_id = (SELECT id FROM pages WHERE path = 'tags') AND ord = 0`;
+  assert.equal(await reparsePages(deps, null), 1, "only the page whose index lacks it");
+  assert.equal(await reparsePages(deps, "ops"), 0, "a second run has nothing to do");
+  assert.equal((await top())?.page, "tags");
+});

@@ -278,8 +278,8 @@ function weigh(
   terms: AskRetrieval["terms"],
   extractive: ReturnType<typeof pickSentences>,
 ): { evidence: Evidence; coverage: number; docs: boolean } {
-  const first = extractive.picks[0];
-  const docs = first !== undefined && sectioned(first.passage);
+  const first = extractive.bestPassage;
+  const docs = first !== undefined && sectioned(first);
   const subject = docs ? subjectOf(question) : question;
   const picked = subject === question ? extractive : pickSentences(subject, passages);
   const evidence = gatherEvidence(
@@ -287,7 +287,7 @@ function weigh(
     passages,
     docs ? terms.filter((t) => !isFormLexeme(question, t.term)) : terms,
     picked.evidence,
-    (picked.picks[0] ?? first)?.passage,
+    picked.bestPassage ?? first,
   );
   return { evidence, coverage: picked.coverage, docs };
 }

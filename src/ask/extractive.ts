@@ -183,6 +183,8 @@ export function pickSentences(
   passages: Passage[],
 ): {
   picks: Pick[];
+  /** The passage of the best unit (the answer shows its section first, in page order). */
+  bestPassage?: Passage;
   coverage: number;
   /** Search ranked the best sentence's passage first (`agreed`). */
   agreed: boolean;
@@ -215,13 +217,52 @@ export function pickSentences(
   return {
     picks: namedByHeading(
       question,
-      wholeShape(picks.map(({ terms, ...pick }) => ({ ...pick, coverage: covered(terms) }))),
+      inPageOrder(
+        wholeShape(picks.map(({ terms, ...pick }) => ({ ...pick, coverage: covered(terms) }))),
+      ),
     ),
+    bestPassage: best.passage,
     coverage: covered(union),
     agreed: agreed(question, best, passages),
     evidence: evidenceOf(question, best, scored, { idf, covered, union }),
   };
 }
+
+/**
+ * The units an answer shows from one section after its first, in the order the page has them;
+ * the sections in the order their best unit was picked. The best unit opens the answer, unless
+ * it refers back ("This can be used…", "It also…", `REFERS_BACK`) to what the page says before
+ * it: then its section's units all go in page order. Picked by score, "This can be used to
+ * prevent situations such as flapping alerts" opened an answer before the sentence it refers to
+ * ("There is also an optional `keep_firing_for` clause…"), and "This allows for…" came before
+ * "The NATS server supports running as a Windows service." A section's units keep their place
+ * among the other sections', so the first citation stays in the best section.
+ */
+function inPageOrder(picks: Pick[]): Pick[] {
+  // A sentence announcing what follows ("…one of these status codes:") stays right before it,
+  // and items shown one after the other stay one list.
+  const runs: Pick[][] = [];
+  for (const [i, p] of picks.entries()) {
+    const previous = picks[i - 1];
+    const joined = previous !== undefined &&
+      sectionKey(previous.passage) === sectionKey(p.passage) &&
+      (/:$/.test(previous.plain) || (previous.kind === "item" && p.kind === "item"));
+    if (joined) runs.at(-1)!.push(p);
+    else runs.push([p]);
+  }
+  const sections = [...new Set(runs.map((r) => sectionKey(r[0]!.passage)))];
+  const byPage = (a: Pick[], b: Pick[]) => a[0]!.start - b[0]!.start;
+  return sections.flatMap((key, i) => {
+    const own = runs.filter((r) => sectionKey(r[0]!.passage) === key);
+    const [first, ...rest] = own;
+    if (i > 0 || REFERS_BACK.test(first![0]!.plain)) return own.sort(byPage).flat();
+    return [first!, ...rest.sort(byPage)].flat();
+  });
+}
+
+/** A sentence that opens by referring to what comes before it. */
+const REFERS_BACK =
+  /^(?:This|These|That|Those|It|Its|They|Their|Such|In (?:this|that|such a) case|Otherwise)\b/;
 
 /** How many of the question's words the best sentence holds (its heading's too) to agree. */
 const AGREED_WORDS = 2;
@@ -1112,7 +1153,58 @@ const SHORT_SECTION_CODE_LINES = 30;
  */
 function wholeShape(picks: Pick[]): Pick[] {
   const items = wholeItems(picks);
-  return wholeSection(items) ?? wholeCallout(items) ?? withListLead(wholeList(items));
+  return wholeSection(items) ?? wholeCallout(items) ??
+    wholeParagraphs(withListLead(wholeList(items)));
+}
+
+/** A sentence is shown with its whole paragraph when that has at most this many sentences… */
+const PARAGRAPH_SENTENCES = 4;
+/** …and this many words. */
+const PARAGRAPH_WORDS = 100;
+
+/**
+ * A sentence of documentation is shown with the rest of its paragraph, when that is short: the
+ * author wrote the paragraph as a unit, and its sentences lean on each other ("It also exposes a
+ * web UI on port 9095…" after "Use the `--agent` flag…"; a default stated in the sentence after
+ * the one that matched the question's words). One quote from the paragraph's first sentence to
+ * its last; the other picks from it go. Pages of one heading (SQuAD's paragraphs) are left as
+ * they are: there the paragraph is the page.
+ */
+function wholeParagraphs(picks: Pick[]): Pick[] {
+  return widened(
+    picks,
+    (p) => p.kind === "prose" && !oneHeading(p.passage) ? paragraphAround(p) : p,
+  );
+}
+
+/** The short paragraph a prose pick stands in, as one pick (the pick itself when it is alone). */
+function paragraphAround(p: Pick): Pick {
+  const { markdown } = p.passage;
+  const units = locatedSentences(p.passage);
+  const at = units.findIndex((u) => u.start === p.start);
+  if (at < 0) return p;
+  const joined = (a: { end: number }, b: { start: number }) =>
+    !/\n[ \t]*\n/.test(markdown.slice(a.end, b.start));
+  let from = at;
+  while (from > 0 && units[from - 1]!.kind === "prose" && joined(units[from - 1]!, units[from]!)) {
+    from--;
+  }
+  let to = at;
+  // A sentence announcing what follows the paragraph ("Parameters:") is left out with it.
+  while (
+    to + 1 < units.length && units[to + 1]!.kind === "prose" &&
+    joined(units[to]!, units[to + 1]!) && !/:$/.test(plainText(units[to + 1]!))
+  ) to++;
+  const parts = units.slice(from, to + 1);
+  if (parts.length < 2 || parts.length > PARAGRAPH_SENTENCES) return p;
+  if (parts.reduce((n, u) => n + wordCount(plainText(u)), 0) > PARAGRAPH_WORDS) return p;
+  const plain = parts.map((u) => plainText(u)).join(" ");
+  return spanPick(
+    p,
+    parts,
+    plain,
+    parts.map((u) => stopped(unitMarkdown(u, markdown, u.start))).join(" "),
+  );
 }
 
 /**
@@ -1165,13 +1257,18 @@ const ITEM_MARKER = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
  * a question on why an unused variable is an unknown field.
  */
 function wholeItems(picks: Pick[]): Pick[] {
+  return widened(picks, (p) => p.kind === "item" && !oneHeading(p.passage) ? itemAround(p) : p);
+}
+
+/** Each pick as `widen` makes it, leaving out those a wider one before them already holds. */
+function widened(picks: Pick[], widen: (p: Pick) => Pick): Pick[] {
   const out: Pick[] = [];
   for (const p of picks) {
-    const item = p.kind === "item" && !oneHeading(p.passage) ? itemAround(p) : p;
+    const whole = widen(p);
     const held = out.some((o) =>
-      o.passage.pageId === item.passage.pageId && item.start >= o.start && item.end <= o.end
+      o.passage.pageId === whole.passage.pageId && whole.start >= o.start && whole.end <= o.end
     );
-    if (!held) out.push(item);
+    if (!held) out.push(whole);
   }
   return out;
 }

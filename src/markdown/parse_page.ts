@@ -4,9 +4,13 @@ import { docsText } from "./docs_blocks.ts";
 import { splitFrontMatter } from "./front_matter.ts";
 import { extractLinks, type ParsedLink } from "./links.ts";
 
-/** What a page's markdown yields: its title, links and passages, and its content hash. */
+/**
+ * What a page's markdown yields: its title, its front matter's `description` ("" without one),
+ * links and passages, and its content hash.
+ */
 export type ParsedPage = {
   title: string;
+  description: string;
   links: ParsedLink[];
   chunks: Chunk[];
   contentHash: string;
@@ -29,6 +33,7 @@ export async function parsePage(
   const pageTitle = (title?.trim() || fromFront || stripInline(heading) || path).slice(0, 500);
   return {
     title: pageTitle,
+    description: typeof data.description === "string" ? data.description.trim().slice(0, 500) : "",
     links: extractLinks(markdown, path),
     // Passages are what assistants read (`docsText`): callouts, tabs and steps as text, never
     // their syntax (`{% hint %}`, `:::note`, `!!! tip`, `<Tabs>`), which search would match.

@@ -18,7 +18,13 @@ import { batchRefusal } from "../limits/batch_limit.ts";
 import { DEFAULT_SCOPES } from "../oauth/scopes.ts";
 import type { WikiRow } from "../db/wiki_row.ts";
 import { calledTool, type ToolMiddleware } from "../kit/mcp/tool_middleware.ts";
-import { answerLean, leanCallOf, type LeanTool } from "../kit/mcp/lean_call.ts";
+import {
+  answerLean,
+  isLegacyLeanCall,
+  type LeanCall,
+  leanCallOf,
+  type LeanTool,
+} from "../kit/mcp/lean_call.ts";
 import { answerTaskRequest } from "../tasks/task_requests.ts";
 import { foundWiki, mayStartEarly, recentlyPublic } from "../access/early_admission.ts";
 import {
@@ -284,14 +290,20 @@ async function serve(
   const build = () => buildWith(reading, withBudget(c), only);
   // A task (`ask` where the client declares the Tasks extension) is answered before the SDK.
   const task = { deps, owner, build, serverInfo: SERVER_INFO };
-  const tasked = await answerTaskRequest(task, c.req.raw.headers, body);
+  const tasked = await answerTaskRequest(task, c.req.raw.headers, parsed);
   if (tasked) return tasked;
   const writes = deps.replicas !== undefined && callsWriteTool(parsed);
-  // The request's era, decided once for the lean path and the SDK's (unparseable JSON: the SDK
-  // reads the body for its error and decides there).
-  const legacy = parsed === undefined ? undefined : await isLegacyRequest(c.req.raw, parsed);
-  const leanAnswer = lean && legacy && deps.config.mcpLeanCalls
-    ? answerLeanCall(c, parsed, lean, (name) => lean.tool(reading, withBudget(c), name))
+  // One read-only tool call the lean path may answer (src/kit/mcp/lean_call.ts).
+  const call = lean && deps.config.mcpLeanCalls
+    ? leanCallOf(parsed, c.req.raw.headers, lean.tools)
+    : undefined;
+  // The request's era, decided once for the lean path and the SDK's: for a lean call by the
+  // SDK's answer for its header, else by the SDK on the body (unparseable JSON: the SDK reads
+  // the body for its error and decides there).
+  const legacy = (call && isLegacyLeanCall(c.req.raw.headers)) ??
+    (parsed === undefined ? undefined : await isLegacyRequest(c.req.raw, parsed));
+  const leanAnswer = call && legacy
+    ? answerLeanCall(call, (name) => lean!.tool(reading, withBudget(c), name))
     : undefined;
   const response = await leanAnswer ?? await serveBuilt(c, deps, body, parsed, build, legacy);
   const admitted = seen?.get(admission.wiki!) === "public";
@@ -319,15 +331,12 @@ type Lean = {
   tool: (deps: Deps, around: ToolMiddleware, name: string) => LeanTool | undefined;
 };
 
-/** The lean answer to a 2025-era request, or undefined when the SDK is to answer it. */
+/** The lean answer to a 2025-era call, or undefined when the SDK is to answer it. */
 async function answerLeanCall(
-  c: Context,
-  parsed: unknown,
-  lean: Lean,
+  call: LeanCall,
   toolOf: (name: string) => LeanTool | undefined,
 ): Promise<Response | undefined> {
-  const call = leanCallOf(parsed, c.req.raw.headers, lean.tools);
-  const tool = call && toolOf(call.name);
+  const tool = toolOf(call.name);
   return tool && await answerLean(call, tool);
 }
 

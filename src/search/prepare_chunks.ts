@@ -33,7 +33,7 @@ export async function prepareChunksOf(
       ord: c.ord,
       headingPath: c.headingPath,
       anchor: c.anchor,
-      headingText: headingTextOf(parsed.title, c.headingPath),
+      headingText: chunkHeadingText(parsed, c),
       text: c.text,
       embedding: null as Float32Array | null,
     }))
@@ -49,6 +49,22 @@ export async function prepareChunksOf(
     deps.log.warn("page stored without vectors: the embedder failed", { error: error.message });
     return prepared.map((chunks) => ({ chunks, embedder: null }));
   }
+}
+
+/**
+ * What BM25 weighs above a chunk's text: the title and headings (`headingTextOf`), and for the
+ * page's first chunk its front matter's `description`. Documentation sites (Mintlify, Docusaurus,
+ * Hugo) keep a page's one-line summary there and show it under the title, and it is not in the
+ * body: "Tags let you group runs…" named the page's topic in words no passage held, so search
+ * could not find the page by them. The first chunk is the page's lead (or its first section),
+ * which the summary introduces; the page's other chunks are told apart by their own headings.
+ */
+export function chunkHeadingText(
+  parsed: Pick<ParsedPage, "title" | "description">,
+  chunk: { ord: number; headingPath: string[] },
+): string {
+  const heading = headingTextOf(parsed.title, chunk.headingPath);
+  return chunk.ord === 0 && parsed.description ? `${heading} ${parsed.description}` : heading;
 }
 
 /** The title followed by the headings that are not just the title again. */

@@ -2,7 +2,7 @@ import type { WriteDeps } from "../deps.ts";
 import { EmbedderError } from "../lib/embedder.ts";
 import { storesVectors } from "./fusion.ts";
 import { parsePage } from "../markdown/parse_page.ts";
-import { prepareChunks } from "./prepare_chunks.ts";
+import { chunkHeadingText, prepareChunks } from "./prepare_chunks.ts";
 import {
   replaceChunks,
   selectPageChunks,
@@ -113,7 +113,8 @@ export async function reparsePages(
         stored.every((c, i) => {
           const p = parsed.chunks[i]!;
           return c.text === p.text && c.anchor === p.anchor &&
-            c.heading_path.join("\u0000") === p.headingPath.join("\u0000");
+            c.heading_path.join("\u0000") === p.headingPath.join("\u0000") &&
+            c.heading_text === chunkHeadingText(parsed, p);
         });
       if (same) continue;
       const prepared = await prepareChunks(deps, parsed);

@@ -12,7 +12,7 @@ import {
   postingsOf,
   topKChunks,
 } from "./lexical_index.ts";
-import { headingTextOf } from "./prepare_chunks.ts";
+import { chunkHeadingText } from "./prepare_chunks.ts";
 import { lexicalText } from "../text/terms.ts";
 import { selectDivergedPages, selectRevisionsOf } from "../versions/mod.ts";
 import { versionPageIndex } from "../versions/version_pages.ts";
@@ -387,7 +387,7 @@ async function chunkRevisions(
     }
     for (const c of parsed.chunks) {
       texts.push({
-        heading: lexicalText(headingTextOf(r.title, c.headingPath)),
+        heading: lexicalText(chunkHeadingText(parsed, c)),
         body: lexicalText(c.text),
       });
       chunks.push({

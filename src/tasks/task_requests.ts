@@ -34,9 +34,9 @@ const SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 export async function answerTaskRequest(
   ctx: TaskContext,
   headers: Headers,
-  body: Uint8Array,
+  parsed: unknown,
 ): Promise<Response | null> {
-  const rpc = parseRpc(body);
+  const rpc = rpcOf(parsed);
   if (!rpc) return null;
   const meta = rpc.params._meta as Record<string, unknown> | undefined;
   const version = meta?.[PROTOCOL_VERSION];
@@ -176,17 +176,8 @@ async function startTask(
   return row;
 }
 
-function parseRpc(body: Uint8Array): Rpc | null {
-  const text = new TextDecoder().decode(body);
-  // Every task request names a task (a `tasks/` method, a `task` param, the extension's id):
-  // other requests skip a second parse.
-  if (!text.includes("task")) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return null;
-  }
+/** The request in a parsed body (the endpoint parses it once) when it may be a task's. */
+function rpcOf(value: unknown): Rpc | null {
   if (!value || typeof value !== "object" || Array.isArray(value)) return null;
   const { id, method, params } = value as Record<string, unknown>;
   if (typeof method !== "string" || (typeof id !== "string" && typeof id !== "number")) {

@@ -27,6 +27,14 @@ const ABBREVIATIONS = new Set(
 const FENCE = /^[ \t]*(`{3,}|~{3,})/;
 const LIST_ITEM = /^\s{0,6}(?:[-*+]|\d{1,9}[.)])\s+/;
 const HEADING = /^ {0,3}#{1,6}(?:\s|$)/;
+/**
+ * A blockquote's markers at a line's start (`> `, `> > `): the quote's, not its text's. A quoted
+ * line is read as the line it quotes, so a quote's `>` line parts its paragraphs and `> * nkeys`
+ * is a list item. Before, a blockquote was one paragraph: "You can use:\n>\n> * username/password
+ * \n> * nkeys" was one sentence, answered as "You can use: > > * username/password > * nkeys".
+ */
+const QUOTE_MARKERS = /^[ \t]{0,3}(?:>[ \t]?)+/;
+const unquoted = (line: string) => line.replace(QUOTE_MARKERS, "");
 const TABLE_ROW = /^\s*\|.*\|/;
 const RULE = /^\s*(?:[-*_=|:]\s*){3,}$/;
 
@@ -43,7 +51,10 @@ export function splitSentences(text: string): Sentence[] {
   const lines = lineSpans(text);
   const push = (start: number, end: number, kind: Sentence["kind"]) => {
     const raw = text.slice(start, end);
-    const lead = raw.length - raw.trimStart().length;
+    // A quoted unit starts after its quote's markers (its quote is its text, not the `>`).
+    const lead = kind === "code"
+      ? raw.length - raw.trimStart().length
+      : /^(?:\s|>(?=[\s>]|$))*/.exec(raw)![0].length;
     const trail = raw.length - raw.trimEnd().length;
     const s = start + lead;
     const e = end - trail;
@@ -68,11 +79,12 @@ export function splitSentences(text: string): Sentence[] {
       i = j + 1;
       continue;
     }
-    if (!line.text.trim()) {
+    const body = unquoted(line.text);
+    if (!body.trim()) {
       i++;
       continue;
     }
-    if (HEADING.test(line.text)) {
+    if (HEADING.test(body)) {
       push(line.start, line.end, "heading");
       i++;
       continue;
@@ -84,13 +96,14 @@ export function splitSentences(text: string): Sentence[] {
       i++;
       continue;
     }
-    const isItem = LIST_ITEM.test(line.text);
+    const isItem = LIST_ITEM.test(body);
     // A block runs until a blank line, a new block, or (for a list item) the next item.
     let j = i + 1;
     while (j < lines.length) {
       const next = lines[j]!.text;
-      if (!next.trim() || FENCE.test(next) || HEADING.test(next) || TABLE_ROW.test(next)) break;
-      if (LIST_ITEM.test(next)) break;
+      const inner = unquoted(next);
+      if (!inner.trim() || FENCE.test(next) || HEADING.test(inner) || TABLE_ROW.test(next)) break;
+      if (LIST_ITEM.test(inner)) break;
       j++;
     }
     const blockEnd = lines[j - 1]!.end;
@@ -147,7 +160,7 @@ export function plainText(sentence: Pick<Sentence, "text" | "kind">): string {
       .filter(Boolean).join(", ");
   }
   if (sentence.kind === "heading") t = t.replace(/^ {0,3}#{1,6}\s*/, "").replace(/\s#+\s*$/, "");
-  t = t.replace(LIST_ITEM, "")
+  t = t.replace(/(^|\n)[ \t]{0,3}(?:>[ \t]?)+/g, "$1").replace(LIST_ITEM, "")
     // Admonition markers (Docusaurus `:::note` … `:::`, MkDocs `!!! warning "Title"`, GitHub
     // `[!NOTE]`) are the format's, not the text's.
     .replace(/(^|\n)[ \t]*:::[\w-]*/g, "$1")

@@ -74,3 +74,23 @@ Deno.test("a table row without its closing pipe is a row, not prose", () => {
     "| humanize1024 | Uses 1024. |";
   assert.deepEqual(splitSentences(text).map((s) => s.kind), ["heading", "markup", "row", "row"]);
 });
+
+Deno.test("a blockquote's lines are read as the lines they quote: paragraphs, list items", () => {
+  // NATS's accounts page (eval/nats): a quoted paragraph, a quoted list, a quoted paragraph.
+  const text = "> The user configuration map is the same. You can use:\n>\n" +
+    "> * username/password\n> * nkeys\n>\n> While the name _account_ implies one or more users,\n" +
+    "> think of one account as a container.";
+  const units = splitSentences(text);
+  assert.deepEqual(units.map((s) => [s.kind, plainText(s)]), [
+    ["prose", "The user configuration map is the same."],
+    ["prose", "You can use:"],
+    ["item", "Username/password."],
+    ["item", "Nkeys."],
+    [
+      "prose",
+      "While the name account implies one or more users, think of one account as a container.",
+    ],
+  ]);
+  for (const u of units) assert.equal(text.slice(u.start, u.end), u.text, "offsets are exact");
+  assert.ok(!units.some((u) => u.text.startsWith(">")), "a unit starts after its quote's markers");
+});

@@ -1,5 +1,6 @@
 import {
   type CallToolResult,
+  classifyInboundRequest,
   type McpServer,
   specTypeSchemas,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -55,6 +56,34 @@ export function leanCallOf(
   if (args !== undefined && !isObject(args)) return undefined;
   return { id: id as string | number, name, args };
 }
+
+/**
+ * Whether the SDK serves a call `leanCallOf` accepted as a 2025-era request (what
+ * `isLegacyRequest` says of it), without trying its body against the JSON-RPC schemas again.
+ * For that one shape (a `tools/call` whose params are `name` and `arguments` alone: no `_meta`,
+ * so no per-request envelope) the SDK's classification depends on the `MCP-Protocol-Version`
+ * header alone, and on `Mcp-Method`/`Mcp-Name` only beside an envelope or a 2026 header: the
+ * SDK's own `classifyInboundRequest` is asked once per header value leanCallOf lets through and
+ * its answer kept. With `Mcp-Method` or `Mcp-Name` sent, undefined: ask the SDK
+ * (`tests/mcp_lean_call_test.ts` holds the two to the same answers).
+ */
+export function isLegacyLeanCall(headers: Headers): boolean | undefined {
+  if (headers.has("mcp-method") || headers.has("mcp-name")) return undefined;
+  const version = headers.get("mcp-protocol-version");
+  let legacy = legacyByVersion.get(version);
+  if (legacy === undefined) {
+    const outcome = classifyInboundRequest({
+      httpMethod: "POST",
+      ...(version === null ? {} : { protocolVersionHeader: version }),
+      body: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search" } },
+    });
+    legacyByVersion.set(version, legacy = outcome.kind === "legacy");
+  }
+  return legacy;
+}
+
+/** `isLegacyLeanCall`'s answers, by header value (bounded: leanCallOf admits known versions). */
+const legacyByVersion = new Map<string | null, boolean>();
 
 /**
  * The tool `name` as the endpoint registers it, with `around` (its middleware) around its
