@@ -61,7 +61,7 @@ export const stem: (word: string) => string = boundedMemo((word) => {
   let light = stemOnce(word);
   // A plural of an -ing or -ed word loses that ending too: "settings" meets "setting".
   if (light !== word && /(?:ing|ed)$/.test(light)) light = stemOnce(light);
-  light = undoubled(word, light).replace(AGENT_OF_EN_VERB, "$1en");
+  light = undoubled(word, light).replace(AGENT_OF_EN_VERB, "$1en").replace(ACT_OF_ATE_VERB, "$1at");
   return light.length > 3 && light.endsWith("e") && !/\d/.test(light) ? light.slice(0, -1) : light;
 }, 50_000);
 
@@ -110,6 +110,14 @@ const SECURE_PROTOCOL = /^[a-z]*tps$/;
  * whole, as it must for "server" or "user").
  */
 const AGENT_OF_EN_VERB = /^([a-z]{3,}[^aeiou])ener$/;
+
+/**
+ * The act an `-ate` verb names is the verb's: "rotation" meets "rotate" and "rotated" (`rotat`),
+ * "validation" meets "validate", "migration" "migrate". Only in words of eight letters or more:
+ * "station" is not "state", nor "nation" NATS. "How do I rotate the log file?" missed the sentence
+ * on the "auto-rotation of log files" and opened with "The rest of the file specifies …".
+ */
+const ACT_OF_ATE_VERB = /^([a-z]{2,}[^aeiou\d])ation$/;
 
 function stemOnce(word: string): string {
   if (word.length <= 3 || /\d/.test(word)) return word;

@@ -55,3 +55,12 @@ Deno.test("a number written as a word meets its digits", () => {
   ]);
   assert.equal(lightStem("three"), "three", "the embedder's words are as they were indexed");
 });
+
+Deno.test("the act an -ate verb names meets the verb, in words of eight letters or more", () => {
+  assert.equal(stem("rotation"), stem("rotate"));
+  assert.equal(stem("rotations"), stem("rotated"));
+  assert.equal(stem("validation"), stem("validating"));
+  assert.notEqual(stem("station"), stem("state"));
+  assert.notEqual(stem("nation"), stem("nats"));
+  assert.equal(lightStem("rotation"), "rotation", "the embedder's words are as they were indexed");
+});
