@@ -132,7 +132,11 @@ Deno.test("guide questions answered from lists, tables and code quote the page v
       // A quote is one block: never a list item glued to prose, or code glued to text.
       // …or a whole list, when a step of it answers.
       const items = c.quote.split("\n").filter((l) => /^\s*([-*+]|\d+\.)\s/.test(l));
-      const lines = c.quote.split("\n").filter((l) => l.trim()).length;
+      // (An item's indented continuation line is part of the item.)
+      const lines = c.quote.split("\n").filter((l) =>
+        l.trim() && !/^\s+(?![-*+]\s|\d+\.\s)\S/.test(l)
+      )
+        .length;
       assert.ok(items.length <= 1 || items.length === lines, `${question}: ${c.quote}`);
       if (c.quote.includes("```")) assert.match(c.quote, /^```[\s\S]*```$/, c.quote);
     }

@@ -1060,3 +1060,25 @@ Deno.test("a sentence of documentation is shown with the rest of its short parag
   assert.match(first.quote, /^Start the server with the `--agent` flag[\s\S]*query screens\.$/);
   assert.equal(first.section, "Agent mode > Running in agent mode");
 });
+
+Deno.test("an item further down an answer comes with its list's lead and the rest of a short list, once", async () => {
+  // NATS's accounts page (eval/nats, Apache-2.0): a quote whose paragraph ends "You can use:"
+  // before three items (username/password, nkeys, and add permissions).
+  const pages = (await Deno.readTextFile("eval/nats/pages.jsonl")).trim().split("\n")
+    .map((line) => JSON.parse(line) as { path: string; markdown: string });
+  const accounts = pages.find((p) => p.path === "configuration/securing_nats/accounts")!.markdown;
+  const { db, app } = await docsWiki({ "accounts": accounts, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const answer = await ask(app, "docs", "How do I add a user with a password?");
+  assert.match(
+    answer.answer,
+    /You can use: \[\d\]\n\n- Username\/password\.\n- Nkeys\.\n- And add permissions\./,
+    answer.answer,
+  );
+  assert.doesNotMatch(answer.answer, /(^|\n)>|> >/, answer.answer);
+  // No part of the page is quoted twice.
+  const spans = answer.citations.map((c) => [c.start, c.end] as const).sort((a, b) => a[0] - b[0]);
+  for (let i = 1; i < spans.length; i++) {
+    assert.ok(spans[i]![0] >= spans[i - 1]![1], `quotes overlap: ${JSON.stringify(spans)}`);
+  }
+});

@@ -152,8 +152,8 @@ Deno.test("ask on the guide: a question naming a topic, a section or an amount i
   const confirm = await ask(app, "docs", "What does confirm_use do?");
   assert.match(
     confirm.answer,
-    // (One paragraph, one quote.)
-    /^Private endpoint only\. Call it after an answer that relied on a page\. \[1\]/,
+    // (One paragraph, one quote, and the list of parameters it announces.)
+    /^Private endpoint only\. Call it after an answer that relied on a page\. Parameters: \[1\]\n\n- `space`/,
   );
   await assertVerbatim(db, confirm);
 

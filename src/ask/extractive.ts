@@ -99,11 +99,12 @@ const OTHER_PART = 0.5;
 /** How many of the words the section lacks that sentence must hold (a part, not a shared word). */
 const PART_WORDS = 2;
 
+/** A unit of a passage's page, with its quote (and, for a code block, its code). */
+type LocatedUnit = Sentence & { quote: string; codeOf?: string };
+
 /** Sentences of a passage located in its page's markdown (quotes are cut from the page). */
-export function locatedSentences(
-  passage: Passage,
-): (Sentence & { quote: string; codeOf?: string })[] {
-  const out: (Sentence & { quote: string; codeOf?: string })[] = [];
+export function locatedSentences(passage: Passage): LocatedUnit[] {
+  const out: LocatedUnit[] = [];
   const blocks = codeBlocks(passage.markdown);
   for (const s of splitSentences(passage.text)) {
     if (s.kind === "heading" || s.kind === "markup") continue;
@@ -1183,8 +1184,9 @@ function paragraphAround(p: Pick): Pick {
   const units = locatedSentences(p.passage);
   const at = units.findIndex((u) => u.start === p.start);
   if (at < 0) return p;
+  // A blank line parts paragraphs, and so does a quote's line of `>` alone.
   const joined = (a: { end: number }, b: { start: number }) =>
-    !/\n[ \t]*\n/.test(markdown.slice(a.end, b.start));
+    !/\n[ \t]*(?:>[ \t]*)*\n/.test(markdown.slice(a.end, b.start));
   let from = at;
   while (from > 0 && units[from - 1]!.kind === "prose" && joined(units[from - 1]!, units[from]!)) {
     from--;
@@ -1212,35 +1214,59 @@ function paragraphAround(p: Pick): Pick {
  * with its header: "Server-side HTTPS and basic authentication" says nothing of the question
  * "Is it covered by the stability promise?" without "Things considered unstable for 3.x:". When
  * the first unit of the answer is an item of a list (two items or more) and the unit right
- * before the list is a sentence ending in a colon, that sentence comes first.
+ * before the list is a sentence ending in a colon, that sentence comes first. An item further
+ * down the answer comes with its lead and the rest of its list when that list is short
+ * (`announcedList`): "How do I add a user with a password?" ended with "And add permissions.",
+ * the last of three items under "You can use:" (username/password, nkeys, and add permissions).
  */
 function withListLead(picks: Pick[]): Pick[] {
-  const first = picks[0];
-  if (!first || first.kind !== "item" || oneHeading(first.passage)) return picks;
-  const units = locatedSentences(first.passage);
-  let at = units.findIndex((u) => u.start === first.start);
-  if (at < 0) return picks;
+  const out: Pick[] = [];
+  const has = (q: Pick) =>
+    out.some((o) => o.passage.pageId === q.passage.pageId && q.start >= o.start && q.end <= o.end);
+  for (const [i, p] of picks.entries()) {
+    const led = p.kind === "item" && !oneHeading(p.passage) ? listLeadOf(p) : null;
+    if (
+      !led || picks.some((o) => o.passage.pageId === p.passage.pageId && o.start === led.lead.start)
+    ) {
+      if (!has(p)) out.push(p);
+      continue;
+    }
+    const lead = toPick({
+      passage: p.passage,
+      sentence: led.lead,
+      plain: plainText(led.lead),
+      coverage: 0,
+    });
+    const list = i === 0 ? null : announcedList(lead, led.first);
+    if (i > 0 && !list) {
+      if (!has(p)) out.push(p);
+      continue;
+    }
+    for (const q of [lead, list ?? p]) if (!has(q)) out.push(q);
+  }
+  return out;
+}
+
+/**
+ * The sentence leading the list a pick is an item of, and the list's first item: when the list
+ * has two marked items or more and the unit before it is a short sentence ending in a colon.
+ */
+function listLeadOf(p: Pick): { lead: LocatedUnit; first: LocatedUnit } | null {
+  const units = locatedSentences(p.passage);
+  let at = units.findIndex((u) => u.start === p.start);
+  if (at < 0) return null;
   while (at > 0 && units[at - 1]!.kind === "item") at--;
   let items = 0;
   for (let i = at; i < units.length && units[i]!.kind === "item"; i++) {
     if (ITEM_MARKER.test(units[i]!.text)) items++;
   }
-  if (items < 2) return picks;
+  if (items < 2) return null;
   const lead = units[at - 1];
   // A header, not a paragraph of its own: a long sentence ending in a colon says more than
   // what the list is ("With an account token, the read routes above exist… and you can write:").
-  if (!lead || lead.kind !== "prose" || !/:$/.test(plainText(lead))) return picks;
-  if (wordCount(plainText(lead)) > LEAD_WORDS) return picks;
-  if (picks.some((p) => p.passage.pageId === first.passage.pageId && p.start === lead.start)) {
-    return picks;
-  }
-  const pick = toPick({
-    passage: first.passage,
-    sentence: lead,
-    plain: plainText(lead),
-    coverage: 0,
-  });
-  return [pick, ...picks];
+  if (!lead || lead.kind !== "prose" || !/:$/.test(plainText(lead))) return null;
+  if (wordCount(plainText(lead)) > LEAD_WORDS) return null;
+  return { lead, first: units[at]! };
 }
 
 /** The sentence leading a list is its header when it has at most this many words. */
@@ -1262,13 +1288,22 @@ function wholeItems(picks: Pick[]): Pick[] {
 
 /** Each pick as `widen` makes it, leaving out those a wider one before them already holds. */
 function widened(picks: Pick[], widen: (p: Pick) => Pick): Pick[] {
+  const within = (a: Pick, b: Pick) =>
+    a.passage.pageId === b.passage.pageId && a.start >= b.start && a.end <= b.end;
   const out: Pick[] = [];
   for (const p of picks) {
     const whole = widen(p);
-    const held = out.some((o) =>
-      o.passage.pageId === whole.passage.pageId && whole.start >= o.start && whole.end <= o.end
-    );
-    if (!held) out.push(whole);
+    if (out.some((o) => within(whole, o))) continue;
+    // A widened pick holding picks before it takes the place of the first and the others go:
+    // "Parameters:" widened to its paragraph held the paragraph's first two sentences, picked
+    // before it, and the answer showed them twice.
+    const at = out.findIndex((o) => within(o, whole));
+    if (at < 0) {
+      out.push(whole);
+      continue;
+    }
+    out[at] = whole;
+    for (let i = out.length - 1; i > at; i--) if (within(out[i]!, whole)) out.splice(i, 1);
   }
   return out;
 }
