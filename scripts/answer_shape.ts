@@ -63,7 +63,9 @@ export function sourceSyntax(text: string, glued: GluedForms): string[] {
   const prose = text.replace(/(^|\n) {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?\n {0,3}\2[^\n]*/g, "$1")
     .split("\n").filter((l) => !glued.codeLines.has(l.replace(/^… |\s…$/g, "").trim()))
     .join("\n")
-    .replace(/`[^`\n]*`/g, " ");
+    // A code span stands as a word: "Go to `Scopes` > `Bot Token Scopes`" is a menu's path,
+    // not a blockquote's doubled `>`.
+    .replace(/`[^`\n]*`/g, " code ");
   const found: string[] = [];
   if (HTML_TAG.test(prose)) found.push("html");
   if (glued.rows.some((r) => text.includes(r))) found.push("row_glued");

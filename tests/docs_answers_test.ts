@@ -826,6 +826,142 @@ Deno.test("a frontier note names the question's missing subject words, not the w
   assert.match(uncovered, /"stay"/, "a subject word no passage holds is still named");
 });
 
+const ANTI_AFFINITY = "# Anti Affinity\n\n## Background\n\n" +
+  "A rollout can inject anti-affinity into the ReplicaSet. This prevents new pods from running " +
+  "on nodes which have the previous version's pods.\n\n" +
+  "## Enabling Anti-Affinity in Rollouts\n\n" +
+  "Users have a choice between these scheduling rules: `RequiredDuringScheduling` and " +
+  "`PreferredDuringScheduling`.\n\n" +
+  "`RequiredDuringScheduling` requires a new version's pods to be on a separate node than the " +
+  "previous versions. If this is not possible, the new version's pods will not be scheduled. " +
+  "The rule is injected into the ReplicaSet's affinity. Pre-existing affinity rules are kept. " +
+  "The scheduler reads the rule when a pod is created. Pods that run already stay where they " +
+  "are.\n\n" +
+  "Unlike the Required strategy, `PreferredDuringScheduling` does not force a new version's " +
+  "pods to be on a separate node than the previous versions. The scheduler attempts to place " +
+  "the new version's pods on separate node(s). The `Weight` is used to create a priority order " +
+  "for preferred anti-affinity rules.\n\n" +
+  "```yaml\nstrategy:\n  canary:\n    antiAffinity:\n      preferredDuringScheduling:\n" +
+  "        weight: 1 # Between 1 - 100\n```\n\n" +
+  "The main downside to this approach is that deployments can take longer because new nodes are " +
+  "more likely to be created in order to schedule pods with respect to anti-affinity rules. " +
+  "This delay most frequently occurs when a rollout has its own dedicated instance group, since " +
+  "new nodes are more likely to be created to honor anti-affinity rules.\n";
+
+Deno.test("an answer keeps the sentence that says what happens otherwise ('If this is not possible, …')", async () => {
+  const { db, app } = await docsWiki({
+    "anti-affinity": ANTI_AFFINITY,
+    "other": "# Other\n\n## Nodes\n\nNodes are machines.\n",
+  });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "With the required anti-affinity rule, what happens when there's no separate node for the new pods?",
+  );
+  assert.match(answer.answer, /requires a new version's pods to be on a separate node/);
+  assert.match(
+    answer.answer,
+    /If this is not possible, the new version's pods will not be scheduled/,
+  );
+  // Right after the sentence it qualifies (in its quote or the one before), cut from the page.
+  const i = answer.citations.findIndex((c) => c.quote.includes("If this is not possible"));
+  assert.ok(i >= 0, "the condition is cited");
+  const before = answer.citations[i]!.quote.split("If this is not possible")[0]!;
+  assert.match(
+    /requires a new version's pods/.test(before) ? before : answer.citations[i - 1]?.quote ?? "",
+    /requires a new version's pods/,
+  );
+});
+
+Deno.test("half of a contraction is not a word of the question ('We'd', 'I'm')", async () => {
+  const bluegreen = "# BlueGreen\n\n## previewReplicaCount\n\n" +
+    "The PreviewReplicaCount field sets the number of replicas the new version runs before it " +
+    "is promoted. If omitted, the preview stack is scaled to 100% of the replicas.\n";
+  const { db, app } = await docsWiki({ "bluegreen": bluegreen, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "We'd like the preview stack to run few replicas while I'm testing. Is that possible?",
+  );
+  assert.match(answer.answer, /PreviewReplicaCount/);
+  const uncovered = answer.frontier.find((f) => f.kind === "uncovered")?.note ?? "";
+  assert.doesNotMatch(uncovered, /"d"|"m"/, uncovered);
+});
+
+const WEB_METRICS = "# Web Metrics\n\nA web metric sends an HTTP request to an endpoint of some " +
+  "external service to obtain the measurement.\n\n## Optional web methods\n\n" +
+  "It is possible to use a POST or PUT request, by specifying the `method` and either `body` " +
+  "or `jsonBody` fields.\n\n" +
+  "```yaml\n  metrics:\n  - name: webmetric\n    successCondition: result == true\n" +
+  "    provider:\n      web:\n        method: POST # valid values are GET|POST|PUT\n" +
+  '        url: "http://my-server.com/api/v1/measurement"\n' +
+  "        timeoutSeconds: 20 # defaults to 10 seconds\n        headers:\n" +
+  "          - key: Content-Type\n            value: application/json\n" +
+  '        body: "string value"\n```\n\n' +
+  "```yaml\n  metrics:\n  - name: webmetric\n    provider:\n      web:\n        method: PUT\n" +
+  '        url: "http://my-server.com/api/v1/measurement"\n' +
+  "        timeoutSeconds: 20 # defaults to 10 seconds\n        jsonBody:\n          key1: value_1\n" +
+  '        jsonPath: "{$.data.ok}"\n```\n\n' +
+  "Setting a `body` or `jsonBody` field for a `GET` request will result in an error.\n";
+
+Deno.test("a default stated in a comment of a long example is an answer to 'how long', shown once", async () => {
+  const { db, app } = await docsWiki({ "analysis/web": WEB_METRICS, "other": "# Other\n\nNo." });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "How long does a web metric wait for the endpoint to answer if no timeout is set?",
+  );
+  assert.match(answer.answer, /```yaml\n\s*timeoutSeconds: 20 # defaults to 10 seconds\n```/);
+  assert.equal(answer.answer.match(/defaults to 10 seconds/g)?.length, 1, answer.answer);
+});
+
+Deno.test("a section named after a name the question holds answers it only about what it stands under", async () => {
+  const analysis =
+    "# Analysis & Progressive Delivery\n\nAnalysis drives progressive delivery.\n\n" +
+    "## Handling Metric Results\n\n### Empty array\n\n#### Prometheus\n\n" +
+    "Metric providers can sometimes return empty array, e.g., no data returned from prometheus " +
+    "query.\n\n#### Datadog\n\nDatadog queries can return empty results.\n";
+  const metrics = "# Controller Metrics\n\nThe Argo Rollouts controller is already instrumented " +
+    "with Prometheus metrics available at `/metrics` in port 8090.\n\n" +
+    "## Installing and configuring Prometheus\n\nYou need Prometheus installed in your cluster.\n";
+  const { db, app } = await docsWiki({
+    "features/analysis": analysis,
+    "controller-metrics": metrics,
+  });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "On which port does the controller expose its Prometheus metrics?",
+  );
+  assert.equal(answer.citations[0]!.page, "controller-metrics", answer.answer);
+  assert.match(answer.answer, /^The Argo Rollouts controller is already instrumented .* port 8090/);
+});
+
+Deno.test("a heading of capitalised words joined by hyphens ('Blue-Green') is not a setting's name", async () => {
+  const concepts = "# Concepts\n\nThe concepts of progressive delivery.\n\n" +
+    "## Deployment Strategies\n\n### Blue-Green\n\n" +
+    "A Blue-Green deployment has both the new and old version of the application deployed at " +
+    "the same time. During this time, only the old version receives production traffic.\n\n" +
+    "### Canary\n\nA Canary deployment exposes a subset of users to the new version.\n";
+  const aborted = "# Scaledown New Replicaset on Aborted Rollout\n\n" +
+    "Upon an aborted update, we may scale down the new replicaset for all strategies. " +
+    "`abortScaleDownDelaySeconds = nil` is the default, which means the new replicaset is " +
+    "scaled down in 30 seconds on abort by default.\n\n## Notes\n\nIt applies since v1.1.\n";
+  const { db, app } = await docsWiki({ "concepts": concepts, "scaledown-aborted-rs": aborted });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "After an aborted blue-green update, how long until the new ReplicaSet is scaled down, by default?",
+  );
+  assert.equal(answer.citations[0]!.page, "scaledown-aborted-rs", answer.answer);
+  assert.match(answer.answer, /30 seconds on abort/);
+});
+
 Deno.test("a server's log is no answer to how to do something; 'three' meets '3'", async () => {
   // NATS's clustering page (eval/nats, Apache-2.0): its three-server example shows each
   // server's command and then the log it printed.
@@ -842,6 +978,26 @@ Deno.test("a server's log is no answer to how to do something; 'three' meets '3'
   // Asked what the server logs, the log is what answers.
   const logged = await ask(app, "docs", "What does the server log once a route is connected?");
   assert.match(logged.answer, /\[INF\]/, logged.answer);
+});
+
+Deno.test("a code block indented under a list item is code, not a line of prose", async () => {
+  const slack = "# Slack\n\n## Configuration\n\n" +
+    "1. Store the OAuth access token in the `argo-rollouts-notification-secret` secret.\n" +
+    "1. Annotation with more than one trigger, with multiple destinations and recipients:\n\n" +
+    "    ```yaml\n      apiVersion: argoproj.io/v1alpha1\n      kind: Rollout\n      metadata:\n" +
+    "        annotations:\n          notifications.argoproj.io/subscriptions: |\n" +
+    "            - trigger: [on-rollout-aborted]\n              destinations:\n" +
+    "                - service: slack\n                  recipients: [my-channel-21]\n    ```\n\n" +
+    "## Templates\n\nNotification templates can be customized.\n";
+  const { db, app } = await docsWiki({ "slack": slack, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "What does the annotation look like to send several triggers to multiple destinations?",
+  );
+  assert.match(answer.answer, /```yaml\n {2}apiVersion: argoproj\.io\/v1alpha1\n/, answer.answer);
+  assert.doesNotMatch(answer.answer, /yaml apiVersion/, answer.answer);
 });
 
 const QUEUE = "# Task queue\n\nThe queue hands tasks to workers.\n\n" +

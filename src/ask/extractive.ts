@@ -340,13 +340,20 @@ function candidatesIn(question: Question, passage: Passage, rank: number): Candi
   const named = subject !== null && subject.every((t) => qSet.has(t));
   const name = headingName(passage.section);
   const identifier = headingIdentifier(passage.section);
-  const namedBy = (name !== null && name.every((w) => question.names.includes(w))) ||
+  const namedBy = (name !== null && name.every((w) => question.names.includes(w)) &&
+    asksUnder(question, passage)) ||
     (identifier !== null && holdsInOrder([...question.terms.keys()], identifier));
   const onNamedPage = topic !== null && sameTerms([...contentTerms(passage.title).keys()], topic);
   // The lead of the page the question's topic names says what the topic is.
   const lead = onNamedPage && !(passage.section ?? "").includes(" > ");
   const aboutOutput = [...question.terms.keys()].some((t) => ABOUT_OUTPUT.has(t));
-  return locatedSentences(passage).filter((s) =>
+  const units = locatedSentences(passage).flatMap((s) =>
+    s.kind === "code" && number && !code && !printedOutput(s.text) &&
+      !statesDefault(s.text, number)
+      ? defaultLines(passage.markdown, s)
+      : [s]
+  );
+  return units.filter((s) =>
     s.text.length >= 20 && s.text.length <= LONGEST && !announcesPage(s.text) &&
     !pointsElsewhere(s.text) && !(s.kind === "row" && listsNames(s.text)) &&
     (s.kind !== "code"
@@ -407,6 +414,19 @@ function scoreCandidates(qTerms: string[], candidates: Candidate[]) {
   let scored = all.some((c) => c.coverage > 0) ? all.filter((c) => c.coverage > 0) : all;
   // A section named after a name the question holds ("Cursor") answers it.
   const byName = scored.find((c) => c.namedBy);
+  if (byName && Deno.env.get("DBGN")) {
+    console.log(
+      "BYNAME",
+      byName.coverage.toFixed(2),
+      "best",
+      scored[0]!.coverage.toFixed(2),
+      scored[0]!.score.toFixed(2),
+      byName.score.toFixed(2),
+      byName.passage.section,
+      "|",
+      scored[0]!.passage.section,
+    );
+  }
   if (byName) scored = [byName, ...scored.filter((c) => c !== byName)];
   return { idf, covered, scored };
 }
@@ -747,12 +767,25 @@ function withContinuations(
   /** Each announcing sentence's continuation, by key. */
   const continuation = new Map<string, string>();
   const push = (p: Pick & { terms: Set<string> }) => {
-    if (seen.has(key(p))) return;
+    // The same words twice (a line two examples of a page share) are shown once.
+    if (seen.has(key(p)) || out.some((o) => o.quote.trim() === p.quote.trim())) return;
     seen.add(key(p));
     out.push(p);
   };
   for (const [i, c] of chosen.entries()) {
     push(c);
+    const other = otherCase(c);
+    if (other) {
+      const terms = new Set([
+        ...withCompounds(question, other.plain),
+        ...subsectionTerms(c.passage),
+      ]);
+      push({
+        ...toPick({ passage: c.passage, sentence: other, plain: other.plain, coverage: 0 }),
+        terms,
+      });
+      continue;
+    }
     const announces = /:$/.test(c.plain) || wordCount(c.plain) < 4;
     const howTo = question.wants.howTo && c.kind === "prose" && !announces;
     if (!announces && !howTo && !(i === 0 && readsOn)) continue;
@@ -809,6 +842,30 @@ function withContinuations(
   return fitted.filter((p, i) => i === 0 || !/:$/.test(p.plain) || followed(p, i));
 }
 
+/**
+ * A sentence that opens on a condition about the one before it ("If this is not possible, …",
+ * "If omitted, …", "Otherwise, …", "In this case, …") says what happens in the other case, and
+ * reads only after it.
+ */
+const OTHER_CASE =
+  /^(?:If (?:this|that|not|so|omitted|unset|empty|none)\b|Otherwise\b|In (?:this|that|either|such a) case\b)/;
+
+/**
+ * The sentence right after a prose pick, in its paragraph, that opens on a condition about it
+ * (`OTHER_CASE`): it follows the pick, whatever its words. "`RequiredDuring…` requires a new
+ * version's pods to be on a separate node than the previous versions. If this is not possible,
+ * the new version's pods will not be scheduled." was answered without its second sentence, the
+ * one that says what the question asked ("what happens when there's no separate node?").
+ */
+function otherCase(c: Pick): (Sentence & { quote: string; plain: string }) | null {
+  if (c.kind !== "prose") return null;
+  const next = locatedSentences(c.passage).find((s) => s.start >= c.end);
+  if (!next || next.kind !== "prose" || next.codeOf !== undefined) return null;
+  if (/\n[ \t]*\n/.test(c.passage.markdown.slice(c.end, next.start))) return null;
+  const plain = plainText(next);
+  return OTHER_CASE.test(plain) ? { ...next, plain } : null;
+}
+
 /** Share of the question's adjacent content-word pairs that stand within 3 words in `text`. */
 function bigramShare(qTerms: string[], text: string): number {
   if (qTerms.length < 2) return 0;
@@ -843,6 +900,64 @@ const SETTING_LINES = 8;
 function statesDefault(text: string, number: boolean): boolean {
   return number && text.split("\n").length <= SETTING_LINES && /\bdefault\b/i.test(text) &&
     /\d/.test(text);
+}
+
+/**
+ * Whether the question asks about what a section named after a name stands under: the section
+ * is its page's own ("Connecting an assistant > Cursor"), or the question shares a word with
+ * the heading right above it or with the page's title ("Can I run pipelines with Podman instead
+ * of Docker?" and "Docker > Tips and tricks > Podman"). A section of that name under another
+ * subject ("Analysis & Progressive Delivery > … > Empty array > Prometheus") is that subject for
+ * the named thing: "On which port does the controller expose its Prometheus metrics?" was
+ * answered first with how Prometheus's empty results are handled.
+ */
+function asksUnder(question: Question, passage: Passage): boolean {
+  const parts = (passage.section ?? "").split(" > ");
+  if (parts.length <= 2) return true;
+  return [parts.at(-2)!, passage.title].some((heading) =>
+    [...contentTerms(heading).keys()].some((t) => question.terms.has(t))
+  );
+}
+
+/** A comment stating a default with a number: `timeoutSeconds: 20 # defaults to 10 seconds`. */
+const DEFAULT_COMMENT = /(?:#|\/\/).*\bdefault(?:s|ed)?\b.*\d/i;
+
+/**
+ * The lines of a long code block that state a default with a number in a comment
+ * (`DEFAULT_COMMENT`), each with the comment lines above it and, when the comment has a line
+ * of its own (`# Defaults to 600s`), the setting line it describes: for a question asking for
+ * an amount, units that may answer, shown as the code they are. A long example block is not
+ * a candidate as a whole (`statesDefault`), and "How long does a web metric wait … if no
+ * timeout is set?" went unanswered although the example says `timeoutSeconds: 20 # defaults to
+ * 10 seconds`.
+ */
+function defaultLines(
+  markdown: string,
+  block: Sentence & { quote: string },
+): (Sentence & { quote: string; codeOf: string })[] {
+  const codeOf = /^ {0,3}(?:`{3,}|~{3,})\s*([\w+#.-]*)/.exec(block.quote)?.[1] ?? "";
+  const lines: [number, number][] = [];
+  for (let at = block.start; at < block.end;) {
+    const end = markdown.indexOf("\n", at);
+    const stop = end < 0 || end > block.end ? block.end : end;
+    lines.push([at, stop]);
+    at = stop + 1;
+  }
+  const comment = (line: string) => /^[ \t]*(?:#|\/\/)/.test(line);
+  const out: (Sentence & { quote: string; codeOf: string })[] = [];
+  for (const [i, [a, b]] of lines.entries()) {
+    const line = markdown.slice(a, b);
+    if (i === 0 || i === lines.length - 1 || !DEFAULT_COMMENT.test(line)) continue;
+    // A comment of its own line describes the setting below it.
+    const setting: [number, number] | undefined = comment(line)
+      ? lines.slice(i + 1, -1).find(([c, d]) => !comment(markdown.slice(c, d)))
+      : [a, b];
+    if (!setting || (out.length > 0 && out.at(-1)!.end >= setting[1])) continue;
+    const start = commentStart(markdown, a, lines[0]![1]);
+    const quote = markdown.slice(start, setting[1]);
+    out.push({ text: quote, start, end: setting[1], quote, kind: "prose", codeOf });
+  }
+  return out;
 }
 
 /**

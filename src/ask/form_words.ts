@@ -62,9 +62,12 @@ export function subjectOf(question: Question): Question {
 
 /**
  * Whether a search lexeme (PostgreSQL's stem, a prefix of the word or ending in "i" for "y")
- * stands for one of the question's form words and for none of its other words.
+ * stands for one of the question's form words and for none of its other words, or is half of
+ * one of its contractions: search splits "We'd" and "doesn't" at the apostrophe into `d` and
+ * `doesn`, which the question's words leave out (`withoutContractions`).
  */
 export function isFormLexeme(question: Question, lexeme: string): boolean {
+  if (question.halves.includes(lexeme)) return true;
   const form = formStems(question);
   if (form.size === 0) return false;
   const of = (w: string) =>

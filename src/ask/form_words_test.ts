@@ -22,3 +22,12 @@ Deno.test("a search lexeme stands for a form word only when no other word of the
   assert.equal(isFormLexeme(q, "keep"), false); // "keepalive" starts with it too
   assert.equal(isFormLexeme(q, "server"), false);
 });
+
+Deno.test("half of a contraction is a form lexeme, the question's words are not", () => {
+  const q = parseQuestion("We'd like the preview stack to run one pod; it doesn't need more");
+  assert.equal(isFormLexeme(q, "d"), true);
+  assert.equal(isFormLexeme(q, "doesn"), true);
+  assert.equal(isFormLexeme(q, "preview"), false);
+  assert.deepEqual(q.halves, ["d", "doesn", "t"]);
+  assert.ok(!q.words.includes("d") && q.words.includes("does") && q.words.includes("not"));
+});

@@ -11,8 +11,13 @@ import { definitionTopic } from "./topic.ts";
 export type Question = {
   /** The question as asked. */
   text: string;
-  /** Its words, lower case, in order (`tokenize`). */
+  /** Its words, lower case, in order (`tokenize`), its contractions read whole. */
   words: string[];
+  /**
+   * The halves of its contractions that are not words ("d" of "We'd", "doesn" of "doesn't"):
+   * search splits the question's text at the apostrophe and reads them as terms.
+   */
+  halves: string[];
   /** The same words stemmed. */
   stems: string[];
   /** Its content words: stem → the word as asked (`contentTerms`), in order. */
@@ -63,23 +68,40 @@ export type Wants = {
  */
 const RELATIVE = new Set(["another", "else"]);
 
+/**
+ * The question's text without the second halves of its contractions ("We'd like" → "We like",
+ * "I'm" → "I") and with its negatives written out ("doesn't" → "does not", "won't" → "will
+ * not"): split at the apostrophe, they are words of their own ("d", "m", "won", "doesn") that
+ * no answer holds, and read as the question's rarest words.
+ */
+export function withoutContractions(text: string): string {
+  return text.replace(/\b(wo|ca|sha)n['’]t\b/gi, (_, a: string) => NEGATED[a.toLowerCase()]!)
+    .replace(/(\p{L})n['’]t\b/gu, "$1 not")
+    .replace(/(\p{L})['’](?:d|m|ll|re|ve|s)\b/giu, "$1");
+}
+
+/** The negatives whose first half is not a word: "won't", "can't", "shan't". */
+const NEGATED: Record<string, string> = { wo: "will not", ca: "can not", sha: "shall not" };
+
 /** Parses a question once; see `Question`. */
 export function parseQuestion(text: string): Question {
   parses.count++;
-  const words = tokenize(text);
-  const terms = contentTerms(text);
-  const topic = definitionTopic(text);
+  const read = withoutContractions(text);
+  const words = tokenize(read);
+  const terms = contentTerms(read);
+  const topic = definitionTopic(read);
   const pairs: [string, string][] = [];
   for (let i = 0; i + 1 < words.length; i++) pairs.push([words[i]!, words[i + 1]!]);
   return {
     text,
     words,
+    halves: tokenize(text).filter((w) => !words.includes(w)),
     stems: words.map(stem),
     terms,
     pairs,
     topic,
     asked: topic ?? [...terms.keys()].filter((t) => !RELATIVE.has(t)),
-    names: namesOf(text),
+    names: namesOf(read),
     numbers: words.filter((w) => /\d/.test(w)),
     wants: wantsOf(text),
   };

@@ -100,6 +100,12 @@ export function headingName(section: string | null): string[] | null {
 }
 
 /**
+ * Capitalised words joined by hyphens ("Blue-Green", "Anti-Affinity"): a compound of prose, not
+ * a setting's name, though it has an identifier's shape.
+ */
+const COMPOUND_WORD = /^\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)+$/u;
+
+/**
  * The parts of a section's own heading, stemmed, when that heading is one identifier of
  * several parts — an option or variable name (`LOG_STORE`, `AGENT_SINGLE_WORKFLOW`,
  * `scrape_interval`, `web.listen-address`), as reference documentation heads a setting's
@@ -109,7 +115,7 @@ export function headingIdentifier(section: string | null): string[] | null {
   const parts = (section ?? "").split(" > ");
   if (parts.length < 2) return null;
   const own = parts.at(-1)!.trim();
-  if (!isIdentifier(own)) return null;
+  if (!isIdentifier(own) || COMPOUND_WORD.test(own)) return null;
   const terms = [...contentTerms(own).keys()];
   return terms.length >= 2 ? terms : null;
 }

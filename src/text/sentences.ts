@@ -19,7 +19,12 @@ const ABBREVIATIONS = new Set(
     .split(" "),
 );
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/**
+ * A fence opens a code block at any indentation: a list item's code block is indented under
+ * its text (MkDocs' numbered steps, "1. Add annotation …" over a fence four spaces in), and read
+ * as prose it was shown as one line ("yaml apiVersion: argoproj.io/v1alpha1 kind: Application …").
+ */
+const FENCE = /^[ \t]*(`{3,}|~{3,})/;
 const LIST_ITEM = /^\s{0,6}(?:[-*+]|\d{1,9}[.)])\s+/;
 const HEADING = /^ {0,3}#{1,6}(?:\s|$)/;
 /**
@@ -147,7 +152,7 @@ export function isMarkupOnly(sentence: string): boolean {
 export function plainText(sentence: Pick<Sentence, "text" | "kind">): string {
   let t = sentence.text;
   if (sentence.kind === "code") {
-    t = t.replace(/^ {0,3}(`{3,}|~{3,}).*\n?/, "").replace(/\n? {0,3}(`{3,}|~{3,})\s*$/, "");
+    t = t.replace(/^[ \t]*(`{3,}|~{3,}).*\n?/, "").replace(/\n?[ \t]*(`{3,}|~{3,})\s*$/, "");
     return t.split("\n").map((l) => l.trim()).filter(Boolean).join("; ");
   }
   if (sentence.kind === "row" || (sentence.kind === "heading" && TABLE_ROW.test(t))) {

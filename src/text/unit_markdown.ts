@@ -37,10 +37,12 @@ export function withCodeSpans(sentence: Sentence): string {
 /** A code block with its fence normalised and its info string cut to the language. */
 function fenced(text: string): string {
   const lines = text.split("\n");
-  const open = /^ {0,3}(`{3,}|~{3,})\s*([\w+#.-]*)/.exec(lines[0]!);
+  const open = /^[ \t]*(`{3,}|~{3,})\s*([\w+#.-]*)/.exec(lines[0]!);
   if (!open) return text;
-  const indent = /^ */.exec(lines[0]!)![0].length;
-  const closes = lines.length > 1 && /^ {0,3}(`{3,}|~{3,})\s*$/.test(lines.at(-1)!);
+  const closes = lines.length > 1 && /^[ \t]*(`{3,}|~{3,})\s*$/.test(lines.at(-1)!);
+  // A unit's text begins at its fence, its indentation cut: the closing fence keeps it (a code
+  // block indented under a list item).
+  const indent = /^ */.exec(closes ? lines.at(-1)! : lines[0]!)![0].length;
   const body = lines.slice(1, closes ? -1 : undefined)
     .map((l) => l.slice(Math.min(indent, /^ */.exec(l)![0].length)));
   const fence = body.some((l) => l.includes("```")) ? "~~~~" : "```";
