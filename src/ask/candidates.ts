@@ -147,19 +147,6 @@ export function scoreCandidates(qTerms: string[], candidates: Candidate[]) {
   let scored = all.some((c) => c.coverage > 0) ? all.filter((c) => c.coverage > 0) : all;
   // A section named after a name the question holds ("Cursor") answers it.
   const byName = scored.find((c) => c.namedBy);
-  if (byName && Deno.env.get("DBGN")) {
-    console.log(
-      "BYNAME",
-      byName.coverage.toFixed(2),
-      "best",
-      scored[0]!.coverage.toFixed(2),
-      scored[0]!.score.toFixed(2),
-      byName.score.toFixed(2),
-      byName.passage.section,
-      "|",
-      scored[0]!.passage.section,
-    );
-  }
   if (byName) scored = [byName, ...scored.filter((c) => c !== byName)];
   return { idf, covered, scored };
 }
