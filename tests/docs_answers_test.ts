@@ -30,6 +30,13 @@ async function search(app: Hono, wiki: string, q: string): Promise<SearchOutput[
   return (await res.json()).results;
 }
 
+/** A page of NATS's operator docs as `eval/nats` keeps it (Apache-2.0, eval/nats/README.md). */
+async function natsPage(path: string): Promise<string> {
+  const pages = (await Deno.readTextFile("eval/nats/pages.jsonl")).trim().split("\n")
+    .map((line) => JSON.parse(line) as { path: string; markdown: string });
+  return pages.find((p) => p.path === path)!.markdown;
+}
+
 async function docsWiki(pages: Record<string, string>) {
   const db = await freshDb();
   const { app, deps } = testApp(db, { RATE_LIMIT_ANON_PER_MINUTE: "100000" });
@@ -965,9 +972,7 @@ Deno.test("a heading of capitalised words joined by hyphens ('Blue-Green') is no
 Deno.test("a server's log is no answer to how to do something; 'three' meets '3'", async () => {
   // NATS's clustering page (eval/nats, Apache-2.0): its three-server example shows each
   // server's command and then the log it printed.
-  const pages = (await Deno.readTextFile("eval/nats/pages.jsonl")).trim().split("\n")
-    .map((line) => JSON.parse(line) as { path: string; markdown: string });
-  const clustering = pages.find((p) => p.path === "configuration/clustering")!.markdown;
+  const clustering = await natsPage("configuration/clustering");
   assert.match(clustering, /\[INF\] Listening for route connections/);
   const { db, app } = await docsWiki({ "clustering": clustering, "other": "# Other\n\nNothing." });
   await using _db = db;
@@ -1064,9 +1069,7 @@ Deno.test("a sentence of documentation is shown with the rest of its short parag
 Deno.test("an item further down an answer comes with its list's lead and the rest of a short list, once", async () => {
   // NATS's accounts page (eval/nats, Apache-2.0): a quote whose paragraph ends "You can use:"
   // before three items (username/password, nkeys, and add permissions).
-  const pages = (await Deno.readTextFile("eval/nats/pages.jsonl")).trim().split("\n")
-    .map((line) => JSON.parse(line) as { path: string; markdown: string });
-  const accounts = pages.find((p) => p.path === "configuration/securing_nats/accounts")!.markdown;
+  const accounts = await natsPage("configuration/securing_nats/accounts");
   const { db, app } = await docsWiki({ "accounts": accounts, "other": "# Other\n\nNothing." });
   await using _db = db;
   const answer = await ask(app, "docs", "How do I add a user with a password?");
