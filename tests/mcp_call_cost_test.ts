@@ -5,7 +5,7 @@ import { writePage } from "../src/pages/write_page.ts";
 import { buildWikiServer } from "../src/mcp/servers.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb, testApp, testDeps } from "./helpers.ts";
-import { mcpClient } from "./mcp_helpers.ts";
+import { docsWithSetup, mcpClient, postToDocs, searchCallBody } from "./mcp_helpers.ts";
 
 // What an MCP call costs beyond its tool's work (issue 33): the answer's size and the server
 // built for it. Structural checks, not timings.
@@ -119,28 +119,8 @@ async function responsesMade(work: () => Promise<void>): Promise<number> {
 
 Deno.test("an MCP call's answer is not copied into new responses to carry the CORS headers", async () => {
   await using db = await freshDb();
-  const deps = testDeps(db);
-  await createWiki(db, { id: "docs", title: "Docs", visibility: "public" });
-  await writePage(deps, { wikiId: "docs", path: "Setup", markdown: "# Setup\nThe installer." }, {
-    source: "test",
-  });
-  const { app } = testApp(db);
-  const call = (origin?: string) =>
-    app.request("/mcp/w/docs/", {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json",
-        "mcp-protocol-version": "2025-11-25",
-        ...(origin ? { origin } : {}),
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "search", arguments: { query: "installer" } },
-      }),
-    });
+  const app = await docsWithSetup(db);
+  const call = (origin?: string) => postToDocs(app, searchCallBody(), origin ? { origin } : {});
   await call();
   let response!: Response;
   // The route's answer is the response sent: nothing on the way out makes another.
@@ -174,29 +154,9 @@ async function streamsIterated(run: () => Promise<void>): Promise<number> {
 
 Deno.test("an MCP request whose Content-Length is declared is read in one piece, not part by part", async () => {
   await using db = await freshDb();
-  const deps = testDeps(db);
-  await createWiki(db, { id: "docs", title: "Docs", visibility: "public" });
-  await writePage(deps, { wikiId: "docs", path: "Setup", markdown: "# Setup\nThe installer." }, {
-    source: "test",
-  });
-  const { app } = testApp(db);
-  const body = new TextEncoder().encode(JSON.stringify({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "tools/call",
-    params: { name: "search", arguments: { query: "installer" } },
-  }));
-  const call = (headers: Record<string, string>) =>
-    app.request("/mcp/w/docs/", {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json",
-        "mcp-protocol-version": "2025-11-25",
-        ...headers,
-      },
-      body,
-    });
+  const app = await docsWithSetup(db);
+  const body = new TextEncoder().encode(searchCallBody());
+  const call = (headers: Record<string, string>) => postToDocs(app, body, headers);
   let declared!: Response;
   assert.equal(
     await streamsIterated(async () =>

@@ -1,5 +1,9 @@
 import { Client, StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/client@2.4.0";
 import type { Hono } from "hono";
+import type { Db } from "../src/db/db.ts";
+import { writePage } from "../src/pages/write_page.ts";
+import { createWiki } from "../src/wikis/wikis.ts";
+import { testApp } from "./helpers.ts";
 
 /** The MCP protocol revisions the endpoints serve. */
 export type Revision = "2025-11-25" | "2026-07-28";
@@ -48,4 +52,45 @@ export async function callError(
     throw new Error(`${name} should have failed: ${JSON.stringify(result.structuredContent)}`);
   }
   return (result.content as { type: string; text: string }[]).map((c) => c.text).join("\n");
+}
+
+/** The JSON-RPC `tools/call` of `search` for "installer" with `id`, as a client sends it. */
+export function searchCallBody(id: number | string = 1): string {
+  return JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "search", arguments: { query: "installer" } },
+  });
+}
+
+/**
+ * POSTs `body` to the public wiki endpoint `/mcp/w/docs/` on revision 2025-11-25 (the lean
+ * path's), JSON answer accepted, with `headers` added.
+ */
+export function postToDocs(
+  app: Hono,
+  body: BodyInit,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return Promise.resolve(app.request("/mcp/w/docs/", {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json",
+      "mcp-protocol-version": "2025-11-25",
+      ...headers,
+    },
+    body,
+  }));
+}
+
+/** The app over `db` serving a public wiki `docs` of one page, "Setup" ("The installer."). */
+export async function docsWithSetup(db: Db, env: Record<string, string> = {}): Promise<Hono> {
+  const { app, deps } = testApp(db, env);
+  await createWiki(db, { id: "docs", title: "Docs", visibility: "public" });
+  await writePage(deps, { wikiId: "docs", path: "Setup", markdown: "# Setup\nThe installer." }, {
+    source: "test",
+  });
+  return app;
 }

@@ -10,7 +10,7 @@ import { isLegacyLeanCall, leanCallOf } from "../src/kit/mcp/lean_call.ts";
 import { writePage } from "../src/pages/write_page.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb, testApp, testDeps } from "./helpers.ts";
-import type { Revision } from "./mcp_helpers.ts";
+import { docsWithSetup, postToDocs, type Revision, searchCallBody } from "./mcp_helpers.ts";
 
 // The lean answer to one read-only tool call (src/kit/mcp/lean_call.ts) is the SDK's answer,
 // byte for byte: the same requests, as the SDK's own client sends them on each revision, go to
@@ -145,27 +145,8 @@ for (
 
 Deno.test("MCP: a lean call is counted and audited as the SDK's: usage and budget per call", async () => {
   await using db = await freshDb();
-  const deps = testDeps(db);
-  await createWiki(db, { id: "docs", title: "Docs", visibility: "public" });
-  await writePage(deps, { wikiId: "docs", path: "Setup", markdown: "# Setup\nThe installer." }, {
-    source: "test",
-  });
-  const { app } = testApp(db, { RATE_LIMIT_ANON_PER_MINUTE: "3" });
-  const call = (id: number) =>
-    app.request("/mcp/w/docs/", {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json",
-        "mcp-protocol-version": "2025-11-25",
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id,
-        method: "tools/call",
-        params: { name: "search", arguments: { query: "installer" } },
-      }),
-    });
+  const app = await docsWithSetup(db, { RATE_LIMIT_ANON_PER_MINUTE: "3" });
+  const call = (id: number) => postToDocs(app, searchCallBody(id));
   const remaining = [];
   for (const id of [1, 2, 3]) {
     const response = await call(id);

@@ -3,7 +3,7 @@ import { announcesPage } from "./sentence_kinds.ts";
 import { type Question, withCompounds } from "./question.ts";
 import { smallTable } from "../text/unit_markdown.ts";
 import { locatedSentences, sectionKey } from "./located_sentences.ts";
-import { type Pick, toPick } from "./pick.ts";
+import { type Pick, toPick, within } from "./pick.ts";
 import { subsectionTerms } from "./candidates.ts";
 import { MAX_SENTENCES } from "./choose_sentences.ts";
 import { announcedList } from "./list_shapes.ts";
@@ -142,9 +142,7 @@ export function withContinuations(
   const tables: Pick[] = out.filter((p) => p.kind === "section" || p.kind === "list");
   const inTable = (p: Pick) =>
     !tables.includes(p) &&
-    tables.some((t) =>
-      t.passage.pageId === p.passage.pageId && p.start >= t.start && p.end <= t.end
-    );
+    tables.some((t) => within(p, t));
   const fitted = out.filter((p) => !inTable(p)).slice(0, MAX_SENTENCES);
   // An announcement stays only right before its own continuation (or when it is the best).
   const followed = (p: Pick, i: number) =>

@@ -1,7 +1,7 @@
 import { plainText, type Sentence, wordCount } from "../text/sentences.ts";
 import { withCodeSpans } from "../text/unit_markdown.ts";
 import { locatedSentences, type LocatedUnit, oneHeading } from "./located_sentences.ts";
-import { type Pick, spanPick, toPick, widened } from "./pick.ts";
+import { type Pick, spanPick, toPick, widened, within } from "./pick.ts";
 
 /**
  * A step of a procedure is not an answer alone: when the best unit is an item of a numbered
@@ -25,9 +25,7 @@ export function wholeList(picks: Pick[]): Pick[] {
   const steps = items.filter((u) => LIST_MARKER.test(u.text)).length;
   if (steps < 2 || !(/^\s*\d/.test(items[0]!.text) || whole)) return picks;
   const list = listPick(first, items);
-  const inList = (p: Pick) =>
-    p.passage.pageId === first.passage.pageId && p.start >= list.start && p.end <= list.end;
-  return [list, ...picks.slice(1).filter((p) => !inList(p))];
+  return [list, ...picks.slice(1).filter((p) => !within(p, list))];
 }
 
 /** A list item's marker: a number (`1.`, `2)`) or a bullet. */
@@ -78,28 +76,16 @@ function listPick(base: Pick, items: (Sentence & { quote: string })[]): Pick {
  */
 export function withListLead(picks: Pick[]): Pick[] {
   const out: Pick[] = [];
-  const has = (q: Pick) =>
-    out.some((o) => o.passage.pageId === q.passage.pageId && q.start >= o.start && q.end <= o.end);
   for (const [i, p] of picks.entries()) {
     const led = p.kind === "item" && !oneHeading(p.passage) ? listLeadOf(p) : null;
-    if (
-      !led || picks.some((o) => o.passage.pageId === p.passage.pageId && o.start === led.lead.start)
-    ) {
-      if (!has(p)) out.push(p);
-      continue;
-    }
-    const lead = toPick({
-      passage: p.passage,
-      sentence: led.lead,
-      plain: plainText(led.lead),
-      coverage: 0,
-    });
-    const list = i === 0 ? null : announcedList(lead, led.first);
-    if (i > 0 && !list) {
-      if (!has(p)) out.push(p);
-      continue;
-    }
-    for (const q of [lead, list ?? p]) if (!has(q)) out.push(q);
+    const picked = led !== null &&
+      picks.some((o) => o.passage.pageId === p.passage.pageId && o.start === led.lead.start);
+    const lead = led && !picked
+      ? toPick({ passage: p.passage, sentence: led.lead, plain: plainText(led.lead), coverage: 0 })
+      : null;
+    const list = lead && i > 0 ? announcedList(lead, led!.first) : null;
+    const shown = !lead ? [p] : i === 0 ? [lead, p] : list ? [lead, list] : [p];
+    for (const q of shown) if (!out.some((o) => within(q, o))) out.push(q);
   }
   return out;
 }

@@ -63,10 +63,13 @@ export function spanPick(base: Pick, units: Sentence[], plain: string, shown: st
   return { ...base, quote: base.passage.markdown.slice(start, end), start, end, plain, shown };
 }
 
+/** Whether pick `a` is a part of the page pick `b` already quotes. */
+export function within(a: Pick, b: Pick): boolean {
+  return a.passage.pageId === b.passage.pageId && a.start >= b.start && a.end <= b.end;
+}
+
 /** Each pick as `widen` makes it, leaving out those a wider one before them already holds. */
 export function widened(picks: Pick[], widen: (p: Pick) => Pick): Pick[] {
-  const within = (a: Pick, b: Pick) =>
-    a.passage.pageId === b.passage.pageId && a.start >= b.start && a.end <= b.end;
   const out: Pick[] = [];
   for (const p of picks) {
     const whole = widen(p);

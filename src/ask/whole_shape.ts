@@ -3,7 +3,7 @@ import { announcesPage } from "./sentence_kinds.ts";
 import { composeAnswer, smallTable, unitMarkdown } from "../text/unit_markdown.ts";
 import { calloutAround } from "../text/callouts.ts";
 import { locatedSentences, oneHeading, sectioned } from "./located_sentences.ts";
-import { type Pick, spanPick, stopped, widened } from "./pick.ts";
+import { type Pick, spanPick, stopped, widened, within } from "./pick.ts";
 import { wholeItems, wholeList, withListLead } from "./list_shapes.ts";
 
 /** A whole section is the answer when its prose holds at most this many words… */
@@ -109,17 +109,12 @@ function wholeSection(picks: Pick[]): Pick[] | null {
   const first = picks[0];
   const section = first ? sectionOf(first) : null;
   if (!first || !section) return null;
-  const inSection = (p: Pick) =>
-    p.passage.pageId === first.passage.pageId && p.start >= section.start && p.end <= section.end;
-  const rest = picks.slice(1).filter((p) => !inSection(p));
+  const rest = picks.slice(1).filter((p) => !within(p, section));
   // Another section's unit that joined (the part the first section lacks) is its section whole
   // too, when that is short: "Configures the HTTP listener…" without its "Default: `:8000`".
   const out = [section];
   for (const p of rest.map((p) => sectionOf(p) ?? p)) {
-    const held = out.some((o) =>
-      o.passage.pageId === p.passage.pageId && p.start >= o.start && p.end <= o.end
-    );
-    if (!held) out.push(p);
+    if (!out.some((o) => within(p, o))) out.push(p);
   }
   return out;
 }
