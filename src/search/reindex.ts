@@ -10,9 +10,10 @@ import {
   selectPagesAfter,
   selectPagesToReindexScripts,
   selectStaleChunks,
+  selectTextTerms,
   updateEmbeddings,
 } from "./store.ts";
-import { CJK } from "../text/terms.ts";
+import { CJK, holdsCamelCase, lexicalText } from "../text/terms.ts";
 import { countStaleChunks } from "./vector_index.ts";
 import { lockWikiForWrite } from "../wikis/mod.ts";
 
@@ -87,10 +88,31 @@ export async function reindexOtherScripts(
 }
 
 /**
+ * Whether chunks stored before the lexical index read camelCase words as their words too
+ * (`lexicalText`) hold such a word the index does not: their stored lengths are not the ones
+ * their text gives now. Only chunks with such a word are read again, in one statement.
+ */
+async function readsOtherwiseNow(
+  db: WriteDeps["db"],
+  stored: { heading_text: string; text: string; length: number }[],
+): Promise<boolean> {
+  const camel = stored.filter((c) => holdsCamelCase(`${c.heading_text} ${c.text}`));
+  if (camel.length === 0) return false;
+  const lengths = new Array<number>(camel.length).fill(0);
+  const counted = await selectTextTerms(
+    db,
+    camel.map((c) => ({ heading: lexicalText(c.heading_text), body: lexicalText(c.text) })),
+  );
+  for (const t of counted) lengths[t.n] = lengths[t.n]! + t.h + t.b;
+  return camel.some((c, i) => c.length !== lengths[i]);
+}
+
+/**
  * Parses every page (of one wiki, or all) again from its stored markdown and re-indexes the
  * pages whose passages come out different. A release that changes how pages are split (a long
  * table cut between its rows, each passage under the table's header) reaches the pages stored
- * before it this way; until then they keep the passages they were stored with. A page written
+ * before it this way; until then they keep the passages they were stored with. So do pages whose
+ * passages the lexical index now reads otherwise (camelCase words, `readsOtherwiseNow`). A page written
  * between the read and the re-index is left as that write indexed it. Returns how many pages
  * were re-indexed; a second run re-indexes none.
  */
@@ -116,7 +138,7 @@ export async function reparsePages(
             c.heading_path.join("\u0000") === p.headingPath.join("\u0000") &&
             c.heading_text === chunkHeadingText(parsed, p);
         });
-      if (same) continue;
+      if (same && !await readsOtherwiseNow(deps.db, stored)) continue;
       const prepared = await prepareChunks(deps, parsed);
       const applied = await deps.db.transaction(async (tx) => {
         if (!await lockWikiForWrite(tx, page.wiki_id)) return false;

@@ -611,10 +611,17 @@ export function selectPageChunks(
   db: Db,
   pageId: number,
 ): Promise<
-  { ord: number; heading_path: string[]; anchor: string; heading_text: string; text: string }[]
+  {
+    ord: number;
+    heading_path: string[];
+    anchor: string;
+    heading_text: string;
+    text: string;
+    length: number;
+  }[]
 > {
   return db`
-    SELECT ord, heading_path, anchor, heading_text, text FROM chunks
+    SELECT ord, heading_path, anchor, heading_text, text, length FROM chunks
     WHERE page_id = ${pageId} ORDER BY ord`;
 }
 

@@ -177,19 +177,37 @@ const CJK_RUN = new RegExp(`^[${CJK}]`, "v");
 const CJK_RUNS = new RegExp(`[${CJK}]+`, "gv");
 
 /**
- * Text as the lexical index reads it: CJK runs spelled out as space-separated character
- * bigrams (PostgreSQL's parser would take a whole run, a clause or more, as one word), the
- * rest unchanged for the `english` configuration to split and stem. Used on chunks when they
- * are indexed and on queries, so both sides split the same way.
+ * A word of capitalised parts, the first of any case: `scaleDownDelaySeconds`, `workloadRef`,
+ * `BlueGreen`, `WebSocket`. Not an acronym's (`mTOR`, `HTTPRoute`) nor a word beside a digit or
+ * an underscore (`http2Enabled`, `max_surge`, which PostgreSQL splits at the underscore).
+ */
+const CAMEL_CASE = /(?<![\p{L}\p{N}_])\p{L}\p{Ll}*(?:\p{Lu}\p{Ll}+)+(?![\p{L}\p{N}_])/gu;
+
+/** Whether a text holds a camelCase or PascalCase word, which `lexicalText` reads as its words too. */
+export function holdsCamelCase(text: string): boolean {
+  CAMEL_CASE.lastIndex = 0;
+  return CAMEL_CASE.test(text);
+}
+
+/**
+ * Text as the lexical index reads it: a camelCase or PascalCase word followed by its parts
+ * (`scaleDownDelaySeconds scale Down Delay Seconds`), CJK runs spelled out as space-separated
+ * character bigrams (PostgreSQL's parser would take a whole run, a clause or more, as one
+ * word), the rest unchanged for the `english` configuration to split and stem. Used on chunks
+ * when they are indexed and on queries, so both sides split the same way. Documentation names
+ * a field, a kind or a product in one word that a question spells out: "how long … before it
+ * is scaled down" and `scaleDownDelaySeconds`, "blue-green" and "BlueGreen Deployment
+ * Strategy", "WebSocket" and "web socket"; the parser took each whole, so neither met the other.
  */
 export function lexicalText(text: string): string {
-  return text.replace(CJK_RUNS, (run) => {
-    const chars = [...run];
-    if (chars.length === 1) return ` ${run} `;
-    const pairs = [];
-    for (let i = 0; i + 1 < chars.length; i++) pairs.push(chars[i]! + chars[i + 1]!);
-    return ` ${pairs.join(" ")} `;
-  });
+  return text.replace(CAMEL_CASE, (word) => `${word} ${word.replace(/(?<=.)(\p{Lu})/gu, " $1")}`)
+    .replace(CJK_RUNS, (run) => {
+      const chars = [...run];
+      if (chars.length === 1) return ` ${run} `;
+      const pairs = [];
+      for (let i = 0; i + 1 < chars.length; i++) pairs.push(chars[i]! + chars[i + 1]!);
+      return ` ${pairs.join(" ")} `;
+    });
 }
 
 /**

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { contentTerms, lightStem, stem } from "./terms.ts";
+import { contentTerms, lexicalText, lightStem, stem } from "./terms.ts";
 
 Deno.test("a protocol's secure form is another word: https does not meet http", () => {
   assert.notEqual(stem("https"), stem("http"));
@@ -63,4 +63,16 @@ Deno.test("the act an -ate verb names meets the verb, in words of eight letters 
   assert.notEqual(stem("station"), stem("state"));
   assert.notEqual(stem("nation"), stem("nats"));
   assert.equal(lightStem("rotation"), "rotation", "the embedder's words are as they were indexed");
+});
+
+Deno.test("the lexical index reads a camelCase or PascalCase word whole and as its words", () => {
+  assert.equal(
+    lexicalText("Set scaleDownDelaySeconds on the BlueGreen strategy."),
+    "Set scaleDownDelaySeconds scale Down Delay Seconds on the BlueGreen Blue Green strategy.",
+  );
+  assert.equal(lexicalText("WebSocket"), "WebSocket Web Socket");
+  // Acronyms, words beside a digit or an underscore, and plain words are left as they are.
+  for (const text of ["mTOR", "HTTPRoute", "http2Enabled", "max_surge", "Rollout", "iOS"]) {
+    assert.equal(lexicalText(text), text);
+  }
 });
