@@ -74,6 +74,17 @@ Deno.test("search reads a camelCase or PascalCase word as its words too: scaleDo
   );
 });
 
+Deno.test('search does not read a heading of hyphenated words ("Blue-Green") as a setting the question names', async () => {
+  const { db, top } = await searchApp();
+  await using _ = db;
+  // Every word of the question but "blue-green" is the field's: the concepts section called
+  // Blue-Green is not what it names.
+  const found = await top(
+    "After a blue-green switch, how long is the delay before the old version is scaled down?",
+  );
+  assert.equal(found?.section, "BlueGreen Deployment Strategy > scaleDownDelaySeconds");
+});
+
 Deno.test("deno task reindex re-indexes the pages with camelCase words stored before they were split", async () => {
   const { db, top } = await searchApp();
   await using _ = db;

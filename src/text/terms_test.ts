@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { contentTerms, lexicalText, lightStem, stem } from "./terms.ts";
+import { contentTerms, isSettingName, lexicalText, lightStem, stem } from "./terms.ts";
 
 Deno.test("a protocol's secure form is another word: https does not meet http", () => {
   assert.notEqual(stem("https"), stem("http"));
@@ -75,4 +75,12 @@ Deno.test("the lexical index reads a camelCase or PascalCase word whole and as i
   for (const text of ["mTOR", "HTTPRoute", "http2Enabled", "max_surge", "Rollout", "iOS"]) {
     assert.equal(lexicalText(text), text);
   }
+});
+
+Deno.test("capitalised words joined by hyphens are prose, not a setting's name", () => {
+  assert.equal(isSettingName("Blue-Green"), false);
+  assert.equal(isSettingName("Anti-Affinity"), false);
+  assert.equal(isSettingName("LOG_STORE"), true);
+  assert.equal(isSettingName("web.listen-address"), true);
+  assert.equal(isSettingName("--dry-run"), true);
 });
