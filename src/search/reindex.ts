@@ -9,11 +9,12 @@ import {
   selectPageHash,
   selectPagesAfter,
   selectPagesToReindexScripts,
+  selectPostingCounts,
   selectStaleChunks,
   selectTextTerms,
   updateEmbeddings,
 } from "./store.ts";
-import { CJK, holdsCamelCase, lexicalText } from "../text/terms.ts";
+import { camelCaseWords, CJK, indexedText } from "../text/terms.ts";
 import { countStaleChunks } from "./vector_index.ts";
 import { lockWikiForWrite } from "../wikis/mod.ts";
 
@@ -88,23 +89,24 @@ export async function reindexOtherScripts(
 }
 
 /**
- * Whether chunks stored before the lexical index read camelCase words as their words too
- * (`lexicalText`) hold such a word the index does not: their stored lengths are not the ones
- * their text gives now. Only chunks with such a word are read again, in one statement.
+ * Whether a page's chunks were indexed before the words of camelCase words were
+ * (`indexedText`): the index holds fewer terms for one of them than its text gives now. Only
+ * pages with such a word are read again, in two statements.
  */
 async function readsOtherwiseNow(
   db: WriteDeps["db"],
-  stored: { heading_text: string; text: string; length: number }[],
+  pageId: number,
+  stored: { heading_text: string; text: string }[],
 ): Promise<boolean> {
-  const camel = stored.filter((c) => holdsCamelCase(`${c.heading_text} ${c.text}`));
-  if (camel.length === 0) return false;
-  const lengths = new Array<number>(camel.length).fill(0);
+  if (!stored.some((c) => camelCaseWords(`${c.heading_text} ${c.text}`) !== "")) return false;
+  const terms = new Array<number>(stored.length).fill(0);
   const counted = await selectTextTerms(
     db,
-    camel.map((c) => ({ heading: lexicalText(c.heading_text), body: lexicalText(c.text) })),
+    stored.map((c) => ({ heading: indexedText(c.heading_text), body: indexedText(c.text) })),
   );
-  for (const t of counted) lengths[t.n] = lengths[t.n]! + t.h + t.b;
-  return camel.some((c, i) => c.length !== lengths[i]);
+  for (const t of counted) terms[t.n]!++;
+  const held = await selectPostingCounts(db, pageId);
+  return held.some((h, i) => h.terms !== terms[i]);
 }
 
 /**
@@ -138,7 +140,7 @@ export async function reparsePages(
             c.heading_path.join("\u0000") === p.headingPath.join("\u0000") &&
             c.heading_text === chunkHeadingText(parsed, p);
         });
-      if (same && !await readsOtherwiseNow(deps.db, stored)) continue;
+      if (same && !await readsOtherwiseNow(deps.db, page.id, stored)) continue;
       const prepared = await prepareChunks(deps, parsed);
       const applied = await deps.db.transaction(async (tx) => {
         if (!await lockWikiForWrite(tx, page.wiki_id)) return false;

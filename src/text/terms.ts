@@ -177,37 +177,51 @@ const CJK_RUN = new RegExp(`^[${CJK}]`, "v");
 const CJK_RUNS = new RegExp(`[${CJK}]+`, "gv");
 
 /**
- * A word of capitalised parts, the first of any case: `scaleDownDelaySeconds`, `workloadRef`,
- * `BlueGreen`, `WebSocket`. Not an acronym's (`mTOR`, `HTTPRoute`) nor a word beside a digit or
- * an underscore (`http2Enabled`, `max_surge`, which PostgreSQL splits at the underscore).
+ * A camelCase word: lower-case letters, then capitalised parts (`scaleDownDelaySeconds`,
+ * `workloadRef`, `maxSurge`), as configuration and code name a field. Not a name written in
+ * PascalCase (`NetBox`, `JetStream`, `DeMarcus`), an acronym's (`mTOR`, `iOS`), nor a word
+ * beside a digit or an underscore (`http2Enabled`; `max_surge` PostgreSQL splits at the
+ * underscore).
  */
-const CAMEL_CASE = /(?<![\p{L}\p{N}_])\p{L}\p{Ll}*(?:\p{Lu}\p{Ll}+)+(?![\p{L}\p{N}_])/gu;
+const CAMEL_CASE = /(?<![\p{L}\p{N}_])\p{Ll}+(?:\p{Lu}\p{Ll}+)+(?![\p{L}\p{N}_])/gu;
 
-/** Whether a text holds a camelCase or PascalCase word, which `lexicalText` reads as its words too. */
-export function holdsCamelCase(text: string): boolean {
-  CAMEL_CASE.lastIndex = 0;
-  return CAMEL_CASE.test(text);
+/**
+ * The words of a text's camelCase words, each part once per word, space-separated
+ * (`scaleDownDelaySeconds` gives "scale Down Delay Seconds"); empty for a text without one.
+ */
+export function camelCaseWords(text: string): string {
+  return (text.match(CAMEL_CASE) ?? []).map((word) => word.replace(/(\p{Lu})/gu, " $1")).join(" ");
 }
 
 /**
- * Text as the lexical index reads it: a camelCase or PascalCase word followed by its parts
- * (`scaleDownDelaySeconds scale Down Delay Seconds`), CJK runs spelled out as space-separated
- * character bigrams (PostgreSQL's parser would take a whole run, a clause or more, as one
- * word), the rest unchanged for the `english` configuration to split and stem. Used on chunks
- * when they are indexed and on queries, so both sides split the same way. Documentation names
- * a field, a kind or a product in one word that a question spells out: "how long … before it
- * is scaled down" and `scaleDownDelaySeconds`, "blue-green" and "BlueGreen Deployment
- * Strategy", "WebSocket" and "web socket"; the parser took each whole, so neither met the other.
+ * Text as the lexical index reads it: CJK runs spelled out as space-separated character
+ * bigrams (PostgreSQL's parser would take a whole run, a clause or more, as one word), the
+ * rest unchanged for the `english` configuration to split and stem. Used on chunks when they
+ * are indexed (`indexedText`) and on queries, so both sides split the same way.
  */
 export function lexicalText(text: string): string {
-  return text.replace(CAMEL_CASE, (word) => `${word} ${word.replace(/(?<=.)(\p{Lu})/gu, " $1")}`)
-    .replace(CJK_RUNS, (run) => {
-      const chars = [...run];
-      if (chars.length === 1) return ` ${run} `;
-      const pairs = [];
-      for (let i = 0; i + 1 < chars.length; i++) pairs.push(chars[i]! + chars[i + 1]!);
-      return ` ${pairs.join(" ")} `;
-    });
+  return text.replace(CJK_RUNS, (run) => {
+    const chars = [...run];
+    if (chars.length === 1) return ` ${run} `;
+    const pairs = [];
+    for (let i = 0; i + 1 < chars.length; i++) pairs.push(chars[i]! + chars[i + 1]!);
+    return ` ${pairs.join(" ")} `;
+  });
+}
+
+/**
+ * A chunk's text as the lexical index stores it: `lexicalText`, each camelCase word followed
+ * by its words (`scaleDownDelaySeconds scale Down Delay Seconds`). A question spells out what
+ * a reference page names in one word ("how long … before it is scaled down"), and PostgreSQL's
+ * parser takes the word whole, so the two never met. The words are aliases: they add postings
+ * but no length (`camelCaseWords`, store.ts). Only chunks: a query naming the field
+ * (`workloadRef`) meets its whole form, and its parts too would weigh it three times the
+ * question's other words, as a hyphenated word's did (docs/retrieval.md).
+ */
+export function indexedText(text: string): string {
+  return lexicalText(
+    text.replace(CAMEL_CASE, (word) => `${word} ${word.replace(/(\p{Lu})/gu, " $1")}`),
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { contentTerms, isSettingName, lexicalText, lightStem, stem } from "./terms.ts";
+import { contentTerms, indexedText, isSettingName, lexicalText, lightStem, stem } from "./terms.ts";
 
 Deno.test("a protocol's secure form is another word: https does not meet http", () => {
   assert.notEqual(stem("https"), stem("http"));
@@ -65,15 +65,17 @@ Deno.test("the act an -ate verb names meets the verb, in words of eight letters 
   assert.equal(lightStem("rotation"), "rotation", "the embedder's words are as they were indexed");
 });
 
-Deno.test("the lexical index reads a camelCase or PascalCase word whole and as its words", () => {
+Deno.test("the lexical index stores a camelCase word whole and as its words; a query as written", () => {
   assert.equal(
-    lexicalText("Set scaleDownDelaySeconds on the BlueGreen strategy."),
-    "Set scaleDownDelaySeconds scale Down Delay Seconds on the BlueGreen Blue Green strategy.",
+    indexedText("Set scaleDownDelaySeconds on the rollout."),
+    "Set scaleDownDelaySeconds scale Down Delay Seconds on the rollout.",
   );
-  assert.equal(lexicalText("WebSocket"), "WebSocket Web Socket");
-  // Acronyms, words beside a digit or an underscore, and plain words are left as they are.
-  for (const text of ["mTOR", "HTTPRoute", "http2Enabled", "max_surge", "Rollout", "iOS"]) {
-    assert.equal(lexicalText(text), text);
+  assert.equal(lexicalText("Set scaleDownDelaySeconds."), "Set scaleDownDelaySeconds.");
+  // Names in PascalCase, acronyms, words beside a digit or an underscore are left as they are.
+  for (
+    const text of ["NetBox", "BlueGreen", "mTOR", "HTTPRoute", "iOS", "http2Enabled", "max_surge"]
+  ) {
+    assert.equal(indexedText(text), text);
   }
 });
 
