@@ -30,11 +30,16 @@ async function search(app: Hono, wiki: string, q: string): Promise<SearchOutput[
   return (await res.json()).results;
 }
 
-/** A page of NATS's operator docs as `eval/nats` keeps it (Apache-2.0, eval/nats/README.md). */
-async function natsPage(path: string): Promise<string> {
+/** NATS's operator docs as `eval/nats` keeps them (Apache-2.0, eval/nats/README.md). */
+async function natsPages(): Promise<Record<string, string>> {
   const pages = (await Deno.readTextFile("eval/nats/pages.jsonl")).trim().split("\n")
     .map((line) => JSON.parse(line) as { path: string; markdown: string });
-  return pages.find((p) => p.path === path)!.markdown;
+  return Object.fromEntries(pages.map((p) => [p.path, p.markdown]));
+}
+
+/** A page of NATS's operator docs (`natsPages`). */
+async function natsPage(path: string): Promise<string> {
+  return (await natsPages())[path]!;
 }
 
 async function docsWiki(pages: Record<string, string>) {
@@ -983,6 +988,29 @@ Deno.test("a server's log is no answer to how to do something; 'three' meets '3'
   // Asked what the server logs, the log is what answers.
   const logged = await ask(app, "docs", "What does the server log once a route is connected?");
   assert.match(logged.answer, /\[INF\]/, logged.answer);
+});
+
+Deno.test("'set up' is not met by 'Setting' where the docs write 'setup': the cluster question over all of NATS's docs", async () => {
+  // Over the whole set search ranks the JetStream clustering section and the three-server
+  // example first; a row of the configuration page's "JetStream Server settings" table
+  // ("Setting `unique_tag=az` … all three availability zones … nodes in a cluster") holds every
+  // word of the question and opened the answer, with three more rows of that table.
+  const { db, app } = await docsWiki(await natsPages());
+  await using _db = db;
+  const answer = await ask(app, "docs", "How do I set up a cluster of three servers?");
+  assert.ok(
+    answer.citations.every((c) => c.page.startsWith("configuration/clustering")),
+    answer.answer,
+  );
+  assert.doesNotMatch(answer.answer, /unique_tag/, answer.answer);
+  assert.match(answer.answer, /nats-server -p 4222 -cluster/, answer.answer);
+  // A question whose verb has no particle still meets "Setting".
+  const set = await ask(
+    app,
+    "docs",
+    "Which setting makes the server use three availability zones?",
+  );
+  assert.match(set.answer, /unique_tag/, set.answer);
 });
 
 Deno.test("a code block indented under a list item is code, not a line of prose", async () => {
