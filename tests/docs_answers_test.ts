@@ -1013,6 +1013,18 @@ Deno.test("'set up' is not met by 'Setting' where the docs write 'setup': the cl
   assert.match(set.answer, /unique_tag/, set.answer);
 });
 
+Deno.test("a row keeps the words between its code spans when a link stands among them", async () => {
+  // NATS's configuration page (eval/nats, Apache-2.0): the `max_payload` row links to
+  // "chunking" between two code spans; read as one span, its words from "Maximum" to the link
+  // were dropped, and the `max_pending` row above it opened the answer.
+  const configuration = await natsPage("configuration");
+  const { db, app } = await docsWiki({ configuration, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const answer = await ask(app, "docs", "What is the default maximum payload size?");
+  assert.match(answer.citations[0]!.quote, /^\| `max_payload` +\| Maximum number of bytes/);
+  assert.match(answer.answer, /^`max_payload` — Maximum number of bytes in a message payload/);
+});
+
 Deno.test("a code block indented under a list item is code, not a line of prose", async () => {
   const slack = "# Slack\n\n## Configuration\n\n" +
     "1. Store the OAuth access token in the `argo-rollouts-notification-secret` secret.\n" +
