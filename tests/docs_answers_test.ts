@@ -1025,6 +1025,23 @@ Deno.test("a row keeps the words between its code spans when a link stands among
   assert.match(answer.answer, /^`max_payload` — Maximum number of bytes in a message payload/);
 });
 
+Deno.test("a how-to answer's lead goes on into the subsection right under it, with its command", async () => {
+  // NATS's running page (eval/nats, Apache-2.0): "## JetStream" holds one sentence, then
+  // "### Command Line" says how, with the command on a line of its own.
+  const running = await natsPage("running");
+  const { db, app } = await docsWiki({ running, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const answer = await ask(app, "docs", "How do I enable JetStream?");
+  assert.match(answer.answer, /by specifying the `-js` flag/, answer.answer);
+  assert.match(answer.answer, /`\$ nats-server -js`(?!\.)/, answer.answer);
+  const sub = answer.citations.find((c) => c.section === "Running > JetStream > Command Line");
+  assert.ok(sub, JSON.stringify(answer.citations.map((c) => c.section)));
+  assert.match(sub.url, /\/running#command-line$/);
+  // A question that asks no how keeps to the lead.
+  const what = await ask(app, "docs", "On how many servers must JetStream be enabled?");
+  assert.doesNotMatch(what.answer, /-js/, what.answer);
+});
+
 Deno.test("a code block indented under a list item is code, not a line of prose", async () => {
   const slack = "# Slack\n\n## Configuration\n\n" +
     "1. Store the OAuth access token in the `argo-rollouts-notification-secret` secret.\n" +
