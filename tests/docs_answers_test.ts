@@ -30,11 +30,19 @@ async function search(app: Hono, wiki: string, q: string): Promise<SearchOutput[
   return (await res.json()).results;
 }
 
-/** NATS's operator docs as `eval/nats` keeps them (Apache-2.0, eval/nats/README.md). */
-async function natsPages(): Promise<Record<string, string>> {
-  const pages = (await Deno.readTextFile("eval/nats/pages.jsonl")).trim().split("\n")
+/**
+ * The pages of a documentation set `eval/` keeps: NATS's operator docs (`nats`), Argo Rollouts'
+ * (`rollouts`), both Apache-2.0 (each set's README.md).
+ */
+async function evalPages(set: "nats" | "rollouts"): Promise<Record<string, string>> {
+  const pages = (await Deno.readTextFile(`eval/${set}/pages.jsonl`)).trim().split("\n")
     .map((line) => JSON.parse(line) as { path: string; markdown: string });
   return Object.fromEntries(pages.map((p) => [p.path, p.markdown]));
+}
+
+/** NATS's operator docs as `eval/nats` keeps them. */
+function natsPages(): Promise<Record<string, string>> {
+  return evalPages("nats");
 }
 
 /** A page of NATS's operator docs (`natsPages`). */
@@ -1040,6 +1048,18 @@ Deno.test("a how-to answer's lead goes on into the subsection right under it, wi
   // A question that asks no how keeps to the lead.
   const what = await ask(app, "docs", "On how many servers must JetStream be enabled?");
   assert.doesNotMatch(what.answer, /-js/, what.answer);
+});
+
+Deno.test("a long bulleted list that is all its section holds is a reference: the item asked for, not all of it", async () => {
+  // Argo Rollouts' kubectl plugin page (eval/rollouts): "## Available Commands" is seventeen
+  // "[rollouts …](…) - …" items.
+  const page = "generated/kubectl-argo-rollouts/kubectl-argo-rollouts";
+  const plugin = (await evalPages("rollouts"))[page]!;
+  const { db, app } = await docsWiki({ [page]: plugin, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const answer = await ask(app, "docs", "How do I abort a rollout?");
+  assert.match(answer.answer, /abort - Abort a rollout/i, answer.answer);
+  assert.doesNotMatch(answer.answer, /completion/, answer.answer);
 });
 
 Deno.test("a code block indented under a list item is code, not a line of prose", async () => {
