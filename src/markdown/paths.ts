@@ -28,7 +28,8 @@ export function pathKey(path: string): string {
  * `docs/guides/setup` gives `guides/setup`. A link written from the root of the site a wiki was
  * imported from (GitBook's `/running-a-nats-service/configuration/logging.md`) names its page
  * with the folder the import started in; the page is the longest of these that exists. The same
- * runs as the SQL of `resolveLinksOfPages` and `selectLinkTargets` (`KEY_SUFFIXES_SQL`).
+ * runs as SQL's `link_key_suffixes` (migrations/0075), which `resolveLinksOfPages` and
+ * `selectLinkTargets` resolve links by.
  */
 export function keySuffixes(key: string): string[] {
   const parts = key.split("/");
