@@ -292,7 +292,9 @@ export async function resolveLinksOfPages(
       SELECT k.target_key, (
         SELECT p.id FROM pages p
         WHERE p.wiki_id = ${wikiId} AND (p.path_key = k.target_key OR p.name_key = k.target_key
-          OR p.path_key = ANY(link_key_suffixes(k.target_key)))
+          OR p.path_key = ANY(ARRAY(SELECT array_to_string(s.parts[i:], '/')
+            FROM (SELECT string_to_array(k.target_key, '/') AS parts) s,
+              generate_series(2, cardinality(s.parts) - 1) AS i)))
         ORDER BY (p.path_key = k.target_key) DESC,
           CASE WHEN strpos(k.target_key, '/') > 0 THEN -length(p.path_key)
             ELSE length(p.path_key) END,

@@ -31,7 +31,9 @@ export async function selectLinkTargets(
     SELECT DISTINCT ON (k.key) k.key, p.path, p.title
     FROM unnest(${[...new Set(keys)]}::text[]) AS k(key)
     JOIN pages p ON p.wiki_id = ${wikiId} AND (p.path_key = k.key OR p.name_key = k.key
-      OR p.path_key = ANY(link_key_suffixes(k.key)))
+      OR p.path_key = ANY(ARRAY(SELECT array_to_string(s.parts[i:], '/')
+        FROM (SELECT string_to_array(k.key, '/') AS parts) s,
+          generate_series(2, cardinality(s.parts) - 1) AS i)))
     ORDER BY k.key, (p.path_key = k.key) DESC,
       CASE WHEN strpos(k.key, '/') > 0 THEN -length(p.path_key) ELSE length(p.path_key) END,
       p.path_key`;
