@@ -30,11 +30,24 @@ async function search(app: Hono, wiki: string, q: string): Promise<SearchOutput[
   return (await res.json()).results;
 }
 
-/** A page of NATS's operator docs as `eval/nats` keeps it (Apache-2.0, eval/nats/README.md). */
-async function natsPage(path: string): Promise<string> {
-  const pages = (await Deno.readTextFile("eval/nats/pages.jsonl")).trim().split("\n")
+/**
+ * The pages of a documentation set `eval/` keeps: NATS's operator docs (`nats`), Argo Rollouts'
+ * (`rollouts`), both Apache-2.0 (each set's README.md).
+ */
+async function evalPages(set: "nats" | "rollouts"): Promise<Record<string, string>> {
+  const pages = (await Deno.readTextFile(`eval/${set}/pages.jsonl`)).trim().split("\n")
     .map((line) => JSON.parse(line) as { path: string; markdown: string });
-  return pages.find((p) => p.path === path)!.markdown;
+  return Object.fromEntries(pages.map((p) => [p.path, p.markdown]));
+}
+
+/** NATS's operator docs as `eval/nats` keeps them. */
+function natsPages(): Promise<Record<string, string>> {
+  return evalPages("nats");
+}
+
+/** A page of NATS's operator docs (`natsPages`). */
+async function natsPage(path: string): Promise<string> {
+  return (await natsPages())[path]!;
 }
 
 async function docsWiki(pages: Record<string, string>) {
@@ -983,6 +996,70 @@ Deno.test("a server's log is no answer to how to do something; 'three' meets '3'
   // Asked what the server logs, the log is what answers.
   const logged = await ask(app, "docs", "What does the server log once a route is connected?");
   assert.match(logged.answer, /\[INF\]/, logged.answer);
+});
+
+Deno.test("'set up' is not met by 'Setting' where the docs write 'setup': the cluster question over all of NATS's docs", async () => {
+  // Over the whole set search ranks the JetStream clustering section and the three-server
+  // example first; a row of the configuration page's "JetStream Server settings" table
+  // ("Setting `unique_tag=az` … all three availability zones … nodes in a cluster") holds every
+  // word of the question and opened the answer, with three more rows of that table.
+  const { db, app } = await docsWiki(await natsPages());
+  await using _db = db;
+  const answer = await ask(app, "docs", "How do I set up a cluster of three servers?");
+  assert.ok(
+    answer.citations.every((c) => c.page.startsWith("configuration/clustering")),
+    answer.answer,
+  );
+  assert.doesNotMatch(answer.answer, /unique_tag/, answer.answer);
+  assert.match(answer.answer, /nats-server -p 4222 -cluster/, answer.answer);
+  // A question whose verb has no particle still meets "Setting".
+  const set = await ask(
+    app,
+    "docs",
+    "Which setting makes the server use three availability zones?",
+  );
+  assert.match(set.answer, /unique_tag/, set.answer);
+});
+
+Deno.test("a row keeps the words between its code spans when a link stands among them", async () => {
+  // NATS's configuration page (eval/nats, Apache-2.0): the `max_payload` row links to
+  // "chunking" between two code spans; read as one span, its words from "Maximum" to the link
+  // were dropped, and the `max_pending` row above it opened the answer.
+  const configuration = await natsPage("configuration");
+  const { db, app } = await docsWiki({ configuration, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const answer = await ask(app, "docs", "What is the default maximum payload size?");
+  assert.match(answer.citations[0]!.quote, /^\| `max_payload` +\| Maximum number of bytes/);
+  assert.match(answer.answer, /^`max_payload` — Maximum number of bytes in a message payload/);
+});
+
+Deno.test("a how-to answer's lead goes on into the subsection right under it, with its command", async () => {
+  // NATS's running page (eval/nats, Apache-2.0): "## JetStream" holds one sentence, then
+  // "### Command Line" says how, with the command on a line of its own.
+  const running = await natsPage("running");
+  const { db, app } = await docsWiki({ running, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const answer = await ask(app, "docs", "How do I enable JetStream?");
+  assert.match(answer.answer, /by specifying the `-js` flag/, answer.answer);
+  assert.match(answer.answer, /`\$ nats-server -js`(?!\.)/, answer.answer);
+  const sub = answer.citations.find((c) => c.section === "Running > JetStream > Command Line");
+  assert.ok(sub, JSON.stringify(answer.citations.map((c) => c.section)));
+  assert.match(sub.url, /\/running#command-line$/);
+  // A question that asks no how keeps to the lead.
+  const what = await ask(app, "docs", "On how many servers must JetStream be enabled?");
+  assert.doesNotMatch(what.answer, /-js/, what.answer);
+});
+
+Deno.test("a long bulleted list that is all its section holds is a reference: the item asked for, not all of it", async () => {
+  // Argo Rollouts' kubectl plugin page (eval/rollouts): "## Available Commands" is seventeen
+  // "[rollouts …](…) - …" items.
+  const page = "generated/kubectl-argo-rollouts/kubectl-argo-rollouts";
+  const plugin = (await evalPages("rollouts"))[page]!;
+  const { db, app } = await docsWiki({ [page]: plugin, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const answer = await ask(app, "docs", "How do I abort a rollout?");
+  assert.match(answer.answer, /abort - Abort a rollout/i, answer.answer);
+  assert.doesNotMatch(answer.answer, /completion/, answer.answer);
 });
 
 Deno.test("a code block indented under a list item is code, not a line of prose", async () => {

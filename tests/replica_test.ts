@@ -186,3 +186,29 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "the replica streams through a replication slot whose WAL the primary bounds",
+  ignore: !DATABASE_URL,
+  async fn() {
+    // Without a slot the 1M-chunk hub's load wrote past the WAL the primary keeps, and the
+    // replica stopped for good ("requested WAL segment … has already been removed").
+    const [primaryBase] = await primaryAndReplica();
+    const db = openPostgres(primaryBase, { max: 1 });
+    try {
+      let slot: { active: boolean; wal_status: string } | undefined;
+      for (let i = 0; i < 60 && !slot?.active; i++) {
+        if (i > 0) await new Promise((r) => setTimeout(r, 500));
+        [slot] = await db<{ active: boolean; wal_status: string }>`
+          SELECT active, wal_status FROM pg_replication_slots
+          WHERE slot_name = 'wiki_replica_slot'`;
+      }
+      assert.equal(slot?.active, true, "the replica streams through wiki_replica_slot");
+      const [bound] = await db<{ setting: string }>`
+        SELECT setting FROM pg_settings WHERE name = 'max_slot_wal_keep_size'`;
+      assert.notEqual(bound!.setting, "-1", "what a slot may hold is bounded");
+    } finally {
+      await db.close();
+    }
+  },
+});

@@ -18,6 +18,8 @@ export type ScaleFigures = {
   plan: HubPlan;
   hub: HubFigures;
   replica: { primary: Latency; with_replica: Latency; ratio: number } | null;
+  /** Why the replica's comparison is missing when a replica was there (it did not catch up). */
+  replica_skipped?: string;
   mcp: McpOverhead | null;
 };
 
@@ -83,9 +85,12 @@ export async function measureScale(
         `${hub.index_cache_mib_max} MiB (${hub.index_cache_wikis_held} wikis)`,
     );
     let replicaRatio = null;
+    let replicaSkipped: string | undefined;
     if (replicaUrl) {
       replica = openPostgres(replicaUrl, { connectTimeoutSeconds: 60 });
-      await caughtUp(db, replica);
+      replicaSkipped = await caughtUp(db, replica, step);
+    }
+    if (replica && !replicaSkipped) {
       replicaRatio = await compareReplica(
         deps,
         replica,
@@ -114,6 +119,7 @@ export async function measureScale(
       plan,
       hub,
       replica: replicaRatio,
+      ...(replicaSkipped ? { replica_skipped: replicaSkipped } : {}),
       mcp,
     };
   } finally {
@@ -161,16 +167,44 @@ function sameDatabase(server: string, like: string): string {
   return url.toString();
 }
 
-/** Waits until the replica has replayed everything the primary has written so far. */
-async function caughtUp(primary: Db, replica: Db): Promise<void> {
+/** How long the bench waits for the replica to replay what the primary wrote (10 min). */
+const CATCH_UP_SECONDS = 600;
+/** How long a replica may go without a WAL receiver before the wait is given up. */
+const NOT_STREAMING_SECONDS = 30;
+
+/**
+ * Waits until the replica has replayed everything the primary has written so far; the reason
+ * it did not, with how far behind it is, after `CATCH_UP_SECONDS` or once it has had no WAL
+ * receiver for `NOT_STREAMING_SECONDS` (a replica that lost its place in the WAL never catches
+ * up: the run goes on without the replica's comparison rather than waiting for nothing).
+ */
+async function caughtUp(
+  primary: Db,
+  replica: Db,
+  step: (line: string) => void,
+): Promise<string | undefined> {
   const [row] = await primary<{ lsn: string }>`SELECT pg_current_wal_lsn()::text AS lsn`;
-  for (let i = 0; i < 1200; i++) {
-    const [replayed] = await replica<{ past: boolean }>`
-      SELECT pg_last_wal_replay_lsn() >= ${row!.lsn}::pg_lsn AS past`;
-    if (replayed!.past) return;
+  const started = performance.now();
+  let streamingSeen = started;
+  for (let waited = 0; waited < CATCH_UP_SECONDS; waited = (performance.now() - started) / 1000) {
+    const [state] = await replica<{ past: boolean; behind: string | null; streaming: boolean }>`
+      SELECT pg_last_wal_replay_lsn() >= ${row!.lsn}::pg_lsn AS past,
+        pg_wal_lsn_diff(${row!.lsn}::pg_lsn, pg_last_wal_replay_lsn())::text AS behind,
+        EXISTS (SELECT 1 FROM pg_stat_wal_receiver WHERE status = 'streaming') AS streaming`;
+    if (state!.past) return undefined;
+    if (state!.streaming) streamingSeen = performance.now();
+    const behind = `${round(Number(state!.behind ?? 0) / 2 ** 20)} MiB behind`;
+    if ((performance.now() - streamingSeen) / 1000 > NOT_STREAMING_SECONDS) {
+      const reason = `the replica is not streaming (${behind}): see its log; ` +
+        "scripts/setup_replica.sh gives it a replication slot";
+      step(`replica skipped: ${reason}`);
+      return reason;
+    }
     await new Promise((r) => setTimeout(r, 500));
   }
-  throw new Error("The replica did not catch up in 10 minutes");
+  const reason = `the replica did not catch up in ${CATCH_UP_SECONDS} s`;
+  step(`replica skipped: ${reason}`);
+  return reason;
 }
 
 /**

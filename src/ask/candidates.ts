@@ -18,6 +18,7 @@ import {
 import { type Question, withCompounds } from "./question.ts";
 import { rowLabel } from "../text/unit_markdown.ts";
 import { commentStart, locatedSentences } from "./located_sentences.ts";
+import { type PhrasalVerb, phrasalVerbs, withoutLoneVerbs } from "./phrasal.ts";
 
 /**
  * A "sentence" longer than this is not an answer (a page of one run-on paragraph, a log without
@@ -43,7 +44,10 @@ export const NO_NUMBER = 0.3;
  * topic.
  */
 export function candidatesOf(question: Question, passages: Passage[]): Candidate[] {
-  let candidates = passages.flatMap((passage, rank) => candidatesIn(question, passage, rank));
+  const phrasal = phrasalVerbs(question, passages);
+  let candidates = passages.flatMap((passage, rank) =>
+    candidatesIn(question, passage, rank, phrasal)
+  );
   // A page whose title is the question's topic answers it; the other pages only mention the
   // topic ("`[[Tokens]]` links to the page `Tokens`…"), unless a sentence there defines it.
   if (candidates.some((c) => c.onNamedPage)) {
@@ -61,7 +65,12 @@ export function candidatesOf(question: Question, passages: Passage[]): Candidate
 }
 
 /** The sentences of one passage (at retrieval rank `rank`) that may answer the question. */
-function candidatesIn(question: Question, passage: Passage, rank: number): Candidate[] {
+function candidatesIn(
+  question: Question,
+  passage: Passage,
+  rank: number,
+  phrasal: PhrasalVerb[],
+): Candidate[] {
   // A question asking what something is ("How do tokens work?") is about its topic alone: the
   // words of its form ("work") are not what an answer must hold.
   const topic = question.topic;
@@ -97,11 +106,15 @@ function candidatesIn(question: Question, passage: Passage, rank: number): Candi
   ).map(
     (s) => {
       const plain = plainText(s);
-      const terms = new Set([
-        ...withCompounds(question, plainText({ ...s, text: withoutSyntaxExamples(s.text) })),
-        ...heading,
-        ...(s.kind === "row" ? columnTerms(s.text, passage.markdown, s.start) : []),
-      ]);
+      const terms = withoutLoneVerbs(
+        new Set([
+          ...withCompounds(question, plainText({ ...s, text: withoutSyntaxExamples(s.text) })),
+          ...heading,
+          ...(s.kind === "row" ? columnTerms(s.text, passage.markdown, s.start) : []),
+        ]),
+        `${plain} ${subsections(passage)}`,
+        phrasal,
+      );
       const defines = topic !== null &&
         (definesTopic(plain, topic) || (lead && topic.some((t) => terms.has(t))));
       const untyped = number && !holdsNumber(plain);
@@ -277,6 +290,11 @@ function columnTerms(row: string, markdown: string, start: number): string[] {
  * the topic every sentence of the page shares, and the verdict weighs title words on its own.
  */
 export function subsectionTerms(passage: Passage): string[] {
-  const below = (passage.section ?? "").split(" > ").slice(1).join(" ");
+  const below = subsections(passage);
   return below ? [...contentTerms(below).keys()] : [];
+}
+
+/** The headings a passage stands under, below its page's own heading. */
+function subsections(passage: Passage): string {
+  return (passage.section ?? "").split(" > ").slice(1).join(" ");
 }

@@ -59,7 +59,9 @@ export function chooseSentences(
 
 /**
  * Documentation answers from one section: the best sentence's section gives the answer (its
- * other sentences that match well and add a word of the question), and another section joins
+ * other sentences that score at least `FOLLOW` of the best, whether or not they add a word of
+ * the question: a sentence holding no word the best lacks often holds the value asked for, and
+ * requiring one lost a sixth of the guide's and nats' gold values), and another section joins
  * only when the best one lacks what is asked (an amount, a command) and a sentence there holds
  * it. Sentences of other sections that merely share words with the question read as a second,
  * unrelated answer ("… 403, No. [1] By default, if the client does not send SNI …").

@@ -7,6 +7,8 @@ import { type Pick, toPick, within } from "./pick.ts";
 import { subsectionTerms } from "./candidates.ts";
 import { MAX_SENTENCES } from "./choose_sentences.ts";
 import { announcedList } from "./list_shapes.ts";
+import { subsectionAfter } from "./subsections.ts";
+import type { Passage } from "./passages.ts";
 
 /**
  * The units an answer shows from one section after its first, in the order the page has them;
@@ -98,6 +100,13 @@ export function withContinuations(
     }
     const announces = /:$/.test(c.plain) || wordCount(c.plain) < 4;
     const howTo = question.wants.howTo && c.kind === "prose" && !announces;
+    const sub = howTo && i === 0 && !chosen.some((p) => p.kind === "code")
+      ? subsectionAfter(c.passage, c.end)
+      : null;
+    if (sub) {
+      intoSubsection(c, sub, question).forEach(push);
+      continue;
+    }
     if (!announces && !howTo && !(i === 0 && readsOn)) continue;
     const next = locatedSentences(c.passage).find((s) => s.start >= c.end);
     if (!next) continue;
@@ -148,6 +157,38 @@ export function withContinuations(
   const followed = (p: Pick, i: number) =>
     fitted[i + 1] !== undefined && continuation.get(key(p)) === key(fitted[i + 1]!);
   return fitted.filter((p, i) => i === 0 || !/:$/.test(p.plain) || followed(p, i));
+}
+
+/**
+ * The first unit of the subsection a how-to answer's lead opens onto (`subsectionAfter`), and the
+ * command right after it: a code block, or a line that is one code span (`` `$ nats-server -js`
+ * ``, shown as written). "How do I enable JetStream?" was answered with "Remember that in order
+ * to enable JetStream … you need to enable it on at least one of your servers" alone, the
+ * section's whole text, while its subsection "Command Line" says how. Only under a section's
+ * lead, not a page's (a page's sections are its contents, not its steps), and only when that
+ * unit is a sentence holding two of the question's words (or its only one).
+ */
+function intoSubsection(
+  lead: Pick,
+  sub: Passage,
+  question: Question,
+): (Pick & { terms: Set<string> })[] {
+  if (!(lead.passage.section ?? "").includes(" > ")) return [];
+  const [first, second] = locatedSentences(sub);
+  if (!first || first.kind !== "prose") return [];
+  const pickOf = (u: NonNullable<typeof first>) => {
+    const plain = plainText(u);
+    return {
+      ...toPick({ passage: sub, sentence: u, plain, coverage: 0 }),
+      terms: new Set([...withCompounds(question, plain), ...subsectionTerms(sub)]),
+    };
+  };
+  const says = pickOf(first);
+  const held = question.asked.filter((t) => says.terms.has(t)).length;
+  if (/:$/.test(says.plain) || held < Math.min(2, question.asked.length)) return [];
+  if (second?.kind === "code") return [says, pickOf(second)];
+  const span = second !== undefined && /^`[^`\n]+`$/.test(second.quote.trim());
+  return span ? [says, { ...pickOf(second), shown: second.quote.trim() }] : [says];
 }
 
 /**

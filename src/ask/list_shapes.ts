@@ -20,9 +20,11 @@ export function wholeList(picks: Pick[]): Pick[] {
   let to = at;
   while (to + 1 < units.length && units[to + 1]!.kind === "item") to++;
   const items = units.slice(from, to + 1);
-  // A numbered list is a procedure; a bulleted one is when it is all its section says.
-  const whole = items.length === units.length;
+  // A numbered list is a procedure; a bulleted one is when it is all its section says, and has
+  // few items. A long one is a reference ("Available Commands": seventeen "kubectl argo rollouts
+  // …" lines), and "How do I abort a rollout?" was answered with all of it.
   const steps = items.filter((u) => LIST_MARKER.test(u.text)).length;
+  const whole = items.length === units.length && steps <= ANNOUNCED_LIST_ITEMS;
   if (steps < 2 || !(/^\s*\d/.test(items[0]!.text) || whole)) return picks;
   const list = listPick(first, items);
   return [list, ...picks.slice(1).filter((p) => !within(p, list))];
@@ -30,7 +32,9 @@ export function wholeList(picks: Pick[]): Pick[] {
 
 /** A list item's marker: a number (`1.`, `2)`) or a bullet. */
 const LIST_MARKER = /^\s*(\d{1,9}[.)]|[-*+])\s/;
-/** A list a sentence announces follows whole when it has at most this many items… */
+/**
+ * A list a sentence announces follows whole when it has at most this many items (and so does a
+ * bulleted list that is all its section holds)… */
 const ANNOUNCED_LIST_ITEMS = 8;
 /** …of at most this many words in all. */
 const ANNOUNCED_LIST_WORDS = 120;

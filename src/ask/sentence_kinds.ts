@@ -68,10 +68,14 @@ export function listsNames(row: string): boolean {
 
 /**
  * A sentence without its code spans that show link syntax: "`[[tokens]]` and
- * `[[guides/getting_started]]` work" shows how to write a link, and is not about tokens.
+ * `[[guides/getting_started]]` work" shows how to write a link, and is not about tokens. Spans
+ * are read in pairs of backticks from the start: one pattern spanning any backticks took the
+ * text between two spans for one, and a row of NATS's limits table ("`max_payload` | Maximum
+ * number of bytes in a message payload … [chunking](…) … `max_payload` …") lost everything
+ * between its name and the link, "maximum" and "size" with it.
  */
 export function withoutSyntaxExamples(text: string): string {
-  return text.replace(/`[^`]*(?:\[\[|\]\()[^`]*`/g, " ");
+  return text.replace(/`[^`]*`/g, (span) => /\[\[|\]\(/.test(span) ? " " : span);
 }
 
 /** Whether a question asks for an amount: how many, how much, how long, what percentage… */

@@ -28,7 +28,9 @@ export function pathKey(path: string): string {
  * `docs/guides/setup` gives `guides/setup`. A link written from the root of the site a wiki was
  * imported from (GitBook's `/running-a-nats-service/configuration/logging.md`) names its page
  * with the folder the import started in; the page is the longest of these that exists. The same
- * runs as the SQL of `resolveLinksOfPages` and `selectLinkTargets` (`KEY_SUFFIXES_SQL`).
+ * runs as the SQL of `resolveLinksOfPages` (src/pages/store.ts) and `selectLinkTargets`
+ * (src/spaces/store.ts) write out; a SQL function made by a migration would be one definition,
+ * but code writing pages onto an older schema (tests/index_writes_test.ts) then fails.
  */
 export function keySuffixes(key: string): string[] {
   const parts = key.split("/");

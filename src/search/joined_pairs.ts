@@ -1,11 +1,8 @@
-import { STOPWORDS } from "../text/terms.ts";
-
-/** The adverbs of English phrasal verbs, whose noun is written as one word: "a backup". */
-const PARTICLES = "up|in|out|down|off|on|over|back|away";
+import { PARTICLES, STOPWORDS } from "../text/terms.ts";
 
 /** A word of letters and a particle after it, each standing whole. */
 const PAIR = new RegExp(
-  `(?<![\\p{L}\\p{N}_'’-])(\\p{L}{2,})\\s+(?=(${PARTICLES})(?![\\p{L}\\p{N}_'’-]))`,
+  `(?<![\\p{L}\\p{N}_'’-])(\\p{L}{2,})\\s+(?=(${[...PARTICLES].join("|")})(?![\\p{L}\\p{N}_'’-]))`,
   "giu",
 );
 

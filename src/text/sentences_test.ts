@@ -94,3 +94,14 @@ Deno.test("a blockquote's lines are read as the lines they quote: paragraphs, li
   for (const u of units) assert.equal(text.slice(u.start, u.end), u.text, "offsets are exact");
   assert.ok(!units.some((u) => u.text.startsWith(">")), "a unit starts after its quote's markers");
 });
+
+Deno.test("an image on a line of its own under a list item is not read into the item", () => {
+  // Argo Rollouts' Slack page (eval/rollouts): a screenshot under each step.
+  const md = "1. Create an app at https://api.slack.com/apps?new_app=1\n" +
+    "![1](https://example.com/1.png)\n1. See ![the icon](https://example.com/i.png) there\n";
+  const items = splitSentences(md).filter((s) => s.kind === "item").map(plainText);
+  assert.deepEqual(items, [
+    "Create an app at https://api.slack.com/apps?new_app=1.",
+    "See the icon there.",
+  ]);
+});

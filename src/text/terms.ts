@@ -131,6 +131,11 @@ function stemOnce(word: string): string {
   return word;
 }
 
+/** The adverbs of English phrasal verbs, whose noun is written as one word: "a backup". */
+export const PARTICLES: ReadonlySet<string> = new Set(
+  ["up", "in", "out", "down", "off", "on", "over", "back", "away"],
+);
+
 /**
  * Han, kana and Hangul: scripts written without spaces between words (Korean has spaces but
  * glues particles on). Their runs are indexed as overlapping character pairs; the lexical
