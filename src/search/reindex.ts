@@ -9,12 +9,10 @@ import {
   selectPageHash,
   selectPagesAfter,
   selectPagesToReindexScripts,
-  selectPostingCounts,
   selectStaleChunks,
-  selectTextTerms,
   updateEmbeddings,
 } from "./store.ts";
-import { camelCaseWords, CJK, indexedText } from "../text/terms.ts";
+import { CJK } from "../text/terms.ts";
 import { countStaleChunks } from "./vector_index.ts";
 import { lockWikiForWrite } from "../wikis/mod.ts";
 
@@ -89,32 +87,10 @@ export async function reindexOtherScripts(
 }
 
 /**
- * Whether a page's chunks were indexed before the words of camelCase words were
- * (`indexedText`): the index holds fewer terms for one of them than its text gives now. Only
- * pages with such a word are read again, in two statements.
- */
-async function readsOtherwiseNow(
-  db: WriteDeps["db"],
-  pageId: number,
-  stored: { heading_text: string; text: string }[],
-): Promise<boolean> {
-  if (!stored.some((c) => camelCaseWords(`${c.heading_text} ${c.text}`) !== "")) return false;
-  const terms = new Array<number>(stored.length).fill(0);
-  const counted = await selectTextTerms(
-    db,
-    stored.map((c) => ({ heading: indexedText(c.heading_text), body: indexedText(c.text) })),
-  );
-  for (const t of counted) terms[t.n]!++;
-  const held = await selectPostingCounts(db, pageId);
-  return held.some((h, i) => h.terms !== terms[i]);
-}
-
-/**
  * Parses every page (of one wiki, or all) again from its stored markdown and re-indexes the
  * pages whose passages come out different. A release that changes how pages are split (a long
  * table cut between its rows, each passage under the table's header) reaches the pages stored
- * before it this way; until then they keep the passages they were stored with. So do pages whose
- * passages the lexical index now reads otherwise (camelCase words, `readsOtherwiseNow`). A page written
+ * before it this way; until then they keep the passages they were stored with. A page written
  * between the read and the re-index is left as that write indexed it. Returns how many pages
  * were re-indexed; a second run re-indexes none.
  */
@@ -140,7 +116,7 @@ export async function reparsePages(
             c.heading_path.join("\u0000") === p.headingPath.join("\u0000") &&
             c.heading_text === chunkHeadingText(parsed, p);
         });
-      if (same && !await readsOtherwiseNow(deps.db, page.id, stored)) continue;
+      if (same) continue;
       const prepared = await prepareChunks(deps, parsed);
       const applied = await deps.db.transaction(async (tx) => {
         if (!await lockWikiForWrite(tx, page.wiki_id)) return false;

@@ -1,5 +1,5 @@
 import type { Db } from "../db/db.ts";
-import { camelCaseWords, HYPHENATED_WHOLE, indexedText, lexicalText } from "../text/terms.ts";
+import { HYPHENATED_WHOLE, lexicalText } from "../text/terms.ts";
 
 /** A chunk ready to store: its text, what BM25 weighs above it, and its vector if any. */
 export type ChunkInput = {
@@ -41,8 +41,8 @@ export async function replaceChunksOfPages(
   await deleteChunksOfPages(tx, wikiId, pageIds);
   const rows = pages.flatMap((p) =>
     p.chunks.map((c) => {
-      const heading = indexedText(c.headingText);
-      const text = indexedText(c.text);
+      const heading = lexicalText(c.headingText);
+      const text = lexicalText(c.text);
       return {
         page_id: p.pageId,
         ord: c.ord,
@@ -53,8 +53,6 @@ export async function replaceChunksOfPages(
         // What the lexical index reads, sent only where it differs from the text (CJK).
         lex_heading: heading === c.headingText ? null : heading,
         lex_text: text === c.text ? null : text,
-        // The words of its camelCase words, which count as postings and not as length.
-        aliases: camelCaseWords(`${c.headingText} ${c.text}`) || null,
         embedding: c.embedding ? `[${c.embedding.join(",")}]` : null,
       };
     })
@@ -66,8 +64,7 @@ export async function replaceChunksOfPages(
 /**
  * Inserts chunks and indexes them in one statement, each chunk's text read once: term
  * frequencies from PostgreSQL's English stemming (the number of positions of a lexeme in the
- * tsvector of the heading text and of the text) go to `chunk_terms`, their sum less the words
- * of its camelCase words (`aliases`: a word read twice makes the chunk no longer) is the chunk's
+ * tsvector of the heading text and of the text) go to `chunk_terms`, their sum is the chunk's
  * length (written with the row, not updated after), the wiki's document frequencies are
  * upserted in term order (so concurrent writers of different wikis never deadlock), and its
  * chunk count and total length change once for the whole batch.
@@ -84,7 +81,6 @@ async function insertChunks(
     text: string;
     lex_heading: string | null;
     lex_text: string | null;
-    aliases: string | null;
     embedding: string | null;
   }[],
   embedder: string | null,
@@ -95,7 +91,7 @@ async function insertChunks(
         to_tsvector('english', coalesce(r.lex_text, r.text)) AS bv
       FROM jsonb_to_recordset(${JSON.stringify(rows.map((r, n) => ({ ...r, n })))}::text::jsonb)
         AS r(n int, page_id bigint, ord int, heading_path jsonb, anchor text, heading_text text,
-          text text, lex_heading text, lex_text text, aliases text, embedding text)
+          text text, lex_heading text, lex_text text, embedding text)
     ), t AS MATERIALIZED (
       SELECT r.page_id, r.ord, u.lexeme AS term, sum(u.h)::int AS h, sum(u.b)::int AS b
       FROM r CROSS JOIN LATERAL (
@@ -105,10 +101,7 @@ async function insertChunks(
       ) u
       GROUP BY r.page_id, r.ord, u.lexeme
     ), len AS MATERIALIZED (
-      SELECT t.page_id, t.ord, (sum(t.h + t.b) - min(coalesce((
-        SELECT sum(cardinality(u.positions)) FROM unnest(to_tsvector('english', r.aliases)) u
-      ), 0)))::int AS length
-      FROM t JOIN r ON r.page_id = t.page_id AND r.ord = t.ord GROUP BY t.page_id, t.ord
+      SELECT page_id, ord, sum(h + b)::int AS length FROM t GROUP BY page_id, ord
     ), c AS (
       INSERT INTO chunks (page_id, wiki_id, ord, heading_path, anchor, heading_text, text,
         embedder, embedding, length)
@@ -623,13 +616,6 @@ export function selectPageChunks(
   return db`
     SELECT ord, heading_path, anchor, heading_text, text FROM chunks
     WHERE page_id = ${pageId} ORDER BY ord`;
-}
-
-/** How many terms the index holds for each of a page's chunks, in chunk order. */
-export function selectPostingCounts(db: Db, pageId: number): Promise<{ terms: number }[]> {
-  return db`
-    SELECT (SELECT count(*) FROM chunk_terms t WHERE t.chunk_id = c.id)::int AS terms
-    FROM chunks c WHERE c.page_id = ${pageId} ORDER BY c.ord`;
 }
 
 /**

@@ -13,7 +13,7 @@ import {
   topKChunks,
 } from "./lexical_index.ts";
 import { chunkHeadingText } from "./prepare_chunks.ts";
-import { camelCaseWords, indexedText } from "../text/terms.ts";
+import { lexicalText } from "../text/terms.ts";
 import { selectDivergedPages, selectRevisionsOf } from "../versions/mod.ts";
 import { versionPageIndex } from "../versions/version_pages.ts";
 import type { Version } from "../versions/versions.ts";
@@ -379,7 +379,6 @@ async function chunkRevisions(
   const revisions = await selectRevisionsOf(db, pairs);
   const chunks: RevisionChunk[] = [];
   const texts: { heading: string; body: string }[] = [];
-  const aliasesOf: string[] = [];
   for (const r of revisions) {
     const key = `${r.page_id}:${r.revision}`;
     const parsed = await parsePage(r.path, r.markdown, r.title);
@@ -387,9 +386,10 @@ async function chunkRevisions(
       chunks.push({ key, row: null, length: 0, terms: new Map() });
     }
     for (const c of parsed.chunks) {
-      const heading = chunkHeadingText(parsed, c);
-      texts.push({ heading: indexedText(heading), body: indexedText(c.text) });
-      aliasesOf.push(camelCaseWords(`${heading} ${c.text}`));
+      texts.push({
+        heading: lexicalText(chunkHeadingText(parsed, c)),
+        body: lexicalText(c.text),
+      });
       chunks.push({
         key,
         length: 0,
@@ -419,11 +419,6 @@ async function chunkRevisions(
     const chunk = withRows[t.n]!;
     chunk.terms.set(t.term, [Math.min(t.h, 32767), Math.min(t.b, 32767)]);
     chunk.length += t.h + t.b;
-  }
-  // The words of camelCase words are postings, not length, as a page write stores them.
-  const aliases = aliasesOf.map((body) => ({ heading: "", body }));
-  if (aliases.some((a) => a.body !== "")) {
-    for (const t of await selectTextTerms(db, aliases)) withRows[t.n]!.length -= t.b;
   }
   return chunks;
 }

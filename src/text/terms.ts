@@ -182,27 +182,10 @@ const CJK_RUN = new RegExp(`^[${CJK}]`, "v");
 const CJK_RUNS = new RegExp(`[${CJK}]+`, "gv");
 
 /**
- * A camelCase word: lower-case letters, then capitalised parts (`scaleDownDelaySeconds`,
- * `workloadRef`, `maxSurge`), as configuration and code name a field. Not a name written in
- * PascalCase (`NetBox`, `JetStream`, `DeMarcus`), an acronym's (`mTOR`, `iOS`), nor a word
- * beside a digit or an underscore (`http2Enabled`; `max_surge` PostgreSQL splits at the
- * underscore).
- */
-const CAMEL_CASE = /(?<![\p{L}\p{N}_])\p{Ll}+(?:\p{Lu}\p{Ll}+)+(?![\p{L}\p{N}_])/gu;
-
-/**
- * The words of a text's camelCase words, each part once per word, space-separated
- * (`scaleDownDelaySeconds` gives "scale Down Delay Seconds"); empty for a text without one.
- */
-export function camelCaseWords(text: string): string {
-  return (text.match(CAMEL_CASE) ?? []).map((word) => word.replace(/(\p{Lu})/gu, " $1")).join(" ");
-}
-
-/**
  * Text as the lexical index reads it: CJK runs spelled out as space-separated character
  * bigrams (PostgreSQL's parser would take a whole run, a clause or more, as one word), the
  * rest unchanged for the `english` configuration to split and stem. Used on chunks when they
- * are indexed (`indexedText`) and on queries, so both sides split the same way.
+ * are indexed and on queries, so both sides split the same way.
  */
 export function lexicalText(text: string): string {
   return text.replace(CJK_RUNS, (run) => {
@@ -212,21 +195,6 @@ export function lexicalText(text: string): string {
     for (let i = 0; i + 1 < chars.length; i++) pairs.push(chars[i]! + chars[i + 1]!);
     return ` ${pairs.join(" ")} `;
   });
-}
-
-/**
- * A chunk's text as the lexical index stores it: `lexicalText`, each camelCase word followed
- * by its words (`scaleDownDelaySeconds scale Down Delay Seconds`). A question spells out what
- * a reference page names in one word ("how long … before it is scaled down"), and PostgreSQL's
- * parser takes the word whole, so the two never met. The words are aliases: they add postings
- * but no length (`camelCaseWords`, store.ts). Only chunks: a query naming the field
- * (`workloadRef`) meets its whole form, and its parts too would weigh it three times the
- * question's other words, as a hyphenated word's did (docs/retrieval.md).
- */
-export function indexedText(text: string): string {
-  return lexicalText(
-    text.replace(CAMEL_CASE, (word) => `${word} ${word.replace(/(\p{Lu})/gu, " $1")}`),
-  );
 }
 
 /**

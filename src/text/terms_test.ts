@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { contentTerms, indexedText, isSettingName, lexicalText, lightStem, stem } from "./terms.ts";
+import { contentTerms, isSettingName, lightStem, stem } from "./terms.ts";
 
 Deno.test("a protocol's secure form is another word: https does not meet http", () => {
   assert.notEqual(stem("https"), stem("http"));
@@ -63,20 +63,6 @@ Deno.test("the act an -ate verb names meets the verb, in words of eight letters 
   assert.notEqual(stem("station"), stem("state"));
   assert.notEqual(stem("nation"), stem("nats"));
   assert.equal(lightStem("rotation"), "rotation", "the embedder's words are as they were indexed");
-});
-
-Deno.test("the lexical index stores a camelCase word whole and as its words; a query as written", () => {
-  assert.equal(
-    indexedText("Set scaleDownDelaySeconds on the rollout."),
-    "Set scaleDownDelaySeconds scale Down Delay Seconds on the rollout.",
-  );
-  assert.equal(lexicalText("Set scaleDownDelaySeconds."), "Set scaleDownDelaySeconds.");
-  // Names in PascalCase, acronyms, words beside a digit or an underscore are left as they are.
-  for (
-    const text of ["NetBox", "BlueGreen", "mTOR", "HTTPRoute", "iOS", "http2Enabled", "max_surge"]
-  ) {
-    assert.equal(indexedText(text), text);
-  }
 });
 
 Deno.test("capitalised words joined by hyphens are prose, not a setting's name", () => {
