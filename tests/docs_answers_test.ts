@@ -1062,6 +1062,19 @@ Deno.test("a long bulleted list that is all its section holds is a reference: th
   assert.doesNotMatch(answer.answer, /completion/, answer.answer);
 });
 
+Deno.test("a how-to answer whose picks show no code shows its section's example", async () => {
+  // NATS's logging page (eval/nats): under "Log Rotation" every sentence holds the question's
+  // words by its heading, and the answer was four sentences about a logrotate file it did not
+  // show ("The rest of the file specifies that the logs will rotate daily …").
+  const logging = await natsPage("configuration/logging");
+  const { db, app } = await docsWiki({ logging, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const answer = await ask(app, "docs", "How do I rotate the log file?");
+  assert.match(answer.answer, /configure `logrotate` with:/, answer.answer);
+  assert.match(answer.answer, /```\n\/path\/to\/nats-server\.log \{\n {4}daily\n/, answer.answer);
+  assert.doesNotMatch(answer.answer, /The rest of the file/, answer.answer);
+});
+
 Deno.test("a code block indented under a list item is code, not a line of prose", async () => {
   const slack = "# Slack\n\n## Configuration\n\n" +
     "1. Store the OAuth access token in the `argo-rollouts-notification-secret` secret.\n" +
