@@ -1075,6 +1075,25 @@ Deno.test("a how-to answer whose picks show no code shows its section's example"
   assert.doesNotMatch(answer.answer, /The rest of the file/, answer.answer);
 });
 
+Deno.test("two of the question's words a name joins, in either order, are in it: 'look … back' in 'lookback'", async () => {
+  const rate = "# Functions\n\n## `irate()`\n\n" +
+    "The following example returns the per-second rate of requests looking up to 5 minutes back " +
+    "for the two most recent data points of each series.\n\n## `delta()`\n\nThe difference.\n";
+  const basics = "# Querying basics\n\n## Staleness\n\n" +
+    "The lookback period is 5 minutes by default, but can be set with the " +
+    "`--query.lookback-delta` flag. A series with no sample in it is stale.\n\n" +
+    "## Operators\n\nOperators combine series.\n";
+  const { db, app } = await docsWiki({ "querying/functions": rate, "querying/basics": basics });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "How far back does the query look for the latest sample of a series, and can that window be changed?",
+  );
+  assert.equal(answer.citations[0]!.section, "Querying basics > Staleness", answer.answer);
+  assert.match(answer.answer, /--query\.lookback-delta/, answer.answer);
+});
+
 Deno.test("a code block indented under a list item is code, not a line of prose", async () => {
   const slack = "# Slack\n\n## Configuration\n\n" +
     "1. Store the OAuth access token in the `argo-rollouts-notification-secret` secret.\n" +
