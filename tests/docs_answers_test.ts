@@ -1062,6 +1062,38 @@ Deno.test("a long bulleted list that is all its section holds is a reference: th
   assert.doesNotMatch(answer.answer, /completion/, answer.answer);
 });
 
+Deno.test("a how-to answer whose picks show no code shows its section's example", async () => {
+  // NATS's logging page (eval/nats): under "Log Rotation" every sentence holds the question's
+  // words by its heading, and the answer was four sentences about a logrotate file it did not
+  // show ("The rest of the file specifies that the logs will rotate daily …").
+  const logging = await natsPage("configuration/logging");
+  const { db, app } = await docsWiki({ logging, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  const answer = await ask(app, "docs", "How do I rotate the log file?");
+  assert.match(answer.answer, /configure `logrotate` with:/, answer.answer);
+  assert.match(answer.answer, /```\n\/path\/to\/nats-server\.log \{\n {4}daily\n/, answer.answer);
+  assert.doesNotMatch(answer.answer, /The rest of the file/, answer.answer);
+});
+
+Deno.test("two of the question's words a name joins, in either order, are in it: 'look … back' in 'lookback'", async () => {
+  const rate = "# Functions\n\n## `irate()`\n\n" +
+    "The following example returns the per-second rate of requests looking up to 5 minutes back " +
+    "for the two most recent data points of each series.\n\n## `delta()`\n\nThe difference.\n";
+  const basics = "# Querying basics\n\n## Staleness\n\n" +
+    "The lookback period is 5 minutes by default, but can be set with the " +
+    "`--query.lookback-delta` flag. A series with no sample in it is stale.\n\n" +
+    "## Operators\n\nOperators combine series.\n";
+  const { db, app } = await docsWiki({ "querying/functions": rate, "querying/basics": basics });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "How far back does the query look for the latest sample of a series, and can that window be changed?",
+  );
+  assert.equal(answer.citations[0]!.section, "Querying basics > Staleness", answer.answer);
+  assert.match(answer.answer, /--query\.lookback-delta/, answer.answer);
+});
+
 Deno.test("a code block indented under a list item is code, not a line of prose", async () => {
   const slack = "# Slack\n\n## Configuration\n\n" +
     "1. Store the OAuth access token in the `argo-rollouts-notification-secret` secret.\n" +

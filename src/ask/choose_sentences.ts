@@ -1,7 +1,7 @@
 import type { Passage } from "./passages.ts";
 import { holdsNumber } from "./sentence_kinds.ts";
 import { type Question, withCompounds } from "./question.ts";
-import { sectioned, sectionKey } from "./located_sentences.ts";
+import { locatedSentences, sectioned, sectionKey } from "./located_sentences.ts";
 import { NO_NUMBER, type Scored } from "./candidates.ts";
 
 /** At most this many sentences make an extractive answer. */
@@ -50,6 +50,7 @@ export function chooseSentences(
   };
   if (sectioned(best.passage)) {
     oneSection(best, scored, { add, chosen, have, qTerms, code, number });
+    if (question.wants.howTo) withExample(best, scored, passages, chosen);
     otherPart(question, best, scored, passages, { add, chosen, have });
   } else {
     otherPages(best, scored, passages, { add, chosen, have, addresses, amountFound, qTerms });
@@ -123,6 +124,34 @@ function oneSection(
     (lacksAmount ? holdsNumber(c.plain) : c.sentence.kind === "code")
   );
   if (other && ctx.chosen.length < MAX_SENTENCES) ctx.add(other);
+}
+
+/**
+ * A how-to answer from a section whose picks show no code shows the section's example: the
+ * sentence that announces a code block ("For example, you could configure `logrotate` with:"),
+ * whose continuation brings the block. "How do I rotate the log file?" was answered with
+ * sentences about a logrotate file ("The rest of the file specifies that the logs will rotate
+ * daily…") without the file: the heading "Log Rotation" gave every sentence of the section all
+ * the question's words, and the announcing one, holding fewer of its own, was not picked. It
+ * and its block take the place of the last picks when the answer is full.
+ */
+function withExample(best: Scored, scored: Scored[], passages: Passage[], chosen: Scored[]): void {
+  // A prose pick right above a block shows it already (`withContinuations`).
+  if (chosen.some((c) => c.sentence.kind === "code" || nextIsCode(c))) return;
+  const own = sectionKey(best.passage);
+  const announcing = scored.find((c) =>
+    sectionKey(c.passage) === own && !chosen.includes(c) && c.sentence.kind === "prose" &&
+    /:$/.test(c.plain) && nextIsCode(c)
+  );
+  if (!announcing) return;
+  // Room for the sentence and its block.
+  while (chosen.length > MAX_SENTENCES - 2) chosen.pop();
+  chosen.push(announcing);
+}
+
+/** Whether the unit right after a candidate in its passage is a code block. */
+function nextIsCode(c: Scored): boolean {
+  return locatedSentences(c.passage).find((s) => s.start >= c.sentence.end)?.kind === "code";
 }
 
 /**

@@ -112,7 +112,7 @@ export function withContinuations(
     if (!next) continue;
     // A question asking how to do something is shown how by the code block right after a
     // sentence that answers it (the request, the command, the configuration).
-    const example = howTo && next.kind === "code";
+    const example = question.wants.howTo && c.kind === "prose" && next.kind === "code";
     if (!announces && !example && !(i === 0 && readsOn)) continue;
     const plain = plainText(next);
     // A code block of several lines answers only a question about code (`asksForCode`); one

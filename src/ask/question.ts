@@ -172,5 +172,13 @@ export function withCompounds(question: Question, text: string): Set<string> {
     if (!words.has(a + b) && !words.has(stem(a + b))) continue;
     for (const w of [a, b]) if (!STOPWORDS.has(w)) terms.add(stem(w));
   }
+  // Two of the question's words a name joins, in either order: "drop a label" in `labeldrop`,
+  // "keep … label" in `labelkeep`.
+  const content = question.words.filter((w) => !STOPWORDS.has(w) && w.length >= 3);
+  for (const a of content) {
+    for (const b of content) {
+      if (a !== b && words.has(a + b)) terms.add(stem(a)).add(stem(b));
+    }
+  }
   return terms;
 }
