@@ -32,6 +32,9 @@ export function chooseSentences(
   const code = question.wants.code;
   const number = question.wants.amount;
   const chosen = [best];
+  /** Picks an example took the place of: what they hold still counts as reached. */
+  const dropped: Scored[] = [];
+  let example: Scored | undefined;
   // When the best sentence holds every word of the question and stands on the best-ranked
   // page (word overlap and retrieval agree), a sentence of another page addresses the
   // question only if it holds two of its words (or the only one): "Open Cline's MCP settings"
@@ -50,12 +53,12 @@ export function chooseSentences(
   };
   if (sectioned(best.passage)) {
     oneSection(best, scored, { add, chosen, have, qTerms, code, number });
-    if (question.wants.howTo) withExample(best, scored, passages, chosen);
+    if (question.wants.howTo) example = withExample(best, scored, chosen, dropped);
     otherPart(question, best, scored, passages, { add, chosen, have });
   } else {
     otherPages(best, scored, passages, { add, chosen, have, addresses, amountFound, qTerms });
   }
-  return { chosen, addresses };
+  return { chosen, addresses, dropped, example };
 }
 
 /**
@@ -133,20 +136,35 @@ function oneSection(
  * sentences about a logrotate file ("The rest of the file specifies that the logs will rotate
  * daily…") without the file: the heading "Log Rotation" gave every sentence of the section all
  * the question's words, and the announcing one, holding fewer of its own, was not picked. It
- * and its block take the place of the last picks when the answer is full.
+ * and its block take the place of the section's last picks when the answer is full.
  */
-function withExample(best: Scored, scored: Scored[], passages: Passage[], chosen: Scored[]): void {
+function withExample(
+  best: Scored,
+  scored: Scored[],
+  chosen: Scored[],
+  dropped: Scored[],
+): Scored | undefined {
   // A prose pick right above a block shows it already (`withContinuations`).
-  if (chosen.some((c) => c.sentence.kind === "code" || nextIsCode(c))) return;
+  if (chosen.some((c) => c.sentence.kind === "code" || nextIsCode(c))) return undefined;
   const own = sectionKey(best.passage);
   const announcing = scored.find((c) =>
     sectionKey(c.passage) === own && !chosen.includes(c) && c.sentence.kind === "prose" &&
     /:$/.test(c.plain) && nextIsCode(c)
   );
-  if (!announcing) return;
-  // Room for the sentence and its block.
-  while (chosen.length > MAX_SENTENCES - 2) chosen.pop();
+  if (!announcing) return undefined;
+  // Room for the sentence and its block, made by the section's own last picks: a pick of another
+  // page (search's first page, a part the section lacks) keeps its place.
+  const made: Scored[] = [];
+  for (let i = chosen.length - 1; i > 0 && chosen.length > MAX_SENTENCES - 2; i--) {
+    if (sectionKey(chosen[i]!.passage) === own) made.push(...chosen.splice(i, 1));
+  }
+  if (chosen.length > MAX_SENTENCES - 2) {
+    chosen.push(...made.reverse());
+    return undefined;
+  }
+  dropped.push(...made);
   chosen.push(announcing);
+  return announcing;
 }
 
 /** Whether the unit right after a candidate in its passage is a code block. */

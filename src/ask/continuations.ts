@@ -71,6 +71,8 @@ export function withContinuations(
   question: Question,
   readsOn: string[] | null,
   code: boolean,
+  /** The unit (page id and start) that announces a how-to answer's example (`withExample`). */
+  exampleAt?: string,
 ): (Pick & { terms: Set<string> })[] {
   const out: (Pick & { terms: Set<string> })[] = [];
   // Overlapping windows of a long section hold the same sentence at the same page offset.
@@ -112,7 +114,7 @@ export function withContinuations(
     if (!next) continue;
     // A question asking how to do something is shown how by the code block right after a
     // sentence that answers it (the request, the command, the configuration).
-    const example = question.wants.howTo && c.kind === "prose" && next.kind === "code";
+    const example = (howTo || key(c) === exampleAt) && next.kind === "code";
     if (!announces && !example && !(i === 0 && readsOn)) continue;
     const plain = plainText(next);
     // A code block of several lines answers only a question about code (`asksForCode`); one

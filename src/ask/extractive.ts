@@ -66,18 +66,25 @@ export function pickSentences(
   }
   const { idf, covered, scored } = scoreCandidates(qTerms, candidates);
   const best = scored[0]!;
-  const { chosen, addresses } = chooseSentences(question, best, scored, passages);
+  const { chosen, addresses, dropped, example } = chooseSentences(
+    question,
+    best,
+    scored,
+    passages,
+  );
   const picks = withContinuations(
     chosen.map((c) => ({ ...toPick(c), terms: c.terms })),
     question,
     best.defines || best.onNamedPage || best.named ? question.topic : null,
     question.wants.code,
+    example && `${example.passage.pageId}:${example.sentence.start}`,
   );
   // What the answer and the best sentence of each of the top pages hold together: how much of
   // the question the retrieved passages reach, whether or not the answer shows those pages (a
   // documentation answer keeps to one section).
   const union = new Set([
     ...picks.flatMap((c) => [...c.terms]),
+    ...dropped.flatMap((c) => [...c.terms]),
     ...(sectioned(best.passage) ? topPageTerms(scored, passages, best, addresses) : []),
   ]);
   return {
