@@ -13,7 +13,7 @@ import { BM25, CANDIDATES, fuse, lexicalWeight, storesVectors } from "./fusion.t
 import { lexicalTopK } from "./lexical_cache.ts";
 import { buildSnippet } from "./snippet.ts";
 import { withJoinedPairs } from "./joined_pairs.ts";
-import { contentTerms, holdsInOrder, isIdentifier, isSettingName } from "../text/terms.ts";
+import { contentTerms, holdsInOrder, isIdentifier } from "../text/terms.ts";
 import {
   type ChunkCandidate,
   type ChunkHit,
@@ -336,17 +336,15 @@ function isLinkOnly(d: RescoreFields & { text: string }, terms: Set<string>): bo
  * Whether the query names the page's title or the chunk's own heading: every content word of
  * it is in the query, and they are at least half of the query's content words (a heading
  * such as "What the service does" is not named by every question that says "service"). A heading
- * that is a setting's name (`isSettingName`: `LOG_STORE`) is named by a query holding all its
- * parts in their order, however many other words it has ("Where are step logs stored?"); a
- * heading of prose in that shape ("Blue-Green") is not, or every question saying "blue-green"
- * named the concepts page's section of that name.
+ * that is a setting's name (`isIdentifier`: `LOG_STORE`) is named by a query holding all its
+ * parts in their order, however many other words it has ("Where are step logs stored?").
  */
 function namesTopic(d: RescoreFields, terms: Set<string>): boolean {
   return [d.title, d.heading_path.at(-1) ?? ""].some((field, i) => {
     const words = contentWords(field);
     return words.length > 0 && words.every((w) => terms.has(w)) &&
       (2 * words.length >= terms.size ||
-        (i === 1 && words.length >= 2 && isSettingName(field) && holdsInOrder([...terms], words)));
+        (i === 1 && words.length >= 2 && isIdentifier(field) && holdsInOrder([...terms], words)));
   });
 }
 

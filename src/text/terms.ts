@@ -240,11 +240,3 @@ export function holdsInOrder(words: string[], parts: string[]): boolean {
 export function isIdentifier(text: string): boolean {
   return /^`?-{0,2}[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+`?$/.test(text.trim());
 }
-
-/**
- * Whether a text is a setting's name (`isIdentifier`) and not capitalised words joined by
- * hyphens ("Blue-Green", "Anti-Affinity"), a compound of prose that has an identifier's shape.
- */
-export function isSettingName(text: string): boolean {
-  return isIdentifier(text) && !/^\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)+$/u.test(text.trim());
-}

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { contentTerms, isSettingName, lightStem, stem } from "./terms.ts";
+import { contentTerms, lightStem, stem } from "./terms.ts";
 
 Deno.test("a protocol's secure form is another word: https does not meet http", () => {
   assert.notEqual(stem("https"), stem("http"));
@@ -63,12 +63,4 @@ Deno.test("the act an -ate verb names meets the verb, in words of eight letters 
   assert.notEqual(stem("station"), stem("state"));
   assert.notEqual(stem("nation"), stem("nats"));
   assert.equal(lightStem("rotation"), "rotation", "the embedder's words are as they were indexed");
-});
-
-Deno.test("capitalised words joined by hyphens are prose, not a setting's name", () => {
-  assert.equal(isSettingName("Blue-Green"), false);
-  assert.equal(isSettingName("Anti-Affinity"), false);
-  assert.equal(isSettingName("LOG_STORE"), true);
-  assert.equal(isSettingName("web.listen-address"), true);
-  assert.equal(isSettingName("--dry-run"), true);
 });
