@@ -91,10 +91,11 @@ export async function assessQuestion(
     probability,
   );
   const verdict = coverageOf(citations.length, probability, covered, docs);
-  // An extractive answer below the coverage bar, shown because search agrees (`agreed`), is
-  // never more than `partial`: it holds few of the question's words.
+  // An extractive answer below the coverage bar, shown because search agrees (`agreed`), holds
+  // few of the question's words: it is `supported` only at the model's own bar
+  // (`SUPPORTED_AT`), not at the lower one for documentation.
   const level = verdict === "supported" && mode === "extractive" &&
-      coverage < WEAK_COVERAGE
+      coverage < WEAK_COVERAGE && probability < SUPPORTED_AT
     ? "partial"
     : verdict;
   const frontier = await frontierNotes(deps.db, question, passages, citations, level);
