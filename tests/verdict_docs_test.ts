@@ -43,11 +43,11 @@ const PAGES: Record<string, string> = {
     "to new members.\n\n## Cluster names\n\nEvery server of a cluster sets the same `name`.\n",
 };
 
-async function docsWiki() {
+async function docsWiki(pages: Record<string, string> = PAGES) {
   const db = await freshDb();
   const { app, deps } = testApp(db, { RATE_LIMIT_ANON_PER_MINUTE: "100000" });
   await createWiki(db, { id: "docs", visibility: "public" });
-  for (const [path, markdown] of Object.entries(PAGES)) {
+  for (const [path, markdown] of Object.entries(pages)) {
     await writePage(deps as Deps, { wikiId: "docs", path, markdown }, { source: "test" });
   }
   return { db, app };
@@ -78,4 +78,26 @@ Deno.test("an answer from the docs is weighed against the question's subject, no
     const answer = await ask(app, q);
     assert.notEqual(answer.coverage, "supported", `${q}: ${answer.answer}`);
   }
+});
+
+Deno.test("an answer from a page titled in front matter with one section is weighed as documentation", async () => {
+  // A page whose title is in front matter and whose text has one `##` section (a command's
+  // flags, a short how-to) is documentation, not a SQuAD paragraph under its `#` title: it was
+  // held to the SQuAD bar with the question's form words counted.
+  const { db, app } = await docsWiki({
+    ...PAGES,
+    "logging": "---\ntitle: Logging\n---\n\nThe server writes a log of what it does.\n\n" +
+      "## Log rotation\n\n" +
+      "Set `logfile_size_limit` and the server rotates its log file when it reaches that size. " +
+      "The old file is kept with a timestamp in its name.\n",
+  });
+  await using _db = db;
+  const rotation = await ask(
+    app,
+    "How do I make the server keep its log file from growing forever?",
+  );
+  assert.match(rotation.answer, /logfile_size_limit/);
+  assert.equal(rotation.coverage, "supported", rotation.answer);
+  const syslog = await ask(app, "How do I make the server send its log to syslog?");
+  assert.notEqual(syslog.coverage, "supported", syslog.answer);
 });

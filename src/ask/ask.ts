@@ -2,7 +2,8 @@ import type { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { type Answer, askInput, type Citation, type FrontierNote } from "./ask_schema.ts";
-import { pickSentences, sectioned } from "./extractive.ts";
+import { pickSentences } from "./extractive.ts";
+import { titledParagraph } from "./located_sentences.ts";
 import { conflictNotes } from "./conflicts.ts";
 import { frontierNotes, WEAK_COVERAGE } from "./frontier.ts";
 import { answerWithLlm, LlmUnavailable } from "./llm.ts";
@@ -268,10 +269,11 @@ function dedupe(notes: FrontierNote[]): FrontierNote[] {
 
 /**
  * The verdict's evidence and the share of the question the answer's passages reach. An answer
- * from documentation (a page of sections, `docs`) has its own bar, chosen for the same
- * precision, and is weighed against the question's subject: the same features and coverage,
- * read without the words of the question's form (`subjectOf`; docs/answers.md, "The verdict's
- * words on documentation"). Pages of one heading (SQuAD's) are weighed as before.
+ * from documentation (any page but one shaped as SQuAD's, `titledParagraph`: `docs`) has its own
+ * bar, chosen for the same precision, and is weighed against the question's subject: the same
+ * features and coverage, read without the words of the question's form (`subjectOf`;
+ * docs/answers.md, "The verdict's words on documentation"). Pages of one `#` heading (SQuAD's)
+ * are weighed as before.
  */
 function weigh(
   question: Question,
@@ -280,7 +282,7 @@ function weigh(
   extractive: ReturnType<typeof pickSentences>,
 ): { evidence: Evidence; coverage: number; docs: boolean } {
   const first = extractive.bestPassage;
-  const docs = first !== undefined && sectioned(first);
+  const docs = first !== undefined && !titledParagraph(first);
   const subject = docs ? subjectOf(question) : question;
   const picked = subject === question ? extractive : pickSentences(subject, passages);
   const evidence = gatherEvidence(

@@ -95,5 +95,16 @@ export function oneHeading(passage: Passage): boolean {
   return (passage.markdown.match(/^ {0,3}#{1,6}\s/gm) ?? []).length === 1;
 }
 
+/**
+ * Whether a passage's page is shaped as SQuAD's paragraphs are: one heading, its `#` title, over
+ * its text. The verdict weighs every other page as documentation: a page of sections, and also
+ * one whose title is in front matter with a single `##` section or none (a command's flag
+ * reference, a page of prose), which `sectioned` leaves out.
+ */
+export function titledParagraph(passage: Passage): boolean {
+  const headings = passage.markdown.match(/^ {0,3}#{1,6}\s/gm) ?? [];
+  return headings.length === 1 && /^ {0,3}#\s/.test(headings[0]!);
+}
+
 /** The section a passage stands in, as a key. */
 export const sectionKey = (p: Passage) => `${p.pageId}\u0000${p.section ?? ""}`;

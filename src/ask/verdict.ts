@@ -104,8 +104,8 @@ export const FEATURES = [
 ] as const satisfies readonly (keyof Evidence)[];
 export { SUPPORTED_AT };
 /**
- * The `supported` bar when the answer comes from documentation (a page of sections,
- * `sectioned`): the model was fitted on SQuAD-shaped data, where 0.5 holds. On documentation
+ * The `supported` bar when the answer comes from documentation (any page not shaped as SQuAD's,
+ * `titledParagraph`): the model was fitted on SQuAD-shaped data, where 0.5 holds. On documentation
  * the bar is the lowest at which `supported` keeps a precision of 0.90 and flags 0.85 of the
  * unanswerable questions on each of docsqa-dev, eval/woodpecker and eval/nats
  * (scripts/fit_verdict_docs.ts; docs/answers.md, "The verdict on documentation, fitted and
