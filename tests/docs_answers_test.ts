@@ -717,6 +717,32 @@ Deno.test("a section headed by a setting's name leads its answer with that name"
   assert.doesNotMatch(named.answer, /^`NATS_STARTUP_DELAY`/, named.answer);
 });
 
+// Shaped after paperless-ngx's configuration page (GPL-3.0; MkDocs' attribute lists and
+// definition lists), reworded and cut down.
+const MKDOCS_SETTINGS = "# Configuration\n\nSettings are environment variables.\n\n" +
+  "## Document Consumption {#consume_config}\n\n" +
+  "#### [`PAPERLESS_IGNORE_DATES=<string>`](#PAPERLESS_IGNORE_DATES) {#PAPERLESS_IGNORE_DATES}\n\n" +
+  ": A comma separated list of dates the date parser skips. This helps with dates such as a " +
+  "date of birth, which appear in many letters but are never the date a letter was written.\n\n" +
+  "    Defaults to an empty string.\n\n" +
+  "#### [`PAPERLESS_DATE_ORDER=<format>`](#PAPERLESS_DATE_ORDER) {#PAPERLESS_DATE_ORDER}\n\n" +
+  ": The order of day, month and year in the text of the documents.\n\n" +
+  "    Defaults to DMY.\n";
+
+Deno.test("a setting's heading written as a self-link with an attribute list leads its answer with the setting's name", async () => {
+  const { db, app } = await docsWiki({ "configuration": MKDOCS_SETTINGS });
+  await using _db = db;
+  const birthday = "My date of birth is on every letter and keeps becoming the letter's date. " +
+    "Can the parser skip particular dates?";
+  const answer = await ask(app, "docs", birthday);
+  assert.match(answer.citations[0]!.section ?? "", /\{#PAPERLESS_IGNORE_DATES\}$/);
+  // The section's text never says the setting's name; the answer does, as the page shows it.
+  assert.match(answer.answer, /^`PAPERLESS_IGNORE_DATES=<string>` — /, answer.answer);
+  // A question that names the setting gets no label.
+  const named = await ask(app, "docs", "Which dates does PAPERLESS_IGNORE_DATES skip by default?");
+  assert.doesNotMatch(named.answer, /^`PAPERLESS_IGNORE_DATES/, named.answer);
+});
+
 const QUORUM = "# JetStream Clustering\n\nJetStream runs on a cluster of servers.\n\n" +
   "## The quorum\n\nA quorum is half the cluster size plus one. So for a cluster size of 3, " +
   "you need at least two JetStream servers available to store new messages.\n\n" +

@@ -24,17 +24,21 @@ export function headingLabel(section: string | null): { label: string; names: st
 }
 
 /** A heading that is a name (see `headingLabel`), as the answer shows it, or null. */
-function nameOfHeading(own: string): { label: string; names: string[] } | null {
-  if (isIdentifier(own)) {
-    const name = own.replace(/`/g, "");
+function nameOfHeading(heading: string): { label: string; names: string[] } | null {
+  // As the page shows it: a link leaves its text (`cli exec` [#4103](…) → `cli exec` #4103;
+  // MkDocs' self-link [`PAPERLESS_PORT=<port>`](#PAPERLESS_PORT)), an attribute list
+  // (`{#PAPERLESS_PORT}`, `{#docker data-toc-label="…"}`) is not shown.
+  const label = heading.replace(/\s*\{:?\s*[#.][^}]*\}$/, "")
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1");
+  if (isIdentifier(label)) {
+    const name = label.replace(/`/g, "");
     return { label: `\`${name}\``, names: [name] };
   }
-  if (!/^`[^`]+`/.test(own)) return null;
-  // A link in the heading leaves its text (`cli exec` [#4103](…) → `cli exec` #4103).
-  const label = own.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1");
-  // The name without the marks around it (`<exemplars>`, `rate()`, `--agent`).
-  const names = [...own.matchAll(/`([^`]+)`/g)]
-    .map((m) => m[1]!.replace(/^\W+|\W+$/g, "")).filter(Boolean);
+  if (!/^`[^`]+`/.test(label)) return null;
+  // The name without the marks around it (`<exemplars>`, `rate()`, `--agent`), and without the
+  // form of its value (`PAPERLESS_PORT=<port>` names `PAPERLESS_PORT`).
+  const names = [...label.matchAll(/`([^`]+)`/g)]
+    .map((m) => m[1]!.split("=")[0]!.replace(/^\W+|\W+$/g, "")).filter(Boolean);
   return names.length > 0 ? { label, names } : null;
 }
 
