@@ -743,6 +743,25 @@ Deno.test("a setting's heading written as a self-link with an attribute list lea
   assert.doesNotMatch(named.answer, /^`PAPERLESS_IGNORE_DATES/, named.answer);
 });
 
+Deno.test("a definition list's marker is not shown in the answer", async () => {
+  const { db, app } = await docsWiki({
+    "configuration": MKDOCS_SETTINGS,
+    "other": "# Other\n\nNothing.",
+  });
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "Our letters write the day before the month. In which order does the parser read the day, " +
+      "month and year?",
+  );
+  assert.match(answer.answer, /The order of day, month and year/, answer.answer);
+  // MkDocs' ": " under the term is the format's: "`PAPERLESS_DATE_ORDER=<format>` — : The order…"
+  assert.doesNotMatch(answer.answer, /(^|\n|— ):/, answer.answer);
+  // The quote stays the page's own text, marker and all.
+  assert.match(answer.citations[0]!.quote, /^: The order/);
+});
+
 const QUORUM = "# JetStream Clustering\n\nJetStream runs on a cluster of servers.\n\n" +
   "## The quorum\n\nA quorum is half the cluster size plus one. So for a cluster size of 3, " +
   "you need at least two JetStream servers available to store new messages.\n\n" +

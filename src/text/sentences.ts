@@ -166,6 +166,9 @@ export function plainText(sentence: Pick<Sentence, "text" | "kind">): string {
     .replace(/(^|\n)[ \t]*:::[\w-]*/g, "$1")
     .replace(/(^|\n)[ \t]*(?:!!!|\?\?\?\+?)[ \t]*[\w-]+(?:[ \t]+"([^"\n]*)")?/g, "$1$2")
     .replace(/\[!(?:NOTE|TIP|WARNING|IMPORTANT|CAUTION)\]/g, "")
+    // A definition list's marker (MkDocs' `def_list`, Pandoc: ": Defines the port…" under the
+    // term) is the format's too.
+    .replace(/(^|\n)[ \t]{0,3}:[ \t]+(?=\S)/g, "$1")
     // An image on a line of its own below a unit's first line illustrates it (a screenshot under
     // each step: "![1](…)"); its alt text glued to the unit read "… ?new_app=1 1.".
     .replace(/\n[ \t]*!\[[^\]]*\]\([^)]*\)[ \t]*(?=\n|$)/g, "")
