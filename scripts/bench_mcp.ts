@@ -67,6 +67,8 @@ async function compareLean(deps: Deps, queries: string[], rounds: number) {
         server_p50: f.server_p50_ms,
         ratio_server: f.ratio_server_p50,
         http_floor_p50: f.http_floor_p50_ms,
+        sdk_client_own: f.sdk_client_own_ms,
+        ratio_sdk_own_out: f.ratio_sdk_own_out_p50,
         ratios_sdk: f.ratios,
         ratios_plain: f.ratios_plain,
         cpu: f.cpu_ms_per_call,
@@ -95,7 +97,9 @@ async function measureOnce(deps: Deps, queries: string[]) {
     `MCP/direct p50: SDK client ${figures.ratio_p50}, plain client ${figures.ratio_plain_p50}, ` +
       `plain client in its own worker ${figures.ratio_apart_p50}; the server's own time ` +
       `${figures.ratio_server_p50} (${figures.server_p50_ms} ms against ${figures.direct.p50_ms}); ` +
-      `HTTP alone ${figures.http_floor_p50_ms} ms`,
+      `HTTP alone ${figures.http_floor_p50_ms} ms; the SDK client's own time ` +
+      `${figures.sdk_client_own_ms} ms a call, MCP/direct with it taken out ` +
+      `${figures.ratio_sdk_own_out_p50}`,
   );
   console.log(JSON.stringify(figures));
   await Deno.mkdir(new URL("../bench/out/", import.meta.url), { recursive: true });

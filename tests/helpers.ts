@@ -193,8 +193,8 @@ const emptiers = new Map<string, Db>();
  * writes and the checkpoint of the drop; emptying the tables a test wrote costs milliseconds.
  * So, as with PGlite above, a test's database is emptied when it is done (its sessions ended,
  * every table but `schema_migrations` emptied, sequences restarted) and the next test of this
- * process takes it. Each test gets a pool of its own on it, so nothing cached per pool carries
- * over.
+ * process takes it. Each test gets a handle of its own on the database's pool (`leaseOf`), so
+ * nothing cached per `Db` carries over.
  */
 async function leasePostgres(
   serverUrl: string,
@@ -212,22 +212,93 @@ async function leasePostgres(
     }
   }
   const url = withDatabase(serverUrl, name);
-  const db = openPostgres(url, { max: 4 });
-  postgresPrint ??= (await db.query<{ print: string }>(SCHEMA_PRINT))[0]!.print;
+  let pool = leasedPools.get(name);
+  if (!pool) {
+    const shared = new URL(url);
+    shared.searchParams.set("application_name", LEASED);
+    leasedPools.set(name, pool = openPostgres(shared.toString(), { max: 4 }));
+  }
+  const lease = leaseOf(pool);
+  postgresPrint ??= (await lease.db.query<{ print: string }>(SCHEMA_PRINT))[0]!.print;
   let released: Promise<void> | undefined;
-  return { db, url, release: () => released ??= giveBackPostgres(serverUrl, name) };
+  return {
+    db: lease.db,
+    url,
+    release: () => released ??= giveBackPostgres(serverUrl, name, lease.settled),
+  };
+}
+
+/**
+ * The application name of the pools the tests of a process share, a kept database's pool in
+ * turn: a release ends every other connection to the database, not theirs. Opening a connection
+ * costs 30–80 ms here (a backend's start: ~40 ms even over the Unix socket, `pgbench -C`), and a
+ * test opened two or three.
+ */
+const LEASED = "wiki_test_lease";
+const leasedPools = new Map<string, Db>();
+
+/**
+ * A test's handle on a shared pool. Closed, it refuses statements as a closed pool does (the
+ * driver's `CONNECTION_ENDED`) and leaves the pool's connections open; `settled` waits for the
+ * statements it started and says whether they all ended (else the database is not reused: a
+ * statement still running could write into the next test's rows). The pool's connections carry
+ * no session state between tests: the service sets settings per transaction only.
+ */
+function leaseOf(pool: Db): { db: Db; settled(): Promise<boolean> } {
+  let closed = false;
+  const running = new Set<Promise<unknown>>();
+  const ended = () =>
+    Promise.reject(
+      Object.assign(new Error("write CONNECTION_ENDED"), { code: "CONNECTION_ENDED" }),
+    );
+  const track = <F extends (...args: never[]) => Promise<unknown>>(f: F) =>
+    ((...args: Parameters<F>) => {
+      if (closed) return ended();
+      const statement = f(...args);
+      running.add(statement);
+      const done = () => running.delete(statement);
+      statement.then(done, done);
+      return statement;
+    }) as F;
+  const db = track(
+    ((strings: TemplateStringsArray, ...values: unknown[]) => pool(strings, ...values)) as (
+      ...args: never[]
+    ) => Promise<unknown>,
+  ) as unknown as Db;
+  Object.defineProperty(db, "kind", { value: "postgres" });
+  db.query = track(pool.query);
+  db.exec = track(pool.exec);
+  db.transaction = track(pool.transaction);
+  const settled = async () => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise((resolve) => timer = setTimeout(resolve, 10_000));
+    await Promise.race([Promise.allSettled([...running]), late]);
+    clearTimeout(timer);
+    return running.size === 0;
+  };
+  db.close = async () => {
+    closed = true;
+    await settled();
+  };
+  return { db, settled };
 }
 
 /** Empties a database a test is done with and keeps it for the next test, or drops it. */
-async function giveBackPostgres(serverUrl: string, name: string): Promise<void> {
+async function giveBackPostgres(
+  serverUrl: string,
+  name: string,
+  settled: () => Promise<boolean>,
+): Promise<void> {
   let db = emptiers.get(name);
   if (!db) emptiers.set(name, db = openPostgres(withDatabase(serverUrl, name), { max: 1 }));
   let keep = false;
   try {
+    if (!await settled()) throw new Error("a statement of the test is still running");
     // What the test left connected (a pool it did not close, a server it started) is ended,
-    // as `DROP DATABASE … WITH (FORCE)` would.
+    // as `DROP DATABASE … WITH (FORCE)` would; the shared pool's connections stay.
     await db`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-      WHERE datname = current_database() AND pid <> pg_backend_pid()`;
+      WHERE datname = current_database() AND pid <> pg_backend_pid()
+        AND application_name <> ${LEASED}`;
     const print = (await db.query<{ print: string }>(SCHEMA_PRINT))[0]?.print;
     if (print === postgresPrint && idlePostgres.length < 2) {
       postgresEmptying ??= emptyingScript(db);
@@ -240,6 +311,8 @@ async function giveBackPostgres(serverUrl: string, name: string): Promise<void> 
   if (keep) return void idlePostgres.push(name);
   emptiers.delete(name);
   await db.close().catch(() => {});
+  await leasedPools.get(name)?.close().catch(() => {});
+  leasedPools.delete(name);
   const admin = openPostgres(serverUrl, { max: 1 });
   try {
     await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -254,7 +327,7 @@ async function giveBackPostgres(serverUrl: string, name: string): Promise<void> 
  */
 globalThis.addEventListener("unload", () => {
   if (!DATABASE_URL || idlePostgres.length === 0) return;
-  // `FORCE`: the connection that emptied each is still open.
+  // `FORCE`: the connections that emptied each and that its tests shared are still open.
   const drops = idlePostgres.splice(0).flatMap((n) => [
     "-c",
     `DROP DATABASE IF EXISTS ${n} WITH (FORCE)`,

@@ -255,7 +255,9 @@ try {
           `MCP against direct on ${store.name}: p50 ratio ${overhead.ratio_p50} (SDK client), ` +
             `${overhead.ratio_plain_p50} (plain client), ${overhead.ratio_apart_p50} ` +
             `(plain client in its own worker); the server's own time ${overhead.ratio_server_p50} ` +
-            `(${overhead.server_p50_ms} ms), HTTP alone ${overhead.http_floor_p50_ms} ms`,
+            `(${overhead.server_p50_ms} ms), HTTP alone ${overhead.http_floor_p50_ms} ms; the SDK ` +
+            `client's own time ${overhead.sdk_client_own_ms} ms, SDK client with it taken out ` +
+            `${overhead.ratio_sdk_own_out_p50}`,
         );
       }
     }

@@ -1,10 +1,11 @@
-import { Client, StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/client@2.4.0";
 import { createApp } from "../../src/app.ts";
 import type { Deps } from "../../src/deps.ts";
 import { quantile, round } from "../../src/search/metrics.ts";
 import { searchWikis } from "../../src/search/search_wikis.ts";
 import { type Latency, measureLatency, type RunLimits } from "./latency.ts";
 import { connectPlainSearch } from "./plain_client.ts";
+import { connectMcpSearch } from "./sdk_client.ts";
+import { storedAnswerServer } from "./stored_answer.ts";
 
 export { connectPlainSearch };
 
@@ -40,7 +41,15 @@ export type McpOverhead = {
    * count both; the PostgreSQL server's own CPU is not counted. Steadier than latency on a
    * shared machine.
    */
-  cpu_ms_per_call: { direct: number; mcp: number; mcp_plain: number; mcp_apart: number };
+  cpu_ms_per_call: {
+    direct: number;
+    mcp: number;
+    mcp_plain: number;
+    mcp_apart: number;
+    /** The plain and the SDK client against the stored-answer server (no service behind). */
+    floor_plain: number;
+    floor_sdk: number;
+  };
   /**
    * The plain client again, in a Web Worker (`mcp_client_worker.ts`): its own isolate, heap,
    * event loop and thread, as a client process of its own has; the server stays in this one.
@@ -66,20 +75,22 @@ export type McpOverhead = {
    * of the median repetition.
    */
   http_floor_p50_ms: number;
+  /**
+   * The SDK client's own time per call: its p50 against the same stored-answer server, less the
+   * plain client's there (`http_floor_p50_ms`): what it does beyond sending the request and
+   * parsing the answer (its checks of each result), measured with no service behind it. p50s of
+   * the median repetition.
+   */
+  sdk_floor_p50_ms: number;
+  sdk_client_own_ms: number;
+  /**
+   * MCP/direct p50 with the SDK client, its own time taken out: per repetition, (the SDK
+   * client's p50 − its own time in that repetition) / the direct call's p50; the median of
+   * `ratios_sdk_own_out`. The SDK client's figure (`ratio_p50`) stays beside it.
+   */
+  ratio_sdk_own_out_p50: number;
+  ratios_sdk_own_out: number[];
 };
-
-/** An MCP client of `/mcp/w/<wikiId>/` on a given base URL: one `search` call per query. */
-export async function connectMcpSearch(baseUrl: string, wikiId: string) {
-  const client = new Client({ name: "bench", version: "1" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp/w/${wikiId}/`)));
-  return {
-    search: async (query: string) => {
-      const result = await client.callTool({ name: "search", arguments: { query, limit: 10 } });
-      if (result.isError) throw new Error(JSON.stringify(result.content));
-    },
-    close: () => client.close(),
-  };
-}
 
 /** Latency of `call` over `inputs` (one caller), and the process CPU time it took per call. */
 async function timedLeg(
@@ -122,8 +133,10 @@ async function workerLeg(
  * other work on the machine weighs on all alike. `ratio_p50` (SDK client) and `ratio_plain_p50`
  * are the medians of the repetitions' ratios; `direct`, `mcp`, `mcp_plain` and the CPU times
  * are the figures of the repetition with the median SDK ratio. Beside them, the server's own
- * time per call of the plain client's leg (`server_p50_ms`) and the HTTP exchange alone with a
- * server that answers without work (`http_floor_p50_ms`). The wiki must be public.
+ * time per call of the plain client's leg (`server_p50_ms`), the HTTP exchange alone with a
+ * server that answers without work (`http_floor_p50_ms`), and the SDK client's own time against
+ * that server (`sdk_client_own_ms`), taken out of its figure in `ratio_sdk_own_out_p50`. The
+ * wiki must be public.
  */
 export async function measureMcpOverhead(
   deps: Deps,
@@ -147,7 +160,7 @@ export async function measureMcpOverhead(
   const base = `http://127.0.0.1:${http.addr.port}`;
   const client = await connectMcpSearch(base, wikiId);
   const plain = await connectPlainSearch(base, wikiId);
-  const floor = await httpFloor(base, wikiId, queries[0] ?? "");
+  const floor = await storedAnswerServer(base, wikiId, queries[0] ?? "");
   const apart = new Worker(new URL("./mcp_client_worker.ts", import.meta.url).href, {
     type: "module",
   });
@@ -166,6 +179,8 @@ export async function measureMcpOverhead(
       // The warm-up's requests are the first ones served: the timed calls are the last.
       const server = quantile(served.slice(-viaPlain.latency.calls), 0.5);
       const floorLeg = await timedLeg(queries, floor.call, run);
+      const sdkFloor = await timedLeg(queries, floor.sdkCall, run);
+      const sdkOwn = sdkFloor.latency.p50_ms - floorLeg.latency.p50_ms;
       const viaApart = await workerLeg(apart, { base, wikiId, queries, warmup: run.warmup });
       runs.push({
         direct,
@@ -177,7 +192,10 @@ export async function measureMcpOverhead(
         ratioApart: round(viaApart.latency.p50_ms / direct.latency.p50_ms),
         server: round(server),
         ratioServer: round(server / direct.latency.p50_ms),
-        floor: floorLeg.latency.p50_ms,
+        floor: floorLeg,
+        sdkFloor,
+        sdkOwn: round(sdkOwn),
+        ratioSdkOwnOut: round((mcp.latency.p50_ms - sdkOwn) / direct.latency.p50_ms),
       });
     }
     const middle = (values: number[]) => values.toSorted((a, b) => a - b)[values.length >> 1]!;
@@ -198,6 +216,8 @@ export async function measureMcpOverhead(
         mcp: median.mcp.cpu,
         mcp_plain: median.plain.cpu,
         mcp_apart: median.apart.cpu,
+        floor_plain: median.floor.cpu,
+        floor_sdk: median.sdkFloor.cpu,
       },
       mcp_apart: median.apart.latency,
       ratio_apart_p50: middle(runs.map((r) => r.ratioApart)),
@@ -205,7 +225,11 @@ export async function measureMcpOverhead(
       server_p50_ms: median.server,
       ratio_server_p50: middle(runs.map((r) => r.ratioServer)),
       ratios_server: runs.map((r) => r.ratioServer),
-      http_floor_p50_ms: median.floor,
+      http_floor_p50_ms: median.floor.latency.p50_ms,
+      sdk_floor_p50_ms: median.sdkFloor.latency.p50_ms,
+      sdk_client_own_ms: median.sdkOwn,
+      ratio_sdk_own_out_p50: middle(runs.map((r) => r.ratioSdkOwnOut)),
+      ratios_sdk_own_out: runs.map((r) => r.ratioSdkOwnOut),
     };
   } finally {
     await floor.close();
@@ -213,43 +237,4 @@ export async function measureMcpOverhead(
     await client.close();
     await http.shutdown();
   }
-}
-
-/**
- * An HTTP server on its own port that answers every POST with a stored copy of the MCP answer
- * to `query` on `/mcp/w/<wikiId>/` (taken once from `base`), without work, and a call of it as
- * the plain client makes one (`fetch` with the same headers and body, the answer parsed): the
- * HTTP exchange's own cost on this machine, which no server can go under.
- */
-async function httpFloor(base: string, wikiId: string, query: string) {
-  const headers = {
-    "content-type": "application/json",
-    accept: "application/json, text/event-stream",
-    "mcp-protocol-version": "2025-11-25",
-  };
-  const body = (q: string) =>
-    JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: { name: "search", arguments: { query: q, limit: 10 } },
-    });
-  const answer = await (await fetch(`${base}/mcp/w/${wikiId}/`, {
-    method: "POST",
-    headers,
-    body: body(query),
-  })).text();
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
-    await req.arrayBuffer();
-    return new Response(answer, { headers: { "content-type": "application/json" } });
-  });
-  const url = `http://127.0.0.1:${server.addr.port}/`;
-  return {
-    call: async (q: string) => {
-      const response = await fetch(url, { method: "POST", headers, body: body(q) });
-      const parsed = await response.json();
-      if (parsed.error || parsed.result?.isError) throw new Error(JSON.stringify(parsed));
-    },
-    close: () => server.shutdown(),
-  };
 }

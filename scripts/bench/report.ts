@@ -120,6 +120,7 @@ export function printReport(r: BenchResults): void {
       "MCP/direct p50, plain client in its own worker",
       "Server's own time p50 ms, / direct p50",
       "HTTP alone p50 ms",
+      "SDK client's own time ms, MCP/direct with it taken out",
       "CPU ms/call direct / SDK / plain / apart",
     ],
     r.mcp.map((x) => [
@@ -135,6 +136,9 @@ export function printReport(r: BenchResults): void {
         ? ""
         : `${ms(x.server_p50_ms)}, ${x.ratio_server_p50.toFixed(2)}`,
       x.http_floor_p50_ms === undefined ? "" : ms(x.http_floor_p50_ms),
+      x.sdk_client_own_ms === undefined
+        ? ""
+        : `${x.sdk_client_own_ms.toFixed(2)}, ${x.ratio_sdk_own_out_p50.toFixed(2)}`,
       x.cpu_ms_per_call
         ? [
           x.cpu_ms_per_call.direct,

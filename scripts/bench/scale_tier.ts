@@ -282,6 +282,9 @@ export function scaleSummary(r: ScaleFigures): string[] {
         `${r.mcp.ratios_plain.join(", ")}); CPU ms a call, direct / SDK / plain: ` +
         `${r.mcp.cpu_ms_per_call.direct} / ${r.mcp.cpu_ms_per_call.mcp} / ` +
         `${r.mcp.cpu_ms_per_call.mcp_plain}`,
+      `MCP/direct p50, hub's largest wiki, SDK client with its own time taken out: ` +
+        `${r.mcp.ratio_sdk_own_out_p50} (its own time ${r.mcp.sdk_client_own_ms} ms a call, ` +
+        `measured against a server answering a stored copy)`,
     );
   }
   return lines;

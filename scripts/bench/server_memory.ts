@@ -2,7 +2,8 @@ import { round } from "../../src/search/metrics.ts";
 import { type Latency, measureLatency } from "./latency.ts";
 import { readProc } from "./machine.ts";
 import { freePort } from "./stores.ts";
-import { connectMcpSearch, NO_RATE_LIMITS } from "./mcp_overhead.ts";
+import { NO_RATE_LIMITS } from "./mcp_overhead.ts";
+import { connectMcpSearch } from "./sdk_client.ts";
 
 /** Resident memory of the server process, in MiB. */
 export type ServerMemory = {
