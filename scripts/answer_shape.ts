@@ -4,6 +4,7 @@
  * citation or a search result lands on the gold section. Documented in docs/answers.md.
  */
 import type { Citation } from "../src/ask/ask_schema.ts";
+import { headingParts } from "../src/markdown/chunks.ts";
 import { plainText, splitSentences } from "../src/text/sentences.ts";
 
 /**
@@ -93,7 +94,8 @@ export function onGoldSection(
   section: string,
 ): boolean {
   if (!hit || !gold.includes(hit.page)) return false;
-  return ownHeading(hit.section, hit.title) === section.trim().toLowerCase();
+  // The gold heading is written as the page has it: read as the chunker reads headings.
+  return ownHeading(hit.section, hit.title) === headingParts(section.trim()).text.toLowerCase();
 }
 
 /** How many distinct sections an answer's citations come from. */

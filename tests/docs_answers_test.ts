@@ -86,6 +86,30 @@ Deno.test("a heading made of inline code is found, cited and linked by its name"
   assert.match(page, /<h3 id="terminatingstatuscode">/);
 });
 
+Deno.test("a setting headed as MkDocs writes it is found, cited and linked by its name, not its markup", async () => {
+  // MKDOCS_SETTINGS (below): `` #### [`PAPERLESS_DATE_ORDER=<format>`](#PAPERLESS_DATE_ORDER) {#…} ``
+  // under `## Document Consumption {#consume_config}`.
+  const { db, app } = await docsWiki({
+    "configuration": MKDOCS_SETTINGS,
+    "other": "# Other\n\nNo.",
+  });
+  await using _db = db;
+  const section = "Configuration > Document Consumption > `PAPERLESS_DATE_ORDER=<format>`";
+  const found = await search(app, "docs", "PAPERLESS_DATE_ORDER");
+  assert.equal(found[0]!.section, section);
+  assert.match(found[0]!.url, /\/configuration#PAPERLESS_DATE_ORDER$/);
+  const answer = await ask(app, "docs", "In which order are day, month and year read by default?");
+  const first = answer.citations[0]!;
+  assert.equal(first.section, section);
+  assert.match(first.url, /#PAPERLESS_DATE_ORDER$/);
+  assert.doesNotMatch(answer.answer, /\{#|\]\(#/);
+  // The rendered page has the site's anchors, and its own link to the heading lands.
+  const page = await (await app.request("/w/docs/configuration")).text();
+  assert.match(page, /<h4 id="PAPERLESS_DATE_ORDER"><a href="#PAPERLESS_DATE_ORDER">/);
+  assert.match(page, /<h2 id="consume_config">Document Consumption<\/h2>/);
+  assert.doesNotMatch(page, /\{#/);
+});
+
 Deno.test("ask reads the question once: parsed into one value, nothing else in src/ask tokenizes it", async () => {
   const { db, app } = await docsWiki({ "ping": PING });
   await using _db = db;
@@ -735,7 +759,11 @@ Deno.test("a setting's heading written as a self-link with an attribute list lea
   const birthday = "My date of birth is on every letter and keeps becoming the letter's date. " +
     "Can the parser skip particular dates?";
   const answer = await ask(app, "docs", birthday);
-  assert.match(answer.citations[0]!.section ?? "", /\{#PAPERLESS_IGNORE_DATES\}$/);
+  // Cited by the heading the page shows (the attribute list and the link are markup).
+  assert.equal(
+    answer.citations[0]!.section,
+    "Configuration > Document Consumption > `PAPERLESS_IGNORE_DATES=<string>`",
+  );
   // The section's text never says the setting's name; the answer does, as the page shows it.
   assert.match(answer.answer, /^`PAPERLESS_IGNORE_DATES=<string>` — /, answer.answer);
   // A question that names the setting gets no label.

@@ -202,6 +202,27 @@ Deno.test("callouts, tabs and steps of each format render as such; imports and J
   assert.doesNotMatch(settings, /&lt;ResponseField|&lt;CodeGroup/);
 });
 
+Deno.test("a heading with an attribute list renders with its id and without the list; links to it land", () => {
+  const page =
+    "# Configuration\n\n#### [`PAPERLESS_PORT=<port>`](#PAPERLESS_PORT) {#PAPERLESS_PORT}\n\n" +
+    "The port to listen on. Defaults to 8000.\n\nSee [the port](setup.md#PAPERLESS_PORT) and " +
+    "[setup](setup.md#Getting%20started).\n";
+  const html = renderMarkdown(page, {
+    wikiId: "w",
+    path: "configuration",
+    title: "Configuration",
+    targets: new Map([["setup", { path: "setup", title: "Setup" }]]),
+    canCreate: false,
+  });
+  assert.match(
+    html,
+    /<h4 id="PAPERLESS_PORT"><a href="#PAPERLESS_PORT"><code>PAPERLESS_PORT=&lt;port&gt;<\/code><\/a><\/h4>/,
+  );
+  assert.doesNotMatch(html, /\{#/);
+  assert.match(html, /href="\/w\/w\/setup#PAPERLESS_PORT"/);
+  assert.match(html, /href="\/w\/w\/setup#getting-started"/);
+});
+
 Deno.test("assistants get clean text: callouts as quotes, tabs and steps labelled, no JSX", async () => {
   const text = (file: string) => Deno.readTextFile(`${FIXTURES}${file}`).then(docsText);
   const mdx = await text("docusaurus/docs/tutorial-basics/markdown-features.mdx");

@@ -90,3 +90,19 @@ Deno.test("a long list keeps one item a line across passages", () => {
     }
   }
 });
+
+Deno.test("a heading's attribute list gives its anchor and a link shows its text, as the site shows them", () => {
+  const chunks = chunkMarkdown(
+    "# Configuration\n" +
+      "#### [`PAPERLESS_PORT=<port>`](#PAPERLESS_PORT) {#PAPERLESS_PORT}\nThe port.\n" +
+      '## Docker {#docker data-toc-label="Docker"}\nRun it.\n' +
+      "## `cli exec` [#4103](https://example.com/pull/4103)\nExec.\n" +
+      "## Using {x=1}\nNot an attribute list: no id or class.",
+  );
+  assert.deepEqual(chunks.map((c) => [c.headingPath.at(-1), c.anchor]), [
+    ["`PAPERLESS_PORT=<port>`", "PAPERLESS_PORT"],
+    ["Docker", "docker"],
+    ["`cli exec` #4103", "cli-exec-4103"],
+    ["Using {x=1}", "using-x1"],
+  ]);
+});

@@ -1,4 +1,4 @@
-import { headingsOf, uniqueSlug } from "./chunks.ts";
+import { headingAnchor, headingsOf, uniqueSlug } from "./chunks.ts";
 import { splitFrontMatter } from "./front_matter.ts";
 
 /** One heading of a page, with where it starts and the headings above it. */
@@ -34,7 +34,7 @@ export function outlineOf(markdown: string): OutlineEntry[] {
     return {
       level: h.level,
       text: h.text,
-      anchor: uniqueSlug(h.text, seen),
+      anchor: headingAnchor(h, seen),
       offset: lineStarts[h.line]!,
       path: stack.map((s) => s.text).join(" > "),
     };
@@ -47,7 +47,7 @@ export function outlineOf(markdown: string): OutlineEntry[] {
  */
 export function findSection(outline: OutlineEntry[], section: string): OutlineEntry | null {
   const wanted = section.trim().replace(/^#/, "").toLowerCase();
-  return outline.find((h) => h.anchor === wanted) ??
+  return outline.find((h) => h.anchor.toLowerCase() === wanted) ??
     outline.find((h) => h.text.toLowerCase() === wanted) ??
     outline.find((h) => h.path.toLowerCase() === wanted) ??
     outline.find((h) => uniqueSlug(h.text, new Map()) === uniqueSlug(wanted, new Map())) ??

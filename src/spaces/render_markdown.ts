@@ -5,7 +5,12 @@ import MarkdownIt, {
   type StateInline,
   type Token,
 } from "markdown-it";
-import { uniqueSlug } from "../markdown/chunks.ts";
+import {
+  headingAnchor,
+  headingParts,
+  uniqueSlug,
+  withoutAttributeList,
+} from "../markdown/chunks.ts";
 import { docsBlocks, readMarker } from "../markdown/docs_blocks.ts";
 import { highlightCode } from "../markdown/highlight_code.ts";
 import { blockHtml } from "./docs_block_html.ts";
@@ -126,10 +131,14 @@ function linkTo(
   context: RenderContext,
   target: string,
   section: string | null,
+  /** A markdown link's fragment is an anchor: one in capitals is an id an author gave a heading. */
+  fragment = false,
 ): { attrs: [string, string][]; missing: boolean; text?: string } {
   const found = context.targets.get(pathKey(target));
   if (found) {
-    const anchor = section ? `#${uniqueSlug(section, new Map())}` : "";
+    const given = fragment && section !== null && /^[^\s]+$/.test(section) &&
+      section !== section.toLowerCase();
+    const anchor = section ? `#${given ? section : uniqueSlug(section, new Map())}` : "";
     const title = found.title.trim() && found.title !== found.path
       ? found.title
       : found.path.slice(found.path.lastIndexOf("/") + 1);
@@ -161,14 +170,21 @@ function rewriteTokens(state: StateCore): void {
     tokens[0]?.type === "heading_open" && tokens[0].tag === "h1" &&
     plainHeading(tokens[1]!.content) === context.title
   ) {
-    uniqueSlug(tokens[1]!.content, seen);
+    headingAnchor(headingParts(tokens[1]!.content), seen);
     tokens.splice(0, 3);
   }
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
     if (token.type === "heading_open") {
-      const id = uniqueSlug(tokens[i + 1]!.content, seen);
+      const inline = tokens[i + 1]!;
+      const id = headingAnchor(headingParts(inline.content), seen);
       if (id) token.attrSet("id", id);
+      // An attribute list closing the heading (`{#PAPERLESS_PORT}`) gave its id: not its text.
+      const last = inline.children?.at(-1);
+      if (last?.type === "text") {
+        const { text, id: given } = withoutAttributeList(last.content);
+        if (given !== null || text !== last.content) last.content = text.trimEnd();
+      }
     } else if (token.type === "inline" && token.children) {
       token.children = rewriteLinks(state, token.children, context);
     }
@@ -212,7 +228,7 @@ function rewriteLink(token: Token, context: RenderContext): boolean {
   const target = resolveRelative(context.path, safeDecode(file));
   if (!target) return false;
   const section = hash < 0 ? null : safeDecode(href.slice(hash + 1)) || null;
-  const link = linkTo(context, target, section);
+  const link = linkTo(context, target, section, true);
   token.attrs = link.attrs;
   return link.missing;
 }
