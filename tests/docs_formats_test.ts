@@ -223,6 +223,26 @@ Deno.test("a heading with an attribute list renders with its id and without the 
   assert.match(html, /href="\/w\/w\/setup#getting-started"/);
 });
 
+Deno.test("an MkDocs definition list renders as one, its indented body as paragraphs, not code", () => {
+  const page = "# Configuration\n\n#### `PAPERLESS_PORT=<port>`\n\n" +
+    ": The port the webserver listens on. It runs\non into a second line.\n\n" +
+    "    Defaults to 8000.\n\n    !!! note\n\n        Also set by `GRANIAN_PORT`.\n";
+  const html = renderMarkdown(page, {
+    wikiId: "w",
+    path: "configuration",
+    title: "Configuration",
+    targets: new Map(),
+    canCreate: false,
+  });
+  assert.match(
+    html,
+    /<dl class="definition"><dd>\s*<p>The port the webserver listens on\. It runs\non into a second line\.<\/p>\s*<p>Defaults to 8000\.<\/p>\s*<aside class="callout callout-note"/,
+  );
+  assert.doesNotMatch(html, /<pre>|<p>: /);
+  // Assistants and passages read the entry as written: one unit with its default.
+  assert.equal(docsText(page), page);
+});
+
 Deno.test("assistants get clean text: callouts as quotes, tabs and steps labelled, no JSX", async () => {
   const text = (file: string) => Deno.readTextFile(`${FIXTURES}${file}`).then(docsText);
   const mdx = await text("docusaurus/docs/tutorial-basics/markdown-features.mdx");

@@ -15,7 +15,14 @@ import { FIELD_TAGS, fieldLine, openingTag, TAG } from "./mdx_tags.ts";
 
 export const MARKER = "\u001f";
 
-export type BlockKind = "callout" | "tabs" | "tab" | "steps" | "step" | "details";
+export type BlockKind =
+  | "callout"
+  | "tabs"
+  | "tab"
+  | "steps"
+  | "step"
+  | "details"
+  | "definition";
 
 const open = (
   kind: BlockKind,
@@ -36,18 +43,25 @@ const CALLOUT_TAGS: Record<string, string> = {
 };
 
 /** Whether a page's markdown may hold any docs block (a cheap test before the full pass). */
-export function mayHoldDocsBlocks(markdown: string): boolean {
-  return /\{%|^\s*(!!!|\?\?\?|===\s+"|:::|<[A-Za-z]|import\s|export\s)/m.test(markdown);
+export function mayHoldDocsBlocks(markdown: string, definitions = false): boolean {
+  return /\{%|^\s*(!!!|\?\?\?|===\s+"|:::|<[A-Za-z]|import\s|export\s)/m.test(markdown) ||
+    (definitions && DEFINITION_LINE.test(markdown));
 }
 
-/** The markdown with its docs blocks as marker lines (unchanged when it holds none). */
-export function docsBlocks(markdown: string): string {
-  if (!mayHoldDocsBlocks(markdown)) return markdown;
-  return convert(markdown.split(/\r?\n/)).join("\n");
+/**
+ * The markdown with its docs blocks as marker lines (unchanged when it holds none). With
+ * `definitions`, a definition list's entries too (the reading view shows them as one); the text
+ * assistants read and passages are made from keeps them as written: an entry is one unit of an
+ * answer there ("Defaults to 8000." stays with the setting it is the default of).
+ */
+export function docsBlocks(markdown: string, options: { definitions?: boolean } = {}): string {
+  const definitions = options.definitions ?? false;
+  if (!mayHoldDocsBlocks(markdown, definitions)) return markdown;
+  return convert(markdown.split(/\r?\n/), definitions).join("\n");
 }
 
 /** Converts lines (recursively for indented bodies). */
-function convert(lines: string[]): string[] {
+function convert(lines: string[], definitions: boolean): string[] {
   const out: string[] = [];
   const stack: BlockKind[] = []; // open blocks of the closing-tag syntaxes
   let fence: string | null = null;
@@ -65,7 +79,7 @@ function convert(lines: string[]): string[] {
       out.push(line);
       continue;
     }
-    const indented = indentedBlock(lines, i);
+    const indented = indentedBlock(lines, i, definitions);
     if (indented) {
       out.push(...indented.lines);
       i = indented.end - 1;
@@ -105,9 +119,16 @@ function componentDepth(line: string): number {
 
 const ADMONITION = /^(!!!|\?\?\?\+?)\s+([\w-]+)(?:\s+[\w-]+)*(?:\s+"([^"]*)")?\s*$/;
 const CONTENT_TAB = /^===!?\s+"([^"]*)"\s*$/;
+/** A definition (MkDocs' def_list, PHP Markdown Extra): `: text`, its body indented under it. */
+const DEFINITION = /^ {0,3}:[ \t]+(\S.*)$/;
+const DEFINITION_LINE = /^ {0,3}:[ \t]+\S/m;
 
 /** An MkDocs admonition or a run of content tabs with their indented bodies, from line `at`. */
-function indentedBlock(lines: string[], at: number): { lines: string[]; end: number } | null {
+function indentedBlock(
+  lines: string[],
+  at: number,
+  definitions: boolean,
+): { lines: string[]; end: number } | null {
   const line = lines[at]!;
   const admonition = ADMONITION.exec(line);
   if (admonition) {
@@ -122,8 +143,28 @@ function indentedBlock(lines: string[], at: number): { lines: string[]; end: num
           admonition[3] ?? "",
           kind === "details" ? `collapsible${mode}` : "",
         ),
-        ...convert(body.lines),
+        ...convert(body.lines, definitions),
         ...close("callout"),
+      ],
+      end: body.end,
+    };
+  }
+  const definition = definitions ? DEFINITION.exec(line) : null;
+  if (definition) {
+    // MkDocs reference pages put each setting's description under its heading this way; read
+    // as markdown the marker showed and the indented rest became a code block.
+    // Its first paragraph's lines (the ones after it need no indent), then its indented body.
+    let next = at + 1;
+    while (next < lines.length && lines[next]!.trim() !== "" && !DEFINITION.test(lines[next]!)) {
+      next++;
+    }
+    const body = bodyOf(lines, next);
+    const first = [definition[1]!, ...lines.slice(at + 1, next).map((l) => l.trim())];
+    return {
+      lines: [
+        ...open("definition"),
+        ...convert([...first, ...body.lines], definitions),
+        ...close("definition"),
       ],
       end: body.end,
     };
@@ -135,7 +176,7 @@ function indentedBlock(lines: string[], at: number): { lines: string[]; end: num
     const tab = CONTENT_TAB.exec(lines[i]!);
     if (!tab) break;
     const body = bodyOf(lines, i + 1);
-    out.push(...open("tab", tab[1]!), ...convert(body.lines), ...close("tab"));
+    out.push(...open("tab", tab[1]!), ...convert(body.lines, definitions), ...close("tab"));
     i = body.end;
     while (i < lines.length && lines[i]!.trim() === "" && CONTENT_TAB.test(lines[i + 1] ?? "")) i++;
   }

@@ -20,7 +20,8 @@ function escape(text: string): string {
  * The HTML that opens or closes a docs block in the reading view: a callout is an `<aside>`
  * (a `<details>` when MkDocs made it collapsible) titled by its kind; tabs are a group of
  * labelled sections that `docs_blocks.js` turns into a tab list (without script all of them
- * show, each under its label); steps an ordered list; an accordion a `<details>`.
+ * show, each under its label); steps an ordered list; an accordion a `<details>`; a definition
+ * a description list's `<dd>`.
  */
 export function blockHtml(
   marker: { open: boolean; kind: BlockKind; args: string[] },
@@ -58,6 +59,9 @@ export function blockHtml(
     case "step":
       env.stack.push("</li>");
       return `<li class="step"><p class="step-title">${escape(first)}</p>\n`;
+    case "definition":
+      env.stack.push("</dd></dl>");
+      return `<dl class="definition"><dd>\n`;
     case "details":
       env.stack.push("</details>");
       return `<details class="accordion"><summary>${escape(first || "Details")}</summary>\n`;

@@ -75,8 +75,10 @@ export function renderMarkdown(
   } catch {
     // Malformed front matter (only in a preview: saved pages parse) is shown as written.
   }
-  if (!options.links) return LINKS_AS_TEXT + linkless.render(docsBlocks(body), { context });
-  return md.render(docsBlocks(body), { context });
+  if (!options.links) {
+    return LINKS_AS_TEXT + linkless.render(docsBlocks(body, READING), { context });
+  }
+  return md.render(docsBlocks(body, READING), { context });
 }
 
 /** A docs block's marker line (`docsBlocks`) as the HTML that opens or closes it. */
@@ -119,6 +121,9 @@ function wikilink(state: StateInline, silent: boolean): boolean {
   state.pos += m[0].length;
   return true;
 }
+
+/** The reading view shows a definition list's entries as such (`docsBlocks`). */
+const READING = { definitions: true };
 
 const MISSING_NOTE = '<span class="sr-only"> (page not written yet)</span>';
 
