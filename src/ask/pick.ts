@@ -27,7 +27,8 @@ export type Pick = {
  * NATS server version 2.3.0") gets one in the answer; its quote stays as written.
  */
 export function stopped(text: string): string {
-  return /[.!?:]["')\]]?$/.test(text) ? text : `${text}.`;
+  // Nothing left (a line of markup alone, as an admonition's `!!! note`) gets no stop: ". ."
+  return text.trim() === "" || /[.!?:]["')\]]?$/.test(text) ? text : `${text}.`;
 }
 
 /** A unit of a passage as a pick: its quote, its place in the page and how the answer shows it. */

@@ -65,12 +65,13 @@ function paragraphAround(p: Pick): Pick {
   const parts = units.slice(from, to + 1);
   if (parts.length < 2 || parts.length > PARAGRAPH_SENTENCES) return p;
   if (parts.reduce((n, u) => n + wordCount(plainText(u)), 0) > PARAGRAPH_WORDS) return p;
-  const plain = parts.map((u) => plainText(u)).join(" ");
+  const plain = parts.map((u) => plainText(u)).filter(Boolean).join(" ");
   return spanPick(
     p,
     parts,
     plain,
-    parts.map((u) => stopped(unitMarkdown(u, markdown, u.start))).join(" "),
+    parts.map((u) => stopped(unitMarkdown(u, markdown, u.start))).filter((t) => t.trim())
+      .join(" "),
   );
 }
 
