@@ -86,3 +86,18 @@ Deno.test({
     assert.equal(await pageId(db), 1, "identities restart after a truncation too");
   },
 });
+
+Deno.test("the next test's statements check foreign keys: emptying a database changes no setting of its pool", async () => {
+  await writeOne();
+  await using db = await freshDb();
+  const settings = await Promise.all(
+    Array.from(
+      { length: 4 },
+      () => db<{ role: string }>`SELECT current_setting('session_replication_role') AS role`,
+    ),
+  );
+  assert.deepEqual(settings.map((r) => r[0]!.role), ["origin", "origin", "origin", "origin"]);
+  await assert.rejects(
+    db`INSERT INTO pages (wiki_id, path, title, markdown) VALUES ('nowhere', 'A', 'A', '# A')`,
+  );
+});

@@ -1,3 +1,4 @@
+import { connectPlainSearch } from "./plain_client.ts";
 import { connectMcpSearch } from "./sdk_client.ts";
 
 /**
@@ -50,14 +51,12 @@ export async function storedAnswerServer(base: string, wikiId: string, query: st
     });
   });
   const url = `http://127.0.0.1:${server.addr.port}`;
+  // The bench's two clients, as they call the service (`initialize` is passed on to it).
+  const plain = await connectPlainSearch(url, wikiId);
   const sdk = await connectMcpSearch(url, wikiId);
   return {
     /** One call as the plain client makes it. */
-    call: async (q: string) => {
-      const response = await fetch(`${url}/`, { method: "POST", headers, body: body(q) });
-      const parsed = await response.json();
-      if (parsed.error || parsed.result?.isError) throw new Error(JSON.stringify(parsed));
-    },
+    call: plain.search,
     /** One call through the MCP TypeScript SDK's client. */
     sdkCall: sdk.search,
     close: async () => {

@@ -1,3 +1,4 @@
+import { headingParts } from "../markdown/chunks.ts";
 import { isIdentifier } from "../text/terms.ts";
 import type { Question } from "./question.ts";
 import { sectionKey } from "./located_sentences.ts";
@@ -25,11 +26,9 @@ export function headingLabel(section: string | null): { label: string; names: st
 
 /** A heading that is a name (see `headingLabel`), as the answer shows it, or null. */
 function nameOfHeading(heading: string): { label: string; names: string[] } | null {
-  // As the page shows it: a link leaves its text (`cli exec` [#4103](…) → `cli exec` #4103;
-  // MkDocs' self-link [`PAPERLESS_PORT=<port>`](#PAPERLESS_PORT)), an attribute list
-  // (`{#PAPERLESS_PORT}`, `{#docker data-toc-label="…"}`) is not shown.
-  const label = heading.replace(/\s*\{:?\s*[#.][^}]*\}$/, "")
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1");
+  // As the page shows it (`headingParts`, as the chunker reads headings; a section path stored
+  // before it did still carries the link and the attribute list until `deno task reindex`).
+  const label = headingParts(heading).text;
   if (isIdentifier(label)) {
     const name = label.replace(/`/g, "");
     return { label: `\`${name}\``, names: [name] };

@@ -102,8 +102,7 @@ export function oneHeading(passage: Passage): boolean {
  * reference, a page of prose), which `sectioned` leaves out.
  */
 export function titledParagraph(passage: Passage): boolean {
-  const headings = passage.markdown.match(/^ {0,3}#{1,6}\s/gm) ?? [];
-  return headings.length === 1 && /^ {0,3}#\s/.test(headings[0]!);
+  return oneHeading(passage) && /^ {0,3}#\s/m.test(passage.markdown);
 }
 
 /** The section a passage stands in, as a key. */

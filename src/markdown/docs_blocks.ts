@@ -121,7 +121,7 @@ const ADMONITION = /^(!!!|\?\?\?\+?)\s+([\w-]+)(?:\s+[\w-]+)*(?:\s+"([^"]*)")?\s
 const CONTENT_TAB = /^===!?\s+"([^"]*)"\s*$/;
 /** A definition (MkDocs' def_list, PHP Markdown Extra): `: text`, its body indented under it. */
 const DEFINITION = /^ {0,3}:[ \t]+(\S.*)$/;
-const DEFINITION_LINE = /^ {0,3}:[ \t]+\S/m;
+const DEFINITION_LINE = new RegExp(DEFINITION.source, "m");
 
 /** An MkDocs admonition or a run of content tabs with their indented bodies, from line `at`. */
 function indentedBlock(
@@ -151,9 +151,9 @@ function indentedBlock(
   }
   const definition = definitions ? DEFINITION.exec(line) : null;
   if (definition) {
-    // MkDocs reference pages put each setting's description under its heading this way; read
-    // as markdown the marker showed and the indented rest became a code block.
-    // Its first paragraph's lines (the ones after it need no indent), then its indented body.
+    // MkDocs reference pages describe each setting under its heading this way (read as plain
+    // markdown, the marker showed and the indented rest became a code block). The entry is its
+    // first paragraph's lines, which need no indent, then the body indented under it.
     let next = at + 1;
     while (next < lines.length && lines[next]!.trim() !== "" && !DEFINITION.test(lines[next]!)) {
       next++;

@@ -186,10 +186,7 @@ function rewriteTokens(state: StateCore): void {
       if (id) token.attrSet("id", id);
       // An attribute list closing the heading (`{#PAPERLESS_PORT}`) gave its id: not its text.
       const last = inline.children?.at(-1);
-      if (last?.type === "text") {
-        const { text, id: given } = withoutAttributeList(last.content);
-        if (given !== null || text !== last.content) last.content = text.trimEnd();
-      }
+      if (last?.type === "text") last.content = withoutAttributeList(last.content).text.trimEnd();
     } else if (token.type === "inline" && token.children) {
       token.children = rewriteLinks(state, token.children, context);
     }
