@@ -653,6 +653,25 @@ Deno.test("an answer shown because search and the picker agree is supported when
   assert.equal(answer.coverage, "supported", answer.answer);
 });
 
+Deno.test("a section that joins for a part of the question keeps its place after a block the first announces", async () => {
+  const { db, app } = await docsWiki(await evalPages("paperless"));
+  await using _db = db;
+  // Search ranks the classifier's management section first; its sentence announcing the
+  // retraining command brought the command's block, and with two more of its sentences the
+  // answer was full: the setting's section, which joined holding "schedule" (a word the first
+  // section lacks) and says when training runs, was cut.
+  const answer = await ask(
+    app,
+    "docs",
+    "When does the automatic matching classifier retrain itself if we leave the schedule alone?",
+  );
+  assert.ok(
+    answer.citations.some((c) => /PAPERLESS_TRAIN_TASK_CRON/.test(c.section ?? "")),
+    answer.answer,
+  );
+  assert.match(answer.answer, /5 \*\/1 \* \* \*/, answer.answer);
+});
+
 const REFERENCE = "# Configuration file\n\nThe server reads a YAML file.\n\n## `<exemplars>`\n\n" +
   "Note that exemplar storage must be enabled with a flag.\n\n```yaml\n" +
   "# The size of the circular buffer that stores exemplars for all series.\n" +

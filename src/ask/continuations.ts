@@ -154,11 +154,34 @@ export function withContinuations(
   const inTable = (p: Pick) =>
     !tables.includes(p) &&
     tables.some((t) => within(p, t));
-  const fitted = out.filter((p) => !inTable(p)).slice(0, MAX_SENTENCES);
+  const fitted = fit(out.filter((p) => !inTable(p)), question.asked);
   // An announcement stays only right before its own continuation (or when it is the best).
   const followed = (p: Pick, i: number) =>
     fitted[i + 1] !== undefined && continuation.get(key(p)) === key(fitted[i + 1]!);
   return fitted.filter((p, i) => i === 0 || !/:$/.test(p.plain) || followed(p, i));
+}
+
+/**
+ * At most `MAX_SENTENCES` picks, and past them the first pick of another section that holds a
+ * word of the question none of the first section's picks hold: the part of the question it
+ * joined for (`chooseSentences`), which the continuations of the first section's units (the
+ * code block an announcing sentence brings) pushed out of the answer. "When does the classifier
+ * retrain itself if we leave the schedule alone?" was answered with the management command
+ * that retrains it by hand, its block and two more sentences of that section, and the setting's
+ * section that says when (it joined, holding "schedule") was cut. Giving it the place of the
+ * first section's last unit instead lost that unit's value on a held-out set.
+ */
+function fit<T extends Pick & { terms: Set<string> }>(picks: T[], asked: string[]): T[] {
+  const shown = picks.slice(0, MAX_SENTENCES);
+  const own = sectionKey(picks[0]!.passage);
+  const mine = shown.filter((p) => sectionKey(p.passage) === own);
+  const part = picks.slice(MAX_SENTENCES).find((p) =>
+    sectionKey(p.passage) !== own && !shown.some((s) =>
+      sectionKey(s.passage) === sectionKey(p.passage)
+    ) &&
+    asked.some((t) => p.terms.has(t) && !mine.some((m) => m.terms.has(t)))
+  );
+  return part ? [...shown, part] : shown;
 }
 
 /**
