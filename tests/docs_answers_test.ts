@@ -672,6 +672,25 @@ Deno.test("a section that joins for a part of the question keeps its place after
   assert.match(answer.answer, /5 \*\/1 \* \* \*/, answer.answer);
 });
 
+Deno.test("a page search ranks second whose sentence holds as much of the question joins the answer", async () => {
+  const { db, app } = await docsWiki(await natsPages());
+  await using _db = db;
+  // The profiling port's section and the monitoring port's say the same words ("When you plan
+  // to open your nats-server to the internet make sure to not expose the … port"); search ranks
+  // profiling first, and only the rank prior chose it. The monitoring page, which answers
+  // ("stats" is its endpoint), was left out.
+  const answer = await ask(
+    app,
+    "docs",
+    "Is the HTTP stats port protected by a login? We are about to open the server to the internet.",
+  );
+  assert.equal(answer.citations[0]!.page, "nats_admin/profiling", answer.answer);
+  assert.ok(
+    answer.citations.some((c) => c.page === "configuration/monitoring"),
+    JSON.stringify(answer.citations.map((c) => c.page)),
+  );
+});
+
 const REFERENCE = "# Configuration file\n\nThe server reads a YAML file.\n\n## `<exemplars>`\n\n" +
   "Note that exemplar storage must be enabled with a flag.\n\n```yaml\n" +
   "# The size of the circular buffer that stores exemplars for all series.\n" +

@@ -17,6 +17,8 @@ const MIN_SHARE = 0.2;
 const OTHER_PART = 0.5;
 /** How many of the words the section lacks that sentence must hold (a part, not a shared word). */
 const PART_WORDS = 2;
+/** The lowest-ranked passage (0 is search's first) whose page joins on a tie (`oneSection`). */
+const TIED_RANK = 1;
 
 /**
  * The sentences of the answer, the best first (`oneSection` on a page of sections, else
@@ -67,8 +69,9 @@ export function chooseSentences(
  * the question: a sentence holding no word the best lacks often holds the value asked for, and
  * requiring one lost a sixth of the guide's and nats' gold values), and another section joins
  * only when the best one lacks what is asked (an amount, a command) and a sentence there holds
- * it. Sentences of other sections that merely share words with the question read as a second,
- * unrelated answer ("… 403, No. [1] By default, if the client does not send SNI …").
+ * it, or when another page search ranks among its first two passages holds as much of the
+ * question (a tie). Sentences of other sections that merely share words with the question read
+ * as a second, unrelated answer ("… 403, No. [1] By default, if the client does not send SNI …").
  */
 function oneSection(
   best: Scored,
@@ -92,6 +95,15 @@ function oneSection(
   // section's own sentences would fill the answer: "What's the default limit and which flag
   // raises it?" was answered with four comments of a configuration file, each holding "limit",
   // while the flags table's row holding the question's other words was left out.
+  // Another page among search's first passages (`TIED_RANK`) whose sentence holds as much of
+  // the question as the best one joins though it adds no word: the two tie on the question's
+  // words, and only the rank prior chose between them, which on the development sets picks the
+  // page that answers no more often than word overlap does (docs/answers.md, h2a). "Is the HTTP
+  // stats port protected by a login?" was answered from the profiling port's section alone,
+  // whose sentence is the monitoring section's, word for word, with "profiling" for
+  // "monitoring".
+  const tied = (c: Scored) =>
+    c.rank <= TIED_RANK && c.coverage >= best.coverage && c.passage.page !== best.passage.page;
   const others: Scored[] = [];
   for (const c of scored.slice(1)) {
     if (others.length >= 1 && 1 + followers.length + others.length >= MAX_SENTENCES - 1) break;
@@ -103,7 +115,7 @@ function oneSection(
     ) continue;
     const adds = ctx.qTerms.some((t) => c.terms.has(t) && !have.has(t));
     const held = ctx.qTerms.filter((t) => c.terms.has(t)).length;
-    if (!adds || held < Math.min(2, ctx.qTerms.length)) continue;
+    if (!(adds || tied(c)) || held < Math.min(2, ctx.qTerms.length)) continue;
     others.push(c);
     c.terms.forEach((t) => have.add(t));
   }
