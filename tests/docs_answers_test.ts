@@ -691,6 +691,31 @@ Deno.test("a page search ranks second whose sentence holds as much of the questi
   );
 });
 
+const LOCAL_RUNS = "# Local execution\n\nThe CLI runs pipelines on your machine.\n\n" +
+  "## Try a workflow file\n\n" +
+  "To try a workflow file locally before pushing it, hand it to the CLI:\n\n" +
+  "```sh\nwoodpecker-cli exec .woodpecker.yaml\nwoodpecker-cli exec .woodpecker/\n```\n\n" +
+  "The CLI reads the file as the server would. It clones nothing: the steps see your working " +
+  "tree as it is. Secrets are not fetched from the server. Pass each one the step needs by " +
+  "hand. Metadata such as the commit and the branch is made up from your checkout. Plugins run " +
+  "as they would in a pipeline. Services start before the steps, as on an agent. Logs are " +
+  "printed to the terminal, step by step, and nothing is sent to the server. The exit code is " +
+  "the pipeline's: zero when every step passed.\n\n" +
+  "## Backends\n\nThe CLI detects a backend on its own.\n";
+
+Deno.test("a how-to answer whose sentence announces a block shows the block", async () => {
+  const { db, app } = await docsWiki({
+    "local": LOCAL_RUNS,
+    "intro": "# Welcome\n\nPipelines run on agents that the server hands work to.\n",
+  });
+  await using _db = db;
+  // The question names no code, and the announcing sentence's block was left out: the answer
+  // ended in "…hand it to the CLI:" and showed neither command.
+  const answer = await ask(app, "docs", "How do I try a workflow file locally before pushing it?");
+  assert.equal(answer.citations[0]!.page, "local", answer.answer);
+  assert.match(answer.answer, /woodpecker-cli exec \.woodpecker\.yaml/, answer.answer);
+});
+
 const REFERENCE = "# Configuration file\n\nThe server reads a YAML file.\n\n## `<exemplars>`\n\n" +
   "Note that exemplar storage must be enabled with a flag.\n\n```yaml\n" +
   "# The size of the circular buffer that stores exemplars for all series.\n" +

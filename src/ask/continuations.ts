@@ -113,8 +113,9 @@ export function withContinuations(
     const next = locatedSentences(c.passage).find((s) => s.start >= c.end);
     if (!next) continue;
     // A question asking how to do something is shown how by the code block right after a
-    // sentence that answers it (the request, the command, the configuration).
-    const example = (howTo || key(c) === exampleAt) && next.kind === "code";
+    // sentence that answers it (the request, the command, the configuration), or that announces
+    // it ("…hand it to the CLI:"): the announcement alone, its block cut, says nothing.
+    const example = (question.wants.howTo || key(c) === exampleAt) && next.kind === "code";
     if (!announces && !example && !(i === 0 && readsOn)) continue;
     const plain = plainText(next);
     // A code block of several lines answers only a question about code (`asksForCode`); one
