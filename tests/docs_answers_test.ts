@@ -771,7 +771,7 @@ Deno.test("a setting's heading written as a self-link with an attribute list lea
   assert.doesNotMatch(named.answer, /^`PAPERLESS_IGNORE_DATES/, named.answer);
 });
 
-Deno.test("a line of markup alone in a shown paragraph leaves no stray full stop in the answer", async () => {
+Deno.test("a line of markup alone in a shown paragraph leaves no stray full stop or space in the answer", async () => {
   const page = "# Configuration\n\n## Hosting\n\n#### `PAPERLESS_PORT=<port>`\n\n" +
     ": The port number the webserver will listen on inside the container.\n\n" +
     "    Don't change this when using Docker.\n\n    Defaults to 8000.\n\n    !!! note\n\n" +
@@ -781,6 +781,8 @@ Deno.test("a line of markup alone in a shown paragraph leaves no stray full stop
   const answer = await ask(app, "docs", "Which port does the web server listen on by default?");
   assert.match(answer.answer, /8000/, answer.answer);
   assert.doesNotMatch(answer.answer, /\.\s+\./, answer.answer);
+  // Nor a place of its own: "Defaults to 8000.  This option…" read with two spaces.
+  assert.doesNotMatch(answer.answer, /\S {2,}\S/, answer.answer);
 });
 
 Deno.test("a definition list's marker is not shown in the answer", async () => {

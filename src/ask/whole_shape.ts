@@ -167,11 +167,13 @@ function shortWhole(
     table = u.kind === "row" && first.kind !== "row" ? smallTable(passage.markdown, u.start) : null;
     if (table) shown.push({ kind: "section", shown: table.shown, plain: table.plain });
     else {
+      const text = unitMarkdown(u, passage.markdown, u.start);
+      // A line of markup alone (an admonition's `!!! note` inside a definition) shows nothing,
+      // and takes no place: "Defaults to 8000.  This option…" read with two spaces.
+      if (text.trim() === "") continue;
       shown.push({
         kind: u.kind,
-        shown: u.kind === "prose"
-          ? stopped(unitMarkdown(u, passage.markdown, u.start))
-          : unitMarkdown(u, passage.markdown, u.start),
+        shown: u.kind === "prose" ? stopped(text) : text,
         plain: plainText(u),
       });
     }
