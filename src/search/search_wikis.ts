@@ -13,6 +13,7 @@ import { BM25, CANDIDATES, fuse, lexicalWeight, storesVectors } from "./fusion.t
 import { lexicalTopK } from "./lexical_cache.ts";
 import { buildSnippet } from "./snippet.ts";
 import { withJoinedPairs } from "./joined_pairs.ts";
+import { asksForDefault, statesDefault } from "./asks_default.ts";
 import { contentTerms, holdsInOrder, isIdentifier } from "../text/terms.ts";
 import {
   type ChunkCandidate,
@@ -320,6 +321,47 @@ function ownHeadingFirst(
   return out;
 }
 
+/** How close to the best chunk a chunk stating a default must score to take its place. */
+const DEFAULT_SHARE = 0.7;
+
+/**
+ * A question asking for a default ("by default", "out of the box", "if we don't set one":
+ * `asksForDefault`) is answered where a default is stated: when the best chunk states none, the
+ * best chunk of another page that does (`statesDefault`) among the best `RESCORE_DEPTH`, scoring
+ * at least `DEFAULT_SHARE` of it, trades places (and scores) with it. Reference sections state a
+ * setting's default ("Defaults to 10 minutes", `default = 100000`) where prose about the same
+ * thing on another page does not, and wins on the question's story words: "How many exemplars
+ * can the in-memory exemplar store hold by default?" found the feature flag's page first, not
+ * the `<exemplars>` block's `default = 100000`. Within a page the sections keep their order
+ * (`ownHeadingFirst` chose among them): a page's lead says what its subsection's example gives the
+ * default of, and `ask` answers from the two together. Only the first place changes, and the
+ * scores keep their order, so what `ask` weighs of them (its verdict's margin) stays on the same
+ * scale.
+ */
+function defaultFirst(
+  hits: ChunkHit[],
+  details: Map<number, RescoreFields & { page_id: number }>,
+  query: string,
+): ChunkHit[] {
+  if (hits.length < 2 || !asksForDefault(query)) return hits;
+  const depth = Math.min(hits.length, RESCORE_DEPTH);
+  const states = (h: ChunkHit) => {
+    const text = details.get(h.chunk_id)?.text ?? null;
+    return text !== null && statesDefault(text);
+  };
+  const page = (h: ChunkHit) => details.get(h.chunk_id)?.page_id;
+  const top = page(hits[0]!);
+  if (top === undefined || states(hits[0]!)) return hits;
+  for (let j = 1; j < depth && hits[j]!.score >= DEFAULT_SHARE * hits[0]!.score; j++) {
+    if (!states(hits[j]!) || page(hits[j]!) === top) continue;
+    const out = [...hits];
+    out[0] = { ...hits[j]!, score: hits[0]!.score };
+    out[j] = { ...hits[0]!, score: hits[j]!.score };
+    return out;
+  }
+  return hits;
+}
+
 /** Whether the query's words stand in the chunk only inside link syntax. */
 function isLinkOnly(d: RescoreFields & { text: string }, terms: Set<string>): boolean {
   if (!/\[\[|\]\(/.test(d.text)) return false;
@@ -418,7 +460,8 @@ export type RankOptions = {
  * 1. both legs, as `mode` says, fused (`fusedChunks`), above the relevance floor;
  * 2. the best chunks re-scored by where the query's words stand (`rescore`: link-only chunks
  *    halved, a named title or heading lifted), then within each page the section whose own
- *    heading holds more of the query first (`ownHeadingFirst`);
+ *    heading holds more of the query first (`ownHeadingFirst`), then, for a question asking for
+ *    a default, a chunk stating one first (`defaultFirst`);
  * 3. pages whose title, path or last path segment equals the query first (`exactFirst`).
  *
  * After the lexical leg's statement, one more reads the texts re-scoring weighs, the pages the
@@ -467,7 +510,9 @@ export async function rankChunks(
   const exact = read.filter((r) => r.exact !== null && r.chunk_id !== null && inScope(r))
     .sort((a, b) => a.exact! - b.exact!);
   const hits: RankedChunk[] = [];
-  const ranked = terms.size > 0 ? ownHeadingFirst(rescore(fused, rows, terms), rows, terms) : fused;
+  const ranked = terms.size > 0
+    ? defaultFirst(ownHeadingFirst(rescore(fused, rows, terms), rows, terms), rows, query)
+    : fused;
   for (const hit of ranked) {
     const row = rows.get(hit.chunk_id);
     // A chunk whose row was asked for and is gone was deleted since its index was read.
