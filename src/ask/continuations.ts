@@ -165,12 +165,13 @@ export function withContinuations(
 /**
  * At most `MAX_SENTENCES` picks, and past them the first pick of another section that holds a
  * word of the question none of the first section's picks hold: the part of the question it
- * joined for (`chooseSentences`), which the continuations of the first section's units (the
- * code block an announcing sentence brings) pushed out of the answer. "When does the classifier
- * retrain itself if we leave the schedule alone?" was answered with the management command
- * that retrains it by hand, its block and two more sentences of that section, and the setting's
- * section that says when (it joined, holding "schedule") was cut. Giving it the place of the
- * first section's last unit instead lost that unit's value on a held-out set.
+ * joined for (`chooseSentences`), which the continuations of the first section's units (the list
+ * or code block an announcing sentence brings) pushed out of the answer. "Two paperless installs
+ * share one Valkey server. How do we keep them from stepping on each other's keys?" was answered
+ * with the migration section's "…in a few simple steps:", "Keep these points in mind:" and their
+ * lists, and `PAPERLESS_REDIS_PREFIX`'s section (it joined holding "share"), which answers, was
+ * cut. Giving it the place of the first section's last unit instead lost that unit's value on a
+ * held-out set.
  */
 function fit<T extends Pick & { terms: Set<string> }>(picks: T[], asked: string[]): T[] {
   const shown = picks.slice(0, MAX_SENTENCES);
