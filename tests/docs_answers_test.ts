@@ -1363,3 +1363,18 @@ Deno.test("an item further down an answer comes with its list's lead and the res
     assert.ok(spans[i]![0] >= spans[i - 1]![1], `quotes overlap: ${JSON.stringify(spans)}`);
   }
 });
+
+Deno.test("the word saying what kind of answer is asked ('often' in 'how often') joins no other section", async () => {
+  const { db, app } = await docsWiki(await evalPages("paperless"));
+  await using _db = db;
+  const answer = await ask(
+    app,
+    "docs",
+    "How often does paperless look for new mail out of the box?",
+  );
+  assert.match(answer.answer, /every 10 minutes by default/, answer.answer);
+  // The OCR setting's "will often result in correctly rotated pages" held "often" and
+  // "paperless", and joined as a part of the question the first section lacked.
+  assert.doesNotMatch(answer.answer, /ROTATE_PAGES/, answer.answer);
+  assert.equal(new Set(answer.citations.map((c) => c.section)).size, 1, answer.answer);
+});

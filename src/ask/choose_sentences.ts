@@ -3,6 +3,7 @@ import { holdsNumber } from "./sentence_kinds.ts";
 import { type Question, withCompounds } from "./question.ts";
 import { locatedSentences, sectioned, sectionKey } from "./located_sentences.ts";
 import { NO_NUMBER, type Scored } from "./candidates.ts";
+import { kindStems } from "./form_words.ts";
 
 /** At most this many sentences make an extractive answer. */
 export const MAX_SENTENCES = 4;
@@ -54,7 +55,8 @@ export function chooseSentences(
     c.terms.forEach((t) => have.add(t));
   };
   if (sectioned(best.passage)) {
-    oneSection(best, scored, { add, chosen, have, qTerms, code, number });
+    const form = kindStems(question);
+    oneSection(best, scored, { add, chosen, have, qTerms, code, number, form });
     if (question.wants.howTo) example = withExample(best, scored, chosen, dropped);
     otherPart(question, best, scored, passages, { add, chosen, have });
   } else {
@@ -83,6 +85,8 @@ function oneSection(
     qTerms: string[];
     code: boolean;
     number: boolean;
+    /** The words that say what kind of answer is asked ("often" in "how often": `kindStems`). */
+    form: Set<string>;
   },
 ): void {
   const own = sectionKey(best.passage);
@@ -113,7 +117,10 @@ function oneSection(
       sectionKey(c.passage) === own || c.untyped || c.score < FOLLOW * best.score ||
       c.coverage < best.coverage
     ) continue;
-    const adds = ctx.qTerms.some((t) => c.terms.has(t) && !have.has(t));
+    // The word saying what kind of answer is asked is not a part of it: "How often does paperless
+    // look for new mail out of the box?" was answered "every 10 minutes by default", then by an
+    // OCR setting's "will often result in…", which held "often" and "paperless".
+    const adds = ctx.qTerms.some((t) => c.terms.has(t) && !have.has(t) && !ctx.form.has(t));
     const held = ctx.qTerms.filter((t) => c.terms.has(t)).length;
     if (!(adds || tied(c)) || held < Math.min(2, ctx.qTerms.length)) continue;
     others.push(c);

@@ -37,13 +37,19 @@ const FORM = new Set(
 /** The word right after "how" says what kind of answer is asked: "how long", "how often". */
 const AFTER_HOW = new Set(["many", "much", "long", "often", "far", "big", "large", "soon"]);
 
-/** The stems of the question's form words (`FORM`, and the word after "how" in `AFTER_HOW`). */
-export function formStems(question: Question): Set<string> {
+/** The stems of the words right after "how" that say what kind of answer is asked (`AFTER_HOW`). */
+export function kindStems(question: Question): Set<string> {
   const out = new Set<string>();
   question.words.forEach((w, i) => {
-    if (FORM.has(stem(w))) out.add(stem(w));
     if (i > 0 && question.words[i - 1] === "how" && AFTER_HOW.has(w)) out.add(stem(w));
   });
+  return out;
+}
+
+/** The stems of the question's form words (`FORM`, and the word after "how" in `AFTER_HOW`). */
+export function formStems(question: Question): Set<string> {
+  const out = kindStems(question);
+  for (const w of question.words) if (FORM.has(stem(w))) out.add(stem(w));
   return out;
 }
 
