@@ -27,8 +27,7 @@ export type Pick = {
  * NATS server version 2.3.0") gets one in the answer; its quote stays as written.
  */
 export function stopped(text: string): string {
-  // Nothing left (a line of markup alone, as an admonition's `!!! note`) gets no stop: ". ."
-  return text.trim() === "" || /[.!?:]["')\]]?$/.test(text) ? text : `${text}.`;
+  return /[.!?:]["')\]]?$/.test(text) ? text : `${text}.`;
 }
 
 /** A unit of a passage as a pick: its quote, its place in the page and how the answer shows it. */

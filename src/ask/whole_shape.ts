@@ -65,13 +65,12 @@ function paragraphAround(p: Pick): Pick {
   const parts = units.slice(from, to + 1);
   if (parts.length < 2 || parts.length > PARAGRAPH_SENTENCES) return p;
   if (parts.reduce((n, u) => n + wordCount(plainText(u)), 0) > PARAGRAPH_WORDS) return p;
-  const plain = parts.map((u) => plainText(u)).filter(Boolean).join(" ");
+  const plain = parts.map((u) => plainText(u)).join(" ");
   return spanPick(
     p,
     parts,
     plain,
-    parts.map((u) => stopped(unitMarkdown(u, markdown, u.start))).filter((t) => t.trim())
-      .join(" "),
+    parts.map((u) => stopped(unitMarkdown(u, markdown, u.start))).join(" "),
   );
 }
 
@@ -168,9 +167,6 @@ function shortWhole(
     if (table) shown.push({ kind: "section", shown: table.shown, plain: table.plain });
     else {
       const text = unitMarkdown(u, passage.markdown, u.start);
-      // A line of markup alone (an admonition's `!!! note` inside a definition) shows nothing,
-      // and takes no place: "Defaults to 8000.  This option…" read with two spaces.
-      if (text.trim() === "") continue;
       shown.push({
         kind: u.kind,
         shown: u.kind === "prose" ? stopped(text) : text,

@@ -107,12 +107,22 @@ export function splitSentences(text: string): Sentence[] {
       j++;
     }
     const blockEnd = lines[j - 1]!.end;
+    // A callout's opening line alone (`!!! note`, `??? tip`, `:::warning`, the closing `:::`)
+    // is the format's, as a table's rule is: "Defaults to 8000. !!! note This option…".
+    if (j === i + 1 && CALLOUT_LINE.test(body)) {
+      push(line.start, line.end, "markup");
+      i = j;
+      continue;
+    }
     const kind = isItem ? "item" : "prose";
     for (const [s, e] of sentenceSpans(text, line.start, blockEnd)) push(s, e, kind);
     i = j;
   }
   return out;
 }
+
+/** A callout's opening (or closing) line without a title of its own. */
+const CALLOUT_LINE = /^\s*(?:(?:!!!|\?\?\?\+?)[ \t]*[\w-]+|:::[\w-]*)[ \t]*$/;
 
 /** Sentence spans of `text[start, end)`, a paragraph or a list item. */
 function sentenceSpans(text: string, start: number, end: number): [number, number][] {

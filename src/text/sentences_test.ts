@@ -105,3 +105,18 @@ Deno.test("an image on a line of its own under a list item is not read into the 
     "See the icon there.",
   ]);
 });
+
+Deno.test("a callout's opening line alone is markup; one with a title, or with its text, is not", () => {
+  const kinds = (md: string) => splitSentences(md).map((s) => `${s.kind}:${s.text}`);
+  assert.deepEqual(kinds("Defaults to 8000.\n\n    !!! note\n\n        Also `GRANIAN_PORT`."), [
+    "prose:Defaults to 8000.",
+    "markup:!!! note",
+    "prose:Also `GRANIAN_PORT`.",
+  ]);
+  assert.deepEqual(kinds(":::warning\n\nDo not.\n\n:::"), [
+    "markup::::warning",
+    "prose:Do not.",
+    "markup::::",
+  ]);
+  assert.deepEqual(kinds('!!! tip "Faster imports"'), ['prose:!!! tip "Faster imports"']);
+});
