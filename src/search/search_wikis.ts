@@ -345,10 +345,7 @@ function defaultFirst(
 ): ChunkHit[] {
   if (hits.length < 2 || !asksForDefault(query)) return hits;
   const depth = Math.min(hits.length, RESCORE_DEPTH);
-  const states = (h: ChunkHit) => {
-    const text = details.get(h.chunk_id)?.text ?? null;
-    return text !== null && statesDefault(text);
-  };
+  const states = (h: ChunkHit) => statesDefault(details.get(h.chunk_id)?.text ?? "");
   const page = (h: ChunkHit) => details.get(h.chunk_id)?.page_id;
   const top = page(hits[0]!);
   if (top === undefined || states(hits[0]!)) return hits;
