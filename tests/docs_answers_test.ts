@@ -653,6 +653,25 @@ Deno.test("an answer shown because search and the picker agree is supported when
   assert.equal(answer.coverage, "supported", answer.answer);
 });
 
+Deno.test("an answer from the section search ranks first is shown when both agree on the amount asked", async () => {
+  const { db, app } = await docsWiki(await evalPages("paperless"));
+  await using _db = db;
+  // The story ("by mistake last week", "sit", "gets rid of them for good") holds most of the
+  // question's weighted words, and the section search ranks first never repeats them: its best
+  // unit, "Defaults to 30 days", holds the question's amount and 0.197 of its words, under the
+  // bar of an answer search agrees with, and the answer was "The wiki does not answer this".
+  const answer = await ask(
+    app,
+    "docs",
+    "Deleted a few scans by mistake last week. How long do they sit in the trash before " +
+      "paperless gets rid of them for good?",
+  );
+  assert.match(answer.answer, /30 days/, answer.answer);
+  assert.match(answer.citations[0]!.section ?? "", /PAPERLESS_EMPTY_TRASH_DELAY/);
+  // Few of the question's words: shown, not `supported`.
+  assert.equal(answer.coverage, "partial");
+});
+
 Deno.test("a section that joins for a part of the question keeps its place after the first section's blocks", async () => {
   const { db, app } = await docsWiki(await evalPages("paperless"));
   await using _db = db;

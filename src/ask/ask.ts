@@ -209,13 +209,23 @@ async function llmDraft(
  */
 const AGREED_COVERAGE = 0.2;
 
-/** The best sentences with their markers, or a plain statement that the wiki lacks the answer. */
+/**
+ * The best sentences with their markers, or a plain statement that the wiki lacks the answer.
+ * An answer under its coverage bar is not shown, but for one where search and the picker agree
+ * on the amount asked (`agreedOnAmount`): the best sentence stands in the section search ranked
+ * first and holds a number where the question asks "how long" or "how many". A user's story
+ * fills such a question with words a reference section never repeats ("Deleted a few scans by
+ * mistake last week. How long do they sit in the trash before paperless gets rid of them for
+ * good?" and "Defaults to 30 days", 0.197 of the question's weighted words), and the two
+ * rankings agreeing on a place that states the kind of value asked is the evidence words cannot
+ * give. Such an answer is `supported` only at the model's own bar (`assessQuestion`).
+ */
 function extractiveDraft(
   extractive: ReturnType<typeof pickSentences>,
   passages: Passage[],
   before: FrontierNote[],
 ): Draft {
-  const weak = extractive.agreed ? AGREED_COVERAGE : WEAK_COVERAGE;
+  const weak = extractive.agreedOnAmount ? 0 : extractive.agreed ? AGREED_COVERAGE : WEAK_COVERAGE;
   const picks = extractive.coverage < weak ? [] : extractive.picks;
   const answer = picks.length > 0
     ? composeAnswer(picks.map((p) => ({ ...p, from: p.passage.pageId })))

@@ -54,18 +54,21 @@ export function pickSentences(
   coverage: number;
   /** Search ranked the best sentence's passage first (`agreed`). */
   agreed: boolean;
+  /** `agreed`, and the best sentence holds the amount the question asks for (`agreedOnAmount`). */
+  agreedOnAmount: boolean;
   evidence: SentenceEvidence;
 } {
   const qTerms = question.asked;
   if (qTerms.length === 0 || passages.length === 0) {
-    return { picks: [], coverage: 0, agreed: false, evidence: noEvidence(qTerms) };
+    return none(qTerms);
   }
   const candidates = candidatesOf(question, passages);
   if (candidates.length === 0) {
-    return { picks: [], coverage: 0, agreed: false, evidence: noEvidence(qTerms) };
+    return none(qTerms);
   }
   const { idf, covered, scored } = scoreCandidates(qTerms, candidates);
   const best = scored[0]!;
+  const agrees = agreed(question, best, passages);
   const { chosen, addresses, dropped, example } = chooseSentences(
     question,
     best,
@@ -96,7 +99,8 @@ export function pickSentences(
     ),
     bestPassage: best.passage,
     coverage: covered(union),
-    agreed: agreed(question, best, passages),
+    agreed: agrees,
+    agreedOnAmount: agrees && question.wants.amount && !best.untyped,
     evidence: evidenceOf(question, best, scored, { idf, covered, union }),
   };
 }
@@ -121,6 +125,17 @@ function agreed(question: Question, best: Scored, passages: Passage[]): boolean 
   const text = passages.map((p) => `${p.title} ${p.section ?? ""} ${p.text}`).join(" ")
     .toLowerCase();
   return question.names.every((n) => text.includes(n));
+}
+
+/** What the picker gives a question no sentence answers. */
+function none(qTerms: string[]) {
+  return {
+    picks: [],
+    coverage: 0,
+    agreed: false,
+    agreedOnAmount: false,
+    evidence: noEvidence(qTerms),
+  };
 }
 
 /** The evidence of a question no sentence answers. */
