@@ -672,6 +672,20 @@ Deno.test("an answer from the section search ranks first is shown when both agre
   assert.equal(answer.coverage, "partial");
 });
 
+Deno.test("a setting the question names word for word comes first among its page's settings", async () => {
+  const { db, app } = await docsWiki(await evalPages("paperless"));
+  await using _db = db;
+  // `PAPERLESS_OCR_LANGUAGES` ("Additional OCR languages to install", naming English and German
+  // as the question's story does) ranked first; search's stems read it as the setting asked for.
+  const question = "All our letters are German but OCR seems to read them as English. Which " +
+    "setting picks the OCR language, and what is it if we never set it?";
+  const top = (await search(app, "docs", question))[0]!;
+  assert.equal(top.section, "Configuration > OCR settings > `PAPERLESS_OCR_LANGUAGE=<lang>`");
+  const answer = await ask(app, "docs", question);
+  assert.equal(answer.citations[0]!.section, top.section, answer.answer);
+  assert.match(answer.answer, /Defaults to "eng"/, answer.answer);
+});
+
 Deno.test("a section that joins for a part of the question keeps its place after the first section's blocks", async () => {
   const { db, app } = await docsWiki(await evalPages("paperless"));
   await using _db = db;

@@ -14,6 +14,7 @@ import { lexicalTopK } from "./lexical_cache.ts";
 import { buildSnippet } from "./snippet.ts";
 import { withJoinedPairs } from "./joined_pairs.ts";
 import { asksForDefault, statesDefault } from "./asks_default.ts";
+import { namedSettingFirst } from "./named_setting.ts";
 import { contentTerms, holdsInOrder, isIdentifier } from "../text/terms.ts";
 import {
   type ChunkCandidate,
@@ -457,8 +458,9 @@ export type RankOptions = {
  * 1. both legs, as `mode` says, fused (`fusedChunks`), above the relevance floor;
  * 2. the best chunks re-scored by where the query's words stand (`rescore`: link-only chunks
  *    halved, a named title or heading lifted), then within each page the section whose own
- *    heading holds more of the query first (`ownHeadingFirst`), then, for a question asking for
- *    a default, a chunk stating one first (`defaultFirst`);
+ *    heading holds more of the query first (`ownHeadingFirst`), and the section of a setting the
+ *    query names word for word (`namedSettingFirst`), then, for a question asking for a default,
+ *    a chunk stating one first (`defaultFirst`);
  * 3. pages whose title, path or last path segment equals the query first (`exactFirst`).
  *
  * After the lexical leg's statement, one more reads the texts re-scoring weighs, the pages the
@@ -508,7 +510,11 @@ export async function rankChunks(
     .sort((a, b) => a.exact! - b.exact!);
   const hits: RankedChunk[] = [];
   const ranked = terms.size > 0
-    ? defaultFirst(ownHeadingFirst(rescore(fused, rows, terms), rows, terms), rows, query)
+    ? defaultFirst(
+      namedSettingFirst(ownHeadingFirst(rescore(fused, rows, terms), rows, terms), rows, query),
+      rows,
+      query,
+    )
     : fused;
   for (const hit of ranked) {
     const row = rows.get(hit.chunk_id);
