@@ -4,7 +4,7 @@ import type { Db } from "../src/db/db.ts";
 import { writePage } from "../src/pages/write_page.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { startFakeOpenAi } from "./fake_openai.ts";
-import { freshDb, testDeps } from "./helpers.ts";
+import { freshDb, testApp, testDeps } from "./helpers.ts";
 
 const by = { source: "test" };
 
@@ -136,4 +136,27 @@ Deno.test("malformed model output, a model error and a timeout fall back to the 
   } finally {
     await fake.close();
   }
+});
+
+Deno.test("frontier notes name a page by its title, as the reader sees it, and keep its path in pages", async () => {
+  await using db = await freshDb();
+  const { app, deps } = testApp(db);
+  await createWiki(db, { id: "ops", visibility: "public" });
+  await writePage(deps, {
+    wikiId: "ops",
+    path: "runbooks/node-down",
+    markdown:
+      "# Node down\n\nWhen a node is down, drain it and restart the agent with `systemctl restart agent`.",
+  }, by);
+  const res = await app.request("/api/v1/public/wikis/ops/ask", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ question: "How do I restart the agent when a node is down?" }),
+  });
+  assert.equal(res.status, 200);
+  const answer = await res.json();
+  assert.equal(answer.citations[0].page, "runbooks/node-down");
+  const single = answer.frontier.find((f: { kind: string }) => f.kind === "single_source");
+  assert.equal(single.note, 'The answer rests on one page: "Node down"');
+  assert.deepEqual(single.pages, ["runbooks/node-down"]);
 });

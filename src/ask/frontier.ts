@@ -51,11 +51,13 @@ export async function frontierNotes(
       pages: [...new Set(passages.slice(0, 3).map((p) => p.page))],
     });
   }
+  // Notes name pages as readers see them, by title; `pages` keeps their paths for programs.
   const cited = [...new Set(citations.map((c) => c.page))];
   if (level !== "unsupported" && cited.length === 1) {
+    const title = citations.find((c) => c.page === cited[0])!.title;
     notes.push({
       kind: "single_source",
-      note: `The answer rests on one page: "${cited[0]}"`,
+      note: `The answer rests on one page: "${title}"`,
       pages: cited,
     });
   }
@@ -65,7 +67,7 @@ export async function frontierNotes(
   for (const p of old) {
     notes.push({
       kind: "stale_source",
-      note: `"${p.page}" was last changed on ${p.updatedAt.toISOString().slice(0, 10)}`,
+      note: `"${p.title}" was last changed on ${p.updatedAt.toISOString().slice(0, 10)}`,
       pages: [p.page],
     });
   }
