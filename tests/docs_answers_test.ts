@@ -62,6 +62,13 @@ async function docsWiki(pages: Record<string, string>) {
   return { db, app };
 }
 
+/** `question` asked of a wiki holding `markdown` as `path`, beside a page on nothing. */
+async function askPage(path: string, markdown: string, question: string): Promise<Answer> {
+  const { db, app } = await docsWiki({ [path]: markdown, "other": "# Other\n\nNothing." });
+  await using _db = db;
+  return await ask(app, "docs", question);
+}
+
 const PING = "# Ping\n\nThe ping endpoint answers health checks.\n\n" +
   "## Configuration Options\n\n" +
   "### `terminatingStatusCode`\n\n" +
@@ -1410,4 +1417,29 @@ Deno.test("the word saying what kind of answer is asked ('often' in 'how often')
   // "paperless", and joined as a part of the question the first section lacked.
   assert.doesNotMatch(answer.answer, /ROTATE_PAGES/, answer.answer);
   assert.equal(new Set(answer.citations.map((c) => c.section)).size, 1, answer.answer);
+});
+
+Deno.test("commands written at a shell prompt without a fence are answered as code, one line each", async () => {
+  // Prometheus's promtool page (../shared/eval/docsqa-dev, Apache-2.0) writes its examples as
+  // paragraphs of `$ …` lines; read as prose they ran together, "… check metrics. $ curl -s …".
+  const promtool = [
+    "# promtool",
+    "## `promtool check metrics`",
+    "Pass Prometheus metrics over stdin to lint them for consistency and correctness, and optionally perform cardinality analysis.",
+    "examples:",
+    "$ cat metrics.prom | promtool check metrics",
+    "$ curl -s http://localhost:9090/metrics | promtool check metrics `--extended`",
+    "## `promtool check rules`",
+    "Check if the rule files are valid or not.",
+  ].join("\n\n");
+  const answer = await askPage("promtool", promtool, "How do I lint metrics with promtool?");
+  assert.match(
+    answer.answer,
+    /```\n\$ cat metrics\.prom \| promtool check metrics\n```/,
+    answer.answer,
+  );
+  assert.doesNotMatch(answer.answer, /check metrics\. \$/, answer.answer);
+  for (const c of answer.citations) {
+    assert.equal(promtool.slice(c.start, c.end), c.quote);
+  }
 });

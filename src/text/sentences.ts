@@ -114,12 +114,23 @@ export function splitSentences(text: string): Sentence[] {
       i = j;
       continue;
     }
+    // A paragraph of shell commands, each line at a prompt (`$ cat metrics.prom | promtool check
+    // metrics`), is code its author wrote without a fence: one unit, shown as code. Read as prose,
+    // such lines were run together with a full stop each ("… check metrics. $ curl -s …").
+    if (!isItem && lines.slice(i, j).every((l) => PROMPT.test(unquoted(l.text)))) {
+      push(line.start, blockEnd, "code");
+      i = j;
+      continue;
+    }
     const kind = isItem ? "item" : "prose";
     for (const [s, e] of sentenceSpans(text, line.start, blockEnd)) push(s, e, kind);
     i = j;
   }
   return out;
 }
+
+/** A line at a shell prompt: `$ ` and a command. */
+const PROMPT = /^[ \t]*\$ \S/;
 
 /** A callout's opening (or closing) line without a title of its own. */
 const CALLOUT_LINE = /^\s*(?:(?:!!!|\?\?\?\+?)[ \t]*[\w-]+|:::[\w-]*)[ \t]*$/;

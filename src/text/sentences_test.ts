@@ -120,3 +120,16 @@ Deno.test("a callout's opening line alone is markup; one with a title, or with i
   ]);
   assert.deepEqual(kinds('!!! tip "Faster imports"'), ['prose:!!! tip "Faster imports"']);
 });
+
+Deno.test("a paragraph of lines at a shell prompt is one code unit; prose mentioning $ is not", () => {
+  const text =
+    "examples:\n\n$ cat metrics.prom | promtool check metrics\n$ promtool check rules\n\n" +
+    "It costs $ 5 a month.";
+  const units = splitSentences(text);
+  assert.deepEqual(units.map((u) => u.kind), ["prose", "code", "prose"]);
+  assert.equal(
+    units[1]!.text,
+    "$ cat metrics.prom | promtool check metrics\n$ promtool check rules",
+  );
+  for (const u of units) assert.equal(text.slice(u.start, u.end), u.text);
+});

@@ -38,7 +38,11 @@ export function withCodeSpans(sentence: Sentence): string {
 function fenced(text: string): string {
   const lines = text.split("\n");
   const open = /^[ \t]*(`{3,}|~{3,})\s*([\w+#.-]*)/.exec(lines[0]!);
-  if (!open) return text;
+  // Code written without a fence (lines at a shell prompt) is fenced as it is shown.
+  if (!open) {
+    const indent = Math.min(...lines.map((l) => /^ */.exec(l)![0].length));
+    return ["```", ...lines.map((l) => l.slice(indent).trimEnd()), "```"].join("\n");
+  }
   const closes = lines.length > 1 && /^[ \t]*(`{3,}|~{3,})\s*$/.test(lines.at(-1)!);
   // A unit's text begins at its fence, its indentation cut: the closing fence keeps it (a code
   // block indented under a list item).
