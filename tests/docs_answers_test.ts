@@ -62,6 +62,9 @@ async function docsWiki(pages: Record<string, string>) {
   return { db, app };
 }
 
+/** A page's markdown from its blocks (headings, paragraphs), a blank line apart. */
+const blocks = (...parts: string[]) => parts.join("\n\n");
+
 /** `question` asked of a wiki holding `markdown` as `path`, beside a page on nothing. */
 async function askPage(path: string, markdown: string, question: string): Promise<Answer> {
   const { db, app } = await docsWiki({ [path]: markdown, "other": "# Other\n\nNothing." });
@@ -1422,7 +1425,7 @@ Deno.test("the word saying what kind of answer is asked ('often' in 'how often')
 Deno.test("commands written at a shell prompt without a fence are answered as code, one line each", async () => {
   // Prometheus's promtool page (../shared/eval/docsqa-dev, Apache-2.0) writes its examples as
   // paragraphs of `$ …` lines; read as prose they ran together, "… check metrics. $ curl -s …".
-  const promtool = [
+  const promtool = blocks(
     "# promtool",
     "## `promtool check metrics`",
     "Pass Prometheus metrics over stdin to lint them for consistency and correctness, and optionally perform cardinality analysis.",
@@ -1431,7 +1434,7 @@ Deno.test("commands written at a shell prompt without a fence are answered as co
     "$ curl -s http://localhost:9090/metrics | promtool check metrics `--extended`",
     "## `promtool check rules`",
     "Check if the rule files are valid or not.",
-  ].join("\n\n");
+  );
   const answer = await askPage("promtool", promtool, "How do I lint metrics with promtool?");
   assert.match(
     answer.answer,
@@ -1442,4 +1445,30 @@ Deno.test("commands written at a shell prompt without a fence are answered as co
   for (const c of answer.citations) {
     assert.equal(promtool.slice(c.start, c.end), c.quote);
   }
+});
+
+Deno.test("an answer names the setting its section is headed by, though the text names a longer one", async () => {
+  // paperless-ngx's configuration page (eval/paperless, GPL-3.0): the text of
+  // `PAPERLESS_OCR_LANGUAGE` names `PAPERLESS_OCR_LANGUAGES`, which held the shorter name.
+  const configuration = `# Configuration
+
+## OCR settings
+
+### \`PAPERLESS_OCR_LANGUAGE=<lang>\`
+
+Customize the language that paperless will attempt to use when parsing documents. If you are
+including languages that are not installed by default, you will need to also set
+\`PAPERLESS_OCR_LANGUAGES\`. Defaults to "eng".
+
+### \`PAPERLESS_OCR_MODE=<mode>\`
+
+Tell paperless when and how to perform OCR on your documents. Defaults to "auto".
+`;
+
+  const answer = await askPage(
+    "configuration",
+    configuration,
+    "Which setting picks the language OCR reads, and what is it by default?",
+  );
+  assert.match(answer.answer, /^`PAPERLESS_OCR_LANGUAGE=<lang>` — Customize/, answer.answer);
 });

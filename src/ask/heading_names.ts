@@ -65,9 +65,7 @@ export function namedByHeading(question: Question, picks: Pick[]): Pick[] {
     const heading = headingLabel(p.passage.section);
     if (!heading) return p;
     const shown = p.shown.toLowerCase();
-    const held = heading.names.some((n) =>
-      shown.includes(n.toLowerCase()) || asked.includes(n.toLowerCase())
-    );
+    const held = heading.names.some((n) => holdsName(shown, n) || holdsName(asked, n));
     // An item shown alone reads as a sentence, beside another as a list: it is left as it is.
     if (held || p.kind === "item") return p;
     const { label } = heading;
@@ -78,4 +76,14 @@ export function namedByHeading(question: Question, picks: Pick[]): Pick[] {
     }
     return { ...p, shown: `${label} — ${p.shown}`, plain: `${label} — ${p.plain}` };
   });
+}
+
+/**
+ * Whether a lower-cased text holds a name, whole at its end: `PAPERLESS_OCR_LANGUAGES` in a
+ * sentence is not `PAPERLESS_OCR_LANGUAGE`, the setting the section is headed by, while
+ * `WOODPECKER_FORGE_RETRY` is the `FORGE_RETRY` a heading names without its product's prefix.
+ */
+function holdsName(text: string, name: string): boolean {
+  const escaped = name.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(?<![a-z0-9])${escaped}(?![a-z0-9_])`).test(text);
 }
