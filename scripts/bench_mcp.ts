@@ -22,6 +22,8 @@ const { values } = parseArgs({
   args: Deno.args,
   options: {
     queries: { type: "string", default: "500" },
+    // How many times each leg runs, in turn (the figures are the repetitions' medians).
+    repetitions: { type: "string", default: "5" },
     // Alternate runs with the lean tool-call path off and on (MCP_LEAN_CALLS), this many each.
     "compare-lean": { type: "string", default: "0" },
   },
@@ -86,7 +88,8 @@ async function compareLean(deps: Deps, queries: string[], rounds: number) {
 
 /** One measurement: printed, and written to bench/out/mcp_<store>.json. */
 async function measureOnce(deps: Deps, queries: string[]) {
-  const figures = await measureMcpOverhead(deps, "squad", queries);
+  const repetitions = Number(values.repetitions);
+  const figures = await measureMcpOverhead(deps, "squad", queries, {}, repetitions);
   console.table({
     direct: figures.direct,
     "mcp (SDK client)": figures.mcp,
