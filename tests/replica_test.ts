@@ -65,6 +65,24 @@ async function replayState(primaryUrl: string, replicaUrl: string): Promise<stri
   return `primary's WAL at ${primary}, replica replayed to ${replica}`;
 }
 
+/** What a database holds of the page the test searches for, in words. */
+async function indexState(url: string): Promise<string> {
+  const db = openPostgres(url, { max: 1 });
+  try {
+    const stats = await db`SELECT version, log_from, chunks FROM search_stats
+      WHERE wiki_id = 'notes'`;
+    const terms = await db`SELECT df FROM term_stats
+      WHERE wiki_id = 'notes' AND term = 'zucchini'`;
+    const pages = await db`SELECT path FROM pages WHERE wiki_id = 'notes'`;
+    return `search_stats ${JSON.stringify(stats)}, term_stats ${JSON.stringify(terms)}, ` +
+      `pages ${JSON.stringify(pages)}`;
+  } catch (error) {
+    return `unreadable (${(error as Error).message})`;
+  } finally {
+    await db.close();
+  }
+}
+
 /** Statements the replica has answered in `url`'s database so far. */
 async function replicaCommits(url: string): Promise<number> {
   const db = openPostgres(url, { max: 1 });
@@ -167,9 +185,12 @@ Deno.test({
       }
       if (!found.includes("Compost")) {
         // What a failure under load needs to be understood (seen once in CI, never alone).
+        const rest = await search(reader.origin, space, "zucchini");
         assert.fail(
           `not found through the replica within 60 s (found ${JSON.stringify(found)}); ` +
-            `${await replayState(primaryUrl, replicaUrl)}; the reader's last log lines:\n` +
+            `${await replayState(primaryUrl, replicaUrl)}; on the replica itself: ` +
+            `${await indexState(replicaUrl)}; REST search through the reader: ` +
+            `${JSON.stringify(rest)}; the reader's last log lines:\n` +
             reader.logs.slice(-10).join("\n"),
         );
       }
