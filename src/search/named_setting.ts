@@ -1,5 +1,6 @@
 import { isIdentifier, tokenize } from "../text/terms.ts";
 import type { ChunkHit } from "./store.ts";
+import { tradeFirst } from "./first_place.ts";
 
 /** What the rule reads of a ranked chunk: its page and its heading path. */
 type Placed = { page_id: number; heading_path: string[] };
@@ -7,42 +8,34 @@ type Placed = { page_id: number; heading_path: string[] };
 /** How close to the best chunk a section of its page the query names must score to trade. */
 const NAMED_SETTING_SHARE = 0.6;
 
-/** How many of the best chunks are looked at (re-scoring's depth). */
-const DEPTH = 30;
-
 /**
  * Within the best chunk's page, the section headed by a setting the query names word for word
- * (`namesSetting`) comes first: it trades places (and scores) with the best chunk when that one's
- * heading names none and it scores at least `NAMED_SETTING_SHARE` of it. A reference page heads
- * each setting's section with its name, and twins differ by a letter their stems drop:
- * "Which setting picks the OCR language, and what is it if we never set it?" found
- * `PAPERLESS_OCR_LANGUAGES=<list>` ("Additional OCR languages to install", English and German
- * named in its text, as in the question's story) before `PAPERLESS_OCR_LANGUAGE=<lang>`, which
- * says "Defaults to "eng"". Only the first place changes, and the scores keep their order.
+ * (`namesSetting`) comes first: among the best `depth`, it trades places and scores with the best
+ * chunk (`tradeFirst`) when that one's heading names none and it scores at least
+ * `NAMED_SETTING_SHARE` of it. A reference page heads each setting's section with its name, and
+ * twins differ by a letter their stems drop: "Which setting picks the OCR language, and what is
+ * it if we never set it?" found `PAPERLESS_OCR_LANGUAGES=<list>` ("Additional OCR languages to
+ * install", English and German named in its text, as in the question's story) before
+ * `PAPERLESS_OCR_LANGUAGE=<lang>`, which says "Defaults to "eng"".
  */
 export function namedSettingFirst(
   hits: ChunkHit[],
   details: Map<number, Placed>,
   query: string,
+  depth: number,
 ): ChunkHit[] {
   const top = hits[0] && details.get(hits[0].chunk_id);
   if (!top) return hits;
-  const depth = Math.min(hits.length, DEPTH);
   const page = hits.slice(0, depth).map((h) => details.get(h.chunk_id))
     .filter((d) => d?.page_id === top.page_id) as Placed[];
   const words = tokenize(query);
   const prefixes = sharedPrefixes(page);
   const names = (d: Placed) => namesSetting(words, d.heading_path.at(-1), prefixes);
   if (names(top)) return hits;
-  for (let j = 1; j < depth && hits[j]!.score >= NAMED_SETTING_SHARE * hits[0]!.score; j++) {
-    const other = details.get(hits[j]!.chunk_id);
-    if (other?.page_id !== top.page_id || !names(other)) continue;
-    const out = [...hits];
-    out[0] = { ...hits[j]!, score: hits[0]!.score };
-    out[j] = { ...hits[0]!, score: hits[j]!.score };
-    return out;
-  }
-  return hits;
+  return tradeFirst(hits, depth, NAMED_SETTING_SHARE, (h) => {
+    const other = details.get(h.chunk_id);
+    return other?.page_id === top.page_id && names(other);
+  });
 }
 
 /**

@@ -15,6 +15,7 @@ import { buildSnippet } from "./snippet.ts";
 import { withJoinedPairs } from "./joined_pairs.ts";
 import { asksForDefault, statesDefault } from "./asks_default.ts";
 import { namedSettingFirst } from "./named_setting.ts";
+import { tradeFirst } from "./first_place.ts";
 import { contentTerms, holdsInOrder, isIdentifier } from "../text/terms.ts";
 import {
   type ChunkCandidate,
@@ -329,15 +330,13 @@ const DEFAULT_SHARE = 0.7;
  * A question asking for a default ("by default", "out of the box", "if we don't set one":
  * `asksForDefault`) is answered where a default is stated: when the best chunk states none, the
  * best chunk of another page that does (`statesDefault`) among the best `RESCORE_DEPTH`, scoring
- * at least `DEFAULT_SHARE` of it, trades places (and scores) with it. Reference sections state a
+ * at least `DEFAULT_SHARE` of it, trades places (and scores) with it (`tradeFirst`). Reference sections state a
  * setting's default ("Defaults to 10 minutes", `default = 100000`) where prose about the same
  * thing on another page does not, and wins on the question's story words: "How many exemplars
  * can the in-memory exemplar store hold by default?" found the feature flag's page first, not
  * the `<exemplars>` block's `default = 100000`. Within a page the sections keep their order
  * (`ownHeadingFirst` chose among them): a page's lead says what its subsection's example gives the
- * default of, and `ask` answers from the two together. Only the first place changes, and the
- * scores keep their order, so what `ask` weighs of them (its verdict's margin) stays on the same
- * scale.
+ * default of, and `ask` answers from the two together.
  */
 function defaultFirst(
   hits: ChunkHit[],
@@ -345,19 +344,11 @@ function defaultFirst(
   query: string,
 ): ChunkHit[] {
   if (hits.length < 2 || !asksForDefault(query)) return hits;
-  const depth = Math.min(hits.length, RESCORE_DEPTH);
   const states = (h: ChunkHit) => statesDefault(details.get(h.chunk_id)?.text ?? "");
   const page = (h: ChunkHit) => details.get(h.chunk_id)?.page_id;
   const top = page(hits[0]!);
   if (top === undefined || states(hits[0]!)) return hits;
-  for (let j = 1; j < depth && hits[j]!.score >= DEFAULT_SHARE * hits[0]!.score; j++) {
-    if (!states(hits[j]!) || page(hits[j]!) === top) continue;
-    const out = [...hits];
-    out[0] = { ...hits[j]!, score: hits[0]!.score };
-    out[j] = { ...hits[0]!, score: hits[j]!.score };
-    return out;
-  }
-  return hits;
+  return tradeFirst(hits, RESCORE_DEPTH, DEFAULT_SHARE, (h) => states(h) && page(h) !== top);
 }
 
 /** Whether the query's words stand in the chunk only inside link syntax. */
@@ -511,7 +502,12 @@ export async function rankChunks(
   const hits: RankedChunk[] = [];
   const ranked = terms.size > 0
     ? defaultFirst(
-      namedSettingFirst(ownHeadingFirst(rescore(fused, rows, terms), rows, terms), rows, query),
+      namedSettingFirst(
+        ownHeadingFirst(rescore(fused, rows, terms), rows, terms),
+        rows,
+        query,
+        RESCORE_DEPTH,
+      ),
       rows,
       query,
     )
