@@ -74,8 +74,8 @@ if (!dir) {
  * equal scores can differ in the last bit there).
  */
 async function exactShare(deps: Deps) {
-  const every = values.exact ? Math.max(1, Math.floor(queries.length / Number(values.exact))) : 1;
-  const checked = queries.filter((_, i) => i % every === 0);
+  const n = Math.min(queries.length, values.exact ? Number(values.exact) : queries.length);
+  const checked = Array.from({ length: n }, (_, i) => queries[Math.floor(i * queries.length / n)]!);
   let same = 0;
   let sameUpToTies = 0;
   const canonical = (hits: { chunk_id: number; score: number }[]) =>

@@ -107,23 +107,21 @@ export function splitSentences(text: string): Sentence[] {
       j++;
     }
     const blockEnd = lines[j - 1]!.end;
-    // A callout's opening line alone (`!!! note`, `??? tip`, `:::warning`, the closing `:::`)
-    // is the format's, as a table's rule is: "Defaults to 8000. !!! note This option…".
-    if (j === i + 1 && CALLOUT_LINE.test(body)) {
-      push(line.start, line.end, "markup");
-      i = j;
-      continue;
+    // Blocks that are one unit whatever their stops: a callout's opening line alone (`!!! note`,
+    // `??? tip`, `:::warning`, the closing `:::`) is the format's, as a table's rule is ("Defaults
+    // to 8000. !!! note This option…"); a paragraph of shell commands, each line at a prompt (`$
+    // cat metrics.prom | promtool check metrics`), is code its author wrote without a fence, which
+    // read as prose ran together with a full stop a line ("… check metrics. $ curl -s …").
+    const whole = j === i + 1 && CALLOUT_LINE.test(body)
+      ? "markup"
+      : !isItem && lines.slice(i, j).every((l) => PROMPT.test(unquoted(l.text)))
+      ? "code"
+      : null;
+    if (whole) push(line.start, blockEnd, whole);
+    else {
+      const kind = isItem ? "item" : "prose";
+      for (const [s, e] of sentenceSpans(text, line.start, blockEnd)) push(s, e, kind);
     }
-    // A paragraph of shell commands, each line at a prompt (`$ cat metrics.prom | promtool check
-    // metrics`), is code its author wrote without a fence: one unit, shown as code. Read as prose,
-    // such lines were run together with a full stop each ("… check metrics. $ curl -s …").
-    if (!isItem && lines.slice(i, j).every((l) => PROMPT.test(unquoted(l.text)))) {
-      push(line.start, blockEnd, "code");
-      i = j;
-      continue;
-    }
-    const kind = isItem ? "item" : "prose";
-    for (const [s, e] of sentenceSpans(text, line.start, blockEnd)) push(s, e, kind);
     i = j;
   }
   return out;
