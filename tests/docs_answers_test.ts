@@ -494,11 +494,9 @@ const RESTORE = "# Backup\n\nBacking up and restoring accounts.\n\n## Account re
   "in batches, and the consumers are created once their streams hold every message again.\n";
 
 Deno.test("a callout is one unit: what fails and what to do about it, both", async () => {
-  const { db, app } = await docsWiki({ "backup": RESTORE, "other": "# Other\n\nNothing." });
-  await using _db = db;
-  const answer = await ask(
-    app,
-    "docs",
+  const answer = await askPage(
+    "backup",
+    RESTORE,
     "Restoring the account fails because a stream of that name is already there. What now?",
   );
   const first = answer.citations[0]!;
@@ -574,9 +572,11 @@ Deno.test("a small table a sentence announces is answered whole, as a table", as
 });
 
 Deno.test("a short section answered whole keeps its table a table", async () => {
-  const { db, app } = await docsWiki({ "stapling": STAPLING, "other": "# Other\n\nNothing." });
-  await using _db = db;
-  const answer = await ask(app, "docs", "Which stapling modes are there besides the default?");
+  const answer = await askPage(
+    "stapling",
+    STAPLING,
+    "Which stapling modes are there besides the default?",
+  );
   assert.equal(answer.citations[0]!.page, "stapling", answer.answer);
   assert.match(answer.answer, /\| Mode \| Description \| Shuts down when revoked \|\n\| --- \|/);
   assert.doesNotMatch(answer.answer, /Must — /);
@@ -590,11 +590,9 @@ const LIMITS = "# Resource limits\n\nLimits for accounts.\n\n## Account limits\n
   "Now the account is limited in memory and in disk, each on its own.\n";
 
 Deno.test("a question asking what something looks like is answered with the code a sentence announces", async () => {
-  const { db, app } = await docsWiki({ "limits": LIMITS, "other": "# Other\n\nNothing." });
-  await using _db = db;
-  const answer = await ask(
-    app,
-    "docs",
+  const answer = await askPage(
+    "limits",
+    LIMITS,
     "Our HR account should get at most 1G of disk. What does that account block look like?",
   );
   assert.match(answer.answer, /```\naccounts \{[\s\S]*max_file: 1G/, answer.answer);
@@ -606,11 +604,9 @@ const ENCRYPTION =
   "The key is given in the configuration file or, better, in an environment variable.\n";
 
 Deno.test("a sentence the page left without its full stop ends with one in the answer, its quote as written", async () => {
-  const { db, app } = await docsWiki({ "encryption": ENCRYPTION, "other": "# Other\n\nNothing." });
-  await using _db = db;
-  const answer = await ask(
-    app,
-    "docs",
+  const answer = await askPage(
+    "encryption",
+    ENCRYPTION,
     "Since which server version is encryption at rest supported?",
   );
   assert.match(answer.answer, /supported since server version 2\.3\.0\. \[1\]/, answer.answer);
@@ -892,14 +888,9 @@ Deno.test("a line of markup alone in a shown paragraph leaves no stray full stop
 });
 
 Deno.test("a definition list's marker is not shown in the answer", async () => {
-  const { db, app } = await docsWiki({
-    "configuration": MKDOCS_SETTINGS,
-    "other": "# Other\n\nNothing.",
-  });
-  await using _db = db;
-  const answer = await ask(
-    app,
-    "docs",
+  const answer = await askPage(
+    "configuration",
+    MKDOCS_SETTINGS,
     "Our letters write the day before the month. In which order does the parser read the day, " +
       "month and year?",
   );
@@ -976,14 +967,9 @@ const VARIABLES = "# Configuration\n\nThe server reads one configuration file.\n
   "A configuration file can include another one.\n";
 
 Deno.test("a list item of several sentences is one unit: its other sentences come with the one that matched", async () => {
-  const { db, app } = await docsWiki({
-    "configuration": VARIABLES,
-    "other": "# Other\n\nNothing.",
-  });
-  await using _db = db;
-  const answer = await ask(
-    app,
-    "docs",
+  const answer = await askPage(
+    "configuration",
+    VARIABLES,
     "Why does the config parser report an unknown field for a variable we defined?",
   );
   assert.match(
@@ -1004,11 +990,9 @@ const STABILITY =
   "operational adjustments.\n\n## Deprecations\n\nFeatures are deprecated a release ahead.\n";
 
 Deno.test("a list item answering alone comes with the sentence that leads its list", async () => {
-  const { db, app } = await docsWiki({ "stability": STABILITY, "other": "# Other\n\nNothing." });
-  await using _db = db;
-  const answer = await ask(
-    app,
-    "docs",
+  const answer = await askPage(
+    "stability",
+    STABILITY,
     "Is server-side HTTPS and basic authentication covered by the 3.x stability promise?",
   );
   assert.match(
@@ -1029,9 +1013,7 @@ const PROMTOOL = "# promtool\n\nTooling for the monitoring server.\n\n## Command
   "| `--duplicate-rules` | Report duplicate rules. | `false` |\n";
 
 Deno.test("a part under a name, headed by a word ('Flags'), leads its answer with both", async () => {
-  const { db, app } = await docsWiki({ "promtool": PROMTOOL, "other": "# Other\n\nNothing." });
-  await using _db = db;
-  const answer = await ask(app, "docs", "Which flag disables linting of the metrics?");
+  const answer = await askPage("promtool", PROMTOOL, "Which flag disables linting of the metrics?");
   assert.equal(
     answer.citations[0]!.section,
     "promtool > Commands > `promtool check metrics` > Flags",
@@ -1044,11 +1026,9 @@ Deno.test("a frontier note names the question's missing subject words, not the w
   const alerts = "# Alerting rules\n\n## Keeping alerts firing\n\n" +
     "The optional `keep_firing_for` clause keeps an alert firing for the given duration after " +
     "its condition was last met. This prevents flapping alerts.\n";
-  const { db, app } = await docsWiki({ "alerting": alerts, "other": "# Other\n\nNothing." });
-  await using _db = db;
-  const answer = await ask(
-    app,
-    "docs",
+  const answer = await askPage(
+    "alerting",
+    alerts,
     "How do I make an alert stay firing after the condition clears, so it doesn't flap?",
   );
   assert.match(answer.answer, /keep_firing_for/);
@@ -1110,11 +1090,9 @@ Deno.test("half of a contraction is not a word of the question ('We'd', 'I'm')",
   const bluegreen = "# BlueGreen\n\n## previewReplicaCount\n\n" +
     "The PreviewReplicaCount field sets the number of replicas the new version runs before it " +
     "is promoted. If omitted, the preview stack is scaled to 100% of the replicas.\n";
-  const { db, app } = await docsWiki({ "bluegreen": bluegreen, "other": "# Other\n\nNothing." });
-  await using _db = db;
-  const answer = await ask(
-    app,
-    "docs",
+  const answer = await askPage(
+    "bluegreen",
+    bluegreen,
     "We'd like the preview stack to run few replicas while I'm testing. Is that possible?",
   );
   assert.match(answer.answer, /PreviewReplicaCount/);
@@ -1315,11 +1293,9 @@ Deno.test("a code block indented under a list item is code, not a line of prose"
     "            - trigger: [on-rollout-aborted]\n              destinations:\n" +
     "                - service: slack\n                  recipients: [my-channel-21]\n    ```\n\n" +
     "## Templates\n\nNotification templates can be customized.\n";
-  const { db, app } = await docsWiki({ "slack": slack, "other": "# Other\n\nNothing." });
-  await using _db = db;
-  const answer = await ask(
-    app,
-    "docs",
+  const answer = await askPage(
+    "slack",
+    slack,
     "What does the annotation look like to send several triggers to multiple destinations?",
   );
   assert.match(answer.answer, /```yaml\n {2}apiVersion: argoproj\.io\/v1alpha1\n/, answer.answer);
@@ -1391,9 +1367,7 @@ Deno.test("an item further down an answer comes with its list's lead and the res
   // NATS's accounts page (eval/nats, Apache-2.0): a quote whose paragraph ends "You can use:"
   // before three items (username/password, nkeys, and add permissions).
   const accounts = await natsPage("configuration/securing_nats/accounts");
-  const { db, app } = await docsWiki({ "accounts": accounts, "other": "# Other\n\nNothing." });
-  await using _db = db;
-  const answer = await ask(app, "docs", "How do I add a user with a password?");
+  const answer = await askPage("accounts", accounts, "How do I add a user with a password?");
   assert.match(
     answer.answer,
     /You can use: \[\d\]\n\n- Username\/password\.\n- Nkeys\.\n- And add permissions\./,
