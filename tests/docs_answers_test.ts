@@ -1446,3 +1446,48 @@ Tell paperless when and how to perform OCR on your documents. Defaults to "auto"
   );
   assert.match(answer.answer, /^`PAPERLESS_OCR_LANGUAGE=<lang>` — Customize/, answer.answer);
 });
+
+Deno.test("a question asking for the default by a condition is weighed without the condition's words", async () => {
+  const { db, app } = await docsWiki(await evalPages("paperless"));
+  await using _db = db;
+  // "if we leave the schedule alone", "when we leave the OCR mode at its default" ask for the
+  // default; the setting's section says "Defaults to …" and never "leave" or "alone", which
+  // weighed as the question's rarest words: right answers from the right section were `partial`.
+  const schedule = await ask(
+    app,
+    "docs",
+    "When does the automatic matching classifier retrain itself if we leave the schedule alone?",
+  );
+  assert.match(schedule.citations[0]!.section ?? "", /PAPERLESS_TRAIN_TASK_CRON/);
+  assert.match(schedule.answer, /5 \*\/1 \* \* \*/, schedule.answer);
+  assert.equal(schedule.coverage, "supported", schedule.answer);
+  assert.ok(!schedule.frontier.some((n) => /"alone"/.test(n.note)), schedule.answer);
+  const mode = await ask(
+    app,
+    "docs",
+    "What happens to a PDF that already has text in it when we leave the OCR mode at its default?",
+  );
+  assert.match(mode.citations[0]!.section ?? "", /PAPERLESS_OCR_MODE/);
+  assert.equal(mode.coverage, "supported", mode.answer);
+  // The thing the condition names stays a word the answer must hold.
+  const absent = await ask(
+    app,
+    "docs",
+    "Which S3 bucket does paperless upload backups to if we leave the bucket alone?",
+  );
+  assert.notEqual(absent.coverage, "supported", absent.answer);
+});
+
+Deno.test("a hyphenated word of the question weighs by its parts, as search reads it", async () => {
+  const { db, app } = await docsWiki(await natsPages());
+  await using _db = db;
+  // Search reads "three-node" as `three` and `node`; the verdict also weighed its whole form,
+  // which no page writes, as one more rare word the answer lacked, and flagged the procedure.
+  const answer = await ask(
+    app,
+    "docs",
+    "What's the procedure to roll a new server release through our three-node cluster?",
+  );
+  assert.match(answer.citations[0]!.page, /upgrading_cluster/);
+  assert.equal(answer.coverage, "supported", answer.answer);
+});

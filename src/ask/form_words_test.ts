@@ -31,3 +31,16 @@ Deno.test("half of a contraction is a form lexeme, the question's words are not"
   assert.deepEqual(q.halves, ["d", "doesn", "t"]);
   assert.ok(!q.words.includes("d") && q.words.includes("does") && q.words.includes("not"));
 });
+
+Deno.test("the words of a condition asking for the default are form words, the thing it names is not", () => {
+  const alone = parseQuestion("When does the classifier retrain if we leave the schedule alone?");
+  assert.deepEqual([...formStems(alone)].sort(), ["alon", "leav"]);
+  assert.ok(subjectOf(alone).asked.includes("schedul"));
+  const unset = parseQuestion("How long does a web metric wait if no timeout is set?");
+  assert.deepEqual([...formStems(unset)].sort(), ["long", "set"]);
+  assert.ok(subjectOf(unset).asked.includes("timeout"));
+  const box = parseQuestion("Which port does it listen on out of the box, unless told otherwise?");
+  assert.deepEqual([...formStems(box)].sort(), ["box", "otherwis", "told", "unless"]);
+  // "leave" that asks for no default is a word of the subject.
+  assert.deepEqual([...formStems(parseQuestion("How do I leave the cluster?"))], []);
+});
