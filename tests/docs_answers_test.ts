@@ -1491,3 +1491,18 @@ Deno.test("a hyphenated word of the question weighs by its parts, as search read
   assert.match(answer.citations[0]!.page, /upgrading_cluster/);
   assert.equal(answer.coverage, "supported", answer.answer);
 });
+
+Deno.test("the verdict weighs the section the answer shows, not another the question's subject meets", async () => {
+  const { db, app } = await docsWiki(await evalPages("paperless"));
+  await using _db = db;
+  // Without its form words ("how many", "keep") the question's best sentence was the migration
+  // guide's "old settings … old values", and the verdict read that, not the section shown.
+  const answer = await ask(
+    app,
+    "docs",
+    "How many rotated log files does paperless keep before throwing old ones away?",
+  );
+  assert.match(answer.citations[0]!.section ?? "", /PAPERLESS_LOGROTATE_MAX_BACKUPS/);
+  assert.match(answer.answer, /Defaults to 20/, answer.answer);
+  assert.equal(answer.coverage, "supported", answer.answer);
+});

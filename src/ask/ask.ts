@@ -282,8 +282,10 @@ function dedupe(notes: FrontierNote[]): FrontierNote[] {
  * from documentation (any page but one shaped as SQuAD's, `titledParagraph`: `docs`) has its own
  * bar, chosen for the same precision, and is weighed against the question's subject: the same
  * features and coverage, read without the words of the question's form (`subjectOf`;
- * docs/answers.md, "The verdict's words on documentation"). Pages of one `#` heading (SQuAD's)
- * are weighed as before.
+ * docs/answers.md, "The verdict's words on documentation"), on the section the answer shows
+ * first when a sentence there holds a word of that subject (without its form words, the
+ * subject's best sentence can stand on another page, which the answer does not show). Pages
+ * of one `#` heading (SQuAD's) are weighed as before.
  */
 function weigh(
   question: Question,
@@ -294,7 +296,7 @@ function weigh(
   const first = extractive.bestPassage;
   const docs = first !== undefined && !titledParagraph(first);
   const subject = docs ? subjectOf(question) : question;
-  const picked = subject === question ? extractive : pickSentences(subject, passages);
+  const picked = subject === question ? extractive : pickSentences(subject, passages, first);
   const evidence = gatherEvidence(
     subject,
     passages,
