@@ -58,12 +58,12 @@ const CALLOUT =
  * "You can use: > > * username/password > * nkeys" kept a quote's markers). Fenced code in a markdown answer is code, and is not looked into; nor is a
  * line of a plain-text snippet that is a line of one of the pages' code blocks (a snippet shows
  * a code block's lines one a line, unfenced: an HTML example's `<td>Transmitted</td>` is the
- * example, not markup the snippet failed to remove).
+ * example, not markup the snippet failed to remove; nor is a line the snippet's window cut, when
+ * it is a part of such a line).
  */
 export function sourceSyntax(text: string, glued: GluedForms): string[] {
   const prose = text.replace(/(^|\n) {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?\n {0,3}\2[^\n]*/g, "$1")
-    .split("\n").filter((l) => !glued.codeLines.has(l.replace(/^… |\s…$/g, "").trim()))
-    .join("\n")
+    .split("\n").filter((l) => !isCodeLine(l, glued.codeLines)).join("\n")
     // A code span stands as a word: "Go to `Scopes` > `Bot Token Scopes`" is a menu's path,
     // not a blockquote's doubled `>`.
     .replace(/`[^`\n]*`/g, " code ");
@@ -109,4 +109,13 @@ export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
   return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** Whether a line of a text is a line of the pages' code, whole or (cut by `…`) a part of one. */
+function isCodeLine(line: string, codeLines: Set<string>): boolean {
+  const bare = line.replace(/^… |\s…$/g, "").trim();
+  if (codeLines.has(bare)) return true;
+  if (bare === line.trim() || bare.length < 8) return false;
+  for (const l of codeLines) if (l.includes(bare)) return true;
+  return false;
 }

@@ -140,6 +140,28 @@ Deno.test("search results carry section, marked snippet, url, revision; a cursor
   assert.equal(seen.size, 4);
 });
 
+Deno.test("a snippet keeps inline code that holds < or > as code, not as HTML or a quote's marker", async () => {
+  await using db = await freshDb();
+  const deps = testDeps(db);
+  await createWiki(db, { id: "w" });
+  const pages = {
+    Setup:
+      '# Setup\n## ImageMagick\nEdit the policy file and adjust `<policy domain="coder" rights="none" pattern="PDF" />` to `<policy domain="coder" rights="read|write" pattern="PDF" />`. Use `<br>` for breaks.\n',
+    Operators: "# Operators\nThe comparison operators:\n\n* `==` (equal)\n* `>` (greater-than)\n",
+  };
+  for (const [path, markdown] of Object.entries(pages)) {
+    await writePage(deps, { wikiId: "w", path, markdown }, by);
+  }
+  const [policy] = (await searchWikis(deps, ["w"], { query: "imagemagick policy file" })).results;
+  assert.equal(
+    policy!.snippet,
+    'Edit the policy file and adjust `<policy domain="coder" rights="none" pattern="PDF" />` to `<policy domain="coder" rights="read|write" pattern="PDF" />`. Use `<br>` for breaks.',
+  );
+  assert.ok(policy!.matches.some((m) => policy!.snippet.slice(m.start, m.end) === "policy"));
+  const [ops] = (await searchWikis(deps, ["w"], { query: "comparison operators greater" })).results;
+  assert.equal(ops!.snippet, "The comparison operators:\n== (equal).\n`>` (greater-than).");
+});
+
 Deno.test("empty and over-long queries and unknown wikis get clear errors", async () => {
   await using db = await freshDb();
   const deps = testDeps(db);
