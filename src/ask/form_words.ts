@@ -48,11 +48,12 @@ export function kindStems(question: Question): Set<string> {
 
 /**
  * The conditions a question asks for a default with (`asksForDefault` reads the same, for
- * search): "out of the box", "unless told otherwise", "if we don't set one", "if we leave the
- * schedule alone", "when we leave the OCR mode at its default". A reference section answers
- * "Defaults to 20" and never says "alone" or "box"; the thing the condition names (`thing`:
- * the schedule, the timeout in "if no timeout is set") stays a word of the subject. Read over
- * the question's words, its contractions written out ("don't" is "do not").
+ * search): "out of the box", "unless told otherwise", "if we don't set one", "if I leave it
+ * out", "if we leave the schedule alone", "when we leave the OCR mode at its default". A
+ * reference section answers "Defaults to 20" and never says "alone" or "box"; the thing the
+ * condition names (`thing`: the schedule, the timeout in "if no timeout is set") stays a word of
+ * the subject. Read over the question's words, its contractions written out ("don't" is "do
+ * not").
  */
 const DEFAULT_CONDITION = new RegExp(
   [
@@ -64,6 +65,7 @@ const DEFAULT_CONDITION = new RegExp(
     String.raw`\bif (?:none|nothing|no (?<thing>\w+)) (?:is|was|are) ` +
     String.raw`(?:set|configured|given|specified)\b`,
     String.raw`\bconfigure nothing\b`,
+    String.raw`\b(?:if|when) (?:we|you|i) leave (?:it |them )?out\b`,
     String.raw`\bleave (?:it|them|that|this|the (?<named>(?:\w+ ){0,2}\w+)) ` +
     String.raw`(?:alone\b|(?=at (?:its|the) defaults?\b))`,
   ].join("|"),

@@ -41,6 +41,9 @@ Deno.test("the words of a condition asking for the default are form words, the t
   assert.ok(subjectOf(unset).asked.includes("timeout"));
   const box = parseQuestion("Which port does it listen on out of the box, unless told otherwise?");
   assert.deepEqual([...formStems(box)].sort(), ["box", "otherwis", "told", "unless"]);
+  const out = parseQuestion("If I leave out the resolution in a subquery, what step is used?");
+  assert.deepEqual([...formStems(out)], ["leav"]);
+  assert.ok(subjectOf(out).asked.includes("resolution"));
   // "leave" that asks for no default is a word of the subject.
   assert.deepEqual([...formStems(parseQuestion("How do I leave the cluster?"))], []);
 });
