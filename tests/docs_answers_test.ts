@@ -1506,3 +1506,17 @@ Deno.test("the verdict weighs the section the answer shows, not another the ques
   assert.match(answer.answer, /Defaults to 20/, answer.answer);
   assert.equal(answer.coverage, "supported", answer.answer);
 });
+
+Deno.test("a page of one heading among documentation pages is weighed as documentation", async () => {
+  const { db, app } = await docsWiki(await natsPages());
+  await using _db = db;
+  // NATS's naming page is one `#` heading over its paragraphs, the shape of SQuAD's pages, and
+  // its answers were held to the SQuAD bar; the passages beside it are sections of other pages.
+  const answer = await ask(
+    app,
+    "docs",
+    "How long can our stream names safely be, given they end up as directory names?",
+  );
+  assert.match(answer.answer, /under 32 characters/, answer.answer);
+  assert.equal(answer.coverage, "supported", answer.answer);
+});
