@@ -1520,3 +1520,17 @@ Deno.test("a page of one heading among documentation pages is weighed as documen
   assert.match(answer.answer, /under 32 characters/, answer.answer);
   assert.equal(answer.coverage, "supported", answer.answer);
 });
+
+Deno.test("a filler of the question is not a word the answer must hold", async () => {
+  const { db, app } = await docsWiki(await natsPages());
+  await using _db = db;
+  // "a particular user": the section that answers restricts "a specific user"; "particular"
+  // weighed as one of the question's rarest words, and the right answer was flagged.
+  const answer = await ask(
+    app,
+    "docs",
+    "How do we make a particular user usable only from WebSocket connections?",
+  );
+  assert.match(answer.answer, /allowed_connection_types/, answer.answer);
+  assert.equal(answer.coverage, "supported", answer.answer);
+});

@@ -5,9 +5,10 @@ import type { Question } from "./question.ts";
  * Words of a documentation question's form rather than its subject: the light verbs an operator
  * asks with ("How do I get…", "make", "keep", "put"), the verbs of asking how to do something
  * to a product ("configure", "change", "turn on", "add", "pick"), and fillers ("instead",
- * "already"). An answer from the docs names the setting and says what it does; it rarely
- * repeats these ("How do I make the server keep its log…" is answered by "`logfile_size_limit`
- * — …"), so the verdict does not count them among the words an answer must hold.
+ * "already", "a particular user", "certain dates"). An answer from the docs names the setting
+ * and says what it does; it rarely repeats these ("How do I make the server keep its log…" is
+ * answered by "`logfile_size_limit` — …"), so the verdict does not count them among the words
+ * an answer must hold.
  */
 const FORM = new Set(
   [
@@ -31,6 +32,8 @@ const FORM = new Set(
     "able",
     "actually",
     "exactly",
+    "certain",
+    "particular",
   ].map(stem),
 );
 

@@ -6,6 +6,8 @@ Deno.test("a question's form words: light verbs, the word after 'how', fillers",
   const q = parseQuestion("How long do we keep the server's log, and how do I make it rotate?");
   assert.deepEqual([...formStems(q)].sort(), ["keep", "long", "mak"]);
   assert.deepEqual(subjectOf(q).asked, ["server", "log", "rotat"]);
+  const filler = parseQuestion("How do we make a particular user usable only from WebSocket?");
+  assert.deepEqual(subjectOf(filler).asked, ["user", "usabl", "websocket"]);
   // "long" is a word of the subject when no "how" asks with it.
   const long = parseQuestion("Which long options does the CLI take?");
   assert.deepEqual([...formStems(long)], ["tak"]);
