@@ -94,6 +94,16 @@ Deno.test("a heading made of inline code is found, cited and linked by its name"
   // The rendered page has the same anchor.
   const page = await (await app.request("/w/docs/ping")).text();
   assert.match(page, /<h3 id="terminatingstatuscode">/);
+  // The Ask page and the search page show the name as code, not between backticks.
+  for (
+    const url of [
+      "/w/docs/-/ask?q=What+does+terminatingStatusCode+do%3F",
+      "/w/docs/-/search?q=terminatingStatusCode",
+    ]
+  ) {
+    const html = await (await app.request(url)).text();
+    assert.match(html, /Configuration Options &gt; <code>terminatingStatusCode<\/code>/, url);
+  }
 });
 
 Deno.test("a setting headed as MkDocs writes it is found, cited and linked by its name, not its markup", async () => {
