@@ -44,6 +44,8 @@ export function gluedForms(markdowns: Iterable<string>): GluedForms {
 const HTML_TAG =
   /<\/?(?:a|abbr|b|br|code|details|div|em|h[1-6]|i|img|kbd|li|ol|p|pre|span|strong|sub|summary|sup|table|tbody|td|th|thead|tr|u|ul)\b[^>]*>|<[a-z][\w-]*\s+[\w-]+="[^"]*"[^>]*>/i;
 const TAB_INFO = /\btab="[^"]*"/;
+/** An attribute list (`{:target="_blank"}`, `{#id .class}`) left after a link or a word. */
+const ATTR_LIST = /\{:[ \t]*[#.\w][^{}\n]*\}|\{[ \t]*#[\w-]+(?:[ \t]+\.[\w-]+)*[ \t]*\}/;
 const WIKILINK = /\[\[[^\]]*\]\]/;
 const INCLUDE = /\{%-?\s*include\b|\{\{[<%]|--8<--|<!--\s*include|^\s*::include\b/m;
 /** A blockquote's `>` left in the text: at a line's start, after a sentence, or doubled. */
@@ -72,6 +74,7 @@ export function sourceSyntax(text: string, glued: GluedForms): string[] {
   if (glued.rows.some((r) => text.includes(r))) found.push("row_glued");
   if (glued.code.some((c) => text.includes(c))) found.push("code_glued");
   if (TAB_INFO.test(text)) found.push("tab");
+  if (ATTR_LIST.test(prose)) found.push("attr_list");
   if (WIKILINK.test(prose)) found.push("wikilink");
   if (INCLUDE.test(prose)) found.push("include");
   if (CALLOUT.test(prose)) found.push("callout");
