@@ -24,13 +24,17 @@ import type { Passage } from "./passages.ts";
  */
 export function inPageOrder(picks: Pick[]): Pick[] {
   // A sentence announcing what follows ("…one of these status codes:") stays right before it,
-  // and items shown one after the other stay one list.
+  // and items shown one after the other stay one list (not an item the page has before the
+  // announcement: that one is of another list, and sorted in, it parted the two).
   const runs: Pick[][] = [];
   for (const [i, p] of picks.entries()) {
     const previous = picks[i - 1];
+    const opens = runs.at(-1)?.[0];
+    const listed = previous?.kind === "item" && p.kind === "item" &&
+      (opens?.kind === "item" || p.start > opens!.start);
     const joined = previous !== undefined &&
       sectionKey(previous.passage) === sectionKey(p.passage) &&
-      (/:$/.test(previous.plain) || (previous.kind === "item" && p.kind === "item"));
+      (/:$/.test(previous.plain) || listed);
     if (joined) runs.at(-1)!.push(p);
     else runs.push([p]);
   }
@@ -67,17 +71,25 @@ export function inAside(markdown: string, start: number): boolean {
     while (lines.length > 0 && /^\s*>/.test(lines.at(-1)!)) first = lines.pop()!;
     if (/^\s*>/.test(first)) return CALLOUT_QUOTE.test(first);
   }
-  // MkDocs' `!!! note` holds indented text; Docusaurus' `:::note` holds any, until `:::`.
-  let indented = /^\s/.test(own);
+  // MkDocs' `!!! note` holds the text indented below it, up to the first line indented no more
+  // than it (the text after a note in a list item is the item's again); Docusaurus' `:::note`
+  // holds any, until `:::`. A fenced block's lines are code (a `# install` in it is no heading).
+  let indent = indentOf(own);
+  let fenced = false;
   for (let k = lines.length - 1; k >= 0; k--) {
     const line = lines[k]!;
-    if (/^ {0,3}#{1,6}\s/.test(line) || /^:::\s*$/.test(line)) return false;
-    if (/^:::\w/.test(line)) return true;
-    if (/^\s*(?:!!!|\?\?\?\+?)\s*\w/.test(line)) return indented;
-    if (line.trim() !== "" && !/^\s/.test(line)) indented = false;
+    const fence = /^\s*(?:`{3,}|~{3,})/.test(line);
+    if (fence) fenced = !fenced;
+    else if (fenced) continue;
+    else if (/^ {0,3}#{1,6}\s/.test(line) || /^:::\s*$/.test(line)) return false;
+    else if (/^:::\w/.test(line)) return true;
+    else if (/^\s*(?:!!!|\?\?\?\+?)\s*\w/.test(line)) return indent > indentOf(line);
+    if (line.trim() !== "") indent = Math.min(indent, indentOf(line));
   }
   return false;
 }
+
+const indentOf = (line: string) => /^\s*/.exec(line)![0].length;
 
 /** A quote's first line that makes it a callout (GitHub's `[!NOTE]`, a bold "Note"). */
 const CALLOUT_QUOTE =

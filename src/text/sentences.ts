@@ -197,7 +197,7 @@ export function plainText(sentence: Pick<Sentence, "text" | "kind">): string {
       (_m, target, section, label) => label ?? (section ? `${target} › ${section}` : target),
     )
     // A link's attribute list (MkDocs' `attr_list`, kramdown: `[installed](…){:target="_blank"}`).
-    .replace(/(\]\([^)]*\))\{:?[ \t]*[#.\w][^{}\n]*\}/g, "$1")
+    .replace(LINK_ATTR_LIST, "$1")
     .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/`+([^`]*)`+/g, "$1")
     .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, "$2")
@@ -219,6 +219,17 @@ export function plainText(sentence: Pick<Sentence, "text" | "kind">): string {
   }
   return t;
 }
+
+/** One attribute of an attribute list: `#id`, `.class` or `key=value`. */
+const ATTR = String.raw`(?:[#.][\w-]+|[\w-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s{}"']+))`;
+/**
+ * A link's attribute list: `{:…}` (kramdown), or `{…}` of attributes only (`{target=_blank}`,
+ * `{ .md-button }`); a `{user_id}` or a JSON object right after a link is the text's.
+ */
+const LINK_ATTR_LIST = new RegExp(
+  String.raw`(\]\([^)]*\))\{(?::[^{}\n]*|[ \t]*${ATTR}(?:[ \t]+${ATTR})*[ \t]*)\}`,
+  "g",
+);
 
 /** Chinese and Japanese characters: written without spaces, each counts as a word. */
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu;

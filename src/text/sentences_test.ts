@@ -55,6 +55,14 @@ Deno.test("plain text drops emphasis, code marks and link syntax but keeps place
     }),
     "Compose must be installed; set {port} there.",
   );
+  assert.equal(
+    plainText({
+      kind: "prose",
+      text:
+        "A [button](b){: .md-button } and a [tab](t){target=_blank} open [/users/](u){user_id}.",
+    }),
+    "A button and a tab open /users/{user_id}.",
+  );
 });
 
 Deno.test("a list item ending in ; or , ends with a full stop in its place, not after it", () => {

@@ -24,14 +24,21 @@ export function unitMarkdown(sentence: Sentence, markdown: string, start: number
  * it away (a list item's marker too), its code spans kept as written (`--store_dir`, `nats account restore`: a name or a command reads as
  * code, and a sentence beginning with one is not a fragment).
  */
-export function withCodeSpans(sentence: Sentence): string {
+export function withCodeSpans(
+  sentence: Pick<Sentence, "text" | "kind">,
+  /** Which spans to keep (a search snippet keeps those holding `<` or `>`); the others go bare. */
+  kept: (span: string) => boolean = () => true,
+): string {
   const spans: string[] = [];
+  // Spans are found left to right, each closing at its own backticks: "`a` > `b`" holds two
+  // spans, never "` > `" between them.
   const held = sentence.text.replace(/(`+)[^`\n]+?\1/g, (span) => {
+    if (!kept(span)) return span;
     spans.push(span);
     return `\uE000${spans.length - 1}\uE000`;
   });
   return plainText({ ...sentence, text: held })
-    .replace(/\uE000(\d+)\uE000/g, (_m, i) => spans[Number(i)]!);
+    .replace(/\uE000(\d+)\uE000/g, (m, i) => spans[Number(i)] ?? m);
 }
 
 /** A code block with its fence normalised and its info string cut to the language. */
