@@ -188,6 +188,9 @@ export function plainText(sentence: Pick<Sentence, "text" | "kind">): string {
     // A definition list's marker (MkDocs' `def_list`, Pandoc: ": Defines the port…" under the
     // term) is the format's too.
     .replace(/(^|\n)[ \t]{0,3}:[ \t]+(?=\S)/g, "$1")
+    // A link's or an image's attribute list (MkDocs' `attr_list`, kramdown:
+    // `[installed](…){:target="_blank"}`, `![Screenshot](…){ width="300" }`).
+    .replace(LINK_ATTR_LIST, "$1")
     // An image on a line of its own below a unit's first line illustrates it (a screenshot under
     // each step: "![1](…)"); its alt text glued to the unit read "… ?new_app=1 1.".
     .replace(/\n[ \t]*!\[[^\]]*\]\([^)]*\)[ \t]*(?=\n|$)/g, "")
@@ -196,8 +199,6 @@ export function plainText(sentence: Pick<Sentence, "text" | "kind">): string {
       /\[\[([^\]|#]*)(?:#([^\]|]*))?(?:\|([^\]]*))?\]\]/g,
       (_m, target, section, label) => label ?? (section ? `${target} › ${section}` : target),
     )
-    // A link's attribute list (MkDocs' `attr_list`, kramdown: `[installed](…){:target="_blank"}`).
-    .replace(LINK_ATTR_LIST, "$1")
     .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/`+([^`]*)`+/g, "$1")
     .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, "$2")
@@ -223,7 +224,7 @@ export function plainText(sentence: Pick<Sentence, "text" | "kind">): string {
 /** One attribute of an attribute list: `#id`, `.class` or `key=value`. */
 const ATTR = String.raw`(?:[#.][\w-]+|[\w-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s{}"']+))`;
 /**
- * A link's attribute list: `{:…}` (kramdown), or `{…}` of attributes only (`{target=_blank}`,
+ * A link's or an image's attribute list: `{:…}` (kramdown), or `{…}` of attributes only (`{target=_blank}`,
  * `{ .md-button }`); a `{user_id}` or a JSON object right after a link is the text's.
  */
 const LINK_ATTR_LIST = new RegExp(

@@ -63,6 +63,17 @@ Deno.test("plain text drops emphasis, code marks and link syntax but keeps place
     }),
     "A button and a tab open /users/{user_id}.",
   );
+  assert.equal(
+    plainText({
+      kind: "item",
+      text: '- Open the settings.\n  ![Settings](img/s.png){ width="300" }\n',
+    }),
+    "Open the settings.",
+  );
+  assert.equal(
+    plainText({ kind: "prose", text: "Click ![the gear](g.png){ .icon } to open it." }),
+    "Click the gear to open it.",
+  );
 });
 
 Deno.test("a list item ending in ; or , ends with a full stop in its place, not after it", () => {
