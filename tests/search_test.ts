@@ -461,3 +461,22 @@ Deno.test("a page deleted while a search runs is left out of its results, not an
   assert.ok(!after.results.some((r) => r.page === victim));
   assert.equal(after.results.length, 50);
 });
+
+Deno.test("ranking every candidate's page (what the eval reads) does not trip over candidates read for their page alone", async () => {
+  // NATS's docs (eval/nats, Apache-2.0), imported as `deno task eval` imports them: the best 30
+  // chunks are read with their headings, the other candidates for their page only, and one of
+  // those reached the rule for a setting the query names, which read its heading path (null).
+  await using db = await freshDb();
+  const deps = testDeps(db);
+  await createWiki(db, { id: "w" });
+  const pages = (await Deno.readTextFile("eval/nats/pages.jsonl")).trim().split("\n")
+    .map((l) => JSON.parse(l) as { path: string; markdown: string })
+    .map((p) => ({ ...p, name: `${p.path}.md` }));
+  await importPages(deps, "w", pages);
+  const query = "Which command-line switch sets the folder where JetStream keeps its data?";
+  for (const mode of ["lexical", "hybrid"] as const) {
+    const ranked = await rankPages(deps, ["w"], query, mode);
+    assert.ok(ranked.length > 10, mode);
+    assert.equal(new Set(ranked.map((r) => r.path)).size, ranked.length);
+  }
+});
