@@ -1,3 +1,4 @@
+import { ATTRIBUTE } from "../text/sentences.ts";
 import { maskCode } from "./links.ts";
 import { splitLongText } from "./split_long.ts";
 
@@ -37,8 +38,6 @@ export function headingsOf(
   return headings;
 }
 
-/** One attribute of an attribute list: `#id`, `.class` or `key=value`. */
-const ATTRIBUTE = String.raw`(?:[#.][^\s{}]+|[\w-]+=(?:"[^"]*"|'[^']*'|[^\s{}"']+))`;
 /** An attribute list closing a heading (MkDocs' attr_list, Pandoc): `{#PAPERLESS_PORT}`. */
 const ATTRIBUTE_LIST = new RegExp(
   String.raw`[ \t]*\{:?[ \t]*(${ATTRIBUTE}(?:[ \t]+${ATTRIBUTE})*)[ \t]*\}$`,

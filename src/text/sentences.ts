@@ -222,13 +222,13 @@ export function plainText(sentence: Pick<Sentence, "text" | "kind">): string {
 }
 
 /** One attribute of an attribute list: `#id`, `.class` or `key=value`. */
-const ATTR = String.raw`(?:[#.][\w-]+|[\w-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s{}"']+))`;
+export const ATTRIBUTE = String.raw`(?:[#.][^\s{}]+|[\w-]+=(?:"[^"]*"|'[^']*'|[^\s{}"']+))`;
 /**
  * A link's or an image's attribute list: `{:…}` (kramdown), or `{…}` of attributes only (`{target=_blank}`,
  * `{ .md-button }`); a `{user_id}` or a JSON object right after a link is the text's.
  */
 const LINK_ATTR_LIST = new RegExp(
-  String.raw`(\]\([^)]*\))\{(?::[^{}\n]*|[ \t]*${ATTR}(?:[ \t]+${ATTR})*[ \t]*)\}`,
+  String.raw`(\]\([^)]*\))\{(?::[^{}\n]*|[ \t]*${ATTRIBUTE}(?:[ \t]+${ATTRIBUTE})*[ \t]*)\}`,
   "g",
 );
 
