@@ -44,6 +44,8 @@ export function gluedForms(markdowns: Iterable<string>): GluedForms {
 const HTML_TAG =
   /<\/?(?:a|abbr|b|br|code|details|div|em|h[1-6]|i|img|kbd|li|ol|p|pre|span|strong|sub|summary|sup|table|tbody|td|th|thead|tr|u|ul)\b[^>]*>|<[a-z][\w-]*\s+[\w-]+="[^"]*"[^>]*>/i;
 const TAB_INFO = /\btab="[^"]*"/;
+/** An attribute list (`{:target="_blank"}`, `{#id .class}`) left after a link or a word. */
+const ATTR_LIST = /\{:[ \t]*[#.\w][^{}\n]*\}|\{[ \t]*#[\w-]+(?:[ \t]+\.[\w-]+)*[ \t]*\}/;
 const WIKILINK = /\[\[[^\]]*\]\]/;
 const INCLUDE = /\{%-?\s*include\b|\{\{[<%]|--8<--|<!--\s*include|^\s*::include\b/m;
 /** A blockquote's `>` left in the text: at a line's start, after a sentence, or doubled. */
@@ -58,12 +60,12 @@ const CALLOUT =
  * "You can use: > > * username/password > * nkeys" kept a quote's markers). Fenced code in a markdown answer is code, and is not looked into; nor is a
  * line of a plain-text snippet that is a line of one of the pages' code blocks (a snippet shows
  * a code block's lines one a line, unfenced: an HTML example's `<td>Transmitted</td>` is the
- * example, not markup the snippet failed to remove).
+ * example, not markup the snippet failed to remove; nor is a line the snippet's window cut, when
+ * it is a part of such a line).
  */
 export function sourceSyntax(text: string, glued: GluedForms): string[] {
   const prose = text.replace(/(^|\n) {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?\n {0,3}\2[^\n]*/g, "$1")
-    .split("\n").filter((l) => !glued.codeLines.has(l.replace(/^… |\s…$/g, "").trim()))
-    .join("\n")
+    .split("\n").filter((l) => !isCodeLine(l, glued.codeLines)).join("\n")
     // A code span stands as a word: "Go to `Scopes` > `Bot Token Scopes`" is a menu's path,
     // not a blockquote's doubled `>`.
     .replace(/`[^`\n]*`/g, " code ");
@@ -72,6 +74,7 @@ export function sourceSyntax(text: string, glued: GluedForms): string[] {
   if (glued.rows.some((r) => text.includes(r))) found.push("row_glued");
   if (glued.code.some((c) => text.includes(c))) found.push("code_glued");
   if (TAB_INFO.test(text)) found.push("tab");
+  if (ATTR_LIST.test(prose)) found.push("attr_list");
   if (WIKILINK.test(prose)) found.push("wikilink");
   if (INCLUDE.test(prose)) found.push("include");
   if (CALLOUT.test(prose)) found.push("callout");
@@ -109,4 +112,13 @@ export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
   return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** Whether a line of a text is a line of the pages' code, whole or (cut by `…`) a part of one. */
+function isCodeLine(line: string, codeLines: Set<string>): boolean {
+  const bare = line.replace(/^… |\s…$/g, "").trim();
+  if (codeLines.has(bare)) return true;
+  if (bare === line.trim() || bare.length < 8) return false;
+  for (const l of codeLines) if (l.includes(bare)) return true;
+  return false;
 }

@@ -17,11 +17,12 @@
  * stated share of unanswerable questions on every fitting set with both kinds. A set without
  * unanswerable questions (the guide) adds answerable rows to the model's fit and is never left
  * out alone. Answers cut for weak coverage (no citation) are flagged whatever the verdict says,
- * and count so in every figure; answers from pages of one heading keep the SQuAD bar.
+ * and count so in every figure; answers whose passages all stand on pages of one `#` heading
+ * (SQuAD's) keep the SQuAD bar, as in the service (`weigh`, src/ask/ask.ts).
  */
 import { parseQuestion } from "../src/ask/question.ts";
 import { type Cited, docsEvidence } from "./verdict_docs_extra.ts";
-import { sectioned } from "../src/ask/extractive.ts";
+import { titledParagraph } from "../src/ask/located_sentences.ts";
 import type { Passage } from "../src/ask/passages.ts";
 import { FEATURES, SUPPORTED_AT } from "../src/ask/verdict.ts";
 import { fitLogistic } from "./logistic.ts";
@@ -94,7 +95,7 @@ async function load(file: string): Promise<Row[]> {
       id: r.id,
       answerable: r.answerable,
       cut: r.cited.length === 0,
-      docs: first !== undefined && sectioned(first),
+      docs: first !== undefined && r.passages.some((p) => !titledParagraph(p)),
       probability: r.probability,
       x: DOCS_INPUTS.map((f) => WITHOUT.has(f) ? 0 : e[f]!),
     };

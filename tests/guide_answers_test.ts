@@ -72,7 +72,7 @@ Deno.test("ask on the guide answers from the sentences that address the question
   const port = await ask(app, "docs", "Which port do I open?");
   assert.match(
     port.answer,
-    /^The service listens on port 8000: open http:\/\/localhost:8000\. \[1\]/,
+    /^The service listens on port `8000`: open `http:\/\/localhost:8000`\. To listen on another port, set `PORT` .*\[1\]/,
   );
   // "Open Cline's MCP settings" and "Sign in and open /account/tokens" share only "open".
   for (const c of port.citations) assert.match(c.quote, /port/i, c.quote);

@@ -140,6 +140,28 @@ Deno.test("search results carry section, marked snippet, url, revision; a cursor
   assert.equal(seen.size, 4);
 });
 
+Deno.test("a snippet keeps inline code that holds < or > as code, not as HTML or a quote's marker", async () => {
+  await using db = await freshDb();
+  const deps = testDeps(db);
+  await createWiki(db, { id: "w" });
+  const pages = {
+    Setup:
+      '# Setup\n## ImageMagick\nEdit the policy file and adjust `<policy domain="coder" rights="none" pattern="PDF" />` to `<policy domain="coder" rights="read|write" pattern="PDF" />`. Use `<br>` for breaks.\n',
+    Operators: "# Operators\nThe comparison operators:\n\n* `==` (equal)\n* `>` (greater-than)\n",
+  };
+  for (const [path, markdown] of Object.entries(pages)) {
+    await writePage(deps, { wikiId: "w", path, markdown }, by);
+  }
+  const [policy] = (await searchWikis(deps, ["w"], { query: "imagemagick policy file" })).results;
+  assert.equal(
+    policy!.snippet,
+    'Edit the policy file and adjust `<policy domain="coder" rights="none" pattern="PDF" />` to `<policy domain="coder" rights="read|write" pattern="PDF" />`. Use `<br>` for breaks.',
+  );
+  assert.ok(policy!.matches.some((m) => policy!.snippet.slice(m.start, m.end) === "policy"));
+  const [ops] = (await searchWikis(deps, ["w"], { query: "comparison operators greater" })).results;
+  assert.equal(ops!.snippet, "The comparison operators:\n== (equal).\n`>` (greater-than).");
+});
+
 Deno.test("empty and over-long queries and unknown wikis get clear errors", async () => {
   await using db = await freshDb();
   const deps = testDeps(db);
@@ -438,4 +460,23 @@ Deno.test("a page deleted while a search runs is left out of its results, not an
   const after = await searchWikis(deps, ["w"], { query: "beaver", limit: 50 });
   assert.ok(!after.results.some((r) => r.page === victim));
   assert.equal(after.results.length, 50);
+});
+
+Deno.test("ranking every candidate's page (what the eval reads) does not trip over candidates read for their page alone", async () => {
+  // NATS's docs (eval/nats, Apache-2.0), imported as `deno task eval` imports them: the best 30
+  // chunks are read with their headings, the other candidates for their page only, and one of
+  // those reached the rule for a setting the query names, which read its heading path (null).
+  await using db = await freshDb();
+  const deps = testDeps(db);
+  await createWiki(db, { id: "w" });
+  const pages = (await Deno.readTextFile("eval/nats/pages.jsonl")).trim().split("\n")
+    .map((l) => JSON.parse(l) as { path: string; markdown: string })
+    .map((p) => ({ ...p, name: `${p.path}.md` }));
+  await importPages(deps, "w", pages);
+  const query = "Which command-line switch sets the folder where JetStream keeps its data?";
+  for (const mode of ["lexical", "hybrid"] as const) {
+    const ranked = await rankPages(deps, ["w"], query, mode);
+    assert.ok(ranked.length > 10, mode);
+    assert.equal(new Set(ranked.map((r) => r.path)).size, ranked.length);
+  }
 });

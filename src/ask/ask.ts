@@ -279,11 +279,14 @@ function dedupe(notes: FrontierNote[]): FrontierNote[] {
 
 /**
  * The verdict's evidence and the share of the question the answer's passages reach. An answer
- * from documentation (any page but one shaped as SQuAD's, `titledParagraph`: `docs`) has its own
- * bar, chosen for the same precision, and is weighed against the question's subject: the same
- * features and coverage, read without the words of the question's form (`subjectOf`;
- * docs/answers.md, "The verdict's words on documentation"). Pages of one `#` heading (SQuAD's)
- * are weighed as before.
+ * from documentation (`docs`: passages not all from pages shaped as SQuAD's, `titledParagraph`;
+ * a page of one `#` heading among sections of other pages is documentation too, as NATS's page
+ * on naming streams) has its own bar, chosen for the same precision, and is weighed against the
+ * question's subject: the same features and coverage, read without the words of the question's
+ * form (`subjectOf`; docs/answers.md, "The verdict's words on documentation"), on the section
+ * the answer shows first when a sentence there holds a word of that subject (without its form
+ * words, the subject's best sentence can stand on another page, which the answer does not
+ * show). Passages all from pages of one `#` heading (SQuAD's) are weighed as before.
  */
 function weigh(
   question: Question,
@@ -292,9 +295,9 @@ function weigh(
   extractive: ReturnType<typeof pickSentences>,
 ): { evidence: Evidence; coverage: number; docs: boolean } {
   const first = extractive.bestPassage;
-  const docs = first !== undefined && !titledParagraph(first);
+  const docs = first !== undefined && passages.some((p) => !titledParagraph(p));
   const subject = docs ? subjectOf(question) : question;
-  const picked = subject === question ? extractive : pickSentences(subject, passages);
+  const picked = subject === question ? extractive : pickSentences(subject, passages, first);
   const evidence = gatherEvidence(
     subject,
     passages,

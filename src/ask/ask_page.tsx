@@ -1,6 +1,7 @@
 import type { Answer } from "./ask_schema.ts";
 import { titleOf } from "../usage/question_gaps.ts";
 import { Alert } from "../kit/web/form_kit.tsx";
+import { CodeSpans } from "../kit/web/code_spans.tsx";
 import { renderMarkdown } from "../spaces/render_markdown.ts";
 import { newPageHref, toolHref } from "../kit/web/space_urls.ts";
 import { type SpaceView, WikiFrame } from "../kit/web/wiki_frame.tsx";
@@ -102,7 +103,7 @@ export function AnswerView(
             {answer.citations.map((c) => (
               <li id={`cite-${c.n}`} value={c.n}>
                 <a href={props.href(c.url)}>
-                  {c.section ?? c.title}
+                  <CodeSpans text={c.section ?? c.title} />
                 </a>
                 <blockquote {...sourceClass(c.quote)}>
                   {c.quote}

@@ -8,13 +8,15 @@ import { subsectionTerms } from "./candidates.ts";
 import { MAX_SENTENCES } from "./choose_sentences.ts";
 import { announcedList } from "./list_shapes.ts";
 import { subsectionAfter } from "./subsections.ts";
+import { headingLabel } from "./heading_names.ts";
 import type { Passage } from "./passages.ts";
 
 /**
  * The units an answer shows from one section after its first, in the order the page has them;
  * the sections in the order their best unit was picked. The best unit opens the answer, unless
  * it refers back ("This can be used…", "It also…", `REFERS_BACK`) to what the page says before
- * it: then its section's units all go in page order. Picked by score, "This can be used to
+ * it, or is a note in a section a name heads (a setting's, whose name will lead the answer) while
+ * the section's own text is picked too (`inAside`): then its section's units all go in page order. Picked by score, "This can be used to
  * prevent situations such as flapping alerts" opened an answer before the sentence it refers to
  * ("There is also an optional `keep_firing_for` clause…"), and "This allows for…" came before
  * "The NATS server supports running as a Windows service." A section's units keep their place
@@ -32,19 +34,58 @@ export function inPageOrder(picks: Pick[]): Pick[] {
     if (joined) runs.at(-1)!.push(p);
     else runs.push([p]);
   }
+  // Items picked one after the other keep the list's order ("`never`" came before "`auto`").
+  for (const run of runs) {
+    const from = run[0]!.kind === "item" ? 0 : 1;
+    run.splice(from, run.length - from, ...run.slice(from).sort((a, b) => a.start - b.start));
+  }
   const sections = [...new Set(runs.map((r) => sectionKey(r[0]!.passage)))];
   const byPage = (a: Pick[], b: Pick[]) => a[0]!.start - b[0]!.start;
   return sections.flatMap((key, i) => {
     const own = runs.filter((r) => sectionKey(r[0]!.passage) === key);
     const [first, ...rest] = own;
-    if (i > 0 || REFERS_BACK.test(first![0]!.plain)) return own.sort(byPage).flat();
+    const aside = headingLabel(first![0]!.passage.section) !== null &&
+      inAside(first![0]!.passage.markdown, first![0]!.start) &&
+      rest.some((r) => !inAside(r[0]!.passage.markdown, r[0]!.start));
+    if (i > 0 || aside || REFERS_BACK.test(first![0]!.plain)) return own.sort(byPage).flat();
     return [first!, ...rest.sort(byPage)].flat();
   });
 }
 
+/**
+ * Whether the unit at `start` is in an aside: a callout (`!!! note`, `??? tip`, `:::warning`, a
+ * quote opening `[!NOTE]` or `**Note**`). In a setting's section a note qualifies the setting's
+ * text, and follows it when that text is picked too (the setting's name leads the answer): "`PAPERLESS_ARCHIVE_FILE_GENERATION=<mode>` — The remote OCR parser
+ * (Azure AI) always produces…", the section's last note, opened an answer before the setting's own
+ * "Controls when paperless creates a PDF/A archive…".
+ */
+export function inAside(markdown: string, start: number): boolean {
+  const lines = markdown.slice(Math.max(0, start - 4000), start).split("\n");
+  const own = lines.pop()! + markdown.slice(start, markdown.indexOf("\n", start) >>> 0);
+  if (/^\s*>/.test(own) || own.trim() === "") {
+    let first = own;
+    while (lines.length > 0 && /^\s*>/.test(lines.at(-1)!)) first = lines.pop()!;
+    if (/^\s*>/.test(first)) return CALLOUT_QUOTE.test(first);
+  }
+  // MkDocs' `!!! note` holds indented text; Docusaurus' `:::note` holds any, until `:::`.
+  let indented = /^\s/.test(own);
+  for (let k = lines.length - 1; k >= 0; k--) {
+    const line = lines[k]!;
+    if (/^ {0,3}#{1,6}\s/.test(line) || /^:::\s*$/.test(line)) return false;
+    if (/^:::\w/.test(line)) return true;
+    if (/^\s*(?:!!!|\?\?\?\+?)\s*\w/.test(line)) return indented;
+    if (line.trim() !== "" && !/^\s/.test(line)) indented = false;
+  }
+  return false;
+}
+
+/** A quote's first line that makes it a callout (GitHub's `[!NOTE]`, a bold "Note"). */
+const CALLOUT_QUOTE =
+  /\[!(?:NOTE|TIP|WARNING|IMPORTANT|CAUTION)\]|^\s*>\s*\*\*(?:Note|Tip|Warning|Important|Caution|Info|Danger)\b/i;
+
 /** A sentence that opens by referring to what comes before it. */
 const REFERS_BACK =
-  /^(?:This|These|That|Those|It|Its|They|Their|Such|In (?:this|that|such a) case|Otherwise)\b/;
+  /^(?:This|These|That|Those|It|Its|They|Their|Such|In (?:this|that|such a) case|Otherwise|The above)\b/;
 
 /**
  * Sentences that do not stand alone bring the next unit of their passage (the sentence, list

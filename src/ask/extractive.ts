@@ -47,6 +47,8 @@ export type SentenceEvidence = {
 export function pickSentences(
   question: Question,
   passages: Passage[],
+  /** The passage the best unit must stand in, when one of its sentences holds a word asked. */
+  within?: Passage,
 ): {
   picks: Pick[];
   /** The passage of the best unit (the answer shows its section first, in page order). */
@@ -67,7 +69,8 @@ export function pickSentences(
     return none(qTerms);
   }
   const { idf, covered, scored } = scoreCandidates(qTerms, candidates);
-  const best = scored[0]!;
+  const best = (within && scored.find((c) => c.passage === within && c.coverage > 0)) ||
+    scored[0]!;
   const agrees = agreed(question, best, passages);
   const { chosen, addresses, dropped, example } = chooseSentences(
     question,

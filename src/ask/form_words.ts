@@ -1,13 +1,14 @@
-import { stem } from "../text/terms.ts";
+import { stem, STOPWORDS } from "../text/terms.ts";
 import type { Question } from "./question.ts";
 
 /**
  * Words of a documentation question's form rather than its subject: the light verbs an operator
  * asks with ("How do I get…", "make", "keep", "put"), the verbs of asking how to do something
  * to a product ("configure", "change", "turn on", "add", "pick"), and fillers ("instead",
- * "already"). An answer from the docs names the setting and says what it does; it rarely
- * repeats these ("How do I make the server keep its log…" is answered by "`logfile_size_limit`
- * — …"), so the verdict does not count them among the words an answer must hold.
+ * "already", "a particular user", "certain dates"). An answer from the docs names the setting
+ * and says what it does; it rarely repeats these ("How do I make the server keep its log…" is
+ * answered by "`logfile_size_limit` — …"), so the verdict does not count them among the words
+ * an answer must hold.
  */
 const FORM = new Set(
   [
@@ -31,6 +32,8 @@ const FORM = new Set(
     "able",
     "actually",
     "exactly",
+    "certain",
+    "particular",
   ].map(stem),
 );
 
@@ -46,10 +49,50 @@ export function kindStems(question: Question): Set<string> {
   return out;
 }
 
-/** The stems of the question's form words (`FORM`, and the word after "how" in `AFTER_HOW`). */
+/**
+ * The conditions a question asks for a default with (`asksForDefault` reads the same, for
+ * search): "out of the box", "unless told otherwise", "if we don't set one", "if I leave it
+ * out", "if we leave the schedule alone", "when we leave the OCR mode at its default". A
+ * reference section answers "Defaults to 20" and never says "alone" or "box"; the thing the
+ * condition names (`thing`: the schedule, the timeout in "if no timeout is set") stays a word of
+ * the subject. Read over the question's words, its contractions written out ("don't" is "do
+ * not").
+ */
+const DEFAULT_CONDITION = new RegExp(
+  [
+    String.raw`\bout of the box\b`,
+    String.raw`\bunless (?:(?:told|configured|set|specified|changed) )?otherwise\b`,
+    String.raw`\bunless (?:we|you|i) (?:change|set|configure|say|give|specify)\b`,
+    String.raw`\b(?:if|when|unless) (?:we|you|i) (?:do not|never|did not) ` +
+    String.raw`(?:set|configure|change|say|give|specify|pass)\b`,
+    String.raw`\bif (?:none|nothing|no (?<thing>\w+)) (?:is|was|are) ` +
+    String.raw`(?:set|configured|given|specified)\b`,
+    String.raw`\bconfigure nothing\b`,
+    String.raw`\b(?:if|when) (?:we|you|i) leave (?:it |them )?out\b`,
+    String.raw`\bleave (?:it|them|that|this|the (?<named>(?:\w+ ){0,2}\w+)) ` +
+    String.raw`(?:alone\b|(?=at (?:its|the) defaults?\b))`,
+  ].join("|"),
+  "g",
+);
+
+/** The stems of the words of the question's default conditions (`DEFAULT_CONDITION`). */
+function conditionStems(question: Question): Set<string> {
+  const out = new Set<string>();
+  for (const m of question.words.join(" ").matchAll(DEFAULT_CONDITION)) {
+    const kept = new Set((m.groups?.thing ?? m.groups?.named ?? "").split(" "));
+    for (const w of m[0].split(" ")) if (w && !kept.has(w) && !STOPWORDS.has(w)) out.add(stem(w));
+  }
+  return out;
+}
+
+/**
+ * The stems of the question's form words (`FORM`, the word after "how" in `AFTER_HOW`, and the
+ * words of a condition asking for a default, `DEFAULT_CONDITION`).
+ */
 export function formStems(question: Question): Set<string> {
   const out = kindStems(question);
   for (const w of question.words) if (FORM.has(stem(w))) out.add(stem(w));
+  for (const s of conditionStems(question)) out.add(s);
   return out;
 }
 

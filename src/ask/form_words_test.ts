@@ -6,6 +6,8 @@ Deno.test("a question's form words: light verbs, the word after 'how', fillers",
   const q = parseQuestion("How long do we keep the server's log, and how do I make it rotate?");
   assert.deepEqual([...formStems(q)].sort(), ["keep", "long", "mak"]);
   assert.deepEqual(subjectOf(q).asked, ["server", "log", "rotat"]);
+  const filler = parseQuestion("How do we make a particular user usable only from WebSocket?");
+  assert.deepEqual(subjectOf(filler).asked, ["user", "usabl", "websocket"]);
   // "long" is a word of the subject when no "how" asks with it.
   const long = parseQuestion("Which long options does the CLI take?");
   assert.deepEqual([...formStems(long)], ["tak"]);
@@ -30,4 +32,20 @@ Deno.test("half of a contraction is a form lexeme, the question's words are not"
   assert.equal(isFormLexeme(q, "preview"), false);
   assert.deepEqual(q.halves, ["d", "doesn", "t"]);
   assert.ok(!q.words.includes("d") && q.words.includes("does") && q.words.includes("not"));
+});
+
+Deno.test("the words of a condition asking for the default are form words, the thing it names is not", () => {
+  const alone = parseQuestion("When does the classifier retrain if we leave the schedule alone?");
+  assert.deepEqual([...formStems(alone)].sort(), ["alon", "leav"]);
+  assert.ok(subjectOf(alone).asked.includes("schedul"));
+  const unset = parseQuestion("How long does a web metric wait if no timeout is set?");
+  assert.deepEqual([...formStems(unset)].sort(), ["long", "set"]);
+  assert.ok(subjectOf(unset).asked.includes("timeout"));
+  const box = parseQuestion("Which port does it listen on out of the box, unless told otherwise?");
+  assert.deepEqual([...formStems(box)].sort(), ["box", "otherwis", "told", "unless"]);
+  const out = parseQuestion("If I leave out the resolution in a subquery, what step is used?");
+  assert.deepEqual([...formStems(out)], ["leav"]);
+  assert.ok(subjectOf(out).asked.includes("resolution"));
+  // "leave" that asks for no default is a word of the subject.
+  assert.deepEqual([...formStems(parseQuestion("How do I leave the cluster?"))], []);
 });

@@ -99,7 +99,8 @@ export function oneHeading(passage: Passage): boolean {
  * Whether a passage's page is shaped as SQuAD's paragraphs are: one heading, its `#` title, over
  * its text. The verdict weighs every other page as documentation: a page of sections, and also
  * one whose title is in front matter with a single `##` section or none (a command's flag
- * reference, a page of prose), which `sectioned` leaves out.
+ * reference, a page of prose), which `sectioned` leaves out; and such a page too when the
+ * passages beside it are not all shaped so (`weigh`, src/ask/ask.ts).
  */
 export function titledParagraph(passage: Passage): boolean {
   return oneHeading(passage) && /^ {0,3}#\s/m.test(passage.markdown);

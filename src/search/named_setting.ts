@@ -2,8 +2,11 @@ import { isIdentifier, tokenize } from "../text/terms.ts";
 import type { ChunkHit } from "./store.ts";
 import { tradeFirst } from "./first_place.ts";
 
-/** What the rule reads of a ranked chunk: its page and its heading path. */
-type Placed = { page_id: number; heading_path: string[] };
+/**
+ * What the rule reads of a ranked chunk: its page and its heading path (null for a candidate read
+ * for its page alone, beyond the chunks whose text was read: `selectChunkCandidates`).
+ */
+type Placed = { page_id: number; heading_path: string[] | null };
 
 /** How close to the best chunk a section of its page the query names must score to trade. */
 const NAMED_SETTING_SHARE = 0.6;
@@ -30,7 +33,8 @@ export function namedSettingFirst(
     .filter((d) => d?.page_id === top.page_id) as Placed[];
   const words = tokenize(query);
   const prefixes = sharedPrefixes(page);
-  const names = (d: Placed) => namesSetting(words, d.heading_path.at(-1), prefixes);
+  const names = (d: Placed) =>
+    d.heading_path !== null && namesSetting(words, d.heading_path.at(-1), prefixes);
   if (names(top)) return hits;
   return tradeFirst(hits, depth, NAMED_SETTING_SHARE, (h) => {
     const other = details.get(h.chunk_id);
@@ -70,7 +74,7 @@ export function namesSetting(
 function sharedPrefixes(page: Placed[]): Set<string> {
   const firsts = new Map<string, number>();
   for (const d of page) {
-    const first = settingParts(d.heading_path.at(-1))?.[0];
+    const first = settingParts(d.heading_path?.at(-1))?.[0];
     if (first !== undefined) firsts.set(first, (firsts.get(first) ?? 0) + 1);
   }
   return new Set([...firsts].filter(([, n]) => n >= 2).map(([p]) => p));

@@ -1,5 +1,6 @@
 import { Fragment } from "hono/jsx";
 import type { SearchOutput } from "./search_wikis.ts";
+import { CodeSpans } from "../kit/web/code_spans.tsx";
 
 /** A search result as the web pages show it: where it links, and its space's title if asked. */
 export type ResultView = SearchOutput["results"][number] & { href: string; space?: string };
@@ -19,7 +20,12 @@ function SearchResults(props: { results: ResultView[] }) {
           <p class="hint">
             {r.space && <>{r.space}{" · "}</>}
             <code>{r.page}</code>
-            {r.section && <>{" › "}{r.section}</>}
+            {r.section && (
+              <>
+                {" › "}
+                <CodeSpans text={r.section} />
+              </>
+            )}
           </p>
           <p class="snippet">
             <Snippet text={r.snippet} matches={r.matches} />

@@ -57,7 +57,8 @@ export const searchResultSchema = z.object({
   section: z.string().nullable().describe("The heading path of the best matching passage"),
   snippet: z.string().describe(
     "The best matching passage as plain text, cut at whole words: a code block's lines one a " +
-      "line, a table row read with its header; no word of it is altered",
+      "line, a table row read with its header, inline code holding < or > kept in backticks; no " +
+      "word of it is altered",
   ),
   matches: z.array(z.object({ start: z.number().int(), end: z.number().int() })).describe(
     "Where the query's words stand in `snippet`, as character offsets",

@@ -127,11 +127,32 @@ function snippetText(chunk: string): string {
         .filter((l) => l.trim()).join("\n")
       : s.kind === "row"
       ? unitMarkdown(s, markdown, s.start).replace(/`/g, "")
-      : plainText(s);
+      : plainKeepingAngledCode(s);
     if (!text) continue;
     const block = (k: Sentence["kind"] | null) => k === "code" || k === "row" || k === "item";
     out += out === "" ? text : (block(s.kind) || block(previous) ? "\n" : " ") + text;
     previous = s.kind;
   }
   return out;
+}
+
+/** Inline code holding `<` or `>`: `<policy domain="coder" … />`, the operator `>`. */
+const ANGLED_CODE = /`([^`\n]*[<>][^`\n]*)`/g;
+/** A code span's stand-in while `plainText` runs: private-use characters no rule touches. */
+const SPAN_MARK = /\uE000(\d+)\uE001/g;
+
+/**
+ * `plainText` of a sentence, where inline code that holds `<` or `>` keeps its backticks: shown
+ * bare, a snippet read `<policy domain="coder" rights="none" … />` as HTML left in the text (or
+ * lost a `<br>` the text names) and "> (greater-than)" as a quote's marker.
+ */
+function plainKeepingAngledCode(s: Sentence): string {
+  if (!s.text.includes("`")) return plainText(s);
+  const spans: string[] = [];
+  const text = s.text.replace(ANGLED_CODE, (_m, code: string) => {
+    spans.push(code);
+    return `\uE000${spans.length - 1}\uE001`;
+  });
+  if (spans.length === 0) return plainText(s);
+  return plainText({ ...s, text }).replace(SPAN_MARK, (_m, i: string) => `\`${spans[Number(i)]}\``);
 }

@@ -621,7 +621,10 @@ export function selectPageChunks(
 /**
  * For each stemmed term of a query (PostgreSQL's English lexemes, as BM25 uses): its document
  * frequency across the given wikis, their chunk count, and which of `chunkIds` hold it. The
- * evidence behind `ask`'s verdict: does the best passage hold the question's rare terms?
+ * evidence behind `ask`'s verdict: does the best passage hold the question's rare terms? A
+ * hyphenated word counts by its parts, not also whole, when a part is left (`HYPHENATED_WHOLE`,
+ * as in `selectBm25`): "three-node" is `three` and `node` to search, and its whole form, in no
+ * page that writes "three nodes", weighed as one more rare term the answer lacked.
  */
 export function selectTermEvidence(
   db: Db,
@@ -630,8 +633,11 @@ export function selectTermEvidence(
   chunkIds: number[],
 ): Promise<{ term: string; df: number; n: number; chunks: number[] }[]> {
   return db`
-    WITH q AS (SELECT DISTINCT lexeme AS term
-      FROM unnest(to_tsvector('english', ${lexicalText(query)}::text)))
+    WITH lx AS (SELECT DISTINCT lexeme
+      FROM unnest(to_tsvector('english', ${lexicalText(query)}::text))),
+    q AS (SELECT lexeme AS term FROM lx
+      WHERE NOT (lexeme ~ ${HYPHENATED_WHOLE}::text AND EXISTS (
+        SELECT 1 FROM lx part WHERE part.lexeme = ANY(string_to_array(lx.lexeme, '-')))))
     SELECT q.term,
       coalesce((SELECT sum(df) FROM term_stats d
         WHERE d.term = q.term AND d.wiki_id = ANY(${wikiIds}::text[])), 0)::int AS df,

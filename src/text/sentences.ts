@@ -196,6 +196,8 @@ export function plainText(sentence: Pick<Sentence, "text" | "kind">): string {
       /\[\[([^\]|#]*)(?:#([^\]|]*))?(?:\|([^\]]*))?\]\]/g,
       (_m, target, section, label) => label ?? (section ? `${target} › ${section}` : target),
     )
+    // A link's attribute list (MkDocs' `attr_list`, kramdown: `[installed](…){:target="_blank"}`).
+    .replace(/(\]\([^)]*\))\{:?[ \t]*[#.\w][^{}\n]*\}/g, "$1")
     .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/`+([^`]*)`+/g, "$1")
     .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, "$2")

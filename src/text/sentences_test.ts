@@ -47,6 +47,14 @@ Deno.test("plain text drops emphasis, code marks and link syntax but keeps place
     }),
     "Run falcon rollback --to <sha> (see rollbacks and docs).",
   );
+  // A link's attribute list (MkDocs' `attr_list`) is the format's; a `{…}` of the text stays.
+  assert.equal(
+    plainText({
+      kind: "prose",
+      text: 'Compose must be [installed](https://x.test){:target="\\_blank"}; set {port} there.',
+    }),
+    "Compose must be installed; set {port} there.",
+  );
 });
 
 Deno.test("a list item ending in ; or , ends with a full stop in its place, not after it", () => {

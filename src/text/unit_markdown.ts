@@ -204,7 +204,9 @@ export function composeAnswer(
   const listed = (i: number) => units[i]?.kind === "item" && (item(i, i - 1) || item(i, i + 1));
   units.forEach((u, i) => {
     const mark = marked ? ` [${i + 1}]` : "";
-    const line = `${u.kind === "item" && !listed(i) ? u.plain : u.shown}${mark}`;
+    // Its code spans kept: as plain text "`<resolution>` is optional" read "<resolution> is…".
+    const alone = u.kind === "item" && !listed(i);
+    const line = `${alone ? u.shown.replace(/^(?:[-*+]|\d{1,9}[.)]) /, "") : u.shown}${mark}`;
     if (u.kind === "item" && listed(i)) {
       if (paragraph.length > 0 || !item(i, i - 1)) flush();
       list.push(line);
