@@ -63,8 +63,10 @@ async function withDb<T>(url: string, read: (db: Db) => Promise<T>): Promise<T> 
 const unreadable = (error: unknown) => `unreadable (${(error as Error).message})`;
 
 /**
- * Where the primary's WAL is, how far the replica has replayed it, and what the replica holds of
- * the page the test searches for, in words: what a miss through the replica needs understood.
+ * Where the primary's WAL is, how far the replica has replayed it, and what each holds of the
+ * page the test searches for, in words: what a miss through the replica needs understood. A new
+ * connection to the replica beside the reader's own (how many, since when, in what state) tells
+ * a replica that lacks the page from a reader whose connections or in-memory index do.
  */
 async function replicaState(primaryUrl: string, replicaUrl: string): Promise<string> {
   const lsn = (url: string, sql: string) =>
@@ -72,15 +74,33 @@ async function replicaState(primaryUrl: string, replicaUrl: string): Promise<str
       .catch(unreadable);
   const primary = await lsn(primaryUrl, "SELECT pg_current_wal_lsn()::text AS v");
   const replayed = await lsn(replicaUrl, "SELECT pg_last_wal_replay_lsn()::text AS v");
-  const held = await withDb(replicaUrl, async (db) => {
-    const stats = await db`SELECT version, log_from, chunks FROM search_stats
-      WHERE wiki_id = 'notes'`;
-    const terms = await db`SELECT df FROM term_stats WHERE wiki_id = 'notes' AND term = 'zucchini'`;
-    const pages = await db`SELECT path FROM pages WHERE wiki_id = 'notes'`;
-    return `search_stats ${JSON.stringify(stats)}, term_stats ${JSON.stringify(terms)}, ` +
-      `pages ${JSON.stringify(pages)}`;
-  }).catch(unreadable);
-  return `primary's WAL at ${primary}, replica replayed to ${replayed}; on the replica itself: ${held}`;
+  const held = (url: string) =>
+    withDb(url, async (db) => {
+      const stats = await db`SELECT version, log_from, chunks FROM search_stats
+        WHERE wiki_id = 'notes'`;
+      const terms = await db`SELECT df FROM term_stats
+        WHERE wiki_id = 'notes' AND term = 'zucchini'`;
+      const pages = await db`SELECT path FROM pages WHERE wiki_id = 'notes'`;
+      const snapshot = await db`SELECT pg_current_snapshot()::text AS s`;
+      return `search_stats ${JSON.stringify(stats)}, term_stats ${JSON.stringify(terms)}, ` +
+        `pages ${JSON.stringify(pages)}, snapshot ${snapshot[0]?.s}`;
+    }).catch(unreadable);
+  const sessions = await withDb(
+    replicaUrl,
+    (db) =>
+      db`SELECT backend_start, state, xact_start, backend_xmin::text AS xmin FROM pg_stat_activity
+      WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+  ).then(JSON.stringify)
+    .catch(unreadable);
+  return `primary's WAL at ${primary}, replica replayed to ${replayed}; on the primary: ` +
+    `${await held(primaryUrl)}; on the replica, by a new connection: ${await held(replicaUrl)}; ` +
+    `the replica's other sessions in this database: ${sessions}`;
+}
+
+/** This process's search index cache as `/readyz` reports it (`index_cache`), in words. */
+function indexCache(origin: string): Promise<string> {
+  return fetch(`${origin}/readyz`).then((res) => res.json())
+    .then((body) => JSON.stringify(body.index_cache), unreadable);
 }
 
 /** Statements the replica has answered in `url`'s database so far. */
@@ -118,7 +138,12 @@ Deno.test({
       const writer = startServerProcess(freePort(), env);
       servers.push(writer);
       await waitUntilReady(writer);
-      const reader = startServerProcess(freePort(), { ...env, DATABASE_REPLICA_URLS: replicaUrl });
+      // At debug level the reader says what each read of the wiki's postings gave.
+      const reader = startServerProcess(freePort(), {
+        ...env,
+        DATABASE_REPLICA_URLS: replicaUrl,
+        LOG_LEVEL: "debug",
+      });
       servers.push(reader);
       await waitUntilReady(reader);
 
@@ -182,10 +207,14 @@ Deno.test({
       }
       if (!found.includes("Compost")) {
         // What a failure under load needs to be understood (seen once in CI, never alone).
+        const told = reader.logs.filter((line) =>
+          /lexical index read|replica unavailable/.test(line)
+        );
         assert.fail(
           `not found through the replica within 60 s (found ${JSON.stringify(found)}); ` +
-            `${await replicaState(primaryUrl, replicaUrl)}; the reader's last log lines:\n` +
-            reader.logs.slice(-10).join("\n"),
+            `${await replicaState(primaryUrl, replicaUrl)}; the reader's index cache: ` +
+            `${await indexCache(reader.origin)}; what it read of the wiki and its replica:\n` +
+            `${told.join("\n")}\nits last log lines:\n${reader.logs.slice(-5).join("\n")}`,
         );
       }
       assert.deepEqual(found, ["Compost"]);

@@ -1,4 +1,5 @@
 import postgres from "postgres";
+import { parseArrayLiteral } from "./parse_array_literal.ts";
 import { type Driver, makeDb, type Row } from "./db.ts";
 import type { Db } from "./db.ts";
 import { createLog } from "../lib/log.ts";
@@ -33,18 +34,53 @@ export function openPostgres(
     // resumes within a couple of seconds of the database's return.
     backoff: (retries: number) => (0.5 + Math.random() / 2) * Math.min(0.1 * 2 ** retries, 2),
     onnotice: () => {},
-    // int8 (counts, ids) as numbers, as PGlite returns them; our ids stay far below 2^53.
     types: {
+      // int8 (counts, ids) as numbers, as PGlite returns them; our ids stay far below 2^53.
       bigint: {
         to: 20,
         from: [20],
         serialize: (value: number) => String(value),
         parse: (value: string) => Number(value),
       },
+      ...ARRAY_TYPES,
     },
   });
   return makeDb(postgresDriver(sql, false, prepare));
 }
+
+const number = (x: string) => Number(x);
+const text = (x: string) => x;
+
+/**
+ * Arrays of the element types our statements return, parsed by parsers the pool has from the
+ * start (`parseArrayLiteral`), not only by the ones postgres.js fetches on each new connection.
+ * With 3.4.9, the first statement on a new connection, when over 1 KiB (written to the socket at
+ * once), was now and then described before that connection's fetched array types were
+ * registered: its description kept no parser for as long as the connection lived, and its
+ * arrays came back as text. The replica's search statistics are such a statement, the first on
+ * the reader's replica connection: their terms (`{zucchini}`) were read letter by letter, and
+ * every search through that process found nothing (tests/replica_test.ts, docs/performance.md).
+ * Array parameters are written by `arrayLiteral` already; strings pass through.
+ */
+const ARRAY_TYPES = Object.fromEntries(
+  ([
+    ["text", 1009, text],
+    ["varchar", 1015, text],
+    ["name", 1003, text],
+    ["int2", 1005, number],
+    ["int4", 1007, number],
+    ["int8", 1016, number],
+    ["float4", 1021, number],
+    ["float8", 1022, number],
+    ["oid", 1028, number],
+    ["bool", 1000, (x: string) => x === "t"],
+  ] as const).map(([name, oid, element]) => [`${name}_array`, {
+    to: oid,
+    from: [oid],
+    serialize: (value: unknown) => typeof value === "string" ? value : String(arrayLiteral(value)),
+    parse: (value: string) => parseArrayLiteral(value, element),
+  }]),
+);
 
 function postgresDriver(sql: Sql, inTransaction: boolean, prepare: boolean): Driver {
   return {

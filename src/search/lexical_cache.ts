@@ -1,5 +1,6 @@
 import type { Config } from "../config/config.ts";
 import type { Db } from "../db/db.ts";
+import type { Log } from "../lib/log.ts";
 import {
   addChunk,
   addPackedPostings,
@@ -69,6 +70,7 @@ type LexicalDeps = {
   db: Db;
   config: Pick<Config, "searchIndexBytes">;
   visibilitySeen?: Map<string, string>;
+  log?: Pick<Log, "debug">;
 };
 
 /**
@@ -369,12 +371,14 @@ async function update_(
         if (r.term !== null) addPosting(index, r.term, at, r.tf_heading, r.tf_body);
       }
       if (needsCompaction(index)) compactIndex(index);
+      logRead(deps, stats, index, { from: index.version, pages: pages.length });
       index.version = stats.version;
       account(deps, cache, entry, index);
       return index;
     }
   }
   const built = await buildIndex(deps.db, stats.wiki_id, stats.version);
+  if (built) logRead(deps, stats, built, { from: null, pages: null });
   if (!built) {
     cache.bytes -= entry.bytes;
     Object.assign(entry, { index: null, bytes: 0, tooLarge: true });
@@ -382,6 +386,32 @@ async function update_(
   }
   account(deps, cache, entry, built);
   return entry.index;
+}
+
+/**
+ * Says at debug level what a read of a wiki's postings gave against the statistics that asked
+ * for it: a copy whose chunks differ from the `chunks` the statistics counted read the store at
+ * another moment than they did (a write landed between: the next search catches up), which is
+ * what a search that keeps missing a page needs told apart from a replica that lacks it.
+ */
+function logRead(
+  deps: LexicalDeps,
+  stats: LexicalStats,
+  index: LexicalIndex,
+  read: { from: number | null; pages: number | null },
+): void {
+  deps.log?.debug("lexical index read", {
+    wiki: stats.wiki_id,
+    version: stats.version,
+    log_from: stats.log_from,
+    from_version: read.from,
+    changed_pages: read.pages,
+    stats_chunks: stats.n,
+    // As the statement gave them: an array (text here was a driver's unparsed array).
+    terms: stats.terms,
+    chunks: index.size - index.dead,
+    postings: index.postings,
+  });
 }
 
 /** Records an index's size, then drops least recently searched wikis until all fit. */
