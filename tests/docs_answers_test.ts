@@ -65,6 +65,13 @@ async function docsWiki(pages: Record<string, string>) {
 /** A page's markdown from its blocks (headings, paragraphs), a blank line apart. */
 const blocks = (...parts: string[]) => parts.join("\n\n");
 
+/** `question` asked of a wiki holding a documentation set's pages (`evalPages`). */
+async function askSet(set: Parameters<typeof evalPages>[0], question: string): Promise<Answer> {
+  const { db, app } = await docsWiki(await evalPages(set));
+  await using _db = db;
+  return await ask(app, "docs", question);
+}
+
 /** `question` asked of a wiki holding `markdown` as `path`, beside a page on nothing. */
 async function askPage(path: string, markdown: string, question: string): Promise<Answer> {
   const { db, app } = await docsWiki({ [path]: markdown, "other": "# Other\n\nNothing." });
@@ -1626,13 +1633,10 @@ Deno.test("a question asking for the default by a condition is weighed without t
 });
 
 Deno.test("a hyphenated word of the question weighs by its parts, as search reads it", async () => {
-  const { db, app } = await docsWiki(await natsPages());
-  await using _db = db;
   // Search reads "three-node" as `three` and `node`; the verdict also weighed its whole form,
   // which no page writes, as one more rare word the answer lacked, and flagged the procedure.
-  const answer = await ask(
-    app,
-    "docs",
+  const answer = await askSet(
+    "nats",
     "What's the procedure to roll a new server release through our three-node cluster?",
   );
   assert.match(answer.citations[0]!.page, /upgrading_cluster/);
@@ -1640,13 +1644,10 @@ Deno.test("a hyphenated word of the question weighs by its parts, as search read
 });
 
 Deno.test("the verdict weighs the section the answer shows, not another the question's subject meets", async () => {
-  const { db, app } = await docsWiki(await evalPages("paperless"));
-  await using _db = db;
   // Without its form words ("how many", "keep") the question's best sentence was the migration
   // guide's "old settings … old values", and the verdict read that, not the section shown.
-  const answer = await ask(
-    app,
-    "docs",
+  const answer = await askSet(
+    "paperless",
     "How many rotated log files does paperless keep before throwing old ones away?",
   );
   assert.match(answer.citations[0]!.section ?? "", /PAPERLESS_LOGROTATE_MAX_BACKUPS/);
@@ -1655,13 +1656,10 @@ Deno.test("the verdict weighs the section the answer shows, not another the ques
 });
 
 Deno.test("a page of one heading among documentation pages is weighed as documentation", async () => {
-  const { db, app } = await docsWiki(await natsPages());
-  await using _db = db;
   // NATS's naming page is one `#` heading over its paragraphs, the shape of SQuAD's pages, and
   // its answers were held to the SQuAD bar; the passages beside it are sections of other pages.
-  const answer = await ask(
-    app,
-    "docs",
+  const answer = await askSet(
+    "nats",
     "How long can our stream names safely be, given they end up as directory names?",
   );
   assert.match(answer.answer, /under 32 characters/, answer.answer);
@@ -1669,13 +1667,10 @@ Deno.test("a page of one heading among documentation pages is weighed as documen
 });
 
 Deno.test("a filler of the question is not a word the answer must hold", async () => {
-  const { db, app } = await docsWiki(await natsPages());
-  await using _db = db;
   // "a particular user": the section that answers restricts "a specific user"; "particular"
   // weighed as one of the question's rarest words, and the right answer was flagged.
-  const answer = await ask(
-    app,
-    "docs",
+  const answer = await askSet(
+    "nats",
     "How do we make a particular user usable only from WebSocket connections?",
   );
   assert.match(answer.answer, /allowed_connection_types/, answer.answer);

@@ -16,8 +16,9 @@ import type { Passage } from "./passages.ts";
  * the sections in the order their best unit was picked. The best unit opens the answer, unless
  * it refers back ("This can be used…", "It also…", `REFERS_BACK`) to what the page says before
  * it, or is a note in a section a name heads (a setting's, whose name will lead the answer) while
- * the section's own text is picked too (`inAside`): then its section's units all go in page order. Picked by score, "This can be used to
- * prevent situations such as flapping alerts" opened an answer before the sentence it refers to
+ * the section's own text is picked too (`inAside`): then its section's units all go in page
+ * order. Picked by score, "This can be used to prevent situations such as flapping alerts"
+ * opened an answer before the sentence it refers to
  * ("There is also an optional `keep_firing_for` clause…"), and "This allows for…" came before
  * "The NATS server supports running as a Windows service." A section's units keep their place
  * among the other sections', so the first citation stays in the best section.
@@ -59,9 +60,10 @@ export function inPageOrder(picks: Pick[]): Pick[] {
 /**
  * Whether the unit at `start` is in an aside: a callout (`!!! note`, `??? tip`, `:::warning`, a
  * quote opening `[!NOTE]` or `**Note**`). In a setting's section a note qualifies the setting's
- * text, and follows it when that text is picked too (the setting's name leads the answer): "`PAPERLESS_ARCHIVE_FILE_GENERATION=<mode>` — The remote OCR parser
- * (Azure AI) always produces…", the section's last note, opened an answer before the setting's own
- * "Controls when paperless creates a PDF/A archive…".
+ * text, and follows it when that text is picked too (the setting's name leads the answer):
+ * "`PAPERLESS_ARCHIVE_FILE_GENERATION=<mode>` — The remote OCR parser (Azure AI) always
+ * produces…", the section's last note, opened an answer before the setting's own "Controls when
+ * paperless creates a PDF/A archive…".
  */
 export function inAside(markdown: string, start: number): boolean {
   const lines = markdown.slice(Math.max(0, start - 4000), start).split("\n");

@@ -1,6 +1,6 @@
-import { plainText, wordCount } from "../text/sentences.ts";
+import { LIST_ITEM, plainText, wordCount } from "../text/sentences.ts";
 import { announcesPage } from "./sentence_kinds.ts";
-import { composeAnswer, smallTable, unitMarkdown } from "../text/unit_markdown.ts";
+import { composeAnswer, smallTable, unitMarkdown, withCodeSpans } from "../text/unit_markdown.ts";
 import { calloutAround } from "../text/callouts.ts";
 import { locatedSentences, oneHeading, sectioned } from "./located_sentences.ts";
 import { type Pick, spanPick, stopped, widened, within } from "./pick.ts";
@@ -119,9 +119,6 @@ function wholeSection(picks: Pick[]): Pick[] | null {
   return out;
 }
 
-/** A list item's first line: its marker. */
-const OPENS_ITEM = /^\s{0,6}(?:[-*+]|\d{1,9}[.)])\s+/;
-
 /** A pick's short section whole (see `wholeSection`), or null. */
 function sectionOf(first: Pick): Pick | null {
   if (first.kind === "list" || !sectioned(first.passage)) return null;
@@ -168,11 +165,11 @@ function shortWhole(
     // row reads with its header ("`rejectStatusCode` — … Default: `403`."), the asked one first.
     table = u.kind === "row" && first.kind !== "row" ? smallTable(passage.markdown, u.start) : null;
     if (table) shown.push({ kind: "section", shown: table.shown, plain: table.plain });
-    else if (u.kind === "item" && !OPENS_ITEM.test(u.text) && shown.at(-1)?.kind === "item") {
+    else if (u.kind === "item" && !LIST_ITEM.test(u.text) && shown.at(-1)?.kind === "item") {
       // A list item's next sentence goes on in that item: as an item of its own, "- Skip
       // archive generation for born-digital PDFs…" read as one more mode.
       const item = shown.at(-1)!;
-      item.shown += ` ${unitMarkdown(u, passage.markdown, u.start).replace(/^- /, "")}`;
+      item.shown += ` ${withCodeSpans(u)}`;
       item.plain += ` ${plainText(u)}`;
     } else {
       const text = unitMarkdown(u, passage.markdown, u.start);

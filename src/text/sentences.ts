@@ -25,7 +25,8 @@ const ABBREVIATIONS = new Set(
  * as prose it was shown as one line ("yaml apiVersion: argoproj.io/v1alpha1 kind: Application …").
  */
 const FENCE = /^[ \t]*(`{3,}|~{3,})/;
-const LIST_ITEM = /^\s{0,6}(?:[-*+]|\d{1,9}[.)])\s+/;
+/** A list item's marker at a line's start. */
+export const LIST_ITEM = /^\s{0,6}(?:[-*+]|\d{1,9}[.)])\s+/;
 const HEADING = /^ {0,3}#{1,6}(?:\s|$)/;
 /**
  * A blockquote's markers at a line's start (`> `, `> > `): the quote's, not its text's. A quoted
