@@ -215,9 +215,14 @@ async function answerGate(
  * citations whose quote is `markdown.slice(start, end)` of its page, of answers carrying
  * markdown syntax (`markup_in_answers`) and of fragments (`fragment_answers`); on a set with
  * `answerable`, the share of uncovered questions flagged (coverage not `supported`) and of
- * covered ones wrongly flagged. `first_citation_gold` is the share whose first citation is a gold
- * page. On a set whose questions name their gold `section`: the share whose first citation is on
- * it (`first_citation_gold_section`) and whose top search result is (`search_top_gold_section`).
+ * covered ones wrongly flagged, the share of `supported` answers whose question is answerable
+ * (`supported_precision`), and, on answerable questions, the share of answers holding a gold
+ * value that were flagged (`right_flagged`) and of answers holding none called `supported`
+ * (`wrong_supported`): whether the verdict's flags fall on the answers that miss.
+ * `first_citation_gold` is the share whose first citation is a gold page. On a set whose
+ * questions name their gold `section`: the share whose first citation is on it
+ * (`first_citation_gold_section`; of those, the share flagged: `gold_section_flagged`) and whose
+ * top search result is (`search_top_gold_section`).
  * `sections_per_answer` is the median number of sections an answer cites; `source_syntax` the
  * share of answers showing the source's syntax (HTML, rows glued with commas, code lines glued
  * with `;`, tab info strings, wikilinks, include directives, callout markers: answer_shape.ts),
@@ -240,6 +245,10 @@ async function evaluateAnswers(deps: Deps) {
   let fragments = 0;
   let answered = 0;
   const flagged = { covered: 0, uncovered: 0, nCovered: 0, nUncovered: 0 };
+  // The verdict on answerable questions, by whether the answer holds a gold value.
+  const byValue = { right: 0, rightFlagged: 0, wrong: 0, wrongSupported: 0 };
+  // … and by whether its first citation is on the gold section.
+  const bySection = { right: 0, rightFlagged: 0 };
   const latencies: number[] = [];
   const glued = gluedForms(markdown.values());
   const shape = { firstSection: 0, withSection: 0, syntax: 0, searchTop: 0, snippets: 0 };
@@ -276,11 +285,20 @@ async function evaluateAnswers(deps: Deps) {
           : {}),
       }));
     }
+    const text = answer.answer.toLowerCase();
+    const holdsGold = q.answers?.some((a) => text.includes(a.toLowerCase())) ?? false;
     if ("answerable" in q) {
       const isFlagged = answer.coverage !== "supported";
       if (q.answerable) {
         flagged.nCovered++;
         if (isFlagged) flagged.covered++;
+        if (holdsGold) {
+          byValue.right++;
+          if (isFlagged) byValue.rightFlagged++;
+        } else {
+          byValue.wrong++;
+          if (!isFlagged) byValue.wrongSupported++;
+        }
       } else {
         flagged.nUncovered++;
         if (isFlagged) flagged.uncovered++;
@@ -297,7 +315,11 @@ async function evaluateAnswers(deps: Deps) {
     }
     if (q.section && q.answerable !== false) {
       shape.withSection++;
-      if (onGoldSection(answer.citations[0], q.gold, q.section)) shape.firstSection++;
+      if (onGoldSection(answer.citations[0], q.gold, q.section)) {
+        shape.firstSection++;
+        bySection.right++;
+        if (answer.coverage !== "supported") bySection.rightFlagged++;
+      }
       const found = await searchWikis(deps, ["eval"], { query: q.query, limit: 3 });
       if (onGoldSection(found.results[0], q.gold, q.section)) shape.searchTop++;
       else if (Deno.env.get("EVAL_SHOW")) {
@@ -320,9 +342,8 @@ async function evaluateAnswers(deps: Deps) {
     }
     if (Deno.env.get("EVAL_SHOW")) {
       const first = answer.citations[0];
-      const text = answer.answer.toLowerCase();
       const marks = q.answerable === false ? "" : [
-        q.answers?.some((a) => text.includes(a.toLowerCase())) ? "+value" : "-value",
+        holdsGold ? "+value" : "-value",
         answer.citations.some((c) => q.gold.includes(c.page)) ? "+page" : "-page",
         q.section ? (onGoldSection(first, q.gold, q.section) ? "+section" : "-section") : "",
       ].filter(Boolean).join(" ") + " ";
@@ -335,8 +356,7 @@ async function evaluateAnswers(deps: Deps) {
       );
     }
     if (q.answerable !== false) {
-      const text = answer.answer.toLowerCase();
-      if (q.answers?.some((a) => text.includes(a.toLowerCase()))) containsGold++;
+      if (holdsGold) containsGold++;
       if (answer.citations.some((c) => q.gold.includes(c.page))) goldCited++;
       if (q.gold.includes(answer.citations[0]?.page ?? "")) firstGold++;
     }
@@ -362,6 +382,12 @@ async function evaluateAnswers(deps: Deps) {
       ? {
         uncovered_flagged: share(flagged.uncovered, flagged.nUncovered),
         covered_flagged: share(flagged.covered, flagged.nCovered),
+        supported_precision: share(
+          flagged.nCovered - flagged.covered,
+          flagged.nCovered - flagged.covered + flagged.nUncovered - flagged.uncovered,
+        ),
+        right_flagged: share(byValue.rightFlagged, byValue.right),
+        wrong_supported: share(byValue.wrongSupported, byValue.wrong),
       }
       : {}),
     citations_per_answer: round(quotes / Math.max(asked.length, 1)),
@@ -372,6 +398,7 @@ async function evaluateAnswers(deps: Deps) {
         first_citation_gold_section: share(shape.firstSection, shape.withSection),
         search_top_gold_section: share(shape.searchTop, shape.withSection),
         snippet_syntax: share(snippetSyntax, shape.snippets),
+        gold_section_flagged: share(bySection.rightFlagged, bySection.right),
       }
       : {}),
     p50_ms: round(quantile(latencies, 0.5)),
