@@ -7,6 +7,8 @@ import { versionViewBytes } from "../src/search/version_index.ts";
 import { publishVersion } from "../src/versions/versions.ts";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { countingDb, freshDb, testApp, testDeps } from "./helpers.ts";
+import { createApp } from "../src/app.ts";
+import { replicaSet } from "../src/db/replicas.ts";
 
 type Result = { page: string; snippet: string; score: number; version?: string };
 
@@ -102,4 +104,30 @@ Deno.test("a search in a version is as many statements as one of the live pages:
     searchWikis(search, ["lab"], { query: "compost", version: "v9" }),
     /Version "v9" not found.*"v1", "latest"/,
   );
+});
+
+Deno.test("with read replicas, a version's view is built once, not per request", async () => {
+  await using db = await freshDb();
+  const primary = countingDb(db);
+  const replica = countingDb(db);
+  const deps = testDeps(primary.db);
+  const app = createApp({ ...deps, replicas: replicaSet(primary.db, [replica.db], deps.log) });
+  await createWiki(db, { id: "lab", visibility: "public" });
+  for (const [path, markdown] of Object.entries(PAGES)) await write(deps, "lab", path, markdown);
+  await publishVersion(db, "lab", { name: "v1" }, null);
+  await write(deps, "lab", "Compost", "# Compost\n\nGone.\n");
+  const statements = async (version?: string) => {
+    const first = await search(app, "lab", "compost heap", version);
+    primary.statements.length = 0;
+    replica.statements.length = 0;
+    const again = await search(app, "lab", "compost heap", version);
+    assert.deepEqual(again, first);
+    return [...primary.statements, ...replica.statements];
+  };
+  const live = await statements();
+  const pinned = await statements("v1");
+  // Each request reads through its own handle on the replica: the view, the version's page
+  // index and its revisions are the database's, not the handle's, and are not read again.
+  assert.equal(pinned.length, live.length, pinned.join("\n---\n"));
+  assert.match((await search(app, "lab", "three months", "v1"))[0]!.snippet, /three months/);
 });

@@ -73,7 +73,8 @@ type RevisionIndex = {
 };
 
 /**
- * What one process keeps for the versions of one database (ids are the database's): views by
+ * What one process keeps for the versions of one database (ids are the database's; a replica's
+ * read handle shares its primary's, as the live indexes do in lexical_cache.ts): views by
  * version id for the index they were built over (most recent 100), each wiki's revision index
  * (all dropped past 200,000 chunks), and where each overlay chunk (negative, process-local id)
  * sits.
@@ -91,10 +92,11 @@ let nextOverlayId = -1;
 const MAX_REVISION_CHUNKS = 200_000;
 
 function cacheOf(db: Db): VersionCache {
-  let cache = caches.get(db);
+  const home = db.home ?? db;
+  let cache = caches.get(home);
   if (!cache) {
     caches.set(
-      db,
+      home,
       cache = { views: new Map(), revisions: new Map(), revisionChunks: 0, overlayById: new Map() },
     );
   }
@@ -130,9 +132,15 @@ export async function versionView(
   const cached = views.get(version.id);
   if (cached && cached.live === live && cached.liveVersion === live.version) return cached;
   const liveVersion = live.version;
+  // Built from the primary, and kept for every read handle: a replica may lag behind the live
+  // index the view is kept for (a page it still shows as shared would be searched in its live
+  // text) or behind the version itself. Read newer than the index, a diverged page is searched
+  // in its pinned revision, which is the version's text either way. Rare: once per version and
+  // live index version.
+  const home = db.home ?? db;
   const [pages, diverged] = await Promise.all([
-    versionPageIndex(db, version),
-    selectDivergedPages(db, version.id),
+    versionPageIndex(home, version),
+    selectDivergedPages(home, version.id),
   ]);
   const gone = new Set(diverged);
   const shared = new Set<number>();
@@ -141,7 +149,7 @@ export async function versionView(
     page_id,
     revision: pages.byPage.get(page_id)!.revision,
   }));
-  const revisions = await pinnedRevisions(db, version.wikiId, pairs);
+  const revisions = await pinnedRevisions(home, version.wikiId, pairs);
   // The index may have moved on while the revisions were read: the mask is built over it as it
   // is now; the caller checks the version it scores against.
   const mask = new Uint8Array(live.size);

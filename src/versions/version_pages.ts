@@ -25,11 +25,14 @@ const indexesOf = new WeakMap<Db, Map<number, Promise<VersionPageIndex>>>();
 
 /** The pages of a version by path key and by page id. */
 export function versionPageIndex(db: Db, version: Version): Promise<VersionPageIndex> {
-  let indexes = indexesOf.get(db);
-  if (!indexes) indexesOf.set(db, indexes = new Map());
+  // Read on the primary and kept for every read handle (a replica's shares its primary's): a
+  // replica behind the version's publication would give it no pages, and that would be kept.
+  const home = db.home ?? db;
+  let indexes = indexesOf.get(home);
+  if (!indexes) indexesOf.set(home, indexes = new Map());
   let index = indexes.get(version.id);
   if (!index) {
-    index = selectVersionPageIndex(db, version.id).then((rows) => ({
+    index = selectVersionPageIndex(home, version.id).then((rows) => ({
       byKey: new Map(rows.map((r) => [r.path_key, { page_id: r.page_id, revision: r.revision }])),
       byPage: new Map(rows.map((r) => [r.page_id, { revision: r.revision, path_key: r.path_key }])),
     }));
