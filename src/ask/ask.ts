@@ -23,6 +23,8 @@ import { failingSourceNotes } from "../sources/freshness.ts";
 import { recordAsk } from "../usage/record_ask.ts";
 import { resolveVersions } from "../versions/versions.ts";
 import { versionChangeNotes } from "./version_notes.ts";
+import type { Version } from "../versions/versions.ts";
+import { questionParts, unansweredParts, withoutParts } from "./parts.ts";
 import type { UsageSource } from "../usage/record_usage.ts";
 
 type AskDeps = Pick<Deps, "db" | "embedder" | "log" | "config">;
@@ -52,32 +54,89 @@ export async function askWikis(
   return answer;
 }
 
-/** `askWikis` with the evidence and probability behind its verdict (for the eval harness). */
-export async function assessQuestion(
-  deps: AskDeps,
-  wikiIds: string[],
-  input: z.input<typeof askInput>,
-): Promise<{
+/** What `assessQuestion` gives: the answer, and the evidence and probability behind its verdict. */
+type Assessment = {
   answer: Answer;
   evidence: Evidence;
   probability: number;
   passages: Passage[];
   /** The question words no passage held and the unwritten pages it points to. */
   gaps: { absent: string[]; unwritten: string[] };
-}> {
+};
+
+/**
+ * `askWikis` with the evidence and probability behind its verdict (for the eval harness). A
+ * question that asks more than one thing (`questionParts`) is answered only as far as the wiki
+ * speaks to each: when no passage holds a word that one part alone asks about ("…, and does it
+ * support HTTP/3?"), the answer is at most `partial` and a note names that part; when the whole
+ * question found no answer for that part's sake, the parts the wiki speaks to are asked again
+ * without it, and their answer is given as `partial` with the same note. Before, "How long are
+ * documents kept in the trash, and can the trash be encrypted at rest?" was "not covered"
+ * although the trash's 30 days were on a page, and "What port does the webserver listen on,
+ * and does it support HTTP/3?" read "Answered from the wiki".
+ */
+export async function assessQuestion(
+  deps: AskDeps,
+  wikiIds: string[],
+  input: z.input<typeof askInput>,
+): Promise<Assessment> {
   const parsed = askInput.safeParse(input);
   if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0]!.message);
   const question = parseQuestion(parsed.data.question);
   // A version named is looked up now; the wikis' defaults come with the search's statistics.
   const named = parsed.data.version;
   const versions = named ? await resolveVersions(deps.db, wikiIds, named) : new Map();
-  const { passages, terms } = await retrievePassages(
-    deps,
-    wikiIds,
-    question,
-    versions,
-    named === undefined,
-  );
+  const whole = await assessParsed(deps, wikiIds, question, versions, named === undefined);
+  const parts = questionParts(question);
+  const unanswered = unansweredParts(parts, whole.passages);
+  if (unanswered.length === 0 || unanswered.length === parts.length) return whole;
+  const notes: FrontierNote[] = unanswered.map((p) => ({
+    kind: "uncovered",
+    note: `The wiki does not answer this part of the question: "${p.text}"`,
+  }));
+  if (whole.answer.coverage === "supported") {
+    return { ...whole, answer: partOnly(whole.answer, notes) };
+  }
+  if (whole.answer.coverage !== "unsupported") {
+    return {
+      ...whole,
+      answer: { ...whole.answer, frontier: [...notes, ...whole.answer.frontier] },
+    };
+  }
+  const asked = parseQuestion(withoutParts(question, unanswered));
+  const answered = await assessParsed(deps, wikiIds, asked, versions, named === undefined);
+  if (answered.answer.coverage === "unsupported") return whole;
+  return {
+    ...answered,
+    answer: { ...partOnly(answered.answer, notes), question: question.text },
+    gaps: {
+      ...answered.gaps,
+      absent: [...new Set([...whole.gaps.absent, ...answered.gaps.absent])],
+    },
+  };
+}
+
+/**
+ * An answer to some of a question's parts: `partial` at most, the notes naming the others first,
+ * and no note that the wiki covers the question when it does so only in part.
+ */
+function partOnly(answer: Answer, notes: FrontierNote[]): Answer {
+  return {
+    ...answer,
+    coverage: answer.coverage === "supported" ? "partial" : answer.coverage,
+    frontier: [...notes, ...answer.frontier],
+  };
+}
+
+/** `assessQuestion` for a question read and its versions looked up. */
+async function assessParsed(
+  deps: AskDeps,
+  wikiIds: string[],
+  question: Question,
+  versions: Map<string, Version>,
+  defaults: boolean,
+): Promise<Assessment> {
+  const { passages, terms } = await retrievePassages(deps, wikiIds, question, versions, defaults);
   const extractive = pickSentences(question, passages);
   const { evidence, coverage, docs } = weigh(question, passages, terms, extractive);
   const probability = answerability(evidence);
