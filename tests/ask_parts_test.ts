@@ -1,9 +1,6 @@
 import assert from "node:assert/strict";
 import type { Answer } from "../src/ask/ask_schema.ts";
-import type { Deps } from "../src/deps.ts";
-import { writePage } from "../src/pages/write_page.ts";
-import { createWiki } from "../src/wikis/wikis.ts";
-import { freshDb, testApp } from "./helpers.ts";
+import { askHandbook } from "./ask_handbook.ts";
 
 // A question that asks two things is answered as far as the wiki speaks to each (src/ask/parts.ts):
 // through REST, as a program asks.
@@ -20,31 +17,11 @@ const HANDBOOK: Record<string, string> = {
   "backups": "# Backups\n\nThe exporter writes every document and its metadata to a folder.\n",
 };
 
-async function askHandbook(questions: string[]): Promise<Answer[]> {
-  await using db = await freshDb();
-  const { app, deps } = testApp(db, { RATE_LIMIT_ANON_PER_MINUTE: "100000" });
-  await createWiki(db, { id: "handbook", visibility: "public" });
-  for (const [path, markdown] of Object.entries(HANDBOOK)) {
-    await writePage(deps as Deps, { wikiId: "handbook", path, markdown }, { source: "test" });
-  }
-  const answers: Answer[] = [];
-  for (const question of questions) {
-    const res = await app.request("/api/v1/public/wikis/handbook/ask", {
-      method: "POST",
-      body: JSON.stringify({ question }),
-      headers: { "Content-Type": "application/json" },
-    });
-    assert.equal(res.status, 200);
-    answers.push(await res.json());
-  }
-  return answers;
-}
-
 const partNote = (a: Answer) =>
   a.frontier.find((n) => n.note.startsWith("The wiki does not answer this part"))?.note;
 
 Deno.test("ask: a question in two parts, one the wiki never speaks to, is answered in part", async () => {
-  const [port, trash, single] = await askHandbook([
+  const [port, trash, single] = await askHandbook(HANDBOOK, [
     "What port does the web server listen on, and does it support HTTP/3?",
     "How long do deleted documents stay in the trash, and can the trash be encrypted at rest?",
     "What port does the web server listen on?",
@@ -70,7 +47,7 @@ Deno.test("ask: a question in two parts, one the wiki never speaks to, is answer
 });
 
 Deno.test("ask: a second part asking a judgement or owning no word of its own is not a part apart", async () => {
-  const [judged, referring] = await askHandbook([
+  const [judged, referring] = await askHandbook(HANDBOOK, [
     "Our bank statements never get an archive copy but born-digital scans do. Is that on purpose, and which setting controls it?",
     "Which setting changes the web server's port, and what is it if we never set it?",
   ]);

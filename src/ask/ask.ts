@@ -25,6 +25,7 @@ import { resolveVersions } from "../versions/versions.ts";
 import { versionChangeNotes } from "./version_notes.ts";
 import type { Version } from "../versions/versions.ts";
 import { questionParts, unansweredParts, withoutParts } from "./parts.ts";
+import { absentNames } from "./absent_names.ts";
 import type { UsageSource } from "../usage/record_usage.ts";
 
 type AskDeps = Pick<Deps, "db" | "embedder" | "log" | "config">;
@@ -154,8 +155,12 @@ async function assessParsed(
   // An extractive answer below the coverage bar, shown because search agrees (`agreed`), holds
   // few of the question's words: it is `supported` only at the model's own bar
   // (`SUPPORTED_AT`), not at the lower one for documentation.
-  const level = verdict === "supported" && mode === "extractive" &&
-      coverage < WEAK_COVERAGE && probability < SUPPORTED_AT
+  // A documentation answer to a question naming what the wiki never writes (`absentNames`)
+  // is `partial`: SQuAD's paragraphs were not read for it.
+  const level = verdict === "supported" && (
+      mode === "extractive" && coverage < WEAK_COVERAGE && probability < SUPPORTED_AT ||
+      docs && absentNames(question, passages, terms).length > 0
+    )
     ? "partial"
     : verdict;
   const frontier = await frontierNotes(deps.db, question, passages, citations, level);

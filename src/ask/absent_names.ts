@@ -1,0 +1,50 @@
+import { contentTerms } from "../text/terms.ts";
+import type { AskRetrieval } from "../search/ask_retrieval.ts";
+import type { Passage } from "./passages.ts";
+import type { Question } from "./question.ts";
+
+/**
+ * A phrase that sets a name aside as given rather than asked about: "Besides Ctrl-C, which
+ * signals should I send?" asks for other signals, and a page that never writes "Ctrl" can
+ * still answer it.
+ */
+const GIVEN = /\b(?:besides|apart from|other than|except(?: for)?|aside from)\s+$/i;
+
+/**
+ * The names a question asks about that the wiki never writes: its capitalised words past the
+ * first of each sentence that asks (ends with a question mark), in none of the retrieved
+ * passages' titles, sections and texts and in no page of the wiki (search's lexeme for the word
+ * has no document: `terms`, whose stems are prefixes of the words; a word search does not
+ * index, as a stop word, is taken as written). Documentation that never names a product, a protocol or a
+ * platform does not say how the product works with it: "Can cluster members discover each
+ * other through Consul?" was answered with the clustering page's "all servers are able to
+ * discover other server in the cluster" and read `supported`, and "How do I run steps on a
+ * Nomad cluster backend?" with the Kubernetes backend's cluster domain. A name in a sentence
+ * that tells the user's story ("On our little NAS, …"), or in a clause before a semicolon that
+ * does ("Our autoscaler creates a fresh VM per job; how do I make the agent shut down after a
+ * single workflow?"), is not asked about, nor is one set aside as given (`GIVEN`).
+ */
+export function absentNames(
+  question: Question,
+  passages: Passage[],
+  terms: AskRetrieval["terms"],
+): string[] {
+  const held = new Set(
+    passages.flatMap((p) => [...contentTerms(`${p.title} ${p.section ?? ""} ${p.text}`).keys()]),
+  );
+  const asked = question.text.split(/(?<=[?.!])\s+/).filter((s) => /\?\s*$/.test(s))
+    .map((s) => s.slice(s.lastIndexOf(";") + 1).trim());
+  const names: string[] = [];
+  for (const sentence of asked) {
+    const words = [...sentence.matchAll(/\p{L}[\p{L}\p{N}'’-]*/gu)].slice(1);
+    for (const m of words) {
+      if (!/^\p{Lu}/u.test(m[0]) || GIVEN.test(sentence.slice(0, m.index))) continue;
+      for (const [t, word] of contentTerms(m[0])) {
+        const lexemes = terms.filter((l) => word.startsWith(l.term));
+        if (held.has(t) || lexemes.length === 0 || lexemes.some((l) => l.df > 0)) continue;
+        names.push(word);
+      }
+    }
+  }
+  return [...new Set(names)];
+}

@@ -1,0 +1,27 @@
+import assert from "node:assert/strict";
+import { askHandbook } from "./ask_handbook.ts";
+
+// A name the question asks about that the wiki never writes leaves the answer `partial`
+// (src/ask/absent_names.ts): through REST, as a program asks.
+
+const HANDBOOK: Record<string, string> = {
+  "clustering": "# Clustering\n\n## Running a cluster\n\nBecause the clustering protocol " +
+    "gossips the members of the cluster, all servers are able to discover the other servers " +
+    "in the cluster. Each server only needs the address of one seed server to join.\n",
+  "signals": "# Signals\n\n## Stopping the server\n\nSend `SIGTERM` or `SIGINT` to stop the " +
+    "server cleanly: it finishes the requests in flight and flushes its store first.\n",
+};
+
+Deno.test("ask: a question about a product the wiki never names is not called supported", async () => {
+  const [consul, plain, besides] = await askHandbook(HANDBOOK, [
+    "Can cluster members discover each other through Consul?",
+    "How do the servers of a cluster discover each other?",
+    "Other than Ctrl-C, which signals stop the server cleanly?",
+  ]);
+  assert.notEqual(consul!.coverage, "supported", JSON.stringify(consul));
+  assert.match(consul!.frontier.map((n) => n.note).join("\n"), /"consul"/i);
+  // Without the name, the same page answers; a name set aside as given is not asked about.
+  assert.equal(plain!.coverage, "supported", JSON.stringify(plain));
+  assert.equal(besides!.coverage, "supported", JSON.stringify(besides));
+  assert.match(besides!.answer, /SIGTERM/);
+});
