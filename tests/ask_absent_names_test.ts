@@ -10,6 +10,9 @@ const HANDBOOK: Record<string, string> = {
     "in the cluster. Each server only needs the address of one seed server to join.\n",
   "signals": "# Signals\n\n## Stopping the server\n\nSend `SIGTERM` or `SIGINT` to stop the " +
     "server cleanly: it finishes the requests in flight and flushes its store first.\n",
+  "backfill": "# Backfilling\n\n## Block durations\n\nBy default the backfilling tool writes " +
+    "blocks of two hours. The `--max-block-duration` flag sets the longest block duration the " +
+    "tool writes, for backfilling long ranges faster.\n",
 };
 
 Deno.test("ask: a question about a product the wiki never names is not called supported", async () => {
@@ -24,4 +27,13 @@ Deno.test("ask: a question about a product the wiki never names is not called su
   assert.equal(plain!.coverage, "supported", JSON.stringify(plain));
   assert.equal(besides!.coverage, "supported", JSON.stringify(besides));
   assert.match(besides!.answer, /SIGTERM/);
+});
+
+Deno.test("ask: a flag the wiki never writes is not answered by a flag that shares its words", async () => {
+  const [absent, written] = await askHandbook(HANDBOOK, [
+    "What's the default value of the --min-block-duration flag?",
+    "What does the --max-block-duration flag set?",
+  ]);
+  assert.notEqual(absent!.coverage, "supported", JSON.stringify(absent));
+  assert.equal(written!.coverage, "supported", JSON.stringify(written));
 });

@@ -22,7 +22,11 @@ const GIVEN = /\b(?:besides|apart from|other than|except(?: for)?|aside from)\s+
  * Nomad cluster backend?" with the Kubernetes backend's cluster domain. A name in a sentence
  * that tells the user's story ("On our little NAS, …"), or in a clause before a semicolon that
  * does ("Our autoscaler creates a fresh VM per job; how do I make the agent shut down after a
- * single workflow?"), is not asked about, nor is one set aside as given (`GIVEN`).
+ * single workflow?"), is not asked about, nor is one set aside as given (`GIVEN`). A
+ * command-line flag the question names (`--storage.tsdb.min-block-duration`) is a name too,
+ * held only when a passage writes it whole: "What's the default value of the
+ * --storage.tsdb.min-block-duration flag?" was answered with the backfilling tool's
+ * `--max-block-duration` and read `supported`.
  */
 export function absentNames(
   question: Question,
@@ -44,6 +48,13 @@ export function absentNames(
         if (held.has(t) || lexemes.length === 0 || lexemes.some((l) => l.df > 0)) continue;
         names.push(word);
       }
+    }
+  }
+  // A flag is a name written whole: its parts ("storage", "block", "duration") are on many pages.
+  const texts = passages.map((p) => p.text.toLowerCase());
+  for (const sentence of asked) {
+    for (const [flag] of sentence.matchAll(/(?<![\w-])--[a-z][\w.-]*\w/gi)) {
+      if (!texts.some((t) => t.includes(flag.toLowerCase()))) names.push(flag);
     }
   }
   return [...new Set(names)];
