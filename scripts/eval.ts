@@ -221,8 +221,10 @@ async function answerGate(
  * (`wrong_supported`): whether the verdict's flags fall on the answers that miss.
  * `first_citation_gold` is the share whose first citation is a gold page. On a set whose
  * questions name their gold `section`: the share whose first citation is on it
- * (`first_citation_gold_section`; of those, the share flagged: `gold_section_flagged`) and whose
- * top search result is (`search_top_gold_section`).
+ * (`first_citation_gold_section`; of those, the share flagged: `gold_section_flagged`), whose
+ * top search result is (`search_top_gold_section`; on the gold page: `search_top_gold_page`), whose
+ * top 3 hold it (`search_top3_gold_section`), and whose first citation is search's top section
+ * (`first_citation_search_top`: whether the answer comes from where search ranks best).
  * `sections_per_answer` is the median number of sections an answer cites; `source_syntax` the
  * share of answers showing the source's syntax (HTML, rows glued with commas, code lines glued
  * with `;`, tab info strings, wikilinks, include directives, callout markers: answer_shape.ts),
@@ -251,7 +253,16 @@ async function evaluateAnswers(deps: Deps) {
   const bySection = { right: 0, rightFlagged: 0 };
   const latencies: number[] = [];
   const glued = gluedForms(markdown.values());
-  const shape = { firstSection: 0, withSection: 0, syntax: 0, searchTop: 0, snippets: 0 };
+  const shape = {
+    firstSection: 0,
+    withSection: 0,
+    syntax: 0,
+    searchTop: 0,
+    searchTop3: 0,
+    searchTopPage: 0,
+    followsSearch: 0,
+    snippets: 0,
+  };
   let snippetSyntax = 0;
   const sections: number[] = [];
   const syntaxKinds = new Map<string, number>();
@@ -321,9 +332,13 @@ async function evaluateAnswers(deps: Deps) {
         if (answer.coverage !== "supported") bySection.rightFlagged++;
       }
       const found = await searchWikis(deps, ["eval"], { query: q.query, limit: 3 });
-      if (onGoldSection(found.results[0], q.gold, q.section)) shape.searchTop++;
+      const [top] = found.results;
+      const first = answer.citations[0];
+      if (top && q.gold.includes(top.page)) shape.searchTopPage++;
+      if (found.results.some((r) => onGoldSection(r, q.gold, q.section!))) shape.searchTop3++;
+      if (top && first?.page === top.page && first.section === top.section) shape.followsSearch++;
+      if (onGoldSection(top, q.gold, q.section)) shape.searchTop++;
       else if (Deno.env.get("EVAL_SHOW")) {
-        const top = found.results[0];
         console.log(
           `${q.id} search top ${top?.page} › ${top?.section}; gold ${q.gold} › ${q.section}`,
         );
@@ -397,6 +412,9 @@ async function evaluateAnswers(deps: Deps) {
       ? {
         first_citation_gold_section: share(shape.firstSection, shape.withSection),
         search_top_gold_section: share(shape.searchTop, shape.withSection),
+        search_top3_gold_section: share(shape.searchTop3, shape.withSection),
+        search_top_gold_page: share(shape.searchTopPage, shape.withSection),
+        first_citation_search_top: share(shape.followsSearch, shape.withSection),
         snippet_syntax: share(snippetSyntax, shape.snippets),
         gold_section_flagged: share(bySection.rightFlagged, bySection.right),
       }

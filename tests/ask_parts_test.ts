@@ -33,6 +33,7 @@ Deno.test("ask: a question in two parts, one the wiki never speaks to, is answer
     partNote(port!),
     'The wiki does not answer this part of the question: "does it support HTTP/3?"',
   );
+  assert.ok(!port!.frontier.some((n) => /No retrieved passage mentions/.test(n.note)));
   // The whole question found nothing for the encryption's sake: its first part, asked alone, did.
   assert.match(trash!.answer, /30 days/);
   assert.equal(trash!.coverage, "partial");

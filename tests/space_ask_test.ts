@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { createWiki } from "../src/wikis/wikis.ts";
 import { freshDb } from "./helpers.ts";
 import { html, person, seedPages, spaceApp } from "./space_helpers.ts";
+import type { Db } from "../src/db/db.ts";
 
-Deno.test("GET /w/<id>/-/ask answers with citations that link to the section, and says plainly when the wiki cannot answer", async () => {
-  await using db = await freshDb();
+/** A private wiki of Ana's with a page on herons: where they nest, what they eat. */
+async function birds(db: Db) {
   const { app, deps } = spaceApp(db);
   const ana = await person(app, db, "ana@example.com", "Ana");
   await createWiki(db, {
@@ -17,6 +18,12 @@ Deno.test("GET /w/<id>/-/ask answers with citations that link to the section, an
     "Herons": "# Herons\n\n## Nesting\n\nThe grey heron nests in tall trees near water, " +
       "in colonies called heronries.\n\n## Food\n\nHerons eat fish and frogs.\n",
   });
+  return { app, ana };
+}
+
+Deno.test("GET /w/<id>/-/ask answers with citations that link to the section, and says plainly when the wiki cannot answer", async () => {
+  await using db = await freshDb();
+  const { app, ana } = await birds(db);
 
   // The Ask button sits beside Search on every page of the wiki.
   const home = await html(await ana.get("/w/birds"), 200);
@@ -53,4 +60,19 @@ Deno.test("GET /w/<id>/-/ask answers with citations that link to the section, an
   assert.match(empty, /Type a question/);
   const long = await html(await ana.get(`/w/birds/-/ask?q=${"a".repeat(2100)}`), 400);
   assert.match(long, /over 2000 characters/);
+});
+
+Deno.test("GET /w/<id>/-/ask: a question's part the wiki does not answer is named, and its Write link is titled with that part", async () => {
+  await using db = await freshDb();
+  const { ana } = await birds(db);
+  const q = "Where do grey herons nest, and do they migrate south in winter?";
+  const asked = await html(await ana.get(`/w/birds/-/ask?q=${encodeURIComponent(q)}`), 200);
+  assert.match(asked, /class="coverage partial"/);
+  assert.match(asked, /nests in tall trees/);
+  assert.match(
+    asked,
+    /The wiki does not answer this part of the question: &quot;do they migrate south in winter\?&quot; <a href="\/w\/birds\/-\/new\?path=Migrate\+south\+winter">Write this page<\/a>/,
+  );
+  // The words of that part are said by its note, not again one by one.
+  assert.doesNotMatch(asked, /No retrieved passage mentions/);
 });

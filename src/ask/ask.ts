@@ -5,7 +5,7 @@ import { type Answer, askInput, type Citation, type FrontierNote } from "./ask_s
 import { pickSentences } from "./extractive.ts";
 import { titledParagraph } from "./located_sentences.ts";
 import { conflictNotes } from "./conflicts.ts";
-import { frontierNotes, WEAK_COVERAGE } from "./frontier.ts";
+import { absentNote, frontierNotes, WEAK_COVERAGE } from "./frontier.ts";
 import { answerWithLlm, LlmUnavailable } from "./llm.ts";
 import { type Passage, retrievePassages } from "./passages.ts";
 import { parseQuestion, type Question } from "./question.ts";
@@ -24,7 +24,7 @@ import { recordAsk } from "../usage/record_ask.ts";
 import { resolveVersions } from "../versions/versions.ts";
 import { versionChangeNotes } from "./version_notes.ts";
 import type { Version } from "../versions/versions.ts";
-import { questionParts, unansweredParts, withoutParts } from "./parts.ts";
+import { partNote, questionParts, unansweredParts, withoutParts } from "./parts.ts";
 import { absentNames } from "./absent_names.ts";
 import type { UsageSource } from "../usage/record_usage.ts";
 
@@ -91,18 +91,18 @@ export async function assessQuestion(
   const parts = questionParts(question);
   const unanswered = unansweredParts(parts, whole.passages);
   if (unanswered.length === 0 || unanswered.length === parts.length) return whole;
-  const notes: FrontierNote[] = unanswered.map((p) => ({
-    kind: "uncovered",
-    note: `The wiki does not answer this part of the question: "${p.text}"`,
-  }));
+  const notes = unanswered.map(partNote);
+  // The words no passage holds, when they are the unanswered parts' own, are said by their notes.
+  const own = new Set(unanswered.flatMap((p) => [...p.own.values()]));
+  const absent = whole.gaps.absent.length > 0 && whole.gaps.absent.every((w) => own.has(w))
+    ? absentNote(whole.gaps.absent).note
+    : null;
+  const frontier = whole.answer.frontier.filter((n) => n.note !== absent);
   if (whole.answer.coverage === "supported") {
-    return { ...whole, answer: partOnly(whole.answer, notes) };
+    return { ...whole, answer: partOnly({ ...whole.answer, frontier }, notes) };
   }
   if (whole.answer.coverage !== "unsupported") {
-    return {
-      ...whole,
-      answer: { ...whole.answer, frontier: [...notes, ...whole.answer.frontier] },
-    };
+    return { ...whole, answer: { ...whole.answer, frontier: [...notes, ...frontier] } };
   }
   const asked = parseQuestion(withoutParts(question, unanswered));
   const answered = await assessParsed(deps, wikiIds, asked, versions, named === undefined);

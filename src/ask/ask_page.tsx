@@ -1,5 +1,6 @@
 import type { Answer } from "./ask_schema.ts";
 import { titleOf } from "../usage/question_gaps.ts";
+import { partOfNote } from "./parts.ts";
 import { Alert } from "../kit/web/form_kit.tsx";
 import { CodeSpans } from "../kit/web/code_spans.tsx";
 import { renderMarkdown } from "../spaces/render_markdown.ts";
@@ -133,7 +134,7 @@ export function AnswerView(
 /**
  * The page a frontier note asks for, in the editor: the unwritten page a `missing_page` note
  * names (`"Worm bins" is linked from "Compost"`), or for `uncovered` words a page titled with
- * the question's words.
+ * the question's words (the part's, for a note naming a part the wiki does not answer).
  */
 function WriteLink(props: { note: Answer["frontier"][number]; wikiId: string; question: string }) {
   const { note, wikiId } = props;
@@ -149,10 +150,12 @@ function WriteLink(props: { note: Answer["frontier"][number]; wikiId: string; qu
     );
   }
   if (note.kind !== "uncovered") return null;
+  // A note naming a part of the question asks for a page on that part.
+  const asked = partOfNote(note) ?? props.question;
   return (
     <>
       {" "}
-      <a href={newPageHref(wikiId, titleOf(props.question))}>Write this page</a>
+      <a href={newPageHref(wikiId, titleOf(asked))}>Write this page</a>
     </>
   );
 }

@@ -12,6 +12,14 @@ const STALE_AFTER_DAYS = 365;
 /** Below this share of the question's weighted words, the wiki is taken not to cover it. */
 export const WEAK_COVERAGE = 0.35;
 
+/** The note naming the question's words no retrieved passage holds. */
+export function absentNote(words: string[]): FrontierNote {
+  return {
+    kind: "uncovered",
+    note: `No retrieved passage mentions ${words.map((w) => `"${w}"`).join(", ")}`,
+  };
+}
+
 /**
  * Where the wiki's coverage is thin: question words no passage holds, an answer resting on one
  * page, sources not updated for a year, and pages the cited pages link to that nobody wrote.
@@ -36,12 +44,7 @@ export async function frontierNotes(
   const form = formStems(question);
   const absent = [...qTerms].filter(([t]) => !inPassages.has(t) && !form.has(t))
     .map(([, word]) => word);
-  if (absent.length > 0) {
-    notes.push({
-      kind: "uncovered",
-      note: `No retrieved passage mentions ${absent.map((w) => `"${w}"`).join(", ")}`,
-    });
-  }
+  if (absent.length > 0) notes.push(absentNote(absent));
   if (level !== "supported") {
     notes.push({
       kind: "weak_match",

@@ -1,4 +1,5 @@
 import { contentTerms } from "../text/terms.ts";
+import type { FrontierNote } from "./ask_schema.ts";
 import type { Passage } from "./passages.ts";
 import type { Question } from "./question.ts";
 import { formStems } from "./form_words.ts";
@@ -79,4 +80,17 @@ export function withoutParts(question: Question, dropped: QuestionPart[]): strin
     const joined = kept.join(", and ");
     return /\?$/.test(joined) ? joined : `${joined}?`;
   }).filter(Boolean).join(" ");
+}
+
+const PART_NOTE = "The wiki does not answer this part of the question: ";
+
+/** The note naming a part of the question the wiki does not answer. */
+export function partNote(part: QuestionPart): FrontierNote {
+  return { kind: "uncovered", note: `${PART_NOTE}"${part.text}"` };
+}
+
+/** The part a `partNote` names, or null for any other note. */
+export function partOfNote(note: FrontierNote): string | null {
+  if (note.kind !== "uncovered" || !note.note.startsWith(PART_NOTE)) return null;
+  return note.note.slice(PART_NOTE.length).replace(/^"|"$/g, "");
 }
