@@ -1,7 +1,7 @@
 import { contentTerms } from "../text/terms.ts";
 import type { AskRetrieval } from "../search/ask_retrieval.ts";
 import type { Passage } from "./passages.ts";
-import type { Question } from "./question.ts";
+import { asks, type Question, sentencesOf } from "./question.ts";
 
 /**
  * A phrase that sets a name aside as given rather than asked about: "Besides Ctrl-C, which
@@ -32,11 +32,10 @@ export function absentNames(
   question: Question,
   passages: Passage[],
   terms: AskRetrieval["terms"],
+  /** The content words the passages hold (`heldTerms`). */
+  held: Set<string>,
 ): string[] {
-  const held = new Set(
-    passages.flatMap((p) => [...contentTerms(`${p.title} ${p.section ?? ""} ${p.text}`).keys()]),
-  );
-  const asked = question.text.split(/(?<=[?.!])\s+/).filter((s) => /\?\s*$/.test(s))
+  const asked = sentencesOf(question.text).filter(asks)
     .map((s) => s.slice(s.lastIndexOf(";") + 1).trim());
   const names: string[] = [];
   for (const sentence of asked) {

@@ -5,9 +5,9 @@ import { type Answer, askInput, type Citation, type FrontierNote } from "./ask_s
 import { pickSentences } from "./extractive.ts";
 import { titledParagraph } from "./located_sentences.ts";
 import { conflictNotes } from "./conflicts.ts";
-import { absentNote, frontierNotes, WEAK_COVERAGE } from "./frontier.ts";
+import { frontierNotes, WEAK_COVERAGE } from "./frontier.ts";
 import { answerWithLlm, LlmUnavailable } from "./llm.ts";
-import { type Passage, retrievePassages } from "./passages.ts";
+import { heldTerms, type Passage, retrievePassages } from "./passages.ts";
 import { parseQuestion, type Question } from "./question.ts";
 import { isFormLexeme, subjectOf } from "./form_words.ts";
 import type { AskRetrieval } from "../search/ask_retrieval.ts";
@@ -24,7 +24,7 @@ import { recordAsk } from "../usage/record_ask.ts";
 import { resolveVersions } from "../versions/versions.ts";
 import { versionChangeNotes } from "./version_notes.ts";
 import type { Version } from "../versions/versions.ts";
-import { partNote, questionParts, unansweredParts, withoutParts } from "./parts.ts";
+import { type QuestionPart, questionParts, unansweredParts, withoutParts } from "./parts.ts";
 import { absentNames } from "./absent_names.ts";
 import type { UsageSource } from "../usage/record_usage.ts";
 
@@ -63,6 +63,8 @@ type Assessment = {
   passages: Passage[];
   /** The question words no passage held and the unwritten pages it points to. */
   gaps: { absent: string[]; unwritten: string[] };
+  /** The parts of the question the wiki does not answer (src/ask/parts.ts). */
+  unanswered: QuestionPart[];
 };
 
 /**
@@ -87,29 +89,16 @@ export async function assessQuestion(
   // A version named is looked up now; the wikis' defaults come with the search's statistics.
   const named = parsed.data.version;
   const versions = named ? await resolveVersions(deps.db, wikiIds, named) : new Map();
-  const whole = await assessParsed(deps, wikiIds, question, versions, named === undefined);
-  const parts = questionParts(question);
-  const unanswered = unansweredParts(parts, whole.passages);
-  if (unanswered.length === 0 || unanswered.length === parts.length) return whole;
-  const notes = unanswered.map(partNote);
-  // The words no passage holds, when they are the unanswered parts' own, are said by their notes.
-  const own = new Set(unanswered.flatMap((p) => [...p.own.values()]));
-  const absent = whole.gaps.absent.length > 0 && whole.gaps.absent.every((w) => own.has(w))
-    ? absentNote(whole.gaps.absent).note
-    : null;
-  const frontier = whole.answer.frontier.filter((n) => n.note !== absent);
-  if (whole.answer.coverage === "supported") {
-    return { ...whole, answer: partOnly({ ...whole.answer, frontier }, notes) };
-  }
-  if (whole.answer.coverage !== "unsupported") {
-    return { ...whole, answer: { ...whole.answer, frontier: [...notes, ...frontier] } };
-  }
-  const asked = parseQuestion(withoutParts(question, unanswered));
-  const answered = await assessParsed(deps, wikiIds, asked, versions, named === undefined);
+  const defaults = named === undefined;
+  const whole = await assessParsed(deps, wikiIds, question, versions, defaults);
+  if (whole.answer.coverage !== "unsupported" || whole.unanswered.length === 0) return whole;
+  // Nothing found for an unanswered part's sake: the parts the wiki speaks to, asked alone.
+  const asked = parseQuestion(withoutParts(question, whole.unanswered));
+  const answered = await assessParsed(deps, wikiIds, asked, versions, defaults, whole.unanswered);
   if (answered.answer.coverage === "unsupported") return whole;
   return {
     ...answered,
-    answer: { ...partOnly(answered.answer, notes), question: question.text },
+    answer: { ...answered.answer, question: question.text },
     gaps: {
       ...answered.gaps,
       absent: [...new Set([...whole.gaps.absent, ...answered.gaps.absent])],
@@ -118,26 +107,20 @@ export async function assessQuestion(
 }
 
 /**
- * An answer to some of a question's parts: `partial` at most, the notes naming the others first,
- * and no note that the wiki covers the question when it does so only in part.
+ * `assessQuestion` for a question read and its versions looked up; `dropped` are parts of the
+ * question as asked that were left out of this one, unanswered (src/ask/parts.ts).
  */
-function partOnly(answer: Answer, notes: FrontierNote[]): Answer {
-  return {
-    ...answer,
-    coverage: answer.coverage === "supported" ? "partial" : answer.coverage,
-    frontier: [...notes, ...answer.frontier],
-  };
-}
-
-/** `assessQuestion` for a question read and its versions looked up. */
 async function assessParsed(
   deps: AskDeps,
   wikiIds: string[],
   question: Question,
   versions: Map<string, Version>,
   defaults: boolean,
+  dropped: QuestionPart[] = [],
 ): Promise<Assessment> {
   const { passages, terms } = await retrievePassages(deps, wikiIds, question, versions, defaults);
+  const held = heldTerms(passages);
+  const unanswered = [...dropped, ...unansweredParts(questionParts(question), held)];
   const extractive = pickSentences(question, passages);
   const { evidence, coverage, docs } = weigh(question, passages, terms, extractive);
   const probability = answerability(evidence);
@@ -156,14 +139,24 @@ async function assessParsed(
   // few of the question's words: it is `supported` only at the model's own bar
   // (`SUPPORTED_AT`), not at the lower one for documentation.
   // A documentation answer to a question naming what the wiki never writes (`absentNames`)
-  // is `partial`: SQuAD's paragraphs were not read for it.
+  // is `partial`: SQuAD's paragraphs were not read for it. So is an answer to a question one of
+  // whose parts the wiki does not answer (`unansweredParts`).
   const level = verdict === "supported" && (
       mode === "extractive" && coverage < WEAK_COVERAGE && probability < SUPPORTED_AT ||
-      docs && absentNames(question, passages, terms).length > 0
+      docs && absentNames(question, passages, terms, held).length > 0 ||
+      unanswered.length > 0
     )
     ? "partial"
     : verdict;
-  const frontier = await frontierNotes(deps.db, question, passages, citations, level);
+  const frontier = await frontierNotes(
+    deps.db,
+    question,
+    passages,
+    citations,
+    level,
+    held,
+    unanswered,
+  );
   // Freshness was read with the passages: each citation names one of their pages.
   for (const c of citations) {
     const passage = passages.find((p) => p.wiki === c.wiki && p.page === c.page);
@@ -189,6 +182,7 @@ async function assessParsed(
     probability,
     passages,
     gaps: { absent: frontier.absent, unwritten: frontier.unwritten },
+    unanswered,
   };
 }
 

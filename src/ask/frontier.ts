@@ -5,6 +5,7 @@ import type { Passage } from "./passages.ts";
 import type { Question } from "./question.ts";
 import { selectMissingLinksFrom } from "../pages/mod.ts";
 import { formStems } from "./form_words.ts";
+import { partNote, type QuestionPart } from "./parts.ts";
 
 /** A source older than this is noted as possibly stale. */
 const STALE_AFTER_DAYS = 365;
@@ -13,7 +14,7 @@ const STALE_AFTER_DAYS = 365;
 export const WEAK_COVERAGE = 0.35;
 
 /** The note naming the question's words no retrieved passage holds. */
-export function absentNote(words: string[]): FrontierNote {
+function absentNote(words: string[]): FrontierNote {
   return {
     kind: "uncovered",
     note: `No retrieved passage mentions ${words.map((w) => `"${w}"`).join(", ")}`,
@@ -31,20 +32,23 @@ export async function frontierNotes(
   passages: Passage[],
   citations: Citation[],
   level: Answer["coverage"],
+  /** The content words the passages hold (`heldTerms`). */
+  held: Set<string>,
+  /** The parts of the question the wiki does not answer (src/ask/parts.ts). */
+  unanswered: QuestionPart[],
 ): Promise<
   { notes: FrontierNote[]; coverage: Answer["coverage"]; absent: string[]; unwritten: string[] }
 > {
-  const notes: FrontierNote[] = [];
+  const notes: FrontierNote[] = unanswered.map(partNote);
   const qTerms = question.terms;
-  const inPassages = new Set(
-    passages.flatMap((p) => [...contentTerms(`${p.title} ${p.section ?? ""} ${p.text}`).keys()]),
-  );
   // The words a question is asked with ("How do I make …", "how long") are not what it is
   // about: a page need not say them, and a note that none does only hides the words that matter.
   const form = formStems(question);
-  const absent = [...qTerms].filter(([t]) => !inPassages.has(t) && !form.has(t))
-    .map(([, word]) => word);
-  if (absent.length > 0) notes.push(absentNote(absent));
+  const unheld = [...qTerms].filter(([t]) => !held.has(t) && !form.has(t));
+  const absent = unheld.map(([, word]) => word);
+  // Words that are the unanswered parts' own are said by the parts' notes.
+  const own = new Set(unanswered.flatMap((p) => [...p.own.keys()]));
+  if (unheld.some(([t]) => !own.has(t))) notes.push(absentNote(absent));
   if (level !== "supported") {
     notes.push({
       kind: "weak_match",

@@ -1,7 +1,6 @@
 import { contentTerms } from "../text/terms.ts";
 import type { FrontierNote } from "./ask_schema.ts";
-import type { Passage } from "./passages.ts";
-import type { Question } from "./question.ts";
+import { asks, type Question, sentencesOf } from "./question.ts";
 import { formStems } from "./form_words.ts";
 
 /**
@@ -35,15 +34,14 @@ export type QuestionPart = { text: string; own: Map<string, string> };
  * (`JUDGEMENT`).
  */
 export function questionParts(question: Question): QuestionPart[] {
-  const asks = question.text.split(/(?<=[?.!])\s+/)
-    .filter((s) => /\?\s*$/.test(s))
+  const asked = sentencesOf(question.text).filter(asks)
     .flatMap((s) => s.split(SECOND_ASK))
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
-  if (asks.length < 2) return [];
+  if (asked.length < 2) return [];
   const form = formStems(question);
-  const terms = asks.map((a) => [...contentTerms(a)].filter(([t]) => !form.has(t)));
-  return asks.map((text, i) => ({
+  const terms = asked.map((a) => [...contentTerms(a)].filter(([t]) => !form.has(t)));
+  return asked.map((text, i) => ({
     text,
     own: new Map(
       JUDGEMENT.test(text)
@@ -57,14 +55,13 @@ export function questionParts(question: Question): QuestionPart[] {
 
 /**
  * The parts no retrieved passage speaks to: a part one of whose own words is in none of the
- * passages (their titles, sections and texts). Such a part is not answered whatever the others
- * are: "does it support HTTP/3?" in a wiki that never says "HTTP".
+ * passages (`held`: `heldTerms`). Such a part is not answered whatever the others are: "does it
+ * support HTTP/3?" in a wiki that never says "HTTP". None when no part is answered: then the
+ * question as a whole is not.
  */
-export function unansweredParts(parts: QuestionPart[], passages: Passage[]): QuestionPart[] {
-  const held = new Set(
-    passages.flatMap((p) => [...contentTerms(`${p.title} ${p.section ?? ""} ${p.text}`).keys()]),
-  );
-  return parts.filter((p) => [...p.own.keys()].some((t) => !held.has(t)));
+export function unansweredParts(parts: QuestionPart[], held: Set<string>): QuestionPart[] {
+  const out = parts.filter((p) => [...p.own.keys()].some((t) => !held.has(t)));
+  return out.length < parts.length ? out : [];
 }
 
 /**
@@ -73,8 +70,8 @@ export function unansweredParts(parts: QuestionPart[], passages: Passage[]): Que
  */
 export function withoutParts(question: Question, dropped: QuestionPart[]): string {
   const drop = new Set(dropped.map((p) => p.text));
-  return question.text.split(/(?<=[?.!])\s+/).map((s) => {
-    if (!/\?\s*$/.test(s)) return s;
+  return sentencesOf(question.text).map((s) => {
+    if (!asks(s)) return s;
     const kept = s.split(SECOND_ASK).map((a) => a.trim()).filter((a) => a && !drop.has(a));
     if (kept.length === 0) return "";
     const joined = kept.join(", and ");

@@ -35,6 +35,13 @@ export type Passage = {
   version?: string;
 };
 
+/** The stems of the content words the passages hold: their titles, sections and texts. */
+export function heldTerms(passages: Passage[]): Set<string> {
+  return new Set(
+    passages.flatMap((p) => [...contentTerms(`${p.title} ${p.section ?? ""} ${p.text}`).keys()]),
+  );
+}
+
 /** Passages handed to synthesis, and at most this many from one page. */
 export const MAX_PASSAGES = 8;
 const PER_PAGE = 2;

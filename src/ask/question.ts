@@ -107,6 +107,16 @@ export function parseQuestion(text: string): Question {
   };
 }
 
+/** A question's sentences, as asked ("Our NAS is slow. How long does OCR get?"). */
+export function sentencesOf(text: string): string[] {
+  return text.split(/(?<=[?.!])\s+/);
+}
+
+/** Whether a sentence of a question asks (ends with a question mark) rather than tells the story. */
+export function asks(sentence: string): boolean {
+  return /\?\s*$/.test(sentence);
+}
+
 /** How many questions were parsed in this process: a test counts one per ask. */
 export const parses = { count: 0 };
 
