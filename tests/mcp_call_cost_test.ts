@@ -175,6 +175,41 @@ Deno.test("an MCP request whose Content-Length is declared is read in one piece,
   assert.match(await chunked.text(), /"docs\/Setup"/);
 });
 
+/** How many times `run` asks a request for its `body` (the getter makes the body's stream). */
+async function bodiesAsked(run: () => Promise<void>): Promise<number> {
+  const proto = Request.prototype;
+  const original = Object.getOwnPropertyDescriptor(proto, "body")!;
+  let count = 0;
+  Object.defineProperty(proto, "body", {
+    ...original,
+    get(this: Request) {
+      count++;
+      return original.get!.call(this);
+    },
+  });
+  try {
+    await run();
+  } finally {
+    Object.defineProperty(proto, "body", original);
+  }
+  return count;
+}
+
+Deno.test("an MCP request whose Content-Length is declared is read without making its body's stream", async () => {
+  await using db = await freshDb();
+  const app = await docsWithSetup(db);
+  const body = new TextEncoder().encode(searchCallBody());
+  let response!: Response;
+  const asked = await bodiesAsked(async () =>
+    void (response = await postToDocs(app, body, { "content-length": String(body.byteLength) }))
+  );
+  // Neither the head limits (MCP declares its own body limit) nor the route ask for it.
+  assert.equal(asked, 0);
+  assert.equal(response.status, 200);
+  assert.match(await response.text(), /"docs\/Setup"/);
+  // (Routes without a limit of their own keep the default: tests/hardening_test.ts.)
+});
+
 Deno.test("an MCP body larger than its bound is refused whether its length is declared, understated or not given", async () => {
   await using db = await freshDb();
   const { app } = testApp(db);

@@ -48,7 +48,9 @@ export function requestLimits(): MiddlewareHandler {
         new AppError("uri_too_long", `The URL is over ${HEAD_LIMITS.urlChars} characters`),
       );
     }
-    if (c.req.raw.body && routeDeclares(c, "body_limit") === undefined) {
+    // The route's own limit first: asking a request for its `body` makes the body's stream,
+    // which a route that reads its body whole (MCP's `arrayBuffer()`) never needs.
+    if (routeDeclares(c, "body_limit") === undefined && c.req.raw.body) {
       return await defaultBody(c, next);
     }
     await next();
