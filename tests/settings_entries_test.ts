@@ -72,7 +72,12 @@ async function settingsWiki() {
     assert.equal(res.status, 200);
     return (await res.json()).results;
   };
-  return { db, ask, search };
+  const page = async (url: string): Promise<string> => {
+    const res = await app.request(url);
+    assert.equal(res.status, 200);
+    return await res.text();
+  };
+  return { db, ask, search, page };
 }
 
 /** The offsets of a setting's entry in the page: its heading to the next rule. */
@@ -147,4 +152,17 @@ Deno.test("a version note renders as the plugin shows it: a callout titled with 
   assert.doesNotMatch(html, /\+\+\+|\+\/-/);
   // A rule between entries stays a rule.
   assert.match(html, /<hr/);
+});
+
+Deno.test("the Ask page shows a source as its page does: code spans, the warning and the version note as callouts", async () => {
+  const { db, page } = await settingsWiki();
+  await using _db = db;
+  const html = await page(
+    `/w/docs/-/ask?q=${encodeURIComponent("What is the default value of CHANGELOG_RETENTION?")}`,
+  );
+  const sources = html.slice(html.indexOf('<ol class="citations">'));
+  assert.match(sources, /<blockquote><p>Default: <code>90<\/code><\/p>/);
+  assert.match(sources, /<aside class="callout callout-warning"/);
+  assert.match(sources, /<p class="callout-title">Added in version 1\.2\.0<\/p>/);
+  assert.doesNotMatch(sources.slice(0, sources.indexOf("</ol>")), /`|!!!|\+\+\+/);
 });
