@@ -581,12 +581,13 @@ Deno.test("a small table a sentence announces is answered whole, as a table", as
   const table = answer.citations[1]!;
   assert.equal(STAPLING_LONG.slice(table.start, table.end), table.quote);
   assert.match(table.quote, /^\| Mode .*\| never .*\| No \|$/s);
-  // The app's Ask page shows the table's quote with its lines.
+  // The app's Ask page shows the table's quote as its page does: a table.
   const page = await (await app.request(
     `/w/docs/-/ask?q=${encodeURIComponent("Which stapling mode makes the server shut down?")}`,
   )).text();
   assert.match(page, /<table>[\s\S]*<td>must<\/td>/);
-  assert.match(page, /<blockquote class="source-block">\| Mode \| Description/);
+  const sources = page.slice(page.indexOf('<ol class="citations">'));
+  assert.match(sources, /<blockquote><table>\s*<thead>\s*<tr>\s*<th[^>]*>Mode<\/th>/);
 });
 
 Deno.test("a short section answered whole keeps its table a table", async () => {
@@ -809,7 +810,7 @@ const ERRORS = "# Query API\n\nThe query API answers over HTTP.\n\n## Responses\
   "handler sees the request. Warnings that do not stop a request are returned in a warnings " +
   "array beside the data, and clients should show them to whoever sent the query.\n";
 
-Deno.test("a short list a sentence announces is answered whole, as a list, its quote shown with its lines", async () => {
+Deno.test("a short list a sentence announces is answered whole, as a list, its quote shown as a list", async () => {
   const { db, app } = await docsWiki({ "query-api": ERRORS, "other": "# Other\n\nNothing." });
   await using _db = db;
   const question = "What status codes does the API return for a bad parameter, an expression " +
@@ -823,7 +824,9 @@ Deno.test("a short list a sentence announces is answered whole, as a list, its q
   assert.match(list.quote, /cancelled\.$/);
   const page = await (await app.request(`/w/docs/-/ask?q=${encodeURIComponent(question)}`))
     .text();
-  assert.match(page, /<blockquote class="source-lines">- `400 Bad Request`/);
+  // The list's quote is shown as its page shows it: a list, an item a line.
+  const sources = page.slice(page.indexOf('<ol class="citations">'));
+  assert.match(sources, /<blockquote><ul>\s*<li><code>400 Bad Request<\/code>/);
 });
 
 // The fixtures below are shaped after passages of the NATS server and Prometheus documentation
