@@ -12,8 +12,8 @@
  * when a figure is above the value; `--gate --ask` measures both on one import (CI's SQuAD gate),
  * each `--min` held by the report that has its metric, and `--features out.jsonl` writes each question's verdict
  * evidence, for fitting the verdict with scripts/fit_verdict.ts and scripts/fit_verdict_docs.ts
- * (docs/answers.md); with
- * `EVAL_DUMP_PASSAGES=1` each line also carries the question and its retrieved passages.
+ * (docs/answers.md); with `EVAL_DUMP_PASSAGES=1` each line also carries the question and its
+ * retrieved passages.
  */
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config/config.ts";

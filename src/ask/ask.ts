@@ -69,8 +69,8 @@ type Assessment = {
   unanswered: QuestionPart[];
   /**
    * What holds the verdict under `supported` whatever the probability, for the eval's dumps
-   * (scripts/fit_verdict_docs.ts): an extractive answer under the coverage bar
-   * (`weakCoverage`) is `supported` only from the model's own bar (`modelBar`); a name the wiki never writes or a
+   * (scripts/fit_verdict_docs.ts): an extractive answer under the coverage bar (`weakCoverage`)
+   * is `supported` only from the model's own bar (`modelBar`); a name the wiki never writes or a
    * part of the question it does not answer keeps it `partial` (`held`).
    */
   limits: { weakCoverage: boolean; held: boolean };
@@ -200,10 +200,11 @@ async function assessParsed(
 /**
  * A model's "not covered" is a claim, and is checked against the passages the way its quotes
  * are: when the evidence rates the passages as answering (`sure`: the probability at the
- * model's own bar, `modelBar`, or more), the claim does not stand alone. A model that cited nothing gets the extractive
- * answer in its place (the sentences that match, for the caller to check); one that cited
- * passages keeps its answer. Either way coverage is `partial` (`verdictOf`) and a note says
- * the model and the evidence disagree. On weak evidence the model's "not covered" stands.
+ * model's own bar, `modelBar`, or more), the claim does not stand alone. A model that cited
+ * nothing gets the extractive answer in its place (the sentences that match, for the caller to
+ * check); one that cited passages keeps its answer. Either way coverage is `partial`
+ * (`verdictOf`) and a note says the model and the evidence disagree. On weak evidence the
+ * model's "not covered" stands.
  */
 function checkNotCovered(
   draft: Draft,

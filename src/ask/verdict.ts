@@ -124,12 +124,12 @@ export const DOCS_BIAS = 0.638;
 
 /**
  * How much the question names the entry an answer shows first, when that entry is a reference
- * entry headed by a name (`isIdentifier`: `CHANGELOG_RETENTION`; or one code span):
- * the share of the heading's words the question's subject holds, else 0. A short entry of NetBox's
- * shape (a parameter's heading, its `Default:` line, one sentence) repeats few of the words of a
- * question told as a story, and barely outscores the guide pages (`margin`), so the SQuAD-fitted
- * model scores it low although the question names it ("How long does Nautobot keep change
- * records?" and `CHANGELOG_RETENTION`).
+ * entry headed by a name (`isIdentifier`: `NAUTOBOT_ROOT`; or one code span): the share of the
+ * heading's words the question's subject holds, else 0. A short entry of NetBox's shape (a
+ * parameter's heading, its `Default:` line, a sentence or two) repeats few of the words of a
+ * question told as a story and barely outscores the other pages (`margin`), so the SQuAD-fitted
+ * model scores it low although the question names it ("I changed NAUTOBOT_ROOT inside
+ * nautobot_config.py and files still end up in the old place. What's wrong?": 0.17).
  */
 export function entryNamed(subject: Question, section: string | null): number {
   const heading = (section ?? "").split(" > ").at(-1)!.trim();
