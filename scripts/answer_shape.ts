@@ -51,7 +51,7 @@ const INCLUDE = /\{%-?\s*include\b|\{\{[<%]|--8<--|<!--\s*include|^\s*::include\
 /** A blockquote's `>` left in the text: at a line's start, after a sentence, or doubled. */
 const QUOTE_MARKER = /(?:^|\n)[ \t]*>[ \t]|[.:!?] >[ \t]|>[ \t]*>[ \t]/;
 const CALLOUT =
-  /(?:^|\n)\s*(?:>\s*)?(?:!!!|\?\?\?\+?|:::)\s*\w|\[!(?:NOTE|TIP|WARNING|IMPORTANT|CAUTION|INFO|DANGER)\]/i;
+  /(?:^|\n)\s*(?:>\s*)?(?:!!!|\?\?\?\+?|:::)\s*\w|\[!(?:NOTE|TIP|WARNING|IMPORTANT|CAUTION|INFO|DANGER)\]|(?:^|\s)(?:\+\+\+|\+\/-)\s+v?\d+\.\d|(?:^|\n)\s*---\s+v?\d+\.\d/i;
 
 /**
  * The kinds of source syntax a text shows (empty when clean): HTML tags, a table row glued with

@@ -11,8 +11,9 @@
  * `--ask` measures answers instead (see `evaluateAnswers`); there `--max metric=value` exits 1
  * when a figure is above the value; `--gate --ask` measures both on one import (CI's SQuAD gate),
  * each `--min` held by the report that has its metric, and `--features out.jsonl` writes each question's verdict
- * evidence, for fitting the verdict with scripts/fit_verdict.ts (docs/answers.md); with
- * `EVAL_DUMP_PASSAGES=1` each line also carries the question and its retrieved passages.
+ * evidence, for fitting the verdict with scripts/fit_verdict.ts and scripts/fit_verdict_docs.ts
+ * (docs/answers.md); with `EVAL_DUMP_PASSAGES=1` each line also carries the question and its
+ * retrieved passages.
  */
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config/config.ts";
@@ -23,7 +24,7 @@ import { progressBar } from "../src/importer/progress_bar.ts";
 import { readSources } from "../src/importer/read_sources.ts";
 import { createLog } from "../src/lib/log.ts";
 import { assessQuestion } from "../src/ask/ask.ts";
-import { featureVector } from "../src/ask/verdict.ts";
+import { answerability, featureVector } from "../src/ask/verdict.ts";
 import { createEmbedder } from "../src/search/create_embedder.ts";
 import { BM25 } from "../src/search/fusion.ts";
 import { lexicalTopK } from "../src/search/lexical_cache.ts";
@@ -271,16 +272,23 @@ async function evaluateAnswers(deps: Deps) {
   const dump: string[] = [];
   for (const q of asked) {
     const t = performance.now();
-    const { answer, evidence, probability, passages } = await assessQuestion(deps, ["eval"], {
-      question: q.query,
-    });
+    const { answer, evidence, probability, passages, limits } = await assessQuestion(
+      deps,
+      ["eval"],
+      {
+        question: q.query,
+      },
+    );
     latencies.push(performance.now() - t);
     if (values.features) {
       dump.push(JSON.stringify({
         id: q.id,
         answerable: q.answerable ?? true,
         probability,
+        // The SQuAD-fitted model's own, which a documentation answer's `probability` recalibrates.
+        squadProbability: answerability(evidence),
         coverage: answer.coverage,
+        limits,
         features: featureVector(evidence),
         ...(Deno.env.get("EVAL_DUMP_PASSAGES")
           ? {

@@ -37,7 +37,7 @@ Deno.test("GET /w/<id>/-/ask answers with citations that link to the section, an
     asked,
     /<li id="cite-1" value="1"><a href="\/w\/birds\/Herons#nesting">Herons &gt; Nesting<\/a>/,
   );
-  assert.match(asked, /<blockquote>[^<]*nests in tall trees/);
+  assert.match(asked, /<blockquote><p>[^<]*nests in tall trees/);
 
   const unknown = await html(await ana.get("/w/birds/-/ask?q=What+is+the+price+of+copper%3F"), 200);
   assert.match(unknown, /Not answered: the wiki does not cover this yet/);

@@ -15,9 +15,11 @@ import { composeAnswer } from "../text/unit_markdown.ts";
 import {
   answerability,
   coverageOf,
+  documentationAnswerability,
+  entryNamed,
   type Evidence,
   gatherEvidence,
-  SUPPORTED_AT,
+  modelBar,
 } from "./verdict.ts";
 import { failingSourceNotes } from "../sources/freshness.ts";
 import { recordAsk } from "../usage/record_ask.ts";
@@ -65,6 +67,13 @@ type Assessment = {
   gaps: { absent: string[]; unwritten: string[] };
   /** The parts of the question the wiki does not answer (src/ask/parts.ts). */
   unanswered: QuestionPart[];
+  /**
+   * What holds the verdict under `supported` whatever the probability, for the eval's dumps
+   * (scripts/fit_verdict_docs.ts): an extractive answer under the coverage bar (`weakCoverage`)
+   * is `supported` only from the model's own bar (`modelBar`); a name the wiki never writes or a
+   * part of the question it does not answer keeps it `partial` (`held`).
+   */
+  limits: { weakCoverage: boolean; held: boolean };
 };
 
 /**
@@ -122,8 +131,7 @@ async function assessParsed(
   const held = heldTerms(passages);
   const unanswered = [...dropped, ...unansweredParts(questionParts(question), held)];
   const extractive = pickSentences(question, passages);
-  const { evidence, coverage, docs } = weigh(question, passages, terms, extractive);
-  const probability = answerability(evidence);
+  const { evidence, coverage, docs, probability } = weigh(question, passages, terms, extractive);
   // With a model, it sees every retrieval that found passages, and may say "not covered".
   const draft = deps.config.llm && passages.length > 0
     ? await llmDraft(deps, deps.config.llm, question.text, passages)
@@ -132,20 +140,22 @@ async function assessParsed(
     draft && "answer" in draft ? draft : extractiveDraft(extractive, passages, draft?.notes ?? []),
     extractive,
     passages,
-    probability,
+    probability >= modelBar(docs),
   );
   const verdict = coverageOf(citations.length, probability, covered, docs);
   // An extractive answer below the coverage bar, shown because search agrees (`agreed`), holds
-  // few of the question's words: it is `supported` only at the model's own bar
-  // (`SUPPORTED_AT`), not at the lower one for documentation.
+  // few of the question's words: it is `supported` only at the model's own bar (`modelBar`),
+  // not at the lower one for documentation.
   // A documentation answer to a question naming what the wiki never writes (`absentNames`)
   // is `partial`: SQuAD's paragraphs were not read for it. So is an answer to a question one of
   // whose parts the wiki does not answer (`unansweredParts`).
-  const level = verdict === "supported" && (
-      mode === "extractive" && coverage < WEAK_COVERAGE && probability < SUPPORTED_AT ||
-      docs && absentNames(question, passages, terms, held).length > 0 ||
-      unanswered.length > 0
-    )
+  const limits = {
+    weakCoverage: mode === "extractive" && coverage < WEAK_COVERAGE,
+    held: docs && absentNames(question, passages, terms, held).length > 0 ||
+      unanswered.length > 0,
+  };
+  const level = verdict === "supported" &&
+      (limits.weakCoverage && probability < modelBar(docs) || limits.held)
     ? "partial"
     : verdict;
   const frontier = await frontierNotes(
@@ -183,24 +193,26 @@ async function assessParsed(
     passages,
     gaps: { absent: frontier.absent, unwritten: frontier.unwritten },
     unanswered,
+    limits,
   };
 }
 
 /**
  * A model's "not covered" is a claim, and is checked against the passages the way its quotes
- * are: when the evidence rates the passages as answering (probability at `SUPPORTED_AT` or
- * more), the claim does not stand alone. A model that cited nothing gets the extractive
- * answer in its place (the sentences that match, for the caller to check); one that cited
- * passages keeps its answer. Either way coverage is `partial` (`verdictOf`) and a note says
- * the model and the evidence disagree. On weak evidence the model's "not covered" stands.
+ * are: when the evidence rates the passages as answering (`sure`: the probability at the
+ * model's own bar, `modelBar`, or more), the claim does not stand alone. A model that cited
+ * nothing gets the extractive answer in its place (the sentences that match, for the caller to
+ * check); one that cited passages keeps its answer. Either way coverage is `partial`
+ * (`verdictOf`) and a note says the model and the evidence disagree. On weak evidence the
+ * model's "not covered" stands.
  */
 function checkNotCovered(
   draft: Draft,
   extractive: ReturnType<typeof pickSentences>,
   passages: Passage[],
-  probability: number,
+  sure: boolean,
 ): Draft {
-  if (draft.covered !== false || probability < SUPPORTED_AT) return draft;
+  if (draft.covered !== false || !sure) return draft;
   const pages = [...new Set(passages.slice(0, 3).map((p) => p.page))];
   if (draft.citations.length === 0) {
     const fallback = extractiveDraft(extractive, passages, draft.notes.before);
@@ -344,14 +356,17 @@ function dedupe(notes: FrontierNote[]): FrontierNote[] {
  * form (`subjectOf`; docs/answers.md, "The verdict's words on documentation"), on the section
  * the answer shows first when a sentence there holds a word of that subject (without its form
  * words, the subject's best sentence can stand on another page, which the answer does not
- * show). Passages all from pages of one `#` heading (SQuAD's) are weighed as before.
+ * show). Passages all from pages of one `#` heading (SQuAD's) are weighed as before. The
+ * probability of a documentation answer is the documentation branch's
+ * (`documentationAnswerability`): the model's, recalibrated on documentation answers, with how
+ * much the question names the reference entry the answer shows first (`entryNamed`).
  */
 function weigh(
   question: Question,
   passages: Passage[],
   terms: AskRetrieval["terms"],
   extractive: ReturnType<typeof pickSentences>,
-): { evidence: Evidence; coverage: number; docs: boolean } {
+): { evidence: Evidence; coverage: number; docs: boolean; probability: number } {
   const first = extractive.bestPassage;
   const docs = first !== undefined && passages.some((p) => !titledParagraph(p));
   const subject = docs ? subjectOf(question) : question;
@@ -363,5 +378,13 @@ function weigh(
     picked.evidence,
     picked.bestPassage ?? first,
   );
-  return { evidence, coverage: picked.coverage, docs };
+  const probability = answerability(evidence);
+  if (!docs) return { evidence, coverage: picked.coverage, docs, probability };
+  const named = entryNamed(subject, extractive.picks[0]?.passage.section ?? null);
+  return {
+    evidence,
+    coverage: picked.coverage,
+    docs,
+    probability: documentationAnswerability(probability, named),
+  };
 }

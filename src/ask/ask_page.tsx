@@ -106,9 +106,9 @@ export function AnswerView(
                 <a href={props.href(c.url)}>
                   <CodeSpans text={c.section ?? c.title} />
                 </a>
-                <blockquote {...sourceClass(c.quote)}>
-                  {c.quote}
-                </blockquote>
+                <blockquote
+                  dangerouslySetInnerHTML={{ __html: sourceHtml(c.quote, c.wiki, c.page) }}
+                />
               </li>
             ))}
           </ol>
@@ -161,16 +161,12 @@ function WriteLink(props: { note: Answer["frontier"][number]; wikiId: string; qu
 }
 
 /**
- * A quote that holds a table or a code block: shown with its lines, as written (a table's rows
- * run together into one line of pipes otherwise).
+ * A source's quote as its page shows it: the quote is the page's own markdown, cut from it byte
+ * for byte (the API gives it so), and read raw it showed the format's syntax ("Set this to `0`",
+ * a `!!! warning` line, a list's markers) where the answer above it did not.
  */
-const SOURCE_BLOCK = /^\s*(?:\||`{3,}|~{3,})|\n\s*(?:\||`{3,}|~{3,})/;
-/** A quote that holds list items: shown with its lines, one item a line. */
-const SOURCE_LIST = /(?:^|\n)\s*(?:[-*+]|\d{1,9}[.)])\s/;
-
-function sourceClass(quote: string): { class?: string } {
-  if (SOURCE_BLOCK.test(quote)) return { class: "source-block" };
-  return SOURCE_LIST.test(quote) ? { class: "source-lines" } : {};
+function sourceHtml(quote: string, wikiId: string, path: string): string {
+  return renderMarkdown(quote, { wikiId, path, targets: new Map(), canCreate: false });
 }
 
 /**

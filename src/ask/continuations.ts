@@ -2,6 +2,7 @@ import { plainText, type Sentence, wordCount } from "../text/sentences.ts";
 import { announcesPage } from "./sentence_kinds.ts";
 import { type Question, withCompounds } from "./question.ts";
 import { smallTable } from "../text/unit_markdown.ts";
+import { MKDOCS_MARKER } from "../text/callouts.ts";
 import { locatedSentences, sectionKey } from "./located_sentences.ts";
 import { type Pick, toPick, within } from "./pick.ts";
 import { subsectionTerms } from "./candidates.ts";
@@ -85,11 +86,13 @@ export function inAside(markdown: string, start: number): boolean {
     else if (fenced) continue;
     else if (/^ {0,3}#{1,6}\s/.test(line) || /^:::\s*$/.test(line)) return false;
     else if (/^:::\w/.test(line)) return true;
-    else if (/^\s*(?:!!!|\?\?\?\+?)\s*\w/.test(line)) return indent > indentOf(line);
+    else if (MKDOCS_OPEN.test(line)) return indent > indentOf(line);
     if (line.trim() !== "") indent = Math.min(indent, indentOf(line));
   }
   return false;
 }
+
+const MKDOCS_OPEN = new RegExp(String.raw`^\s*(?:${MKDOCS_MARKER})`);
 
 const indentOf = (line: string) => /^\s*/.exec(line)![0].length;
 

@@ -32,16 +32,31 @@ function collapsed(text: string): { flat: string; at: Int32Array } {
   return last;
 }
 
-/** Where `needle` stands in `text`, white space compared loosely; null if absent. */
-export function findLoosely(text: string, needle: string): [number, number] | null {
+/**
+ * Where `needle` stands in `text`, white space compared loosely, at or after offset `from` of
+ * `text`; null if absent.
+ */
+export function findLoosely(text: string, needle: string, from = 0): [number, number] | null {
   const words = needle.trim().split(/\s+/).filter(Boolean);
   if (words.length === 0) return null;
   const wanted = words.join(" ");
   const { flat, at } = collapsed(text);
-  const i = flat.indexOf(wanted);
+  const i = flat.indexOf(wanted, from > 0 ? flatIndex(at, flat.length, from) : 0);
   if (i < 0) return null;
   // The needle starts and ends with a character that is not white space: both stood in `text`.
   return [at[i]!, at[i + wanted.length - 1]! + 1];
+}
+
+/** The first place of the collapsed text whose character stood at or after `offset`. */
+function flatIndex(at: Int32Array, length: number, offset: number): number {
+  let lo = 0;
+  let hi = length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (at[mid]! < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** How far before a window's start the sentence it began in is looked for. */

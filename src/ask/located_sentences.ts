@@ -2,6 +2,7 @@ import type { Passage } from "./passages.ts";
 import { type Sentence, splitSentences } from "../text/sentences.ts";
 import { findLoosely } from "./locate.ts";
 import { boundedMemo } from "../lib/bounded_memo.ts";
+import { type OutlineEntry, outlineOf } from "../markdown/outline.ts";
 
 /** A unit of a passage's page, with its quote (and, for a code block, its code). */
 export type LocatedUnit = Sentence & { quote: string; codeOf?: string };
@@ -10,6 +11,10 @@ export type LocatedUnit = Sentence & { quote: string; codeOf?: string };
 export function locatedSentences(passage: Passage): LocatedUnit[] {
   const out: LocatedUnit[] = [];
   const blocks = codeBlocks(passage.markdown);
+  // A text that is not the page's own is looked for from its section's heading on, each unit
+  // after the one before: a sentence the page repeats (a note every setting of a reference
+  // carries, "Default: `False`") is the one of this section.
+  let floor = passage.offset >= 0 ? 0 : sectionStart(passage);
   for (const s of splitSentences(passage.text)) {
     if (s.kind === "heading" || s.kind === "markup") continue;
     let start: number;
@@ -18,9 +23,12 @@ export function locatedSentences(passage: Passage): LocatedUnit[] {
       start = passage.offset + s.start;
       end = passage.offset + s.end;
     } else {
-      const found = findLoosely(passage.markdown, s.text) ?? inCallout(passage.markdown, s.text);
+      const found = findLoosely(passage.markdown, s.text, floor) ??
+        inCallout(passage.markdown, s.text, floor) ?? findLoosely(passage.markdown, s.text) ??
+        inCallout(passage.markdown, s.text);
       if (!found) continue;
       [start, end] = found;
+      if (start >= floor) floor = end;
     }
     // A window of a long section may begin or end inside a code block (sections are cut at
     // blank lines): the lines it holds of the block read as prose ("[ honor_labels: <boolean> |
@@ -47,11 +55,20 @@ export function locatedSentences(passage: Passage): LocatedUnit[] {
  * label. Before, a callout was never found in its page and never answered ("Can I register a
  * GitHub App instead of an OAuth app?" is answered only by a warning).
  */
-function inCallout(markdown: string, text: string): [number, number] | null {
+function inCallout(markdown: string, text: string, from = 0): [number, number] | null {
   if (!/(?:^|\n)>/.test(text)) return null;
   const body = text.replace(/^[> \t]*/gm, "").replace(/^\*\*[^*\n]+\*\*\s*/, "").trim();
-  return body.length > 0 ? findLoosely(markdown, body) : null;
+  return body.length > 0 ? findLoosely(markdown, body, from) : null;
 }
+
+/** Where a passage's section starts in its page (its heading's line), or 0 for the page's lead. */
+function sectionStart(passage: Passage): number {
+  if (passage.section === null) return 0;
+  return outlines(passage.markdown).find((h) => h.path === passage.section)?.offset ?? 0;
+}
+
+/** A page's outline, remembered for the last pages asked. */
+const outlines: (markdown: string) => OutlineEntry[] = boundedMemo(outlineOf, 16, Infinity);
 
 /** Where the comment lines (`#`, `//`) right above the line at `start` begin, within a block. */
 export function commentStart(markdown: string, start: number, blockStart: number): number {

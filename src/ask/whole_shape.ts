@@ -2,7 +2,8 @@ import { LIST_ITEM, plainText, wordCount } from "../text/sentences.ts";
 import { announcesPage } from "./sentence_kinds.ts";
 import { composeAnswer, smallTable, unitMarkdown, withCodeSpans } from "../text/unit_markdown.ts";
 import { calloutAround } from "../text/callouts.ts";
-import { locatedSentences, oneHeading, sectioned } from "./located_sentences.ts";
+import { locatedSentences, type LocatedUnit, oneHeading, sectioned } from "./located_sentences.ts";
+import type { Passage } from "./passages.ts";
 import { type Pick, spanPick, stopped, widened, within } from "./pick.ts";
 import { wholeItems, wholeList, withListLead } from "./list_shapes.ts";
 
@@ -123,10 +124,14 @@ function wholeSection(picks: Pick[]): Pick[] | null {
 function sectionOf(first: Pick): Pick | null {
   if (first.kind === "list" || !sectioned(first.passage)) return null;
   const { passage } = first;
-  if (passage.offset < 0) return null;
+  const located = locatedSentences(passage);
+  const span = passageSpan(passage, located);
+  if (!span) return null;
   const heading = /^ {0,3}#{1,6}\s/;
-  const before = passage.markdown.slice(0, passage.offset).trimEnd();
-  const after = passage.markdown.slice(passage.offset + passage.text.length).trimStart();
+  const before = passage.markdown.slice(0, span[0]).trimEnd();
+  // A rule between two sections (`---`, as reference pages set their entries apart) is the
+  // page's layout, not the section's text.
+  const after = passage.markdown.slice(span[1]).trimStart().replace(THEMATIC_BREAK, "");
   // Under a heading below the page's title: a page's lead (under its `#` title, or under no
   // heading) introduces the page rather than answering.
   if (!/^ {0,3}#{2,6}\s/.test(before.slice(before.lastIndexOf("\n") + 1))) return null;
@@ -134,11 +139,28 @@ function sectionOf(first: Pick): Pick | null {
   // An image alone says nothing in words (its alt text is a caption, not a sentence), and a
   // sentence announcing its section answers nothing.
   // An HTML comment is no unit at all.
-  const units = locatedSentences(passage).filter((u) =>
+  const units = located.filter((u) =>
     !/^!\[[^\]]*\]\([^)]*\)$/.test(u.text) && !announcesPage(u.text) &&
     !/^<!--[\s\S]*-->$/.test(u.text.trim())
   );
   return shortWhole(first, units);
+}
+
+const THEMATIC_BREAK = /^(?:[-*_][ \t]*){3,}(?:\n\s*|$)/;
+
+/**
+ * Where a passage stands in its page: its text's place, or, when its text is not the page's
+ * own (a section with a callout, which search reads as a quote naming its kind: `docsText`),
+ * from its first located unit to its last, when they stand in page order. Null when neither.
+ * Nautobot's settings hold a `!!! warning` or a `+++ 1.2.0` note in half their entries, and
+ * "What is the default value of CHANGELOG_RETENTION?" was answered without its "Default: `90`".
+ */
+function passageSpan(passage: Passage, units: LocatedUnit[]): [number, number] | null {
+  if (passage.offset >= 0) return [passage.offset, passage.offset + passage.text.length];
+  if (units.length === 0 || units.some((u, i) => i > 0 && u.start < units[i - 1]!.end)) {
+    return null;
+  }
+  return [units[0]!.start, units.at(-1)!.end];
 }
 
 /**
@@ -157,7 +179,14 @@ function shortWhole(
   if (code.reduce((n, u) => n + u.text.split("\n").length, 0) > SHORT_SECTION_CODE_LINES) {
     return null;
   }
-  const shown: { kind: Pick["kind"]; shown: string; plain: string }[] = [];
+  const shown: {
+    kind: Pick["kind"];
+    shown: string;
+    plain: string;
+    /** A paragraph of prose, which the next sentence goes on in if nothing stands between. */
+    paragraph?: boolean;
+    end?: number;
+  }[] = [];
   let table: ReturnType<typeof smallTable> = null;
   for (const u of units) {
     if (table && u.start >= table.start && u.end <= table.end) continue;
@@ -171,11 +200,28 @@ function shortWhole(
       const item = shown.at(-1)!;
       item.shown += ` ${withCodeSpans(u)}`;
       item.plain += ` ${plainText(u)}`;
+    } else if (u.kind === "prose") {
+      // The section's paragraphs stay paragraphs (a setting's text, its warning, its version
+      // note), each sentence on in its own.
+      const text = stopped(unitMarkdown(u, passage.markdown, u.start));
+      const last = shown.at(-1);
+      if (last?.paragraph && !/\n[ \t>]*\n/.test(passage.markdown.slice(last.end, u.start))) {
+        last.shown += ` ${text}`;
+        last.plain += ` ${plainText(u)}`;
+        last.end = u.end;
+      } else {
+        shown.push({
+          kind: "section",
+          shown: text,
+          plain: plainText(u),
+          paragraph: true,
+          end: u.end,
+        });
+      }
     } else {
-      const text = unitMarkdown(u, passage.markdown, u.start);
       shown.push({
         kind: u.kind,
-        shown: u.kind === "prose" ? stopped(text) : text,
+        shown: unitMarkdown(u, passage.markdown, u.start),
         plain: plainText(u),
       });
     }

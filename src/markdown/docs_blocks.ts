@@ -45,6 +45,7 @@ const CALLOUT_TAGS: Record<string, string> = {
 /** Whether a page's markdown may hold any docs block (a cheap test before the full pass). */
 export function mayHoldDocsBlocks(markdown: string, definitions = false): boolean {
   return /\{%|^\s*(!!!|\?\?\?|===\s+"|:::|<[A-Za-z]|import\s|export\s)/m.test(markdown) ||
+    VERSION_NOTE_LINE.test(markdown) ||
     (definitions && DEFINITION_LINE.test(markdown));
 }
 
@@ -119,6 +120,18 @@ function componentDepth(line: string): number {
 
 const ADMONITION = /^(!!!|\?\?\?\+?)\s+([\w-]+)(?:\s+[\w-]+)*(?:\s+"([^"]*)")?\s*$/;
 const CONTENT_TAB = /^===!?\s+"([^"]*)"\s*$/;
+/**
+ * A version annotation (the mkdocs-version-annotations plugin): `+++ 1.2.0` added, `+/- 1.2.0`
+ * changed, `--- 1.2.0` removed, its note indented under it (or none). Shown as that plugin
+ * shows it, a callout titled "Added in version 1.2.0".
+ */
+const VERSION_NOTE = /^(\+\+\+|\+\/-|---)[ \t]+(v?\d[\w.-]*)[ \t]*$/;
+const VERSION_NOTE_LINE = new RegExp(VERSION_NOTE.source, "m");
+const VERSION_NOTES: Record<string, [string, string]> = {
+  "+++": ["info", "Added in version"],
+  "+/-": ["info", "Changed in version"],
+  "---": ["warning", "Removed in version"],
+};
 /** A definition (MkDocs' def_list, PHP Markdown Extra): `: text`, its body indented under it. */
 const DEFINITION = /^ {0,3}:[ \t]+(\S.*)$/;
 const DEFINITION_LINE = new RegExp(DEFINITION.source, "m");
@@ -130,6 +143,19 @@ function indentedBlock(
   definitions: boolean,
 ): { lines: string[]; end: number } | null {
   const line = lines[at]!;
+  const version = VERSION_NOTE.exec(line);
+  if (version) {
+    const body = bodyOf(lines, at + 1);
+    const [kind, title] = VERSION_NOTES[version[1]!]!;
+    return {
+      lines: [
+        ...open("callout", kind, `${title} ${version[2]}`),
+        ...convert(body.lines, definitions),
+        ...close("callout"),
+      ],
+      end: body.end,
+    };
+  }
   const admonition = ADMONITION.exec(line);
   if (admonition) {
     const body = bodyOf(lines, at + 1);

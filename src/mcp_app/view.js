@@ -165,7 +165,7 @@
   }
 
   function sourceItem(citation) {
-    const excerpt = el("blockquote", { class: "excerpt" }, el("mark", {}, citation.quote));
+    const excerpt = el("blockquote", { class: "excerpt" }, el("mark", {}, plain(citation.quote)));
     const item = el(
       "li",
       { id: `source-${citation.n}`, value: citation.n },
@@ -217,12 +217,19 @@
     }
   }
 
-  /** Markdown source as reading text: markup characters that only format dropped. */
+  /**
+   * Markdown source as reading text: markup characters that only format dropped, and a callout's
+   * marker line (`!!! warning`, `??? tip`, `:::note`, a version note's `+++ 1.2.0`).
+   */
   function plain(text) {
-    return text.replace(/^#{1,6}\s+/gm, "").replace(/\*\*|__|`/g, "").replace(
-      /\[([^\]]+)\]\([^)]*\)/g,
-      "$1",
-    );
+    return text.replace(
+      /^[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]*[\w-]+.*|:::[\w-]*|(?:\+\+\+|\+\/-|---)[ \t]+v?\d[\w.-]*)[ \t]*\n?/gm,
+      "",
+    )
+      .replace(/^#{1,6}\s+/gm, "").replace(/\*\*|__|`/g, "").replace(
+        /\[([^\]]+)\]\([^)]*\)/g,
+        "$1",
+      );
   }
 
   function reportBox(answer) {

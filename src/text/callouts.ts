@@ -16,7 +16,15 @@ const PAIRED: { open: RegExp; close: RegExp }[] = [
     close: /^\s*<\/(Note|Warning|Tip|Info|Check|Danger|Callout|aside)>\s*$/,
   },
 ];
-const MKDOCS_OPEN = /^(?:!!!|\?\?\?\+?)[ \t]*[\w-]+/;
+/**
+ * MkDocs' callout openers, without anchors: an admonition (`!!! note`, `??? tip`, `???+ tip`)
+ * or a version annotation of the mkdocs-version-annotations plugin (`+++ 1.2.0` added, `+/-
+ * 1.2.0` changed, `--- 1.2.0` removed; a `---` without a version is a rule). Nautobot's settings
+ * reference opens half its entries with one: read as text, "+++ 1.5.10." opened an answer.
+ */
+export const MKDOCS_MARKER = String
+  .raw`(?:!!!|\?\?\?\+?)[ \t]*[\w-]+|(?:\+\+\+|\+\/-|---)[ \t]+v?\d[\w.-]*`;
+const MKDOCS_OPEN = new RegExp(`^(?:${MKDOCS_MARKER})`);
 const INDENTED = /^(?: {4}|\t)/;
 const HEADING = /^ {0,3}#{1,6}\s/;
 const GITHUB_ALERT = /\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]/;

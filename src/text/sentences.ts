@@ -1,4 +1,5 @@
 import { lineSpans } from "./lines.ts";
+import { MKDOCS_MARKER } from "./callouts.ts";
 
 /**
  * A sentence of a text, verbatim, with its position: `text === source.slice(start, end)`.
@@ -132,7 +133,13 @@ export function splitSentences(text: string): Sentence[] {
 const PROMPT = /^[ \t]*\$ \S/;
 
 /** A callout's opening (or closing) line without a title of its own. */
-const CALLOUT_LINE = /^\s*(?:(?:!!!|\?\?\?\+?)[ \t]*[\w-]+|:::[\w-]*)[ \t]*$/;
+const CALLOUT_LINE = new RegExp(String.raw`^\s*(?:${MKDOCS_MARKER}|:::[\w-]*)[ \t]*$`);
+
+/** MkDocs' callout openers in a unit's text, each with its title if it has one. */
+const MKDOCS_MARKERS = new RegExp(
+  String.raw`(^|\n)[ \t]*(?:${MKDOCS_MARKER})(?:[ \t]+"([^"\n]*)")?`,
+  "g",
+);
 
 /** Sentence spans of `text[start, end)`, a paragraph or a list item. */
 function sentenceSpans(text: string, start: number, end: number): [number, number][] {
@@ -181,10 +188,10 @@ export function plainText(sentence: Pick<Sentence, "text" | "kind">): string {
   }
   if (sentence.kind === "heading") t = t.replace(/^ {0,3}#{1,6}\s*/, "").replace(/\s#+\s*$/, "");
   t = t.replace(/(^|\n)[ \t]{0,3}(?:>[ \t]?)+/g, "$1").replace(LIST_ITEM, "")
-    // Admonition markers (Docusaurus `:::note` … `:::`, MkDocs `!!! warning "Title"`, GitHub
+    // Admonition markers (Docusaurus `:::note` … `:::`, MkDocs `!!! warning "Title"` or `+++ 1.2.0`, GitHub
     // `[!NOTE]`) are the format's, not the text's.
     .replace(/(^|\n)[ \t]*:::[\w-]*/g, "$1")
-    .replace(/(^|\n)[ \t]*(?:!!!|\?\?\?\+?)[ \t]*[\w-]+(?:[ \t]+"([^"\n]*)")?/g, "$1$2")
+    .replace(MKDOCS_MARKERS, "$1$2")
     .replace(/\[!(?:NOTE|TIP|WARNING|IMPORTANT|CAUTION)\]/g, "")
     // A definition list's marker (MkDocs' `def_list`, Pandoc: ": Defines the port…" under the
     // term) is the format's too.

@@ -136,8 +136,7 @@ legend{font-weight:600}
 .coverage.partial{border-color:#b26a00}
 .coverage.unsupported{border-color:#b00020}
 .citations blockquote{margin:0.25rem 0 0.75rem;padding-left:0.5rem;border-left:3px solid #ddd}
-.citations blockquote.source-block{white-space:pre-wrap;font-family:ui-monospace,monospace;font-size:0.85em;overflow-x:auto}
-.citations blockquote.source-lines{white-space:pre-wrap}
+.citations blockquote>:first-child{margin-top:0}.citations blockquote>:last-child{margin-bottom:0}
 .results p{margin:0.1rem 0}
 .results p.snippet{white-space:pre-line}
 mark{background:#fff3b0}
