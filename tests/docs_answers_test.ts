@@ -1,47 +1,11 @@
 import assert from "node:assert/strict";
-import type { Hono } from "hono";
 import type { Answer } from "../src/ask/ask_schema.ts";
-import type { Deps } from "../src/deps.ts";
-import { writePage } from "../src/pages/write_page.ts";
-import type { SearchOutput } from "../src/search/search_wikis.ts";
-import { createWiki } from "../src/wikis/wikis.ts";
-import { freshDb, testApp } from "./helpers.ts";
+import { ask, docsWiki, evalPages, search } from "./docs_wiki.ts";
 import { parses } from "../src/ask/question.ts";
 
 // Answers from documentation-shaped pages (issue #28): reference sections headed by an option's
 // name in inline code, tables of options, numbered runbooks, code blocks. Through REST, as an
 // assistant asks.
-
-async function ask(app: Hono, wiki: string, question: string): Promise<Answer> {
-  const res = await app.request(`/api/v1/public/wikis/${wiki}/ask`, {
-    method: "POST",
-    body: JSON.stringify({ question }),
-    headers: { "Content-Type": "application/json" },
-  });
-  assert.equal(res.status, 200);
-  return await res.json();
-}
-
-async function search(app: Hono, wiki: string, q: string): Promise<SearchOutput["results"]> {
-  const res = await app.request(
-    `/api/v1/public/wikis/${wiki}/search?q=${encodeURIComponent(q)}&limit=10`,
-  );
-  assert.equal(res.status, 200);
-  return (await res.json()).results;
-}
-
-/**
- * The pages of a documentation set `eval/` keeps: NATS's operator docs (`nats`), Argo Rollouts'
- * (`rollouts`), Nautobot's (`nautobot`), all Apache-2.0, paperless-ngx's (`paperless`), GPL-3.0
- * (each set's README.md).
- */
-async function evalPages(
-  set: "nats" | "rollouts" | "paperless" | "nautobot",
-): Promise<Record<string, string>> {
-  const pages = (await Deno.readTextFile(`eval/${set}/pages.jsonl`)).trim().split("\n")
-    .map((line) => JSON.parse(line) as { path: string; markdown: string });
-  return Object.fromEntries(pages.map((p) => [p.path, p.markdown]));
-}
 
 /** NATS's operator docs as `eval/nats` keeps them. */
 function natsPages(): Promise<Record<string, string>> {
@@ -51,16 +15,6 @@ function natsPages(): Promise<Record<string, string>> {
 /** A page of NATS's operator docs (`natsPages`). */
 async function natsPage(path: string): Promise<string> {
   return (await natsPages())[path]!;
-}
-
-async function docsWiki(pages: Record<string, string>) {
-  const db = await freshDb();
-  const { app, deps } = testApp(db, { RATE_LIMIT_ANON_PER_MINUTE: "100000" });
-  await createWiki(db, { id: "docs", visibility: "public" });
-  for (const [path, markdown] of Object.entries(pages)) {
-    await writePage(deps as Deps, { wikiId: "docs", path, markdown }, { source: "test" });
-  }
-  return { db, app };
 }
 
 /** A page's markdown from its blocks (headings, paragraphs), a blank line apart. */

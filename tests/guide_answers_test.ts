@@ -9,6 +9,7 @@ import { createWiki } from "../src/wikis/wikis.ts";
 import { startFakeOpenAi } from "./fake_openai.ts";
 import { freshDb, testApp } from "./helpers.ts";
 import { callOk, mcpClient } from "./mcp_helpers.ts";
+import { ask } from "./docs_wiki.ts";
 
 // Search and ask on the user guide (docs/guide/, seeded as the public wiki `docs`), through
 // REST and MCP, as an assistant would use them.
@@ -17,16 +18,6 @@ const search = async (app: Hono, q: string): Promise<SearchOutput["results"]> =>
   (await (await app.request(
     `/api/v1/public/wikis/docs/search?q=${encodeURIComponent(q)}&limit=15`,
   )).json()).results;
-
-async function ask(app: Hono, wiki: string, question: string): Promise<Answer> {
-  const res = await app.request(`/api/v1/public/wikis/${wiki}/ask`, {
-    method: "POST",
-    body: JSON.stringify({ question }),
-    headers: { "Content-Type": "application/json" },
-  });
-  assert.equal(res.status, 200);
-  return await res.json();
-}
 
 async function guideApp(db: Db) {
   const { app, deps } = testApp(db, { RATE_LIMIT_ANON_PER_MINUTE: "100000" });

@@ -1,11 +1,6 @@
 import assert from "node:assert/strict";
-import type { Answer } from "../src/ask/ask_schema.ts";
-import type { Deps } from "../src/deps.ts";
-import { writePage } from "../src/pages/write_page.ts";
-import type { SearchOutput } from "../src/search/search_wikis.ts";
 import { renderMarkdown } from "../src/spaces/render_markdown.ts";
-import { createWiki } from "../src/wikis/wikis.ts";
-import { freshDb, testApp } from "./helpers.ts";
+import { ask, docsWiki, search } from "./docs_wiki.ts";
 
 // A settings reference written as Nautobot's is (docs/configuration/optional-settings.md at
 // v1.6.32, Apache-2.0; eval/nautobot keeps the whole page): a `##` heading a setting, its
@@ -45,39 +40,23 @@ const SETTINGS = [
   "If set to `True`, config contexts can be assigned to dynamic groups.",
 ].join("\n\n") + "\n";
 
+/** The settings page beside a page on nothing; asked, searched and read as a user would. */
 async function settingsWiki() {
-  const db = await freshDb();
-  const { app, deps } = testApp(db, { RATE_LIMIT_ANON_PER_MINUTE: "100000" });
-  await createWiki(db, { id: "docs", visibility: "public" });
-  const pages: [string, string][] = [
-    ["configuration/optional-settings", SETTINGS],
-    ["other", "# Other\n\nNothing here."],
-  ];
-  for (const [path, markdown] of pages) {
-    await writePage(deps as Deps, { wikiId: "docs", path, markdown }, { source: "test" });
-  }
-  const ask = async (question: string): Promise<Answer> => {
-    const res = await app.request("/api/v1/public/wikis/docs/ask", {
-      method: "POST",
-      body: JSON.stringify({ question }),
-      headers: { "Content-Type": "application/json" },
-    });
-    assert.equal(res.status, 200);
-    return await res.json();
-  };
-  const search = async (q: string): Promise<SearchOutput["results"]> => {
-    const res = await app.request(
-      `/api/v1/public/wikis/docs/search?q=${encodeURIComponent(q)}&limit=10`,
-    );
-    assert.equal(res.status, 200);
-    return (await res.json()).results;
-  };
+  const { db, app } = await docsWiki({
+    "configuration/optional-settings": SETTINGS,
+    "other": "# Other\n\nNothing here.",
+  });
   const page = async (url: string): Promise<string> => {
     const res = await app.request(url);
     assert.equal(res.status, 200);
     return await res.text();
   };
-  return { db, ask, search, page };
+  return {
+    db,
+    ask: (question: string) => ask(app, "docs", question),
+    search: (q: string) => search(app, "docs", q),
+    page,
+  };
 }
 
 /** The offsets of a setting's entry in the page: its heading to the next rule. */

@@ -1,23 +1,9 @@
 import assert from "node:assert/strict";
 import type { Hono } from "hono";
-import type { Answer } from "../src/ask/ask_schema.ts";
-import type { Deps } from "../src/deps.ts";
-import { writePage } from "../src/pages/write_page.ts";
-import { createWiki } from "../src/wikis/wikis.ts";
-import { freshDb, testApp } from "./helpers.ts";
+import { ask as askIn, docsWiki as wikiOf } from "./docs_wiki.ts";
 
 // The verdict on documentation answers (issue #28, item 3): a small operator's handbook, written
 // for this test, asked through REST as an assistant asks.
-
-async function ask(app: Hono, question: string): Promise<Answer> {
-  const res = await app.request(`/api/v1/public/wikis/docs/ask`, {
-    method: "POST",
-    body: JSON.stringify({ question }),
-    headers: { "Content-Type": "application/json" },
-  });
-  assert.equal(res.status, 200);
-  return await res.json();
-}
 
 const PAGES: Record<string, string> = {
   "configuration": "# Configuration\n\nThe server reads one configuration file.\n\n" +
@@ -43,15 +29,8 @@ const PAGES: Record<string, string> = {
     "to new members.\n\n## Cluster names\n\nEvery server of a cluster sets the same `name`.\n",
 };
 
-async function docsWiki(pages: Record<string, string> = PAGES) {
-  const db = await freshDb();
-  const { app, deps } = testApp(db, { RATE_LIMIT_ANON_PER_MINUTE: "100000" });
-  await createWiki(db, { id: "docs", visibility: "public" });
-  for (const [path, markdown] of Object.entries(pages)) {
-    await writePage(deps as Deps, { wikiId: "docs", path, markdown }, { source: "test" });
-  }
-  return { db, app };
-}
+const docsWiki = (pages: Record<string, string> = PAGES) => wikiOf(pages);
+const ask = (app: Hono, question: string) => askIn(app, "docs", question);
 
 Deno.test("an answer from the docs is weighed against the question's subject, not its form words", async () => {
   const { db, app } = await docsWiki();

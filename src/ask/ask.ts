@@ -132,6 +132,9 @@ async function assessParsed(
   const unanswered = [...dropped, ...unansweredParts(questionParts(question), held)];
   const extractive = pickSentences(question, passages);
   const { evidence, coverage, docs, probability } = weigh(question, passages, terms, extractive);
+  // At the model's own bar: a model's "not covered" and a weakly covered answer are weighed
+  // against it (`checkNotCovered`, `limits`).
+  const sure = probability >= modelBar(docs);
   // With a model, it sees every retrieval that found passages, and may say "not covered".
   const draft = deps.config.llm && passages.length > 0
     ? await llmDraft(deps, deps.config.llm, question.text, passages)
@@ -140,7 +143,7 @@ async function assessParsed(
     draft && "answer" in draft ? draft : extractiveDraft(extractive, passages, draft?.notes ?? []),
     extractive,
     passages,
-    probability >= modelBar(docs),
+    sure,
   );
   const verdict = coverageOf(citations.length, probability, covered, docs);
   // An extractive answer below the coverage bar, shown because search agrees (`agreed`), holds
@@ -155,7 +158,7 @@ async function assessParsed(
       unanswered.length > 0,
   };
   const level = verdict === "supported" &&
-      (limits.weakCoverage && probability < modelBar(docs) || limits.held)
+      (limits.weakCoverage && !sure || limits.held)
     ? "partial"
     : verdict;
   const frontier = await frontierNotes(

@@ -159,8 +159,12 @@ export function documentationAnswerability(probability: number, named: number): 
  * src/ask/ask.ts), as they were against `SUPPORTED_AT` before the branch.
  */
 export function modelBar(docs: boolean): number {
-  return docs ? documentationAnswerability(SUPPORTED_AT, 0) : SUPPORTED_AT;
+  return docs ? DOCS_MODEL_BAR : SUPPORTED_AT;
 }
+
+/** A bar of the SQuAD-fitted model carried to the documentation branch's scale (see `modelBar`). */
+const onDocsScale = (bar: number) => documentationAnswerability(bar, 0);
+const DOCS_MODEL_BAR = onDocsScale(SUPPORTED_AT);
 
 // The generated model names exactly the features, checked here so the model needs no import.
 const weights: Record<(typeof FEATURES)[number], number> = WEIGHTS;
@@ -170,6 +174,7 @@ const weights: Record<(typeof FEATURES)[number], number> = WEIGHTS;
  * `supported`.
  */
 export const UNSUPPORTED_BELOW = 0.3;
+const DOCS_CLAIM_BAR = onDocsScale(UNSUPPORTED_BELOW);
 
 /**
  * The coverage summary: `supported` when the calibrated probability reaches the bar
@@ -186,7 +191,7 @@ export function coverageOf(
   const bar = docs ? SUPPORTED_AT_DOCS : SUPPORTED_AT;
   if (cited === 0) return "unsupported";
   if (covered === false) return probability >= bar ? "partial" : "unsupported";
-  const claimBar = docs ? documentationAnswerability(UNSUPPORTED_BELOW, 0) : UNSUPPORTED_BELOW;
+  const claimBar = docs ? DOCS_CLAIM_BAR : UNSUPPORTED_BELOW;
   if (covered === true) return probability >= claimBar ? "supported" : "partial";
   return probability >= bar ? "supported" : "partial";
 }

@@ -12,6 +12,7 @@
  */
 
 import { FIELD_TAGS, fieldLine, openingTag, TAG } from "./mdx_tags.ts";
+import { VERSION_MARK } from "../text/callouts.ts";
 
 export const MARKER = "\u001f";
 
@@ -125,7 +126,7 @@ const CONTENT_TAB = /^===!?\s+"([^"]*)"\s*$/;
  * changed, `--- 1.2.0` removed, its note indented under it (or none). Shown as that plugin
  * shows it, a callout titled "Added in version 1.2.0".
  */
-const VERSION_NOTE = /^(\+\+\+|\+\/-|---)[ \t]+(v?\d[\w.-]*)[ \t]*$/;
+const VERSION_NOTE = new RegExp(String.raw`^${VERSION_MARK}[ \t]*$`);
 const VERSION_NOTE_LINE = new RegExp(VERSION_NOTE.source, "m");
 const VERSION_NOTES: Record<string, [string, string]> = {
   "+++": ["info", "Added in version"],
@@ -143,13 +144,13 @@ function indentedBlock(
   definitions: boolean,
 ): { lines: string[]; end: number } | null {
   const line = lines[at]!;
-  const version = VERSION_NOTE.exec(line);
-  if (version) {
+  if (VERSION_NOTE.test(line)) {
     const body = bodyOf(lines, at + 1);
-    const [kind, title] = VERSION_NOTES[version[1]!]!;
+    const [mark, version] = line.trim().split(/[ \t]+/);
+    const [kind, title] = VERSION_NOTES[mark!]!;
     return {
       lines: [
-        ...open("callout", kind, `${title} ${version[2]}`),
+        ...open("callout", kind, `${title} ${version}`),
         ...convert(body.lines, definitions),
         ...close("callout"),
       ],

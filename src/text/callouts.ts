@@ -22,8 +22,8 @@ const PAIRED: { open: RegExp; close: RegExp }[] = [
  * 1.2.0` changed, `--- 1.2.0` removed; a `---` without a version is a rule). Nautobot's settings
  * reference opens half its entries with one: read as text, "+++ 1.5.10." opened an answer.
  */
-export const MKDOCS_MARKER = String
-  .raw`(?:!!!|\?\?\?\+?)[ \t]*[\w-]+|(?:\+\+\+|\+\/-|---)[ \t]+v?\d[\w.-]*`;
+export const VERSION_MARK = String.raw`(?:\+\+\+|\+\/-|---)[ \t]+v?\d[\w.-]*`;
+export const MKDOCS_MARKER = String.raw`(?:!!!|\?\?\?\+?)[ \t]*[\w-]+|${VERSION_MARK}`;
 const MKDOCS_OPEN = new RegExp(`^(?:${MKDOCS_MARKER})`);
 const INDENTED = /^(?: {4}|\t)/;
 const HEADING = /^ {0,3}#{1,6}\s/;
