@@ -183,4 +183,23 @@ function survivePostgresWriteRace(): void {
       driverLog.warn("database connection closed mid-write: postgres.js error dropped");
     }
   });
+  // A connection attempt refused or reset while the database is cut off can also surface as a
+  // rejection nobody awaits (seen once in CI's partition check, with its proxy refusing:
+  // "Uncaught (in promise) Error: connect ECONNREFUSED", and the process ended). The queries
+  // waiting on that connection fail on their own path with the database unavailable (503); a
+  // rejection no caller awaits answers no one, so that one kind is logged and dropped.
+  globalThis.addEventListener("unhandledrejection", (event) => {
+    if (!isRefusedConnect(event.reason)) return;
+    event.preventDefault();
+    driverLog.warn("database connection attempt failed unawaited: dropped", {
+      error: String(event.reason),
+    });
+  });
+}
+
+/** A socket's failed connect to the database: refused, reset or timed out, `syscall` "connect". */
+function isRefusedConnect(error: unknown): boolean {
+  const e = error as { code?: unknown; syscall?: unknown } | null;
+  return e !== null && typeof e === "object" && e.syscall === "connect" &&
+    ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT"].includes(String(e.code));
 }
