@@ -37,3 +37,22 @@ Deno.test("ask: a flag the wiki never writes is not answered by a flag that shar
   assert.notEqual(absent!.coverage, "supported", JSON.stringify(absent));
   assert.equal(written!.coverage, "supported", JSON.stringify(written));
 });
+
+Deno.test("ask: a word in lower case that is not English and the wiki never writes is a name too", async () => {
+  const handbook = {
+    ...HANDBOOK,
+    "logging": "# Logging\n\n## Remote logging\n\nThe server can forward its log to a remote " +
+      "log server over TCP. Set `log_forward_address` to the remote server's address and port.\n",
+  };
+  const [syslog, plain, story] = await askHandbook(handbook, [
+    "How do I forward the server's log to a remote syslog server?",
+    "How do I forward the server's log to a remote log server?",
+    // English words the wiki does not use are the question's own words, not names.
+    "How do I forward the server's log to a remote log server on another continent?",
+  ]);
+  assert.notEqual(syslog!.coverage, "supported", JSON.stringify(syslog));
+  assert.match(syslog!.frontier.map((n) => n.note).join("\n"), /"syslog"/i);
+  assert.equal(plain!.coverage, "supported", JSON.stringify(plain));
+  assert.match(story!.answer, /log_forward_address/);
+  assert.equal(story!.coverage, "supported", JSON.stringify(story));
+});

@@ -77,3 +77,49 @@ Deno.test("search shows the section whose own heading names the question, not it
   const symptoms = await top("What are the symptoms of SELinux issues?");
   assert.equal(symptoms.section, "Troubleshooting > SELinux issues > Symptoms");
 });
+
+// An installation guide titled by what its steps do: its subsections' headings repeat the
+// title's verb ("Configuring …", "Configure NGINX").
+const httpServer = `# Configuring an HTTP Server
+
+## HTTP Server Installation
+
+Any HTTP server of your choosing is supported.
+
+### NGINX
+
+NGINX is a free, open source, high-performance HTTP server and reverse proxy and is by far the
+most popular choice.
+
+#### Install NGINX
+
+Begin by installing NGINX with your system's package manager.
+
+#### Configure NGINX
+
+Once NGINX is installed, copy the following configuration into
+\`/etc/nginx/sites-available/app.conf\` and point its \`proxy_pass\` at the application's port.
+
+#### Restart NGINX
+
+Restart the \`nginx\` service to use the new configuration.
+`;
+
+Deno.test("search shows the subsection whose heading names the question over its parent's lead", async () => {
+  await using db = await freshDb();
+  const { app, deps } = testApp(db);
+  await createWiki(db, { id: "ops", visibility: "public" });
+  await writePage(deps, { wikiId: "ops", path: "http-server", markdown: httpServer }, by);
+  const res = await app.request(
+    `/api/v1/public/wikis/ops/search?q=${
+      encodeURIComponent("How do I configure NGINX as the reverse proxy?")
+    }`,
+  );
+  const top = ((await res.json()) as Found).results[0]!;
+  // "configure" is the title's word too, yet it is what tells the step from the lead that
+  // says what NGINX is.
+  assert.equal(
+    top.section,
+    "Configuring an HTTP Server > HTTP Server Installation > NGINX > Configure NGINX",
+  );
+});

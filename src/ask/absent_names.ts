@@ -1,4 +1,5 @@
 import { contentTerms } from "../text/terms.ts";
+import { isEnglish } from "../text/english_words.ts";
 import type { AskRetrieval } from "../search/ask_retrieval.ts";
 import type { Passage } from "./passages.ts";
 import { asks, type Question, sentencesOf } from "./question.ts";
@@ -26,7 +27,10 @@ const GIVEN = /\b(?:besides|apart from|other than|except(?: for)?|aside from)\s+
  * command-line flag the question names (`--storage.tsdb.min-block-duration`) is a name too,
  * held only when a passage writes it whole: "What's the default value of the
  * --storage.tsdb.min-block-duration flag?" was answered with the backfilling tool's
- * `--max-block-duration` and read `supported`.
+ * `--max-block-duration` and read `supported`. A word in lower case is a name when English does
+ * not have it (`englishWords`): "How do I forward Nautobot's logs to a remote syslog server?" was
+ * answered with the installation metrics setting ("will send anonymized installation metrics")
+ * and read `supported`; so was "How do I deduplicate the samples …?" on docs that never say it.
  */
 export function absentNames(
   question: Question,
@@ -34,6 +38,8 @@ export function absentNames(
   terms: AskRetrieval["terms"],
   /** The content words the passages hold (`heldTerms`). */
   held: Set<string>,
+  /** English's words (`englishWords`): a lower-case word outside them is a name too. */
+  english?: ReadonlySet<string>,
 ): string[] {
   const asked = sentencesOf(question.text).filter(asks)
     .map((s) => s.slice(s.lastIndexOf(";") + 1).trim());
@@ -41,8 +47,10 @@ export function absentNames(
   for (const sentence of asked) {
     const words = [...sentence.matchAll(/\p{L}[\p{L}\p{N}'’-]*/gu)].slice(1);
     for (const m of words) {
-      if (!/^\p{Lu}/u.test(m[0]) || GIVEN.test(sentence.slice(0, m.index))) continue;
+      const capital = /^\p{Lu}/u.test(m[0]);
+      if ((!capital && !english) || GIVEN.test(sentence.slice(0, m.index))) continue;
       for (const [t, word] of contentTerms(m[0])) {
+        if (!capital && (word.length < 3 || isEnglish(english!, word))) continue;
         const lexemes = terms.filter((l) => word.startsWith(l.term));
         if (held.has(t) || lexemes.length === 0 || lexemes.some((l) => l.df > 0)) continue;
         names.push(word);

@@ -28,6 +28,7 @@ import { versionChangeNotes } from "./version_notes.ts";
 import type { Version } from "../versions/versions.ts";
 import { type QuestionPart, questionParts, unansweredParts, withoutParts } from "./parts.ts";
 import { absentNames } from "./absent_names.ts";
+import { englishWords } from "../text/english_words.ts";
 import type { UsageSource } from "../usage/record_usage.ts";
 
 type AskDeps = Pick<Deps, "db" | "embedder" | "log" | "config">;
@@ -154,7 +155,7 @@ async function assessParsed(
   // whose parts the wiki does not answer (`unansweredParts`).
   const limits = {
     weakCoverage: mode === "extractive" && coverage < WEAK_COVERAGE,
-    held: docs && absentNames(question, passages, terms, held).length > 0 ||
+    held: docs && absentNames(question, passages, terms, held, await englishWords()).length > 0 ||
       unanswered.length > 0,
   };
   const level = verdict === "supported" &&

@@ -271,10 +271,10 @@ const OWN_HEADING_SHARE = 0.8;
  * the title and its ancestors' headings in its heading text, so these are what tell a page's
  * sections apart.
  */
-function ownHeadingWords(d: RescoreFields, terms: Set<string>): number {
+function ownHeadingWords(d: RescoreFields, terms: Set<string>, withTitle = false): number {
   const own = d.heading_path.at(-1);
   if (own === undefined || own.trim() === d.title.trim()) return 0;
-  const title = new Set(contentWords(d.title));
+  const title = new Set(withTitle ? [] : contentWords(d.title));
   const held = new Set<string>();
   for (const token of own.split(/\s+/)) {
     const words = contentWords(token);
@@ -313,8 +313,13 @@ function ownHeadingFirst(
     for (let j = i + 1; j < depth && out[j]!.score >= OWN_HEADING_SHARE * out[i]!.score; j++) {
       const other = details.get(out[j]!.chunk_id);
       if (!other || other.text === null || other.page_id !== top.page_id) continue;
-      const held = ownHeadingWords(other, terms);
-      if (held > most) [best, most] = [j, held];
+      // A subsection of the best chunk's own section is compared with it on every word of its
+      // own heading, the title's too: "Configure NGINX" under "NGINX", for "How do I configure
+      // NGINX as the reverse proxy?", on a page titled "Configuring an HTTP Server".
+      const under = isUnder(other.heading_path, top.heading_path);
+      const held = ownHeadingWords(other, terms, under);
+      const mine = under ? ownHeadingWords(top, terms, true) : most;
+      if (held > Math.max(most, mine)) [best, most] = [j, held];
     }
     if (best < 0) continue;
     const [a, b] = [out[i]!, out[best]!];
@@ -322,6 +327,11 @@ function ownHeadingFirst(
     out[best] = { ...a, score: b.score };
   }
   return out;
+}
+
+/** Whether a heading path lies strictly under another (a subsection of its section). */
+function isUnder(path: string[], parent: string[]): boolean {
+  return path.length > parent.length && parent.every((h, i) => path[i] === h);
 }
 
 /** How close to the best chunk a chunk stating a default must score to take its place. */
