@@ -82,9 +82,12 @@ function candidatesIn(
   const named = subject !== null && subject.every((t) => qSet.has(t));
   const name = headingName(passage.section);
   const identifier = headingIdentifier(passage.section);
-  const namedBy = (name !== null && name.every((w) => question.names.includes(w)) &&
-    asksUnder(question, passage)) ||
+  const byName = name !== null && namesHeading(question, name) && asksUnder(question, passage);
+  const namedBy = byName ||
     (identifier !== null && holdsInOrder([...question.terms.keys()], identifier));
+  // How many words of its heading name what the question names: "Configure NGINX" (two) over
+  // "NGINX" (one) for "How do I configure NGINX as the reverse proxy?".
+  const namedWords = byName ? name!.length : namedBy ? identifier!.length : 0;
   const onNamedPage = topic !== null && sameTerms([...contentTerms(passage.title).keys()], topic);
   // The lead of the page the question's topic names says what the topic is.
   const lead = onNamedPage && !(passage.section ?? "").includes(" > ");
@@ -132,6 +135,7 @@ function candidatesIn(
         onNamedPage,
         named,
         namedBy,
+        namedWords,
       };
     },
   ).filter((c) => c.plain.length >= 15 && (topic === null || topic.some((t) => c.terms.has(t))));
@@ -158,8 +162,14 @@ export function scoreCandidates(qTerms: string[], candidates: Candidate[]) {
   // A sentence holding no word of the question is never an answer, whatever its bonuses (a
   // number where the question asks for an amount).
   let scored = all.some((c) => c.coverage > 0) ? all.filter((c) => c.coverage > 0) : all;
-  // A section named after a name the question holds ("Cursor") answers it.
-  const byName = scored.find((c) => c.namedBy);
+  // A section named after a name the question holds ("Cursor") answers it; of two, the one
+  // whose heading names more of the question.
+  const most = Math.max(0, ...scored.map((c) => c.namedWords));
+  // Its prose first: the sentence that announces a block brings it (`withContinuations`); a
+  // window of a long block alone is a fragment of it.
+  const named = scored.filter((c) => c.namedBy && c.namedWords === most);
+  const byName = named.find((c) => c.sentence.kind === "prose" && !("codeOf" in c.sentence)) ??
+    named[0];
   if (byName) scored = [byName, ...scored.filter((c) => c !== byName)];
   return { idf, covered, scored };
 }
@@ -180,6 +190,7 @@ export type Scored = {
   onNamedPage: boolean;
   named: boolean;
   namedBy: boolean;
+  namedWords: number;
   coverage: number;
   score: number;
 };
@@ -213,6 +224,19 @@ function asksUnder(question: Question, passage: Passage): boolean {
   if (parts.length <= 2) return true;
   return [parts.at(-2)!, passage.title].some((heading) =>
     [...contentTerms(heading).keys()].some((t) => question.terms.has(t))
+  );
+}
+
+/**
+ * Whether the question names a heading that is a name (`headingName`): each of its words is one
+ * of the question's capitalised words, or, for its first word only, a word the question holds in
+ * lower case. A heading in title case opens with a verb ("Configure NGINX", "Install NGINX") that
+ * a question writes in lower case ("How do I configure NGINX?").
+ */
+function namesHeading(question: Question, name: string[]): boolean {
+  return name.every((w, i) =>
+    question.names.includes(w) ||
+    (i === 0 && name.length > 1 && [...contentTerms(w).keys()].some((t) => question.terms.has(t)))
   );
 }
 

@@ -80,6 +80,24 @@ Deno.test("a long code block is split between its lines, each passage fenced", (
   assert.match(chunks.at(-1)!.text, /After the block\.$/);
 });
 
+Deno.test("a long code block with blank lines is one block: every passage fenced, indentation kept", () => {
+  // A configuration whose stanzas are separated by blank lines (NGINX's `location` blocks).
+  const stanzas = Array.from(
+    { length: 100 },
+    (_, i) => `    location /app${i}/ {\n        proxy_pass http://127.0.0.1:${8000 + i};\n    }`,
+  );
+  const chunks = chunkMarkdown(
+    `# Config\n\n\`\`\`nginx\nserver {\n${stanzas.join("\n\n")}\n}\n\`\`\`\n\nAfter the block.`,
+  );
+  assert.ok(chunks.length >= 2, `expected several passages, got ${chunks.length}`);
+  for (const c of chunks.filter((c) => c.text.includes("location"))) {
+    assert.match(c.text, /^```nginx\n/, c.text.slice(0, 80));
+    assert.match(c.text, /\n```(\n|$)/, "the fence is closed");
+    // A stanza after a blank line keeps its indentation.
+    assert.doesNotMatch(c.text, /(^|\n)location/, c.text.slice(0, 200));
+  }
+});
+
 Deno.test("a long list keeps one item a line across passages", () => {
   const items = Array.from({ length: 90 }, (_, i) => `- Item ${i} is about step ${i} of the job.`);
   const chunks = chunkMarkdown(`# Steps\n\n${items.join("\n")}`);

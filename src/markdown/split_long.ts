@@ -16,11 +16,44 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const TABLE_RULE = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 
 /**
- * Blocks of a text: runs of lines between blank lines. A code block with blank lines in it is
- * several blocks, as windows were always cut (the answer reads a code piece in its page whole).
+ * Blocks of a text: runs of lines between blank lines, and a fenced code block whole, its blank
+ * lines and its lines' indentation kept. Before, a code block with blank lines in it was several
+ * blocks, each trimmed: a window began in the middle of a configuration without its fence (its
+ * lines read as prose), and a line after a blank one lost its indentation (`server_name _;` out
+ * of its `server { … }` block).
  */
 function blocksOf(text: string): string[] {
-  return text.split(/\n\s*\n/).map((b) => b.trim()).filter(Boolean);
+  const blocks: string[] = [];
+  let lines: string[] = [];
+  let fence: string | null = null;
+  const flush = () => {
+    const block = lines.join("\n").trim();
+    if (block) blocks.push(block);
+    lines = [];
+  };
+  for (const line of text.split("\n")) {
+    if (fence !== null) {
+      lines.push(line);
+      if (closesFence(line, fence)) fence = null;
+      continue;
+    }
+    const open = FENCE.exec(line);
+    if (open) {
+      fence = open[1]!;
+      lines.push(line);
+      continue;
+    }
+    if (line.trim() === "") flush();
+    else lines.push(line);
+  }
+  flush();
+  return blocks;
+}
+
+/** Whether a line closes a code block opened by `fence` (the same character, at least as many). */
+function closesFence(line: string, fence: string): boolean {
+  const m = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line);
+  return m !== null && m[1]![0] === fence[0] && m[1]!.length >= fence.length;
 }
 
 /** A long block as units: its lines, with what a window must repeat around them. */

@@ -1,0 +1,84 @@
+import assert from "node:assert/strict";
+import { ask, docsWiki } from "./docs_wiki.ts";
+
+// An installation guide as MkDocs writes one: a tool's section ("NGINX") whose lead says what it
+// is, and steps as subsections ("Install NGINX", "Configure NGINX"), the configuration a long
+// block in tabs, with blank lines in it (eval/nautobot's installation/http-server, shortened).
+const location = (n: number) => [
+  `    location /app${n}/ {`,
+  `        proxy_pass http://127.0.0.1:800${n % 10};`,
+  "        proxy_set_header Host $host;",
+  "        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;",
+  "        proxy_set_header X-Forwarded-Proto $scheme;",
+  "    }",
+  "",
+];
+// Indented four spaces under its tab, as MkDocs writes it.
+const config = [
+  "server {",
+  "    listen 443 ssl http2 default_server;",
+  "",
+  "    server_name _;",
+  "",
+  "    ssl_certificate /etc/ssl/certs/app.crt;",
+  "    ssl_certificate_key /etc/ssl/private/app.key;",
+  "",
+  ...Array.from({ length: 12 }, (_, i) => location(i)).flat(),
+  "}",
+].map((l) => (l ? `    ${l}` : l)).join("\n");
+const httpServer = `# Configuring an HTTP Server
+
+## HTTP Server Installation
+
+Any HTTP server of your choosing is supported. Setup instructions for NGINX are provided here.
+
+### NGINX
+
+NGINX is a free, open source, high-performance HTTP server and reverse proxy and is by far the
+most popular choice.
+
+#### Install NGINX
+
+Begin by installing NGINX:
+
+\`\`\`no-highlight
+sudo apt install -y nginx
+\`\`\`
+
+#### Configure NGINX
+
+Once NGINX is installed, copy and paste the following NGINX configuration into
+\`/etc/nginx/sites-available/app.conf\`:
+
+=== "Ubuntu/Debian"
+    \`\`\`nginxconf
+${config}
+    \`\`\`
+
+=== "CentOS/RHEL"
+    \`\`\`nginxconf
+${config.replaceAll("/etc/ssl/", "/etc/pki/tls/")}
+    \`\`\`
+
+#### Restart NGINX
+
+Finally, restart the \`nginx\` service to use the new configuration.
+`;
+
+Deno.test("a how-to question naming a step's heading is answered from that step, its block whole", async () => {
+  const { db, app } = await docsWiki({ "installation/http-server": httpServer });
+  await using _db = db;
+  const answer = await ask(app, "docs", "How do I configure NGINX as the reverse proxy?");
+  // The step, not the lead that says what NGINX is.
+  assert.match(answer.citations[0]!.section ?? "", /> Configure NGINX$/, answer.answer);
+  assert.match(answer.answer, /^Once NGINX is installed, copy and paste/);
+  assert.ok(
+    answer.answer.indexOf("```nginxconf") < answer.answer.indexOf("free, open source") ||
+      !answer.answer.includes("free, open source"),
+    answer.answer,
+  );
+  // The configuration as written: opened by its fence, its lines' indentation kept after blank
+  // lines (the chunker used to trim each run of lines between blank ones).
+  assert.match(answer.answer, /```nginxconf\nserver \{\n {4}listen 443/);
+  assert.match(answer.answer, /\n\n {4}server_name _;\n/);
+});
