@@ -129,7 +129,7 @@ async function assessParsed(
   dropped: QuestionPart[] = [],
 ): Promise<Assessment> {
   const { passages, terms } = await retrievePassages(deps, wikiIds, question, versions, defaults);
-  const held = heldTerms(passages);
+  const held = heldTerms(question, passages);
   const unanswered = [...dropped, ...unansweredParts(questionParts(question), held)];
   const extractive = pickSentences(question, passages);
   const { evidence, coverage, docs, probability } = weigh(question, passages, terms, extractive);

@@ -7,7 +7,7 @@ import { pinnedTexts } from "../versions/version_pages.ts";
 import { selectPageMarkdown } from "./store.ts";
 import { contentTerms } from "../text/terms.ts";
 import { definesTopic, sameTerms } from "./topic.ts";
-import type { Question } from "./question.ts";
+import { type Question, withRelated } from "./question.ts";
 import { plainText, splitSentences } from "../text/sentences.ts";
 import { located } from "./locate.ts";
 
@@ -35,10 +35,16 @@ export type Passage = {
   version?: string;
 };
 
-/** The stems of the content words the passages hold: their titles, sections and texts. */
-export function heldTerms(passages: Passage[]): Set<string> {
-  return new Set(
-    passages.flatMap((p) => [...contentTerms(`${p.title} ${p.section ?? ""} ${p.text}`).keys()]),
+/**
+ * The stems of the content words the passages hold (their titles, sections and texts), and of
+ * the question's words they hold in a related form (`withRelated`).
+ */
+export function heldTerms(question: Question, passages: Passage[]): Set<string> {
+  return withRelated(
+    question,
+    new Set(
+      passages.flatMap((p) => [...contentTerms(`${p.title} ${p.section ?? ""} ${p.text}`).keys()]),
+    ),
   );
 }
 

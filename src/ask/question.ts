@@ -1,3 +1,4 @@
+import { relatedForm } from "../text/related_forms.ts";
 import { contentTerms, stem, STOPWORDS, tokenize } from "../text/terms.ts";
 import { asksForCode, asksForNumber } from "./sentence_kinds.ts";
 import { definitionTopic } from "./topic.ts";
@@ -24,6 +25,11 @@ export type Question = {
   terms: Map<string, string>;
   /** Adjacent word pairs, which a text may hold as one compound ("roll back" / "rollback"). */
   pairs: [string, string][];
+  /**
+   * Its content words' related nouns (`relatedForm`), stemmed, each with the stem of the word
+   * it stands for: a text saying "width" holds the "wide" of "How wide …?".
+   */
+  related: Map<string, string>;
   /**
    * The thing it names when it asks what something is ("How do tokens work?" → `token`):
    * its stemmed content words (`definitionTopic`), else null.
@@ -99,12 +105,32 @@ export function parseQuestion(text: string): Question {
     stems: words.map(stem),
     terms,
     pairs,
+    related: relatedOf(terms),
     topic,
     asked: topic ?? [...terms.keys()].filter((t) => !RELATIVE.has(t)),
     names: namesOf(read),
     numbers: words.filter((w) => /\d/.test(w)),
     wants: wantsOf(text),
   };
+}
+
+/** The stems of the related nouns of a question's content words, each to the word's stem. */
+function relatedOf(terms: Map<string, string>): Map<string, string> {
+  const related = new Map<string, string>();
+  for (const [term, word] of terms) {
+    const noun = relatedForm(word);
+    if (noun && !terms.has(stem(noun))) related.set(stem(noun), term);
+  }
+  return related;
+}
+
+/**
+ * `terms` with the question's words whose related form they hold ("width" holds "wide"), the
+ * same set.
+ */
+export function withRelated(question: Question, terms: Set<string>): Set<string> {
+  for (const [form, term] of question.related) if (terms.has(form)) terms.add(term);
+  return terms;
 }
 
 /** A question's sentences, as asked ("Our NAS is slow. How long does OCR get?"). */

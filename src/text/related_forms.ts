@@ -1,0 +1,75 @@
+/**
+ * Adjectives of size and the noun documentation names the dimension by: `…_UNIT_WIDTH` for
+ * "how wide", `height` for "how high". PostgreSQL's `english` Snowball stemmer gives each pair
+ * two lexemes, the light stemmer two stems. "long" and "length" are left out: "how long" asks
+ * for a duration.
+ */
+const ADJECTIVES: [string, string][] = [
+  ["wide", "width"],
+  ["broad", "breadth"],
+  ["high", "height"],
+  ["deep", "depth"],
+  ["strong", "strength"],
+];
+
+/**
+ * Verbs and the noun documentation names the setting or section by (`CHANGELOG_RETENTION` for
+ * "how long are changes retained"), each pair two Snowball lexemes and two light stems. Written
+ * by hand: WordNet's derivational pairs brought in common nouns of other senses ("add" and
+ * "addition", "form" and "formation") and lost more than they found (docs/retrieval.md,
+ * "Related forms in queries").
+ */
+const VERBS: [string, string][] = [
+  ["retain", "retention"],
+  ["maintain", "maintenance"],
+  ["store", "storage"],
+  ["fail", "failure"],
+  ["resolve", "resolution"],
+  ["permit", "permission"],
+  ["decide", "decision"],
+  ["extend", "extension"],
+  ["respond", "response"],
+  ["describe", "description"],
+  ["apply", "application"],
+  ["verify", "verification"],
+  ["notify", "notification"],
+  ["specify", "specification"],
+  ["expire", "expiry"],
+  ["recover", "recovery"],
+  ["discover", "discovery"],
+  ["subscribe", "subscription"],
+  ["define", "definition"],
+  ["consume", "consumption"],
+  ["revoke", "revocation"],
+  ["invoke", "invocation"],
+  ["deliver", "delivery"],
+  ["register", "registration"],
+  ["compose", "composition"],
+];
+
+/** A verb's inflections: "apply", "applies", "applied", "applying"; "permit", "permitted". */
+function inflections(verb: string): string[] {
+  if (/[^aeiou]y$/.test(verb)) {
+    const y = verb.slice(0, -1);
+    return [verb, `${y}ies`, `${y}ied`, `${verb}ing`];
+  }
+  const base = verb.endsWith("mit") ? `${verb}t` : verb.replace(/e$/, "");
+  return [verb, `${verb}s`, `${base}ed`, `${base}ing`];
+}
+
+let byWord: Map<string, string> | null = null;
+
+/**
+ * The noun related to an adjective or a verb that neither stemmer meets with it: "wide" gives
+ * "width", "retained" "retention", "applied" "application"; the word lower case, as `tokenize`
+ * gives it. An adjective only as it stands ("a higher priority" is no height), a verb in any of
+ * its inflections. Only that way: documentation names a setting by the noun where a question
+ * asks with the adjective or the verb; a noun in a question is most often the documentation's.
+ */
+export function relatedForm(word: string): string | null {
+  if (byWord === null) {
+    byWord = new Map(ADJECTIVES);
+    for (const [verb, noun] of VERBS) for (const w of inflections(verb)) byWord.set(w, noun);
+  }
+  return byWord.get(word) ?? null;
+}
