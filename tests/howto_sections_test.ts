@@ -82,3 +82,17 @@ Deno.test("a how-to question naming a step's heading is answered from that step,
   assert.match(answer.answer, /```nginxconf\nserver \{\n {4}listen 443/);
   assert.match(answer.answer, /\n\n {4}server_name _;\n/);
 });
+
+Deno.test("the Ask page shows a source's code block indented under a tab as the block, not a stray fence", async () => {
+  const { db, app } = await docsWiki({ "installation/http-server": httpServer });
+  await using _db = db;
+  const res = await app.request(
+    `/w/docs/-/ask?q=${encodeURIComponent("How do I configure NGINX as the reverse proxy?")}`,
+  );
+  assert.equal(res.status, 200);
+  const html = await res.text();
+  const sources = html.slice(html.indexOf("Sources"));
+  assert.match(sources, /<pre><code[^>]*>server \{\n {4}listen 443/);
+  // The closing fence, indented four spaces under its tab, closes the block.
+  assert.doesNotMatch(sources, /```/);
+});

@@ -166,7 +166,25 @@ function WriteLink(props: { note: Answer["frontier"][number]; wikiId: string; qu
  * a `!!! warning` line, a list's markers) where the answer above it did not.
  */
 function sourceHtml(quote: string, wikiId: string, path: string): string {
-  return renderMarkdown(quote, { wikiId, path, targets: new Map(), canCreate: false });
+  return renderMarkdown(inPlace(quote), { wikiId, path, targets: new Map(), canCreate: false });
+}
+
+/**
+ * A quote of a code block indented in its page (under an MkDocs tab, a list item, a callout)
+ * begins at its fence, its indentation before the quote: the lines after it keep theirs, and the
+ * closing fence, indented four spaces, read as one more line of code (a stray "```" under
+ * NGINX's configuration). The block's own indentation, the closing fence's, is taken from
+ * every line after the first, as the page's renderer takes it.
+ */
+function inPlace(quote: string): string {
+  const lines = quote.split("\n");
+  const close = /^( +)(`{3,}|~{3,})\s*$/.exec(lines.at(-1) ?? "");
+  if (lines.length < 2 || !/^(`{3,}|~{3,})/.test(lines[0]!) || !close) return quote;
+  const indent = close[1]!.length;
+  return [
+    lines[0]!,
+    ...lines.slice(1).map((l) => l.slice(Math.min(indent, /^ */.exec(l)![0].length))),
+  ].join("\n");
 }
 
 /**
