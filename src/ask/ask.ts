@@ -153,9 +153,12 @@ async function assessParsed(
   // A documentation answer to a question naming what the wiki never writes (`absentNames`)
   // is `partial`: SQuAD's paragraphs were not read for it. So is an answer to a question one of
   // whose parts the wiki does not answer (`unansweredParts`).
+  // English's words tell a lower-case name from a paraphrase; without them (a failed load),
+  // capitalised names only.
+  const english = docs ? await englishWords().catch(() => undefined) : undefined;
   const limits = {
     weakCoverage: mode === "extractive" && coverage < WEAK_COVERAGE,
-    held: docs && absentNames(question, passages, terms, held, await englishWords()).length > 0 ||
+    held: docs && absentNames(question, passages, terms, held, english).length > 0 ||
       unanswered.length > 0,
   };
   const level = verdict === "supported" &&

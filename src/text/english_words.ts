@@ -11,7 +11,11 @@
 let words: Promise<ReadonlySet<string>> | undefined;
 
 export function englishWords(): Promise<ReadonlySet<string>> {
-  words ??= load();
+  // A load that failed is tried again on the next call, not remembered.
+  words ??= load().catch((error) => {
+    words = undefined;
+    throw error;
+  });
   return words;
 }
 
