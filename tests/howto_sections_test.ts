@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ask, docsWiki } from "./docs_wiki.ts";
+import { ask, docsWiki, evalPages, search } from "./docs_wiki.ts";
 
 // An installation guide as MkDocs writes one: a tool's section ("NGINX") whose lead says what it
 // is, and steps as subsections ("Install NGINX", "Configure NGINX"), the configuration a long
@@ -95,4 +95,50 @@ Deno.test("the Ask page shows a source's code block indented under a tab as the 
   assert.match(sources, /<pre><code[^>]*>server \{\n {4}listen 443/);
   // The closing fence, indented four spaces under its tab, closes the block.
   assert.doesNotMatch(sources, /```/);
+});
+
+// A page titled with the word a section's heading shares with the question ("Workers"), whose
+// neighbouring sections repeat the question's words in their text.
+const services = `# Deploying the App: Web Service and Workers
+
+## Setup systemd
+
+### Background Services
+
+#### Celery Worker
+
+The Celery worker service consumes tasks from background task queues. To establish the \`systemd\`
+unit file for the Celery worker, copy the following into \`/etc/systemd/system/app-worker.service\`:
+
+\`\`\`ini
+[Service]
+ExecStart=/opt/app/bin/app-server celery worker --loglevel INFO
+\`\`\`
+
+#### Migrating to Celery from RQ
+
+Prior to migrating, stop the RQ worker service and disable its systemd unit. The Celery worker
+replaces the RQ worker for background tasks.
+
+#### Concurrent Celery and RQ Workers
+
+If you must run the Celery and RQ workers concurrently, also run the RQ worker service next to the
+Celery worker.
+`;
+
+Deno.test("a section whose heading the question names whole answers it, though the title holds one of its words", async () => {
+  // With other pages of the same docs (Nautobot's, Apache-2.0), so the words weigh as they do.
+  const nautobot = await evalPages("nautobot");
+  const others = ["installation/index", "configuration/index", "administration/celery-queues"];
+  const { db, app } = await docsWiki({
+    ...Object.fromEntries(others.map((path) => [path, nautobot[path]!])),
+    "installation/services": services,
+  });
+  await using _db = db;
+  const q = "How do I run the Celery worker as a systemd service?";
+  const [top] = await search(app, "docs", q);
+  assert.match(top!.section ?? "", /> Celery Worker$/);
+  const answer = await ask(app, "docs", q);
+  assert.match(answer.citations[0]!.section ?? "", /> Celery Worker$/, answer.answer);
+  assert.match(answer.answer, /app-server celery worker/);
 });

@@ -229,15 +229,20 @@ function asksUnder(question: Question, passage: Passage): boolean {
 
 /**
  * Whether the question names a heading that is a name (`headingName`): each of its words is one
- * of the question's capitalised words, or, for its first word only, a word the question holds in
- * lower case. A heading in title case opens with a verb ("Configure NGINX", "Install NGINX") that
- * a question writes in lower case ("How do I configure NGINX?").
+ * of the question's capitalised words, or, in a heading of several words one of which is, the
+ * same word written in lower case. A heading in title case joins a name with words a question
+ * writes in lower case: "Configure NGINX" for "How do I configure NGINX?", "Celery Worker" for
+ * "How do I run the Celery worker as a systemd service?". The word as written, not its stem:
+ * "API Versioning" is not named by "an older API version" (its subsection "API Version
+ * Deprecation Policy" answers); and a content word: "The Web UI" is not named by "… without
+ * anyone clicking in the web UI?".
  */
 function namesHeading(question: Question, name: string[]): boolean {
-  return name.every((w, i) =>
-    question.names.includes(w) ||
-    (i === 0 && name.length > 1 && [...contentTerms(w).keys()].some((t) => question.terms.has(t)))
-  );
+  const named = name.filter((w) => question.names.includes(w));
+  // The question's content words as written, lower case (`terms` maps each stem to its word).
+  const words = new Set(question.terms.values());
+  return named.length > 0 &&
+    name.every((w) => named.includes(w) || (name.length > 1 && words.has(w)));
 }
 
 /** A comment stating a default with a number: `timeoutSeconds: 20 # defaults to 10 seconds`. */

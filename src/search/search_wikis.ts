@@ -310,7 +310,7 @@ function ownHeadingFirst(
     if (!top || top.text === null || seen.has(top.page_id)) continue;
     seen.add(top.page_id);
     let best = -1;
-    let most = ownHeadingWords(top, terms);
+    let most = headingRank(top, terms, false);
     for (let j = i + 1; j < depth && out[j]!.score >= OWN_HEADING_SHARE * out[i]!.score; j++) {
       const other = details.get(out[j]!.chunk_id);
       if (!other || other.text === null || other.page_id !== top.page_id) continue;
@@ -318,8 +318,8 @@ function ownHeadingFirst(
       // own heading, the title's too: "Configure NGINX" under "NGINX", for "How do I configure
       // NGINX as the reverse proxy?", on a page titled "Configuring an HTTP Server".
       const under = isUnder(other.heading_path, top.heading_path);
-      const held = ownHeadingWords(other, terms, under);
-      const mine = under ? ownHeadingWords(top, terms, true) : most;
+      const held = headingRank(other, terms, under);
+      const mine = under ? headingRank(top, terms, true) : most;
       if (held > Math.max(most, mine)) [best, most] = [j, held];
     }
     if (best < 0) continue;
@@ -328,6 +328,30 @@ function ownHeadingFirst(
     out[best] = { ...a, score: b.score };
   }
   return out;
+}
+
+/**
+ * How a chunk's own heading ranks against its page's others for the query: one the query names
+ * whole (two content words or more, every one the query's, the title's words too: "Celery
+ * Worker" for "How do I run the Celery worker as a systemd service?" on a page titled "Deploying
+ * Nautobot: Web Service and Workers") above any it names in part, then by the words it holds
+ * (`ownHeadingWords`).
+ */
+function headingRank(d: RescoreFields, terms: Set<string>, withTitle: boolean): number {
+  return (namedWhole(d, terms) ? NAMED_WHOLE : 0) + ownHeadingWords(d, terms, withTitle);
+}
+
+/** Ranks a heading the query names whole above every other (`headingRank`). */
+const NAMED_WHOLE = 100;
+
+function namedWhole(d: RescoreFields, terms: Set<string>): boolean {
+  const own = d.heading_path.at(-1);
+  if (own === undefined || own.trim() === d.title.trim()) return false;
+  const words = contentWords(own);
+  if (words.length < 2) return false;
+  return isIdentifier(own.trim().replace(/^\W+|\W+$/g, ""))
+    ? holdsInOrder([...terms], words)
+    : words.every((w) => terms.has(w));
 }
 
 /** Whether a heading path lies strictly under another (a subsection of its section). */
