@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ask, docsWiki, search } from "./docs_wiki.ts";
+import { ask, docsWiki, evalPages, search } from "./docs_wiki.ts";
 
 // Reference documentation names a setting by its noun (`…_UNIT_WIDTH`, `…_RETENTION`); the
 // question asks with the adjective or the verb ("how wide", "retained"), which PostgreSQL's
@@ -59,4 +59,20 @@ Deno.test('search and ask meet "retained" with the setting named for its retenti
   const answer = await ask(app, "docs", question);
   assert.match(answer.answer, /90/);
   for (const n of answer.frontier) assert.doesNotMatch(n.note, /"retained"/);
+});
+
+// A setting switched on by its `…_ENABLED` name, among Nautobot's optional settings (eval/nautobot,
+// Apache-2.0), one of which shares the question's rarer word: `CELERY_WORKER_PROMETHEUS_PORTS`.
+Deno.test('search and ask meet "switched on" with the setting named ENABLED', async () => {
+  const nautobot = await evalPages("nautobot");
+  const { db, app } = await docsWiki({
+    "configuration/optional-settings": nautobot["configuration/optional-settings"]!,
+    "additional-features/prometheus-metrics": nautobot["additional-features/prometheus-metrics"]!,
+  });
+  await using _ = db;
+  const question = "Prometheus scraping /metrics gets nothing useful. What has to be switched on?";
+  const found = await search(app, "docs", question);
+  assert.match(found[0]?.section ?? "", /> METRICS_ENABLED$/);
+  const answer = await ask(app, "docs", question);
+  assert.match(answer.citations[0]?.section ?? "", /> METRICS_ENABLED$/, answer.answer);
 });

@@ -15,7 +15,7 @@ import {
   headingSubject,
   sameTerms,
 } from "./topic.ts";
-import { type Question, withCompounds } from "./question.ts";
+import { type Question, termsInOrder, withCompounds } from "./question.ts";
 import { rowLabel } from "../text/unit_markdown.ts";
 import { commentStart, locatedSentences } from "./located_sentences.ts";
 import { type PhrasalVerb, phrasalVerbs, withoutLoneVerbs } from "./phrasal.ts";
@@ -84,7 +84,7 @@ function candidatesIn(
   const identifier = headingIdentifier(passage.section);
   const byName = name !== null && namesHeading(question, name) && asksUnder(question, passage);
   const namedBy = byName ||
-    (identifier !== null && holdsInOrder([...question.terms.keys()], identifier));
+    (identifier !== null && holdsInOrder(termsInOrder(question), identifier));
   // How many words of its heading name what the question names: "Configure NGINX" (two) over
   // "NGINX" (one) for "How do I configure NGINX as the reverse proxy?".
   const namedWords = byName ? name!.length : namedBy ? identifier!.length : 0;

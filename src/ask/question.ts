@@ -1,4 +1,4 @@
-import { relatedForm } from "../text/related_forms.ts";
+import { phrasalForm, relatedForm } from "../text/related_forms.ts";
 import { contentTerms, stem, STOPWORDS, tokenize } from "../text/terms.ts";
 import { asksForCode, asksForNumber } from "./sentence_kinds.ts";
 import { definitionTopic } from "./topic.ts";
@@ -105,7 +105,7 @@ export function parseQuestion(text: string): Question {
     stems: words.map(stem),
     terms,
     pairs,
-    related: relatedOf(terms),
+    related: relatedOf(terms, pairs),
     topic,
     asked: topic ?? [...terms.keys()].filter((t) => !RELATIVE.has(t)),
     names: namesOf(read),
@@ -115,13 +115,30 @@ export function parseQuestion(text: string): Question {
 }
 
 /** The stems of the related nouns of a question's content words, each to the word's stem. */
-function relatedOf(terms: Map<string, string>): Map<string, string> {
+function relatedOf(terms: Map<string, string>, pairs: [string, string][]): Map<string, string> {
   const related = new Map<string, string>();
+  // A phrasal verb's one-word form stands for its verb: "enabled" holds "switched on".
+  for (const [verb, particle] of pairs) {
+    const form = phrasalForm(verb, particle);
+    if (form && !terms.has(stem(form))) related.set(stem(form), stem(verb));
+  }
   for (const [term, word] of terms) {
     const noun = relatedForm(word);
     if (noun && !terms.has(stem(noun))) related.set(stem(noun), term);
   }
   return related;
+}
+
+/**
+ * The question's content words in order, each followed by its related forms (`related`): "What
+ * has to be switched on?" names `METRICS_ENABLED` as "metrics … enabled" would.
+ */
+export function termsInOrder(question: Question): string[] {
+  const forms = [...question.related];
+  return [...question.terms.keys()].flatMap((t) => [
+    t,
+    ...forms.filter(([, term]) => term === t).map(([form]) => form),
+  ]);
 }
 
 /**

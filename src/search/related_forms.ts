@@ -1,5 +1,5 @@
-import { relatedForm } from "../text/related_forms.ts";
-import { contentTerms, stem } from "../text/terms.ts";
+import { phrasalForm, relatedForm } from "../text/related_forms.ts";
+import { contentTerms, stem, tokenize } from "../text/terms.ts";
 
 /**
  * The query's content words (`contentTerms`) with the stems of their related nouns
@@ -14,6 +14,12 @@ export function withRelatedTerms(query: string): Set<string> {
   for (const word of terms.values()) {
     const noun = relatedForm(word);
     if (noun) related.add(stem(noun));
+  }
+  // A phrasal verb's one-word form: "switched on" holds `enable` (`phrasalForm`).
+  const words = tokenize(query);
+  for (let i = 0; i + 1 < words.length; i++) {
+    const verb = phrasalForm(words[i]!, words[i + 1]!);
+    if (verb) related.add(stem(verb));
   }
   return related;
 }

@@ -73,3 +73,14 @@ export function relatedForm(word: string): string | null {
   }
   return byWord.get(word) ?? null;
 }
+
+/**
+ * A phrasal verb and the one verb documentation writes for it: "switched on" is what a setting
+ * `METRICS_ENABLED` does, "turn off" what `…_DISABLED` does. "Prometheus scraping /metrics gets
+ * nothing useful. What has to be switched on?" ranked the Prometheus ports setting over
+ * `METRICS_ENABLED`. `verb` and `particle` are adjacent words of a question, lower case.
+ */
+export function phrasalForm(verb: string, particle: string): string | null {
+  if (!/^(?:switch|turn)(?:es|s|ed|ing)?$/.test(verb)) return null;
+  return particle === "on" ? "enable" : particle === "off" ? "disable" : null;
+}
