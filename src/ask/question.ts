@@ -1,4 +1,4 @@
-import { phrasalForm, relatedForm } from "../text/related_forms.ts";
+import { relatedStems } from "../text/related_forms.ts";
 import { contentTerms, stem, STOPWORDS, tokenize } from "../text/terms.ts";
 import { asksForCode, asksForNumber } from "./sentence_kinds.ts";
 import { definitionTopic } from "./topic.ts";
@@ -26,8 +26,8 @@ export type Question = {
   /** Adjacent word pairs, which a text may hold as one compound ("roll back" / "rollback"). */
   pairs: [string, string][];
   /**
-   * Its content words' related nouns (`relatedForm`), stemmed, each with the stem of the word
-   * it stands for: a text saying "width" holds the "wide" of "How wide …?".
+   * Its words' related forms (`relatedStems`), stemmed, each with the stem of the word it stands
+   * for: a text saying "width" holds the "wide" of "How wide …?".
    */
   related: Map<string, string>;
   /**
@@ -105,28 +105,13 @@ export function parseQuestion(text: string): Question {
     stems: words.map(stem),
     terms,
     pairs,
-    related: relatedOf(terms, pairs),
+    related: relatedStems(terms, words),
     topic,
     asked: topic ?? [...terms.keys()].filter((t) => !RELATIVE.has(t)),
     names: namesOf(read),
     numbers: words.filter((w) => /\d/.test(w)),
     wants: wantsOf(text),
   };
-}
-
-/** The stems of the related nouns of a question's content words, each to the word's stem. */
-function relatedOf(terms: Map<string, string>, pairs: [string, string][]): Map<string, string> {
-  const related = new Map<string, string>();
-  // A phrasal verb's one-word form stands for its verb: "enabled" holds "switched on".
-  for (const [verb, particle] of pairs) {
-    const form = phrasalForm(verb, particle);
-    if (form && !terms.has(stem(form))) related.set(stem(form), stem(verb));
-  }
-  for (const [term, word] of terms) {
-    const noun = relatedForm(word);
-    if (noun && !terms.has(stem(noun))) related.set(stem(noun), term);
-  }
-  return related;
 }
 
 /**

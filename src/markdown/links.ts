@@ -1,4 +1,5 @@
 import { cleanPath, pathKey, relativeHref, resolveRelative } from "./paths.ts";
+import { closesFence, fenceOf } from "./fences.ts";
 
 /** A link from one page to another, as written in its markdown. */
 export type ParsedLink = {
@@ -139,16 +140,12 @@ export function maskCode(markdown: string): string {
   const lines = markdown.split("\n");
   let fence: string | null = null;
   const out = lines.map((line) => {
-    const open = /^ {0,3}(`{3,}|~{3,})/.exec(line);
     if (fence !== null) {
-      if (open && open[1]![0] === fence[0] && open[1]!.length >= fence.length) fence = null;
+      if (closesFence(line, fence)) fence = null;
       return " ".repeat(line.length);
     }
-    if (open) {
-      fence = open[1]!;
-      return " ".repeat(line.length);
-    }
-    return line;
+    fence = fenceOf(line);
+    return fence !== null ? " ".repeat(line.length) : line;
   }).join("\n");
   // A span may run over a line break: its newlines stay, so line numbers stay those of the text.
   // It never runs over a blank line (a paragraph, list or table ends there), and a backtick

@@ -1,3 +1,5 @@
+import { closesFence, fenceOf } from "./fences.ts";
+
 /**
  * Splits a long section into windows of at most about `maxWords` words. A section is cut
  * between its paragraphs (runs of lines between blank lines); a paragraph too long for one
@@ -12,7 +14,6 @@
 type Unit = { text: string; block: number; header?: string; footer?: string };
 
 const words = (text: string) => text.match(/\S+/g) ?? [];
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const TABLE_RULE = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 
 /**
@@ -37,9 +38,8 @@ function blocksOf(text: string): string[] {
       if (closesFence(line, fence)) fence = null;
       continue;
     }
-    const open = FENCE.exec(line);
-    if (open) {
-      fence = open[1]!;
+    fence = fenceOf(line);
+    if (fence !== null) {
       lines.push(line);
       continue;
     }
@@ -50,16 +50,12 @@ function blocksOf(text: string): string[] {
   return blocks;
 }
 
-/** Whether a line closes a code block opened by `fence` (the same character, at least as many). */
-function closesFence(line: string, fence: string): boolean {
-  const m = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line);
-  return m !== null && m[1]![0] === fence[0] && m[1]!.length >= fence.length;
-}
-
 /** A long block as units: its lines, with what a window must repeat around them. */
 function linesOf(block: string, id: number, maxWords: number): Unit[] {
   const lines = block.split("\n");
-  if (FENCE.test(lines[0]!) && lines.length > 2 && FENCE.test(lines[lines.length - 1]!)) {
+  if (
+    fenceOf(lines[0]!) !== null && lines.length > 2 && fenceOf(lines[lines.length - 1]!) !== null
+  ) {
     const header = lines[0]!, footer = lines[lines.length - 1]!;
     return lines.slice(1, -1).map((text) => ({ text, block: id, header, footer }));
   }
@@ -169,9 +165,9 @@ export function splitLongText(text: string, maxWords: number, overlapWords: numb
  */
 export function withoutRepeats(text: string): string[] {
   const lines = text.split("\n");
-  const closes = lines.length > 1 && FENCE.test(lines[lines.length - 1]!);
+  const closes = lines.length > 1 && fenceOf(lines[lines.length - 1]!) !== null;
   const table = lines.length > 2 && lines[0]!.includes("|") && TABLE_RULE.test(lines[1]!);
-  const opens = !table && FENCE.test(lines[0]!);
+  const opens = !table && fenceOf(lines[0]!) !== null;
   const head = table ? 2 : opens ? 1 : 0;
   const out: string[] = [];
   if (closes) out.push(lines.slice(0, -1).join("\n"));

@@ -13,11 +13,11 @@ import { BM25, CANDIDATES, fuse, lexicalWeight, storesVectors } from "./fusion.t
 import { lexicalTopK } from "./lexical_cache.ts";
 import { buildSnippet } from "./snippet.ts";
 import { withJoinedPairs } from "./joined_pairs.ts";
-import { withRelatedTerms } from "./related_forms.ts";
+import { relatedStems } from "../text/related_forms.ts";
 import { asksForDefault, statesDefault } from "./asks_default.ts";
 import { namedSettingFirst } from "./named_setting.ts";
 import { tradeFirst } from "./first_place.ts";
-import { contentTerms, holdsInOrder, isIdentifier } from "../text/terms.ts";
+import { contentTerms, holdsInOrder, isIdentifier, tokenize } from "../text/terms.ts";
 import {
   type ChunkCandidate,
   type ChunkHit,
@@ -503,7 +503,11 @@ export async function rankChunks(
 ): Promise<{ hits: RankedChunk[]; rows: Map<number, ChunkCandidate> }> {
   const versions = options.versions ?? new Map<string, Version>();
   const fused = await fusedChunks(deps, wikiIds, query, mode, options, versions);
-  const terms = mode === "vector" ? new Set<string>() : withRelatedTerms(query);
+  // The query's content words, and their related forms for re-scoring (`relatedStems`).
+  const content = contentTerms(query);
+  const terms = mode === "vector"
+    ? new Set<string>()
+    : new Set([...content.keys(), ...relatedStems(content, tokenize(query)).keys()]);
   const depth = Math.max(terms.size > 0 ? RESCORE_DEPTH : 0, options.texts ?? 0);
   // A version's chunks of revisions the live pages no longer have come with their rows.
   const overlay = new Map<number, ChunkCandidate>();

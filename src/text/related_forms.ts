@@ -1,3 +1,5 @@
+import { stem } from "./terms.ts";
+
 /**
  * Adjectives of size and the noun documentation names the dimension by: `…_UNIT_WIDTH` for
  * "how wide", `height` for "how high". PostgreSQL's `english` Snowball stemmer gives each pair
@@ -83,4 +85,29 @@ export function relatedForm(word: string): string | null {
 export function phrasalForm(verb: string, particle: string): string | null {
   if (!/^(?:switch|turn)(?:es|s|ed|ing)?$/.test(verb)) return null;
   return particle === "on" ? "enable" : particle === "off" ? "disable" : null;
+}
+
+/**
+ * The related forms of a text's words (`relatedForm`, `phrasalForm`), stemmed, each with the stem
+ * of the word it stands for; none the words hold already. `terms` are the text's content words
+ * (stem → word, `contentTerms`), `words` all its words in order (`tokenize`). What search's
+ * re-scoring reads besides the query's words ("How wide is a rack unit?" names
+ * `RACK_ELEVATION_DEFAULT_UNIT_WIDTH`, "What has to be switched on?" `METRICS_ENABLED`), and
+ * what `ask` counts a passage holding for the question's word; the lexical leg reads the query as
+ * written (docs/retrieval.md, "Related forms in queries").
+ */
+export function relatedStems(terms: Map<string, string>, words: string[]): Map<string, string> {
+  const related = new Map<string, string>();
+  const add = (form: string, term: string) => {
+    if (!terms.has(stem(form))) related.set(stem(form), term);
+  };
+  for (let i = 0; i + 1 < words.length; i++) {
+    const verb = phrasalForm(words[i]!, words[i + 1]!);
+    if (verb) add(verb, stem(words[i]!));
+  }
+  for (const [term, word] of terms) {
+    const noun = relatedForm(word);
+    if (noun) add(noun, term);
+  }
+  return related;
 }
