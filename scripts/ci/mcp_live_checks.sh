@@ -67,7 +67,18 @@ check() { # name, expected text, command...
   fi
 }
 
-cli=(deno run -A "$inspector" --cli --transport http)
+# The Inspector from its pinned tree where npm is at hand (scripts/ci/inspector/: package-lock.json,
+# vite held at 8.3.8), run by Deno from that folder's node_modules: `deno run npm:…` resolves the
+# Inspector's ranges afresh, and vite 8.4.0 lists an optional dependency the registry does not
+# have, which npm skips and Deno refuses.
+if command -v npm >/dev/null &&
+  cp scripts/ci/inspector/package.json scripts/ci/inspector/package-lock.json "$data/" &&
+  (cd "$data" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null 2>&1); then
+  cli=(env -C "$data" deno run -A node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js
+    --cli --transport http)
+else
+  cli=(deno run -A "$inspector" --cli --transport http)
+fi
 check "inspector lists the hub's tools" '"list_wikis"' "${cli[@]}" "$base/mcp/hub/" --method tools/list
 check "inspector calls list_wikis on the hub" '"id": "docs"' "${cli[@]}" "$base/mcp/hub" --method tools/call --tool-name list_wikis
 check "inspector searches /mcp/w/docs/" '"page":' "${cli[@]}" "$base/mcp/w/docs/" --method tools/call --tool-name search --tool-arg query=tokens
