@@ -1660,3 +1660,31 @@ Deno.test("a reference entry the question names is supported although the questi
   );
   assert.notEqual(near.coverage, "supported", near.answer);
 });
+
+Deno.test("an answer the wiki does not give names the closest sections, each a link to its place", async () => {
+  const { db, app } = await docsWiki(await evalPages("nautobot"));
+  await using _db = db;
+  // Search ranks the setting first; the story's words ("forever", "200k", "speed") are not the
+  // setting's, so the answer stays under its bar. It named the closest pages by title alone,
+  // "Optional Configuration Settings": a page of a hundred settings.
+  const answer = await ask(
+    app,
+    "docs",
+    "The prefix list page takes forever to load since we imported 200k prefixes. Anything to " +
+      "speed it up?",
+  );
+  assert.equal(answer.coverage, "unsupported", answer.answer);
+  assert.deepEqual(answer.citations, []);
+  const link =
+    /The closest sections are \[Optional Configuration Settings › DISABLE_PREFIX_LIST_HIERARCHY\]\((http[^)]+)#([^)]+)\)/
+      .exec(answer.answer);
+  assert.ok(link, answer.answer);
+  // The link's anchor is the one the rendered page gives the setting's heading.
+  const page = await app.request(new URL(link[1]!).pathname);
+  assert.match(await page.text(), new RegExp(`id="${link[2]}"`));
+  // The Ask page shows the links, and does not call an answer that quotes nothing "quoted".
+  const shown = await (await app.request(`/w/docs/-/ask?q=${encodeURIComponent(answer.question)}`))
+    .text();
+  assert.match(shown, /<a href="[^"]*#disable_prefix_list_hierarchy"/);
+  assert.doesNotMatch(shown, /quoted from the pages/);
+});

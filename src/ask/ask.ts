@@ -307,7 +307,7 @@ function extractiveDraft(
   const answer = picks.length > 0
     ? composeAnswer(picks.map((p) => ({ ...p, from: p.passage.pageId })))
     : passages.length > 0
-    ? `The wiki does not answer this. The closest pages are ${closest(passages)}.`
+    ? `The wiki does not answer this. The closest sections are ${closest(passages)}.`
     : "The wiki has nothing on this.";
   return {
     answer,
@@ -345,8 +345,21 @@ function renumber(answer: string, citedPassages: number[]): string {
   });
 }
 
+/**
+ * Where the best three passages stand, as links: a section by its page's title and its own
+ * heading ("Optional Configuration Settings › DISABLE_PREFIX_LIST_HIERARCHY"), a page's lead by
+ * its title. On a reference page of a hundred settings the title alone pointed nowhere: "The
+ * prefix list page takes forever to load since we imported 200k prefixes. Anything to speed it
+ * up?" named "Optional Configuration Settings" where search had ranked the setting's section first.
+ */
 function closest(passages: Passage[]): string {
-  return [...new Set(passages.slice(0, 3).map((p) => `"${p.title}"`))].join(", ");
+  const places = new Map<string, string>();
+  for (const p of passages.slice(0, 3)) {
+    const heading = p.section?.split(" > ").at(-1)?.trim();
+    const name = heading && heading !== p.title ? `${p.title} › ${heading}` : p.title;
+    places.set(p.url, `[${name.replace(/[\\[\]]/g, "\\$&")}](${p.url})`);
+  }
+  return [...places.values()].join(", ");
 }
 
 function dedupe(notes: FrontierNote[]): FrontierNote[] {

@@ -91,7 +91,7 @@ export function AnswerView(
       <h2 id="answer-heading">{answer.question}</h2>
       <p class={`coverage ${answer.coverage}`}>
         <strong>{COVERAGE[answer.coverage]}</strong>
-        {answer.mode === "extractive" && " · quoted from the pages"}
+        {answer.mode === "extractive" && answer.citations.length > 0 && " · quoted from the pages"}
       </p>
       <div
         class="answer-text"
