@@ -1688,3 +1688,17 @@ Deno.test("an answer the wiki does not give names the closest sections, each a l
   assert.match(shown, /<a href="[^"]*#disable_prefix_list_hierarchy"/);
   assert.doesNotMatch(shown, /quoted from the pages/);
 });
+
+Deno.test("a setting's old name the question writes finds the section that writes it whole", async () => {
+  const { db, app } = await docsWiki(await evalPages("nautobot"));
+  await using _db = db;
+  // The lexical leg reads `CORS_ORIGIN_WHITELIST` as "cors", "origin", "whitelist": the next
+  // section, whose old name is `CORS_ORIGIN_REGEX_WHITELIST`, holds them all and is shorter.
+  const question =
+    "Our old config still has CORS_ORIGIN_WHITELIST in it from years ago. Does that still do anything?";
+  const top = (await search(app, "docs", question))[0]!;
+  assert.equal(top.section, "Optional Configuration Settings > CORS_ALLOWED_ORIGINS");
+  const answer = await ask(app, "docs", question);
+  assert.equal(answer.citations[0]?.section, top.section, answer.answer);
+  assert.match(answer.answer, /`CORS_ORIGIN_WHITELIST`, which still works as an alias/);
+});

@@ -16,6 +16,7 @@ import { withJoinedPairs } from "./joined_pairs.ts";
 import { relatedStems } from "../text/related_forms.ts";
 import { asksForDefault, statesDefault } from "./asks_default.ts";
 import { namedSettingFirst } from "./named_setting.ts";
+import { writtenNameFirst } from "./written_name.ts";
 import { tradeFirst } from "./first_place.ts";
 import { contentTerms, holdsInOrder, isIdentifier, tokenize } from "../text/terms.ts";
 import {
@@ -541,15 +542,20 @@ export async function rankChunks(
     .sort((a, b) => a.exact! - b.exact!);
   const hits: RankedChunk[] = [];
   const ranked = terms.size > 0
-    ? defaultFirst(
-      namedSettingFirst(
-        ownHeadingFirst(rescore(fused, rows, terms), rows, terms),
+    ? writtenNameFirst(
+      defaultFirst(
+        namedSettingFirst(
+          ownHeadingFirst(rescore(fused, rows, terms), rows, terms),
+          rows,
+          query,
+          RESCORE_DEPTH,
+        ),
         rows,
         query,
-        RESCORE_DEPTH,
       ),
       rows,
       query,
+      RESCORE_DEPTH,
     )
     : fused;
   for (const hit of ranked) {
