@@ -1702,3 +1702,17 @@ Deno.test("a setting's old name the question writes finds the section that write
   assert.equal(answer.citations[0]?.section, top.section, answer.answer);
   assert.match(answer.answer, /`CORS_ORIGIN_WHITELIST`, which still works as an alias/);
 });
+
+Deno.test("an issue's number is no amount: the setting's default answers how many", async () => {
+  const { db, app } = await docsWiki(await evalPages("nautobot"));
+  await using _db = db;
+  // Search ranks `NAUTOBOT_UWSGI_PROCESSES` first; "More details can be found in issue #3779." on
+  // the Prometheus page read as holding the amount asked, and its paragraph was the answer.
+  const answer = await ask(
+    app,
+    "docs",
+    "How many uWSGI worker processes does the Docker container start by default?",
+  );
+  assert.match(answer.citations[0]?.section ?? "", /`NAUTOBOT_UWSGI_PROCESSES`$/, answer.answer);
+  assert.match(answer.answer, /Default: `3`/);
+});

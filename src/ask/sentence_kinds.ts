@@ -84,8 +84,14 @@ export function asksForNumber(question: string): boolean {
     .test(question);
 }
 
-/** Whether a sentence states an amount: a digit, a number word, or "an hour", "a day"… */
+/**
+ * Whether a sentence states an amount: a number, a number word, or "an hour", "a day"… A number
+ * is read from its first digit, which no letter, digit, `/`, `_` or `#` comes right before: an
+ * issue's number ("More details can be found in issue #3779") is no amount, and a sentence saying
+ * so answered "How many uWSGI worker processes does the Docker container start by default?" over
+ * the setting's "Default: `3`".
+ */
 export function holdsNumber(sentence: string): boolean {
-  return /(?<![\p{L}/_])\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozens?|half|quarter|twice|(?:an?|per|each|every) (?:second|minute|hour|day|week|month|year|decade|century))\b/iu
+  return /(?<![\p{L}\d/_#])\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozens?|half|quarter|twice|(?:an?|per|each|every) (?:second|minute|hour|day|week|month|year|decade|century))\b/iu
     .test(sentence);
 }
