@@ -132,17 +132,25 @@ export function rowLabel(row: string, markdown: string, start: number): string {
   return DESCRIBES.test(label) ? "" : label;
 }
 
-/** A cell as inline markdown: HTML tags and link syntax dropped, code spans kept. */
+/**
+ * A cell as inline markdown: HTML tags, link syntax and emphasis dropped, code spans kept as
+ * written. What is inside a code span is code: the emphasis rule read `site__name__in` in
+ * "`{"site__name__in":  ["HQ"]}`" as "site", bold "name", "in", and the answer said
+ * `sitenamein`.
+ */
 function cleanCell(cell: string): string {
-  return cell.replace(/<br\s*\/?>/gi, " ")
+  const spans: string[] = [];
+  const masked = cell.replace(/\\\|/g, "|")
+    .replace(/(`+)[\s\S]*?[^`]\1(?!`)/g, (span) => `\u0000${spans.push(span) - 1}\u0000`);
+  return masked.replace(/<br\s*\/?>/gi, " ")
     .replace(/<\/?(?:a|abbr|b|br|code|div|em|i|img|kbd|p|span|strong|sub|sup|u)\b[^>]*>/gi, "")
     .replace(/\[\[([^\]|#]*)(?:#([^\]|]*))?(?:\|([^\]]*))?\]\]/g, (_m, t, s, l) => l ?? s ?? t)
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/\\\|/g, "|")
     .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, "$2")
     .replace(/(^|[^\w*`])[*_](?=\S)([^*_`]*?\S)[*_](?!\w)/g, "$1$2")
     .replace(/\s+/g, " ")
-    .trim();
+    .trim()
+    .replace(/\u0000(\d+)\u0000/g, (_m, i) => spans[Number(i)]!);
 }
 
 /** A bare name or value reads as code: `403`, `rejectStatusCode`, `--log.level`. */

@@ -79,3 +79,12 @@ Deno.test("a one-word lower-case name in a column of names is code, not a capita
     /^Never —/,
   );
 });
+
+Deno.test("a table row's code spans stay as written: underscores are code, not emphasis", () => {
+  const table = "| Permission | Description |\n|---|---|\n" +
+    '| `{\'dcim.view_device\': {"site__name__in":  ["HQ"]}}` | Users can view __all__ devices in HQ |\n';
+  assert.equal(
+    unit(table, "row"),
+    '`{\'dcim.view_device\': {"site__name__in":  ["HQ"]}}` — Users can view all devices in HQ.',
+  );
+});
