@@ -141,7 +141,7 @@ export function rowLabel(row: string, markdown: string, start: number): string {
 function cleanCell(cell: string): string {
   const spans: string[] = [];
   const masked = cell.replace(/\\\|/g, "|")
-    .replace(/(`+)[\s\S]*?[^`]\1(?!`)/g, (span) => `\u0000${spans.push(span) - 1}\u0000`);
+    .replace(/(`+)[\s\S]*?[^`]\1(?!`)/g, (span) => `\uE000${spans.push(span) - 1}\uE000`);
   return masked.replace(/<br\s*\/?>/gi, " ")
     .replace(/<\/?(?:a|abbr|b|br|code|div|em|i|img|kbd|p|span|strong|sub|sup|u)\b[^>]*>/gi, "")
     .replace(/\[\[([^\]|#]*)(?:#([^\]|]*))?(?:\|([^\]]*))?\]\]/g, (_m, t, s, l) => l ?? s ?? t)
@@ -150,7 +150,7 @@ function cleanCell(cell: string): string {
     .replace(/(^|[^\w*`])[*_](?=\S)([^*_`]*?\S)[*_](?!\w)/g, "$1$2")
     .replace(/\s+/g, " ")
     .trim()
-    .replace(/\u0000(\d+)\u0000/g, (_m, i) => spans[Number(i)]!);
+    .replace(/\uE000(\d+)\uE000/g, (m, i) => spans[Number(i)] ?? m);
 }
 
 /** A bare name or value reads as code: `403`, `rejectStatusCode`, `--log.level`. */
