@@ -1716,3 +1716,18 @@ Deno.test("an issue's number is no amount: the setting's default answers how man
   assert.match(answer.citations[0]?.section ?? "", /`NAUTOBOT_UWSGI_PROCESSES`$/, answer.answer);
   assert.match(answer.answer, /Default: `3`/);
 });
+
+Deno.test("the closest sections' links hold when a path has parentheses and a heading brackets", async () => {
+  const answer = await askPage(
+    "Setup (legacy)",
+    "# Setup (legacy)\n\n## Ports [v2]\n\nThe agent talks to the server on port 9000.",
+    "Which port does the agent use to reach the kangaroo enclosure on weekends?",
+  );
+  assert.equal(answer.coverage, "unsupported", answer.answer);
+  assert.ok(
+    answer.answer.includes(
+      "[Setup (legacy) › Ports \\[v2\\]](http://wiki.test/w/docs/Setup%20%28legacy%29#ports-v2)",
+    ),
+    answer.answer,
+  );
+});

@@ -357,7 +357,9 @@ function closest(passages: Passage[]): string {
   for (const p of passages.slice(0, 3)) {
     const heading = p.section?.split(" > ").at(-1)?.trim();
     const name = heading && heading !== p.title ? `${p.title} › ${heading}` : p.title;
-    places.set(p.url, `[${name.replace(/[\\[\]]/g, "\\$&")}](${p.url})`);
+    // A link's text escapes its brackets; its address, the parentheses a page's path may hold.
+    const url = p.url.replace(/\(/g, "%28").replace(/\)/g, "%29");
+    places.set(p.url, `[${name.replace(/[\\[\]]/g, "\\$&")}](${url})`);
   }
   return [...places.values()].join(", ");
 }
