@@ -77,6 +77,13 @@ Deno.test("a viewer reads, searches and asks a space over the web, REST and MCP,
   });
   assert.equal(put.status, 403);
   assert.match((await put.json()).detail, /You can read "handbook" but not change it/);
+  // A sync writes the Git folder's pages over the space's: the web's Sync now needs a writer.
+  const sync = await app.request("/api/v1/spaces/handbook/sync", {
+    method: "POST",
+    headers: bearer,
+  });
+  assert.equal(sync.status, 403);
+  assert.match((await sync.json()).detail, /You can read "handbook" but not change it/);
   const save = await vi.submit("/w/handbook/-/edit/Runbook", {
     markdown: "# Runbook\n\nGone.\n",
     base_revision: "1",

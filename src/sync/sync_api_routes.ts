@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { json, problems, wikiIdParam } from "../kit/rest/schemas.ts";
 import { auditedSpace } from "../audit/record_audit.ts";
-import { authorize } from "../access/access_policy.ts";
+import { authorize, type Need } from "../access/access_policy.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { timeout } from "../http/request_timeout.ts";
@@ -47,10 +47,9 @@ const jobSchema = z.object({
 
 const security = [{ bearer: [] }];
 
-/** The space `id` names, if the caller's token reaches it (as an admin when `admin`). */
-async function requireSpace(deps: Deps, c: Context, id: string, admin: boolean): Promise<string> {
-  const need = admin ? "admin" : "read";
-  const purpose = admin ? "change its sync" : undefined;
+/** The space `id` names, if the caller's token reaches it for `need`. */
+async function requireSpace(deps: Deps, c: Context, id: string, need: Need): Promise<string> {
+  const purpose = need === "admin" ? "change its sync" : undefined;
   const access = await authorize(deps, c.get("credential"), id, need, "rest", purpose);
   return auditedSpace(c, access.wiki.id);
 }
@@ -83,7 +82,7 @@ function connectionRoutes(app: OpenAPIHono, deps: Deps): void {
       },
     }),
     async (c) => {
-      const wikiId = await requireSpace(deps, c, c.req.valid("param").id, false);
+      const wikiId = await requireSpace(deps, c, c.req.valid("param").id, "read");
       const row = await selectGitSource(deps.db, wikiId);
       if (!row) throw notConnected(wikiId);
       const jobs = await selectRecentSyncJobs(deps.db, wikiId);
@@ -113,7 +112,7 @@ function connectionRoutes(app: OpenAPIHono, deps: Deps): void {
       },
     }),
     async (c) => {
-      const wikiId = await requireSpace(deps, c, c.req.valid("param").id, true);
+      const wikiId = await requireSpace(deps, c, c.req.valid("param").id, "admin");
       const out = await connectGitSource(deps, wikiId, c.req.valid("json"));
       return out.created
         ? c.json({ ...out.status, webhook_secret: out.webhookSecret! }, 201)
@@ -133,7 +132,7 @@ function connectionRoutes(app: OpenAPIHono, deps: Deps): void {
       responses: { 204: { description: "Disconnected" }, ...problems(401, 403, 404) },
     }),
     async (c) => {
-      const wikiId = await requireSpace(deps, c, c.req.valid("param").id, true);
+      const wikiId = await requireSpace(deps, c, c.req.valid("param").id, "admin");
       await disconnectGitSource(deps, wikiId);
       return c.body(null, 204);
     },
@@ -158,7 +157,7 @@ function syncNowRoutes(app: OpenAPIHono, deps: Deps): void {
       },
     }),
     async (c) => {
-      const wikiId = await requireSpace(deps, c, c.req.valid("param").id, true);
+      const wikiId = await requireSpace(deps, c, c.req.valid("param").id, "admin");
       return c.json({ webhook_secret: await rotateWebhookSecret(deps, wikiId) }, 200);
     },
   );
@@ -171,19 +170,23 @@ function syncNowRoutes(app: OpenAPIHono, deps: Deps): void {
       tags: ["Git sync"],
       summary: "Sync the space now",
       description: "Queues a sync and runs it in this request: 200 with the job as it ended. " +
-        "When another process is already syncing the space, 202 with that job.",
+        "When a sync of the space is already running, 202 with the job queued behind it. " +
+        "Needs a role that writes the space (a viewer may not).",
       security,
       // The sync runs in the request: it gets an import's time, not a page read's.
       middleware: [timeout({ ms: deps.config.timeouts.importMs, log: deps.log })],
       request: { params: wikiIdParam },
       responses: {
         200: json(jobSchema, "The sync ran"),
-        202: json(jobSchema, "A sync of the space is already running elsewhere"),
+        202: json(
+          jobSchema,
+          "A sync of the space is already running; this one is queued behind it",
+        ),
         ...problems(401, 403, 404, 422),
       },
     }),
     async (c) => {
-      const wikiId = await requireSpace(deps, c, c.req.valid("param").id, false);
+      const wikiId = await requireSpace(deps, c, c.req.valid("param").id, "write");
       if (!await selectGitSource(deps.db, wikiId)) throw notConnected(wikiId);
       const queued = await enqueueSyncJob(deps.db, wikiId, "manual");
       const ran = await runSyncJob(deps, owner, { jobId: queued.id });
