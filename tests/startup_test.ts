@@ -74,6 +74,8 @@ Deno.test("REST answers CORS for token-bearing calls: any origin, no credentials
   assert.equal(preflight.headers.get("access-control-allow-origin"), "*");
   assert.equal(preflight.headers.get("access-control-allow-credentials"), null);
   assert.match(preflight.headers.get("access-control-allow-methods") ?? "", /PUT/);
+  // A version's settings change by PATCH (`PATCH /spaces/{id}/versions`), from a browser too.
+  assert.match(preflight.headers.get("access-control-allow-methods") ?? "", /PATCH/);
   assert.match(preflight.headers.get("access-control-allow-headers") ?? "", /Authorization/i);
   assert.match(preflight.headers.get("access-control-allow-headers") ?? "", /If-Match/i);
 

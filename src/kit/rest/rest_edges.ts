@@ -24,7 +24,7 @@ export const IMPORT_BODY_LIMIT = 100 * 1024 * 1024;
 export function restCors(): MiddlewareHandler {
   return cors({
     origin: "*",
-    allowMethods: ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"],
+    allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
     allowHeaders: ["Authorization", "Content-Type", "Accept", "If-Match", "If-None-Match"],
     exposeHeaders: [
       "Retry-After",
