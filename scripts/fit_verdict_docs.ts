@@ -14,7 +14,7 @@
  *   EVAL_DUMP_PASSAGES=1 deno task eval eval/guide --ask --pages docs/guide --features guide.jsonl
  *   deno run --allow-read scripts/fit_verdict_docs.ts docsqa-dev.jsonl woodpecker.jsonl \
  *     nats.jsonl rollouts.jsonl paperless.jsonl nautobot.jsonl guide.jsonl \
- *     [--inputs logit,entryNamed] [--precision 0.9] [--unanswerable 0.85] [--single]
+ *     [--inputs logit,entryNamed] [--precision 0.9] [--unanswerable 0.85] [--single] [--sweep]
  *
  * The bar is the lowest from which on `supported` holds the stated precision and flags the
  * stated share of unanswerable questions, and no fewer of them than the SQuAD probability at
@@ -228,6 +228,18 @@ console.log(
   DOCS_INPUTS.map((f, j) => `${f} ${model.w[j]!.toFixed(3)}`).join(", "),
   `bias ${model.b.toFixed(3)}`,
 );
+
+if (Deno.args.includes("--sweep")) {
+  // The model fitted on all sets at other bars: each set's answerable / unanswerable flagged
+  // (docs/answers.md, "Twenty-fifth session": the bar at the issue's own floors).
+  for (let t = 0.3; t <= 0.56 + 1e-9; t += 0.02) {
+    const cells = sets.map((s) => {
+      const f = figures(model, t, all.filter((r) => r.set === s));
+      return `${s} ${f3(f.answerable)} / ${isNaN(f.unanswerable) ? "-" : f3(f.unanswerable)}`;
+    });
+    console.log(`bar ${t.toFixed(2)}: ${cells.join(", ")}`);
+  }
+}
 
 if (Deno.args.includes("--single")) {
   // Each input alone: its ROC AUC on each labelled set (above 0.5: larger means answerable).

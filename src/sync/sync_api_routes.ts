@@ -16,7 +16,7 @@ import {
   syncStatusOf,
 } from "./connect_source.ts";
 import type { SyncJobRow } from "./git_source.ts";
-import { processOwner, runSyncJob } from "./sync_jobs.ts";
+import { processOwner, SYNC_NOW_NEED, syncNow } from "./sync_jobs.ts";
 import { verifyWebhook } from "./webhook_signature.ts";
 import { enqueueSyncJob, selectGitSource, selectRecentSyncJobs } from "./mod.ts";
 
@@ -186,10 +186,8 @@ function syncNowRoutes(app: OpenAPIHono, deps: Deps): void {
       },
     }),
     async (c) => {
-      const wikiId = await requireSpace(deps, c, c.req.valid("param").id, "write");
-      if (!await selectGitSource(deps.db, wikiId)) throw notConnected(wikiId);
-      const queued = await enqueueSyncJob(deps.db, wikiId, "manual");
-      const ran = await runSyncJob(deps, owner, { jobId: queued.id });
+      const wikiId = await requireSpace(deps, c, c.req.valid("param").id, SYNC_NOW_NEED);
+      const { queued, ran } = await syncNow(deps, owner, wikiId);
       return ran ? c.json(jobOf(ran), 200) : c.json(jobOf(queued), 202);
     },
   );

@@ -1,13 +1,39 @@
+import type { Need } from "../access/access_policy.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { notConnected } from "./connect_source.ts";
 import { type SyncOptions, syncSpace } from "./run_sync.ts";
 import {
   claimSyncJob,
+  enqueueSyncJob,
   finishSyncJob,
   renewSyncLease,
+  selectGitSource,
   selectSyncJob,
   type SyncJobRow,
 } from "./store.ts";
+
+/**
+ * What starting a sync needs of the caller, on every surface (the app's Sync now and
+ * `POST /api/v1/spaces/{id}/sync`): a role that writes the space, since a sync writes the Git
+ * folder's pages over the space's. A viewer may read the sync's state, not start one.
+ */
+export const SYNC_NOW_NEED: Need = "write";
+
+/**
+ * Sync now: queues a manual sync of a connected space and runs it in this request. `ran` is the
+ * job as it ended; null when another sync of the space holds the lease, and `queued` then waits
+ * behind it. Not connected: `notConnected`.
+ */
+export async function syncNow(
+  deps: Pick<Deps, "db" | "embedder" | "log" | "config">,
+  owner: string,
+  wikiId: string,
+): Promise<{ queued: SyncJobRow; ran: SyncJobRow | null }> {
+  if (!await selectGitSource(deps.db, wikiId)) throw notConnected(wikiId);
+  const queued = await enqueueSyncJob(deps.db, wikiId, "manual");
+  return { queued, ran: await runSyncJob(deps, owner, { jobId: queued.id }) };
+}
 
 /** A job claimed this many times without finishing (its processes died) is given up. */
 const MAX_ATTEMPTS = 3;

@@ -13,9 +13,9 @@ import {
   rotateWebhookSecret,
   syncStatusOf,
 } from "./connect_source.ts";
-import { processOwner, runSyncJob } from "./sync_jobs.ts";
+import { processOwner, SYNC_NOW_NEED, syncNow } from "./sync_jobs.ts";
 import { type SyncForm, SyncPage } from "./sync_page.tsx";
-import { enqueueSyncJob, selectGitSource, selectRecentSyncJobs } from "./mod.ts";
+import { selectGitSource, selectRecentSyncJobs } from "./mod.ts";
 
 /**
  * The web side of Git sync at `/w/<id>/-/sync` (owners and admins): connect or change the
@@ -36,13 +36,9 @@ export function syncRoutes(deps: Deps): Hono {
   // The sync runs in the request: it gets an import's time, not a page view's.
   const syncTimeout = timeout({ ms: deps.config.timeouts.importMs, log: deps.log });
   app.post("/w/:id/-/sync/now", syncTimeout, async (c) => {
-    const view = await openSpace(deps, c, "write");
+    const view = await openSpace(deps, c, SYNC_NOW_NEED);
     const wikiId = view.space.wiki.id;
-    if (!await selectGitSource(deps.db, wikiId)) {
-      throw new AppError("not_found", `Space "${wikiId}" is not connected to a Git repository`);
-    }
-    const queued = await enqueueSyncJob(deps.db, wikiId, "manual");
-    const job = await runSyncJob(deps, owner, { jobId: queued.id });
+    const { ran: job } = await syncNow(deps, owner, wikiId);
     const done = !job ? "queued" : job.state === "done" ? "synced" : "failed";
     const back = !manages(view.space.role) ? `/w/${encodeURIComponent(wikiId)}` : undefined;
     return c.redirect(back ?? toolHref(wikiId, "sync", { done }), 303);
